@@ -1,0 +1,52 @@
+// Bundles the extension host code, the CLI and (when present) the webview.
+// usage: node esbuild.mjs [--production] [--watch]
+import * as esbuild from 'esbuild';
+import { existsSync } from 'node:fs';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** Prints esbuild problems in a form VS Code's $esbuild-watch problem matcher understands. */
+const problemMatcher = {
+  name: 'problem-matcher',
+  setup(build) {
+    build.onStart(() => console.log('[watch] build started'));
+    build.onEnd(result => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      console.log('[watch] build finished');
+    });
+  },
+};
+
+const node = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  logLevel: 'warning',
+  plugins: watch ? [problemMatcher] : [],
+};
+
+const configs = [
+  { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode'] },
+  { ...node, entryPoints: { cli: 'src/cli.ts' }, outdir: 'dist', external: ['vscode'], banner: { js: '#!/usr/bin/env node' } },
+];
+if (existsSync('webview/main.ts')) {
+  configs.push({
+    bundle: true, platform: 'browser', format: 'iife', target: 'es2022', minify: production,
+    sourcemap: !production, sourcesContent: false, logLevel: 'warning', plugins: watch ? [problemMatcher] : [],
+    entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist',
+  });
+}
+
+if (watch) {
+  for (const c of configs) await (await esbuild.context(c)).watch();
+} else {
+  await Promise.all(configs.map(c => esbuild.build(c)));
+}

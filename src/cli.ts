@@ -1,0 +1,2 @@
+// failure-memory CLI (filled by the engine issue).
+console.log('failure-memory');

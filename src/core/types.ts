@@ -1,0 +1,169 @@
+// The vocabulary of Failure Memory (see ../shared/seeds): attempts, approaches, reflections, learnings.
+// Plain data only: everything here is JSON-serializable and is what the store persists.
+
+/** Where an attempt came from. */
+export type AttemptSource = 'terminal' | 'task' | 'cli' | 'agent';
+
+/**
+ * What an exit code means.
+ * - success: exit 0
+ * - failure: any other exit code that is not an interrupt
+ * - interrupted: 130 (Ctrl+C) and other signal exits (128 + n); never counts as a failure
+ * - unknown: the shell could not tell; recorded, never counts toward exhaustion
+ */
+export type Outcome = 'success' | 'failure' | 'interrupted' | 'unknown';
+
+export interface TestFailure {
+  name: string;
+  message: string;
+}
+
+/** Parsed test run (seed 000). */
+export interface TestResults {
+  /** jest, vitest, mocha, pytest, go, cargo, node-test, surefire, rspec, dotnet */
+  framework: string;
+  total: number;
+  passed: number;
+  failed: number;
+  skipped?: number;
+  failures: TestFailure[];
+}
+
+/** One run of a command, as stored (already redacted and bounded). */
+export interface Attempt {
+  id: string;
+  /** The command line as typed, redacted. */
+  command: string;
+  /** Approach key: same base command and folder => same approach. */
+  key: string;
+  /** Folder the command ran in, relative to the workspace folder ('.' for the root). */
+  cwd: string;
+  /** null when the shell did not report an exit code. */
+  exitCode: number | null;
+  outcome: Outcome;
+  source: AttemptSource;
+  startedAt?: string;
+  endedAt: string;
+  durationMs?: number;
+  /** Redacted output, head and tail kept when longer than the limit. Empty when output storage is off. */
+  output: string;
+  /** True when the middle of the output was dropped to respect the size limit. */
+  outputTruncated: boolean;
+  /** Original size of the output in bytes before bounding. */
+  outputBytes: number;
+  /** Most telling error line(s), normalized to be stable across runs; '' when nothing looks like an error. */
+  errorSignature: string;
+  testResults: TestResults | null;
+  /** ISO time the attempt was recorded. */
+  timestamp: string;
+}
+
+export type ApproachStatus = 'active' | 'exhausted' | 'resolved';
+
+/** One approach (seed 001 "failed command"): all attempts that share an approach key. */
+export interface Approach {
+  key: string;
+  /** The most recent command line of this approach (redacted), for display. */
+  command: string;
+  /** Human label of the approach key, e.g. "prisma generate". */
+  label: string;
+  cwd: string;
+  status: ApproachStatus;
+  /** Failures since the last success (what exhaustion counts). */
+  failures: number;
+  /** Every attempt ever recorded for this key, successes included. */
+  totalAttempts: number;
+  firstFailure?: string;
+  lastFailure?: string;
+  lastSuccess?: string;
+  lastErrorSignature: string;
+  /** Other approach keys that failed in the same stretch (labels, most recent last). */
+  alternativesTried: string[];
+  /** Free-text facts learned about this approach. */
+  learnedFacts: string[];
+  /** Short-term memory: the last N attempts (FIFO, N = window setting). */
+  attempts: Attempt[];
+  exhaustedAt?: string;
+  resolvedAt?: string;
+  /** How it got resolved: 'success' (a run passed) or 'manual' (user marked it). */
+  resolvedBy?: 'success' | 'manual';
+  /** When true the next run of this approach is let through once even though it is exhausted. */
+  allowOnce?: boolean;
+  updatedAt: string;
+}
+
+export type LearningType = 'decision' | 'learning' | 'failed_approach' | 'code_location' | 'pattern';
+
+export interface Learning {
+  id: string;
+  type: LearningType;
+  text: string;
+  /** Approach key it relates to, if any. */
+  key?: string;
+  source: 'reflection' | 'note' | 'output' | 'user' | 'agent';
+  createdAt: string;
+  updatedAt?: string;
+}
+
+/** The whole workspace memory document (memory.json). */
+export interface MemoryData {
+  schemaVersion: number;
+  approaches: Record<string, Approach>;
+  /** Episodic memory: reflection records (seed 003 schema), newest last. */
+  reflections: unknown[];
+  learnings: Learning[];
+  updatedAt: string;
+}
+
+export const SCHEMA_VERSION = 1;
+
+export function emptyMemory(now: string = new Date().toISOString()): MemoryData {
+  return { schemaVersion: SCHEMA_VERSION, approaches: {}, reflections: [], learnings: [], updatedAt: now };
+}
+
+/** Settings the engine needs; the host maps VS Code configuration onto this, the CLI uses defaults/flags. */
+export interface EngineSettings {
+  /** Failures since the last success after which an approach is exhausted. */
+  threshold: number;
+  /** Short-term window: attempts kept per approach for patterns and progress. */
+  window: number;
+  /** Maximum stored output per attempt, in bytes (head and tail kept). */
+  maxOutputBytes: number;
+  /** false keeps signatures and test results only. */
+  storeOutput: boolean;
+  /** Extra redaction patterns (regular expression sources). */
+  extraRedactionPatterns: string[];
+  limits: MemoryLimits;
+}
+
+/** Caps per workspace (seed 002): the oldest resolved approaches are evicted first. */
+export interface MemoryLimits {
+  maxApproaches: number;
+  maxTotalBytes: number;
+  maxReflections: number;
+  maxLearnings: number;
+}
+
+export const DEFAULT_SETTINGS: EngineSettings = {
+  threshold: 5,
+  window: 5,
+  maxOutputBytes: 16 * 1024,
+  storeOutput: true,
+  extraRedactionPatterns: [],
+  limits: { maxApproaches: 500, maxTotalBytes: 8 * 1024 * 1024, maxReflections: 200, maxLearnings: 1000 },
+};
+
+/** What a caller hands the engine to record a run. Raw: not yet redacted or bounded. */
+export interface AttemptInput {
+  command: string;
+  cwd?: string;
+  exitCode: number | null | undefined;
+  source: AttemptSource;
+  output?: string;
+  /** Set when the host already had to drop output while streaming. */
+  outputTruncated?: boolean;
+  /** Real size of the output when the caller already bounded it. */
+  outputBytes?: number;
+  startedAt?: string;
+  endedAt?: string;
+}
