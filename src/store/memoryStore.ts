@@ -1,0 +1,459 @@
+// The workspace memory file, <workspace>/.vscode/failure-memory/memory.json, shared by every VS Code
+// window and every CLI run on that folder. lowdb's Low drives a custom adapter (MemoryFileAdapter) so
+// that we control: compact JSON, fsync before rename, a unique temp name per writer, a size guard,
+// and keeping the exact bytes of a corrupt file. Writers serialize on memory.json.lock (see lock.ts)
+// and always re-read inside the lock, so concurrent updates merge instead of overwriting each other.
+
+import { randomBytes } from 'node:crypto';
+import { access, mkdir, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import type { Adapter, Low as LowType } from 'lowdb' with { 'resolution-mode': 'import' };
+import { emptyMemory, SCHEMA_VERSION, type Approach, type MemoryData } from '../core/types';
+import { acquireLock, describeHolder, errnoCode, LockTimeoutError, serialize, type HeldLock } from './lock';
+
+export const MEMORY_DIR_NAME = '.vscode/failure-memory';
+export const MEMORY_FILE_NAME = 'memory.json';
+/** A memory.json larger than this is not parsed (moved aside instead). */
+export const MAX_MEMORY_FILE_BYTES = 64 * 1024 * 1024;
+
+export function memoryDirFor(workspaceFolder: string): string {
+  return path.join(workspaceFolder, ...MEMORY_DIR_NAME.split('/'));
+}
+
+export type StoreErrorCode = 'READ_ONLY' | 'LOCK_TIMEOUT' | 'IO' | 'TOO_LARGE';
+
+/** Every failure of the store surfaces as this, with a message meant for a person. */
+export class StoreError extends Error {
+  override readonly name = 'StoreError';
+  constructor(
+    readonly code: StoreErrorCode,
+    readonly path: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export interface StoreOptions {
+  /** How long update() waits for another process's lock. Default 5000. */
+  lockTimeoutMs?: number;
+  /** A lock not refreshed for this long is broken. Default 10000. */
+  staleLockMs?: number;
+  /** Corrupt file moved aside, stale lock broken, ... Default: process.emitWarning. */
+  onWarning?: (message: string) => void;
+  /** Turns parsed JSON into MemoryData. Default migrateMemory. Throw a StoreError to refuse the file untouched. */
+  migrate?: (raw: unknown) => MemoryData;
+}
+
+/** Thrown by migrateMemory when the document is not memory at all: the store moves such a file aside. */
+class CorruptMemoryError extends Error {}
+
+type Loaded =
+  | { kind: 'missing' }
+  | { kind: 'ok'; data: MemoryData }
+  | { kind: 'corrupt'; code: 'IO' | 'TOO_LARGE'; reason: string };
+
+export class MemoryStore {
+  readonly dir: string;
+  readonly file: string;
+  private readonly lockFile: string;
+  private readonly lockTimeoutMs: number;
+  private readonly staleLockMs: number;
+  private readonly warnSink: (message: string) => void;
+  private readonly migrate: (raw: unknown, file: string) => MemoryData;
+
+  constructor(dir: string, options: StoreOptions = {}) {
+    this.dir = path.resolve(dir);
+    this.file = path.join(this.dir, MEMORY_FILE_NAME);
+    this.lockFile = `${this.file}.lock`;
+    this.lockTimeoutMs = options.lockTimeoutMs ?? 5000;
+    this.staleLockMs = options.staleLockMs ?? 10000;
+    this.warnSink = options.onWarning ?? (message => process.emitWarning(message, 'FailureMemoryWarning'));
+    this.migrate = options.migrate ?? migrateMemory;
+  }
+
+  /**
+   * The current memory, without taking the lock (writes are atomic renames, so a read never sees half a
+   * file). Missing file: empty memory. Corrupt or oversized file: moved aside (under the lock), a
+   * warning, empty memory. Throws StoreError for a file from a newer Failure Memory or one that cannot
+   * be read at all (permissions, a folder in its place).
+   */
+  async read(): Promise<MemoryData> {
+    const loaded = await this.load();
+    if (loaded.kind === 'ok') return loaded.data;
+    if (loaded.kind === 'missing') return emptyMemory();
+    try {
+      return await this.locked(async () => {
+        const again = await this.load();
+        if (again.kind === 'ok') return again.data; // repaired by another process meanwhile
+        if (again.kind === 'corrupt') await this.moveAside(again);
+        return emptyMemory();
+      });
+    } catch (err) {
+      if (err instanceof StoreError && (err.code === 'READ_ONLY' || err.code === 'LOCK_TIMEOUT')) {
+        this.warn(`${this.file} cannot be used (${loaded.reason}) and could not be moved aside: ${err.message} Starting with empty memory.`);
+        return emptyMemory();
+      }
+      throw err;
+    }
+  }
+
+  /**
+   * Takes the lock, re-reads the file, runs `mutate` on the data in place, bumps updatedAt and writes
+   * atomically. Returns what `mutate` returns; if it throws, nothing is written.
+   */
+  async update<T>(mutate: (data: MemoryData) => T | Promise<T>): Promise<T> {
+    return this.locked(async lock => {
+      const db = await this.openDb(lock);
+      const result = await mutate(db.data);
+      db.data.updatedAt = new Date().toISOString();
+      await db.write();
+      return result;
+    });
+  }
+
+  /** Replaces the whole memory (clear, import). A corrupt current file is still moved aside first. */
+  async replace(data: MemoryData): Promise<void> {
+    let next: MemoryData;
+    try {
+      next = this.migrate(data, this.file);
+    } catch (err) {
+      if (err instanceof StoreError) throw err;
+      throw new StoreError('IO', this.file, `Failure Memory cannot replace ${this.file}: the new data is not valid memory (${(err as Error).message}).`, { cause: err });
+    }
+    await this.locked(async lock => {
+      const db = await this.openDb(lock);
+      db.data = { ...next, updatedAt: new Date().toISOString() };
+      await db.write();
+    });
+  }
+
+  /** Modification time of memory.json, or undefined when there is none. */
+  async mtimeMs(): Promise<number | undefined> {
+    try {
+      return (await stat(this.file)).mtimeMs;
+    } catch {
+      return undefined;
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  /** One read: open, fstat (size guard), readFile, JSON.parse, migrate. */
+  private async load(): Promise<Loaded> {
+    let text: string;
+    try {
+      const handle = await open(this.file, 'r');
+      try {
+        const st = await handle.stat();
+        if (!st.isFile()) {
+          throw new StoreError('IO', this.file, `Failure Memory cannot read ${this.file}: it is not a regular file (a folder or device is in its place). Move it away to let Failure Memory start a new memory.`);
+        }
+        if (st.size > MAX_MEMORY_FILE_BYTES) {
+          return { kind: 'corrupt', code: 'TOO_LARGE', reason: `it is ${formatMb(st.size)}, over the ${formatMb(MAX_MEMORY_FILE_BYTES)} limit` };
+        }
+        text = await handle.readFile('utf8');
+      } finally {
+        await handle.close().catch(() => undefined);
+      }
+    } catch (err) {
+      if (err instanceof StoreError) throw err;
+      const code = errnoCode(err);
+      if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
+      throw fsError(err, this.file, 'read');
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (err) {
+      return { kind: 'corrupt', code: 'IO', reason: `it is not valid JSON (${(err as Error).message})` };
+    }
+    try {
+      return { kind: 'ok', data: this.migrate(raw, this.file) };
+    } catch (err) {
+      if (err instanceof StoreError) throw err;
+      return { kind: 'corrupt', code: 'IO', reason: `it does not look like Failure Memory data (${(err as Error).message})` };
+    }
+  }
+
+  /** A lowdb database over memory.json for one locked transaction. */
+  private async openDb(lock: HeldLock): Promise<LowType<MemoryData>> {
+    const { Low } = await loadLowdb();
+    const db = new Low<MemoryData>(new MemoryFileAdapter(this, lock), emptyMemory());
+    await db.read();
+    return db;
+  }
+
+  /** Runs `fn` under the in-process queue and the cross-process lock, creating the folder first. */
+  private locked<T>(fn: (lock: HeldLock) => Promise<T>): Promise<T> {
+    return serialize(this.lockFile, async () => {
+      const lock = await this.acquire();
+      try {
+        return await fn(lock);
+      } finally {
+        await lock.release();
+      }
+    });
+  }
+
+  private async acquire(): Promise<HeldLock> {
+    const options = { timeoutMs: this.lockTimeoutMs, staleMs: this.staleLockMs, onWarning: (m: string) => this.warn(m) };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await mkdir(this.dir, { recursive: true });
+        return await acquireLock(this.lockFile, options);
+      } catch (err) {
+        // the folder was deleted (e.g. memory cleared by hand) between mkdir and the lock: once more
+        if (errnoCode(err) === 'ENOENT' && attempt === 0) continue;
+        if (err instanceof LockTimeoutError) {
+          throw new StoreError('LOCK_TIMEOUT', this.lockFile, `Failure Memory could not lock ${this.file}: it is in use by ${describeHolder(err.holder)} and was not released within ${Math.round(err.waitedMs / 100) / 10} s. Nothing was written; try again. If no other Failure Memory is running, delete ${this.lockFile}.`, { cause: err });
+        }
+        throw fsError(err, this.dir, 'write');
+      }
+    }
+  }
+
+  /** Inside the lock: the current data, a corrupt file having been moved aside (null when there is none). */
+  async loadLocked(): Promise<MemoryData | null> {
+    const loaded = await this.load();
+    if (loaded.kind === 'ok') return loaded.data;
+    if (loaded.kind === 'corrupt') await this.moveAside(loaded);
+    return null;
+  }
+
+  /** Inside the lock: atomic write of compact JSON (temp file in the same folder, fsync, rename). */
+  async writeLocked(data: MemoryData, lock: HeldLock): Promise<void> {
+    // compact on purpose: a 10k-attempt memory is several MB and is re-read on every check
+    const text = JSON.stringify(data);
+    const base = path.basename(this.file);
+    const temp = path.join(this.dir, `.${base}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    try {
+      if (!(await exists(this.file))) await this.writeGitignore();
+      const handle = await open(temp, 'wx');
+      try {
+        await handle.writeFile(text, 'utf8');
+        await handle.sync(); // the bytes are on disk before the rename makes them the memory
+      } finally {
+        await handle.close();
+      }
+      if (!(await lock.stillHeld().catch(() => false))) {
+        throw new StoreError('LOCK_TIMEOUT', this.lockFile, `Failure Memory did not write ${this.file}: another process broke its lock while this update was running (it took longer than ${this.staleLockMs} ms). Nothing was written; try again.`);
+      }
+      await renameWithRetry(temp, this.file);
+    } catch (err) {
+      await unlink(temp).catch(() => undefined);
+      if (err instanceof StoreError) throw err;
+      throw fsError(err, this.dir, 'write');
+    }
+  }
+
+  /** `.gitignore` with `*` so memory is never committed by accident; an existing one is kept as is. */
+  private async writeGitignore(): Promise<void> {
+    try {
+      await writeFile(path.join(this.dir, '.gitignore'), '*\n', { flag: 'wx' });
+    } catch (err) {
+      if (errnoCode(err) !== 'EEXIST') throw err;
+    }
+  }
+
+  /** Inside the lock: renames the unusable file to memory.json.corrupt-<time>, keeping its exact bytes. */
+  private async moveAside(loaded: Extract<Loaded, { kind: 'corrupt' }>): Promise<void> {
+    const stamp = new Date().toISOString().replace(/:/g, '-');
+    let target = `${this.file}.corrupt-${stamp}`;
+    for (let n = 1; await exists(target); n++) target = `${this.file}.corrupt-${stamp}-${n}`;
+    try {
+      await rename(this.file, target);
+    } catch (err) {
+      if (errnoCode(err) === 'ENOENT') return;
+      throw fsError(err, this.dir, 'write');
+    }
+    const what = loaded.code === 'TOO_LARGE' ? 'too large to load' : 'corrupt';
+    this.warn(`[${loaded.code}] ${this.file} was ${what} (${loaded.reason}). It was saved as ${target} and Failure Memory started a new, empty memory.`);
+  }
+
+  private warn(message: string): void {
+    try {
+      this.warnSink(message);
+    } catch {
+      // a failing warning sink must never break the store
+    }
+  }
+}
+
+/** lowdb adapter over memory.json; only used inside the lock. */
+class MemoryFileAdapter implements Adapter<MemoryData> {
+  constructor(
+    private readonly store: MemoryStore,
+    private readonly lock: HeldLock,
+  ) {}
+  read(): Promise<MemoryData | null> {
+    return this.store.loadLocked();
+  }
+  write(data: MemoryData): Promise<void> {
+    return this.store.writeLocked(data, this.lock);
+  }
+}
+
+// lowdb is ESM-only and this package compiles as CommonJS: a static import is TS1479 under tsc.
+// A dynamic import type-checks, runs under tsx, and esbuild inlines it into the CJS bundle.
+let lowdb: Promise<typeof import('lowdb', { with: { 'resolution-mode': 'import' } })> | undefined;
+function loadLowdb(): Promise<typeof import('lowdb', { with: { 'resolution-mode': 'import' } })> {
+  lowdb ??= import('lowdb');
+  return lowdb;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schema and migrations
+
+type Doc = Record<string, unknown>;
+
+/** migrations[v] turns a version-v document into a version v+1 document. */
+const migrations: Record<number, (doc: Doc) => Doc> = {
+  // v0: files written before schemaVersion existed; fields may be missing, normalize() fills them.
+  0: doc => ({ ...doc, schemaVersion: 1 }),
+};
+
+/**
+ * Turns parsed memory.json into MemoryData: applies migrations from the file's schemaVersion (missing
+ * means 0) and fills missing fields with defaults. Does not modify `raw`. A file from a newer Failure
+ * Memory throws StoreError('IO'); anything that is not memory (not an object, a field of the wrong
+ * type) throws a plain Error, which the store treats as corrupt.
+ */
+export function migrateMemory(raw: unknown, file = MEMORY_FILE_NAME): MemoryData {
+  if (!isObject(raw)) throw new CorruptMemoryError(`the top level is ${describe(raw)}, not an object`);
+  const version = raw.schemaVersion ?? 0;
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 0) {
+    throw new CorruptMemoryError(`schemaVersion is ${describe(version)}`);
+  }
+  if (version > SCHEMA_VERSION) {
+    throw new StoreError('IO', file, `${file} was written by a newer version of Failure Memory (schema version ${version}; this version understands up to ${SCHEMA_VERSION}). Update Failure Memory to use this memory; the file was left untouched.`);
+  }
+  let doc: Doc = raw;
+  for (let v = version; v < SCHEMA_VERSION; v++) doc = migrations[v](doc);
+  return normalize(doc);
+}
+
+function normalize(doc: Doc): MemoryData {
+  const now = new Date().toISOString();
+  const approaches = field(doc, 'approaches', isObject, {});
+  const normalized: Record<string, Approach> = {};
+  for (const [key, value] of Object.entries(approaches)) {
+    if (!isObject(value)) throw new CorruptMemoryError(`approach "${key}" is ${describe(value)}`);
+    normalized[key] = normalizeApproach(key, value, now);
+  }
+  return {
+    ...doc, // fields this version does not know are kept, not dropped
+    schemaVersion: SCHEMA_VERSION,
+    approaches: normalized,
+    reflections: field(doc, 'reflections', Array.isArray, []),
+    learnings: field(doc, 'learnings', Array.isArray, []),
+    updatedAt: field(doc, 'updatedAt', isString, now),
+  };
+}
+
+function normalizeApproach(key: string, a: Doc, now: string): Approach {
+  const command = field(a, 'command', isString, key);
+  return {
+    ...(a as Partial<Approach>),
+    key: field(a, 'key', isString, key),
+    command,
+    label: field(a, 'label', isString, command),
+    cwd: field(a, 'cwd', isString, '.'),
+    status: field(a, 'status', (s): s is Approach['status'] => s === 'active' || s === 'exhausted' || s === 'resolved', 'active'),
+    failures: field(a, 'failures', isCount, 0),
+    totalAttempts: field(a, 'totalAttempts', isCount, 0),
+    lastErrorSignature: field(a, 'lastErrorSignature', isString, ''),
+    alternativesTried: field(a, 'alternativesTried', Array.isArray, []),
+    learnedFacts: field(a, 'learnedFacts', Array.isArray, []),
+    attempts: field(a, 'attempts', Array.isArray, []),
+    updatedAt: field(a, 'updatedAt', isString, now),
+  };
+}
+
+/** A missing field gets its default; a present field of the wrong type means the file is not ours. */
+function field<T>(doc: Doc, name: string, ok: (v: unknown) => v is T, fallback: T): T {
+  const v = doc[name];
+  if (v === undefined || v === null) return fallback;
+  if (!ok(v)) throw new CorruptMemoryError(`"${name}" is ${describe(v)}`);
+  return v;
+}
+
+function isObject(v: unknown): v is Doc {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+function isString(v: unknown): v is string {
+  return typeof v === 'string';
+}
+function isCount(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0;
+}
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'string') return `a string (${JSON.stringify(v.slice(0, 20))})`;
+  return typeof v === 'object' ? 'an object' : `${typeof v} ${String(v)}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// File-system helpers
+
+function fsError(err: unknown, where: string, action: 'read' | 'write'): StoreError {
+  const code = errnoCode(err) ?? 'EIO';
+  const session = action === 'write' ? ' Memory is kept in this session only.' : '';
+  const start = `Failure Memory cannot ${action} ${action === 'write' ? 'to ' : ''}${where}`;
+  let why: string;
+  let storeCode: StoreErrorCode = 'IO';
+  switch (code) {
+    case 'EROFS':
+      why = 'the folder is read-only';
+      storeCode = 'READ_ONLY';
+      break;
+    case 'EACCES':
+    case 'EPERM':
+      why = 'permission denied';
+      storeCode = action === 'write' ? 'READ_ONLY' : 'IO';
+      break;
+    case 'ENOSPC':
+    case 'EDQUOT':
+      why = 'the disk is full';
+      break;
+    case 'EISDIR':
+      why = 'a folder is in the way of a file';
+      break;
+    case 'ENOTDIR':
+    case 'EEXIST':
+      why = 'a file is in the way of the folder';
+      break;
+    default:
+      why = (err as Error)?.message ?? String(err);
+  }
+  return new StoreError(storeCode, where, `${start}: ${why} (${code}).${session}`, { cause: err });
+}
+
+async function renameWithRetry(from: string, to: string): Promise<void> {
+  // On Windows a reader holding memory.json open makes the rename fail briefly (EPERM/EBUSY).
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await rename(from, to);
+    } catch (err) {
+      const code = errnoCode(err);
+      const transient = process.platform === 'win32' && (code === 'EPERM' || code === 'EBUSY' || code === 'EACCES');
+      if (!transient || attempt >= 10) throw err;
+      await new Promise(resolve => setTimeout(resolve, 20 * (attempt + 1)));
+    }
+  }
+}
+
+async function exists(p: string): Promise<boolean> {
+  try {
+    await access(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function formatMb(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}

@@ -1,0 +1,456 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { emptyMemory, SCHEMA_VERSION, type Approach, type Attempt, type Learning, type MemoryData } from '../../src/core/types';
+import { acquireLock } from '../../src/store/lock';
+import { MAX_MEMORY_FILE_BYTES, MEMORY_DIR_NAME, MemoryStore, StoreError, memoryDirFor, migrateMemory, type StoreOptions } from '../../src/store/memoryStore';
+
+const roots: string[] = [];
+after(() => {
+  for (const r of roots) fs.rmSync(r, { recursive: true, force: true });
+});
+
+/** A fresh workspace folder in the OS temp dir; removed after the run. */
+function workspace(): string {
+  const ws = fs.mkdtempSync(path.join(tmpdir(), 'fm-store-'));
+  roots.push(ws);
+  return ws;
+}
+
+function newStore(options: StoreOptions = {}): { store: MemoryStore; warnings: string[]; dir: string } {
+  const warnings: string[] = [];
+  const dir = memoryDirFor(workspace());
+  const store = new MemoryStore(dir, { onWarning: m => warnings.push(m), ...options });
+  return { store, warnings, dir };
+}
+
+function learning(id: string): Learning {
+  return { id, type: 'learning', text: `fact ${id}`, source: 'note', createdAt: '2026-11-20T10:00:00.000Z' };
+}
+
+function corruptCopies(dir: string): string[] {
+  return fs.readdirSync(dir).filter(n => n.startsWith('memory.json.corrupt-')).map(n => path.join(dir, n));
+}
+
+/** Writes raw bytes as memory.json, then checks read() moves them aside intact and starts empty. */
+async function assertMovedAside(bytes: Buffer | string, expectCode = 'IO'): Promise<void> {
+  const { store, warnings, dir } = newStore();
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(store.file, bytes);
+  const data = await store.read();
+  assert.deepEqual({ ...data, updatedAt: '' }, { ...emptyMemory(), updatedAt: '' });
+  assert.equal(fs.existsSync(store.file), false, 'the corrupt file is no longer memory.json');
+  const copies = corruptCopies(dir);
+  assert.equal(copies.length, 1);
+  assert.match(path.basename(copies[0]), /^memory\.json\.corrupt-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z$/);
+  assert.deepEqual(fs.readFileSync(copies[0]), Buffer.from(bytes), 'every corrupt byte is kept');
+  assert.equal(warnings.length, 1);
+  assert.ok(warnings[0].includes(copies[0]), `warning names the saved copy: ${warnings[0]}`);
+  assert.ok(warnings[0].includes(`[${expectCode}]`), warnings[0]);
+  // and the store keeps working
+  await store.update(d => void d.learnings.push(learning('after')));
+  assert.equal((await store.read()).learnings.length, 1);
+}
+
+void describe('paths', () => {
+  void test('memoryDirFor puts memory under .vscode/failure-memory', () => {
+    assert.equal(MEMORY_DIR_NAME, '.vscode/failure-memory');
+    assert.equal(memoryDirFor('/ws'), path.join('/ws', '.vscode', 'failure-memory'));
+    const store = new MemoryStore('/ws/.vscode/failure-memory');
+    assert.equal(store.file, path.join(store.dir, 'memory.json'));
+  });
+});
+
+void describe('reading and writing', () => {
+  void test('a fresh store reads empty memory and creates nothing', async () => {
+    const { store, dir } = newStore();
+    const data = await store.read();
+    assert.equal(data.schemaVersion, SCHEMA_VERSION);
+    assert.deepEqual([data.approaches, data.reflections, data.learnings], [{}, [], []]);
+    assert.equal(fs.existsSync(dir), false);
+    assert.equal(await store.mtimeMs(), undefined);
+  });
+
+  void test('update roundtrips through the file, returns the result and bumps updatedAt', async () => {
+    const { store } = newStore();
+    const before = new Date().toISOString();
+    const result = await store.update(d => {
+      d.learnings.push(learning('a'));
+      d.reflections.push({ any: 'shape' });
+      return d.learnings.length;
+    });
+    assert.equal(result, 1);
+    const again = await new MemoryStore(store.dir).read();
+    assert.deepEqual(again.learnings, [learning('a')]);
+    assert.deepEqual(again.reflections, [{ any: 'shape' }]);
+    assert.ok(again.updatedAt >= before);
+    assert.equal(typeof (await store.mtimeMs()), 'number');
+    assert.equal(await store.update(async d => d.learnings[0].id), 'a', 'async mutate works too');
+  });
+
+  void test('the file is compact JSON (no pretty printing)', async () => {
+    const { store } = newStore();
+    await store.update(d => void d.learnings.push(learning('a')));
+    const text = fs.readFileSync(store.file, 'utf8');
+    assert.equal(text, JSON.stringify(JSON.parse(text)));
+  });
+
+  void test('the first write creates the folder with a .gitignore of "*"; an existing one is kept', async () => {
+    const { store, dir } = newStore();
+    await store.update(() => undefined);
+    assert.equal(fs.readFileSync(path.join(dir, '.gitignore'), 'utf8'), '*\n');
+
+    const other = newStore();
+    fs.mkdirSync(other.dir, { recursive: true });
+    fs.writeFileSync(path.join(other.dir, '.gitignore'), '# mine\n');
+    await other.store.update(() => undefined);
+    assert.equal(fs.readFileSync(path.join(other.dir, '.gitignore'), 'utf8'), '# mine\n');
+  });
+
+  void test('writes are atomic: no temp or lock files are left behind', async () => {
+    const { store, dir } = newStore();
+    for (let i = 0; i < 20; i++) await store.update(d => void d.learnings.push(learning(String(i))));
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['.gitignore', 'memory.json']);
+  });
+
+  void test('a throwing mutate writes nothing and releases the lock', async () => {
+    const { store, dir } = newStore({ lockTimeoutMs: 200 });
+    await store.update(d => void d.learnings.push(learning('kept')));
+    const bytes = fs.readFileSync(store.file);
+    await assert.rejects(store.update(() => { throw new Error('boom'); }), /boom/);
+    assert.deepEqual(fs.readFileSync(store.file), bytes);
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['.gitignore', 'memory.json']);
+    await store.update(d => void d.learnings.push(learning('next'))); // would time out if the lock leaked
+    assert.equal((await store.read()).learnings.length, 2);
+  });
+
+  void test('replace swaps the whole memory (clear/import) and validates what it is given', async () => {
+    const { store } = newStore();
+    await store.update(d => void d.learnings.push(learning('old')));
+    await store.replace({ ...emptyMemory(), learnings: [learning('imported')] });
+    assert.deepEqual((await store.read()).learnings.map(l => l.id), ['imported']);
+    await store.replace(emptyMemory());
+    assert.deepEqual((await store.read()).learnings, []);
+    const bad = { ...emptyMemory(), learnings: 'nope' } as unknown as MemoryData;
+    await assert.rejects(store.replace(bad), (e: unknown) => e instanceof StoreError && e.code === 'IO' && /not valid memory/.test(e.message));
+  });
+});
+
+void describe('corrupt files', () => {
+  void test('invalid JSON is moved aside with a warning, bytes preserved', () => assertMovedAside('{"approaches": {'));
+
+  void test('truncated JSON is moved aside', async () => {
+    const full = JSON.stringify({ ...emptyMemory(), learnings: Array.from({ length: 50 }, (_, i) => learning(String(i))) });
+    await assertMovedAside(full.slice(0, Math.floor(full.length / 2)));
+  });
+
+  void test('binary garbage is moved aside byte for byte', async () => {
+    const garbage = Buffer.alloc(4096);
+    for (let i = 0; i < garbage.length; i++) garbage[i] = (i * 131 + 7) % 256;
+    await assertMovedAside(garbage);
+  });
+
+  void test('valid JSON of the wrong shape is moved aside', async () => {
+    await assertMovedAside('[1,2,3]');
+    await assertMovedAside('{"schemaVersion":1,"approaches":5}');
+    await assertMovedAside('{"schemaVersion":1,"approaches":{"k":"not an approach"}}');
+  });
+
+  void test('update on a corrupt file moves it aside and writes fresh memory', async () => {
+    const { store, warnings, dir } = newStore();
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(store.file, 'not json');
+    await store.update(d => void d.learnings.push(learning('fresh')));
+    assert.equal(corruptCopies(dir).length, 1);
+    assert.equal(fs.readFileSync(corruptCopies(dir)[0], 'utf8'), 'not json');
+    assert.deepEqual((await store.read()).learnings.map(l => l.id), ['fresh']);
+    assert.equal(warnings.length, 1);
+  });
+
+  void test(`a memory.json over ${MAX_MEMORY_FILE_BYTES / 1024 / 1024} MB is not parsed (TOO_LARGE) and is moved aside`, async () => {
+    const { store, warnings, dir } = newStore();
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(store.file, '');
+    fs.truncateSync(store.file, MAX_MEMORY_FILE_BYTES + 1); // sparse: no 64 MB actually written
+    const data = await store.read();
+    assert.deepEqual(data.learnings, []);
+    const copies = corruptCopies(dir);
+    assert.equal(copies.length, 1);
+    assert.equal(fs.statSync(copies[0]).size, MAX_MEMORY_FILE_BYTES + 1);
+    assert.match(warnings[0], /\[TOO_LARGE\].*over the 64\.0 MB limit/);
+  });
+});
+
+void describe('schema versions', () => {
+  void test('a file from a newer Failure Memory is refused and left untouched', async () => {
+    const { store, warnings, dir } = newStore();
+    fs.mkdirSync(dir, { recursive: true });
+    const future = JSON.stringify({ schemaVersion: SCHEMA_VERSION + 1, approaches: {}, shiny: true });
+    fs.writeFileSync(store.file, future);
+    const isNewer = (e: unknown) => e instanceof StoreError && e.code === 'IO' && /newer version of Failure Memory/.test(e.message) && e.message.includes(store.file);
+    await assert.rejects(store.read(), isNewer);
+    let called = false;
+    await assert.rejects(store.update(() => { called = true; }), isNewer);
+    await assert.rejects(store.replace(emptyMemory()), isNewer);
+    assert.equal(called, false);
+    assert.equal(fs.readFileSync(store.file, 'utf8'), future);
+    assert.deepEqual(corruptCopies(dir), []);
+    assert.deepEqual(warnings, []);
+    assert.throws(() => migrateMemory({ schemaVersion: 99 }), StoreError);
+  });
+
+  void test('a v0-like file (no schemaVersion, missing fields) is migrated with defaults', async () => {
+    const { store, dir } = newStore();
+    fs.mkdirSync(dir, { recursive: true });
+    const v0 = { approaches: { 'npm test': { command: 'npm test', failures: 2 } }, extra: 'kept' };
+    fs.writeFileSync(store.file, JSON.stringify(v0));
+    const data = await store.read();
+    assert.equal(data.schemaVersion, SCHEMA_VERSION);
+    assert.deepEqual(data.learnings, []);
+    assert.deepEqual(data.reflections, []);
+    assert.equal(typeof data.updatedAt, 'string');
+    const a: Approach = data.approaches['npm test'];
+    assert.equal(a.key, 'npm test');
+    assert.equal(a.failures, 2);
+    assert.equal(a.status, 'active');
+    assert.equal(a.cwd, '.');
+    assert.deepEqual([a.attempts, a.learnedFacts, a.alternativesTried], [[], [], []]);
+    assert.equal((data as unknown as Record<string, unknown>).extra, 'kept', 'unknown fields survive');
+    // the next write stores the migrated version
+    await store.update(() => undefined);
+    assert.equal(JSON.parse(fs.readFileSync(store.file, 'utf8')).schemaVersion, SCHEMA_VERSION);
+  });
+
+  void test('migrateMemory leaves its input alone and rejects non-memory with a plain error', () => {
+    const raw = { approaches: {} };
+    migrateMemory(raw);
+    assert.deepEqual(raw, { approaches: {} });
+    for (const bad of [null, 42, 'x', [], { learnings: {} }, { schemaVersion: 'one' }]) {
+      assert.throws(() => migrateMemory(bad), (e: unknown) => e instanceof Error && !(e instanceof StoreError), JSON.stringify(bad));
+    }
+  });
+
+  void test('a custom migrate option is used', async () => {
+    const { store, dir } = newStore({ migrate: () => ({ ...emptyMemory(), learnings: [learning('custom')] }) });
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(store.file, '{}');
+    assert.deepEqual((await store.read()).learnings.map(l => l.id), ['custom']);
+  });
+});
+
+void describe('unwritable places', () => {
+  void test('a read-only folder (chmod 0o555) gives READ_ONLY on write; reading still works', async t => {
+    const { store, dir } = newStore();
+    await store.update(d => void d.learnings.push(learning('before')));
+    fs.chmodSync(dir, 0o555);
+    try {
+      const probe = path.join(dir, 'probe');
+      let writable = false;
+      try {
+        fs.writeFileSync(probe, '');
+        fs.rmSync(probe);
+        writable = true;
+      } catch {
+        // expected for a normal user
+      }
+      if (writable) {
+        t.skip('running as root (or with CAP_DAC_OVERRIDE): chmod 0o555 does not stop writes; see the next tests');
+        return;
+      }
+      await assert.rejects(store.update(() => undefined), (e: unknown) => e instanceof StoreError && e.code === 'READ_ONLY' && /cannot write to .*permission denied \(EACCES\)/.test(e.message));
+      assert.deepEqual((await store.read()).learnings.map(l => l.id), ['before']);
+    } finally {
+      fs.chmodSync(dir, 0o755);
+    }
+  });
+
+  void test('memory.json being a folder gives a clear StoreError, not a crash', async () => {
+    const { store, dir } = newStore({ lockTimeoutMs: 200 });
+    fs.mkdirSync(store.file, { recursive: true });
+    const clear = (e: unknown) => e instanceof StoreError && e.code === 'IO' && e.message.includes(store.file) && /not a regular file/.test(e.message);
+    await assert.rejects(store.update(() => undefined), clear);
+    await assert.rejects(store.read(), clear);
+    await assert.rejects(store.replace(emptyMemory()), clear);
+    assert.equal(fs.statSync(store.file).isDirectory(), true, 'nothing was moved or deleted');
+    assert.equal(fs.existsSync(`${store.file}.lock`), false, 'the lock was released');
+    assert.deepEqual(fs.readdirSync(dir).filter(n => n.endsWith('.tmp')), []);
+  });
+
+  void test('the memory folder path being a regular file gives a clear StoreError; read() sees no memory', async () => {
+    const ws = workspace();
+    const blocker = path.join(ws, 'not-a-folder');
+    fs.writeFileSync(blocker, 'x');
+    const store = new MemoryStore(blocker, { onWarning: () => undefined });
+    await assert.rejects(store.update(() => undefined), (e: unknown) => e instanceof StoreError && e.code === 'IO' && e.path === blocker && /cannot write to .*a file is in the way of the folder/.test(e.message));
+    assert.deepEqual((await store.read()).learnings, []);
+    assert.equal(fs.readFileSync(blocker, 'utf8'), 'x');
+  });
+});
+
+void describe('locking', () => {
+  function writeLock(dir: string, info: object, ageMs = 0): string {
+    fs.mkdirSync(dir, { recursive: true });
+    const lock = path.join(dir, 'memory.json.lock');
+    fs.writeFileSync(lock, JSON.stringify(info));
+    if (ageMs) {
+      const then = new Date(Date.now() - ageMs);
+      fs.utimesSync(lock, then, then);
+    }
+    return lock;
+  }
+
+  void test('a lock left by a dead process on this host is broken at once', async () => {
+    const { store, warnings, dir } = newStore({ lockTimeoutMs: 3000, staleLockMs: 60_000 });
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    assert.ok(dead);
+    writeLock(dir, { pid: dead, host: hostname(), time: new Date().toISOString(), token: 'x' });
+    const started = Date.now();
+    await store.update(d => void d.learnings.push(learning('through')));
+    assert.ok(Date.now() - started < 1000, 'did not wait for the timeout');
+    assert.match(warnings.join('\n'), new RegExp(`stale lock .*process ${dead} is no longer running`));
+    assert.equal(fs.existsSync(path.join(dir, 'memory.json.lock')), false);
+  });
+
+  void test('a lock not refreshed for staleLockMs is broken even if its pid is alive', async () => {
+    const { store, warnings, dir } = newStore({ lockTimeoutMs: 3000, staleLockMs: 1000 });
+    writeLock(dir, { pid: process.ppid, host: 'another-machine', time: new Date(Date.now() - 60_000).toISOString(), token: 'x' }, 60_000);
+    await store.update(d => void d.learnings.push(learning('through')));
+    assert.match(warnings.join('\n'), /stale lock .*another-machine.*not been refreshed/);
+  });
+
+  void test('a live lock makes update fail with LOCK_TIMEOUT after lockTimeoutMs, leaving the lock alone', async () => {
+    const { store, dir } = newStore({ lockTimeoutMs: 300 });
+    const info = { pid: process.ppid, host: hostname(), time: new Date().toISOString(), token: 'theirs' };
+    const lock = writeLock(dir, info);
+    const started = Date.now();
+    let called = false;
+    await assert.rejects(
+      store.update(() => { called = true; }),
+      (e: unknown) => e instanceof StoreError && e.code === 'LOCK_TIMEOUT' && e.path === lock && e.message.includes(`process ${process.ppid}`),
+    );
+    const waited = Date.now() - started;
+    assert.ok(waited >= 290 && waited < 2000, `waited ${waited} ms`);
+    assert.equal(called, false);
+    assert.deepEqual(JSON.parse(fs.readFileSync(lock, 'utf8')), info);
+    assert.equal(fs.existsSync(store.file), false);
+  });
+
+  void test('a slow holder keeps its lock fresh (heartbeat) and is not broken as stale', async () => {
+    const { store, warnings } = newStore({ staleLockMs: 200 });
+    let finished = 0;
+    const slow = store.update(async d => {
+      await new Promise(resolve => setTimeout(resolve, 800));
+      d.learnings.push(learning('slow'));
+      finished = Date.now();
+    });
+    await new Promise(resolve => setTimeout(resolve, 100));
+    // another "process": the raw lock, bypassing this process's in-memory queue
+    const lock = await acquireLock(`${store.file}.lock`, { timeoutMs: 5000, staleMs: 200, onWarning: m => warnings.push(m) });
+    const acquired = Date.now();
+    await lock.release();
+    await slow;
+    assert.ok(finished > 0 && acquired >= finished, 'waited for the slow update to finish');
+    assert.deepEqual(warnings, []);
+    assert.deepEqual((await store.read()).learnings.map(l => l.id), ['slow']);
+  });
+
+  void test('read() does not need the lock', async () => {
+    const { store, dir } = newStore({ lockTimeoutMs: 100 });
+    await store.update(d => void d.learnings.push(learning('a')));
+    writeLock(dir, { pid: process.ppid, host: hostname(), time: new Date().toISOString(), token: 'theirs' });
+    assert.equal((await store.read()).learnings.length, 1);
+  });
+
+  void test('many concurrent updates from two stores in one process all land', async () => {
+    const { store, dir } = newStore();
+    const twin = new MemoryStore(dir);
+    await Promise.all(
+      Array.from({ length: 100 }, (_, i) => (i % 2 ? store : twin).update(d => void d.learnings.push(learning(String(i))))),
+    );
+    const ids = (await store.read()).learnings.map(l => Number(l.id)).sort((a, b) => a - b);
+    assert.deepEqual(ids, Array.from({ length: 100 }, (_, i) => i));
+  });
+
+  void test('two OS processes doing 100 updates each at once lose nothing (200 items)', { timeout: 120_000 }, async t => {
+    const { store, dir } = newStore();
+    const worker = path.join(__dirname, 'fixtures', 'storeWorker.ts');
+    const children = ['A', 'B'].map(label => {
+      const child = spawn(process.execPath, ['--import', 'tsx', worker, dir, '100', label], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', b => (out += String(b)));
+      child.stderr.on('data', b => (err += String(b)));
+      const ready = new Promise<void>((resolve, reject) => {
+        const check = () => (out.includes('ready\n') ? resolve() : undefined);
+        child.stdout.on('data', check);
+        child.once('exit', code => reject(new Error(`worker ${label} exited early (${code}): ${err}`)));
+      });
+      const done = new Promise<string>((resolve, reject) => {
+        child.once('exit', code => (code === 0 ? resolve(out) : reject(new Error(`worker ${label} failed (${code}): ${err}`))));
+      });
+      done.catch(() => undefined);
+      ready.catch(() => undefined);
+      return { child, ready, done };
+    });
+    await Promise.all(children.map(c => c.ready));
+    const started = performance.now();
+    for (const c of children) c.child.stdin.write('go\n');
+    const outputs = await Promise.all(children.map(c => c.done));
+    const ms = Math.round(performance.now() - started);
+
+    const ids = (await store.read()).learnings.map(l => l.id);
+    assert.equal(ids.length, 200);
+    assert.equal(new Set(ids).size, 200);
+    for (const label of ['A', 'B']) {
+      const mine = ids.filter(id => id.startsWith(`${label}-`)).map(id => Number(id.slice(2)));
+      assert.deepEqual(mine, Array.from({ length: 100 }, (_, i) => i), `${label}'s updates are all there, in order`);
+    }
+    let switches = 0;
+    for (let i = 1; i < ids.length; i++) if (ids[i][0] !== ids[i - 1][0]) switches++;
+    assert.ok(switches >= 2, 'the two workers really ran at the same time');
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['.gitignore', 'memory.json']);
+    const summaries = outputs.map(o => JSON.parse(o.trim().split('\n').pop() ?? '{}') as { label: string; ms: number; warnings: string[] });
+    for (const s of summaries) assert.deepEqual(s.warnings, [], `${s.label} had no warnings`);
+    t.diagnostic(`2x100 concurrent updates: ${ms} ms wall, workers ${summaries.map(s => `${s.label}=${s.ms} ms`).join(', ')}, ${switches} A/B interleavings`);
+  });
+});
+
+void describe('performance', () => {
+  void test('read() of a 10,000-attempt memory is one readFile + JSON.parse', async t => {
+    const { store, dir } = newStore();
+    const data = emptyMemory();
+    const now = new Date().toISOString();
+    for (let a = 0; a < 500; a++) {
+      const key = `cmd-${a}`;
+      const attempts: Attempt[] = Array.from({ length: 20 }, (_, i) => ({
+        id: `${a}-${i}`, command: `npm run ${key}`, key, cwd: '.', exitCode: 1, outcome: 'failure', source: 'terminal',
+        endedAt: now, output: `Error: something failed in step ${i}\n`.repeat(8), outputTruncated: false, outputBytes: 300,
+        errorSignature: 'Error: something failed', testResults: null, timestamp: now,
+      }));
+      data.approaches[key] = {
+        key, command: `npm run ${key}`, label: key, cwd: '.', status: 'active', failures: 20, totalAttempts: 20,
+        lastErrorSignature: 'Error: something failed', alternativesTried: [], learnedFacts: [], attempts, updatedAt: now,
+      };
+    }
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(store.file, JSON.stringify(data));
+    const bytes = fs.statSync(store.file).size;
+    await store.read(); // warm up
+    const runs: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      const read = await store.read();
+      runs.push(performance.now() - started);
+      assert.equal(Object.keys(read.approaches).length, 500);
+    }
+    const updateStarted = performance.now();
+    await store.update(d => void d.learnings.push(learning('x')));
+    const updateMs = performance.now() - updateStarted;
+    const median = runs.sort((a, b) => a - b)[2];
+    t.diagnostic(`10k attempts, ${(bytes / 1024 / 1024).toFixed(1)} MB: read() median ${median.toFixed(1)} ms, update() ${updateMs.toFixed(1)} ms`);
+    assert.ok(median < 2000, `read took ${median} ms`);
+  });
+});
