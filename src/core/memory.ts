@@ -1,0 +1,467 @@
+// The engine: turns a finished command into an attempt, updates its approach (seed 001),
+// detects loop patterns and progress (seed 000), and answers "may I run this?".
+// Pure functions over MemoryData: the store persists, the host and the CLI show.
+
+import { approachKey, approachLabel, normalizeCwd } from './approach';
+import { boundOutput, sanitizeText } from './output';
+import type { Redactor } from './redact';
+import { errorSignature, stripAnsi } from './signature';
+import { parseTestResults } from './testResults';
+import type {
+  Approach,
+  Attempt,
+  AttemptInput,
+  EngineSettings,
+  MemoryData,
+  MemoryLimits,
+  Outcome,
+} from './types';
+
+export type PatternKind = 'same_error' | 'same_test_failure' | 'no_progress';
+export type ProgressStatus = 'improving' | 'regressing' | 'mixed' | 'stable' | 'insufficient_data';
+
+export interface Pattern {
+  kind: PatternKind;
+  message: string;
+  /** The repeated error signature or test name. */
+  subject?: string;
+}
+
+/** What recording one attempt did, with the reason, for logs and UI. */
+export interface RecordResult {
+  attempt: Attempt;
+  approach: Approach;
+  patterns: Pattern[];
+  progress: ProgressStatus;
+  /** This attempt pushed the approach over the threshold. */
+  becameExhausted: boolean;
+  /** This attempt succeeded after failures, and cleared them. */
+  resolved: boolean;
+  /** The attempt ran because the user allowed one run of an exhausted approach. */
+  usedAllowOnce: boolean;
+  /** Approaches evicted to respect the limits. */
+  evicted: string[];
+  /** false when nothing was kept (a success or interrupt of a command that never failed here). */
+  stored: boolean;
+  reason: string;
+}
+
+export type CheckStatus = 'clear' | 'failing' | 'exhausted';
+/** allow: run it. warn: run it but tell. block: do not run it. */
+export type Verdict = 'allow' | 'warn' | 'block';
+
+export interface CheckResult {
+  status: CheckStatus;
+  verdict: Verdict;
+  key: string;
+  label: string;
+  command: string;
+  cwd: string;
+  attempts: number;
+  threshold: number;
+  lastError: string;
+  alternatives: string[];
+  progress: ProgressStatus;
+  patterns: Pattern[];
+  allowOnce: boolean;
+  reason: string;
+}
+
+// Exit codes that mean "the user or the system stopped it", not "it failed".
+// 128 + n for SIGHUP(1), SIGINT(2), SIGQUIT(3), SIGTERM(15), SIGTSTP(20); Windows STATUS_CONTROL_C_EXIT.
+// Crashes (SIGSEGV 139, SIGABRT 134, SIGBUS 135, SIGFPE 136) and SIGKILL 137 (often the OOM killer) stay failures.
+const INTERRUPT_EXIT_CODES = new Set([129, 130, 131, 143, 148, 0xc000013a, -1073741510]);
+
+export function classifyExit(exitCode: number | null | undefined): Outcome {
+  if (exitCode === null || exitCode === undefined || !Number.isFinite(exitCode)) return 'unknown';
+  if (exitCode === 0) return 'success';
+  if (INTERRUPT_EXIT_CODES.has(exitCode)) return 'interrupted';
+  return 'failure';
+}
+
+let idCounter = 0;
+export function newId(now: number = Date.now()): string {
+  idCounter = (idCounter + 1) % 1679616;
+  return `${now.toString(36)}-${idCounter.toString(36).padStart(4, '0')}-${Math.floor(Math.random() * 1679616).toString(36)}`;
+}
+
+/**
+ * Builds the stored attempt from raw input: strips terminal escapes and control bytes, redacts
+ * secrets, finds the error signature and test results, and bounds the output.
+ * Nothing unredacted leaves this function.
+ */
+export function prepareAttempt(
+  input: AttemptInput,
+  settings: EngineSettings,
+  redactor: Redactor,
+  now: Date = new Date(),
+): Attempt {
+  const raw = input.output ?? '';
+  // Cap the work on huge output first (the host already bounds while streaming; the CLI may not).
+  const firstCut = boundOutput(raw, Math.max(settings.maxOutputBytes * 8, 256 * 1024));
+  const clean = sanitizeText(stripAnsi(firstCut.text));
+  const redactedOutput = redactor.redact(clean).text;
+  const command = redactor.redact(sanitizeText(input.command).trim()).text;
+  const cwd = normalizeCwd(input.cwd);
+  const outcome = classifyExit(input.exitCode);
+  const stored = boundOutput(redactedOutput, settings.maxOutputBytes);
+  const endedAt = input.endedAt ?? now.toISOString();
+  const durationMs =
+    input.startedAt && endedAt ? Math.max(0, Date.parse(endedAt) - Date.parse(input.startedAt)) || undefined : undefined;
+  return {
+    id: newId(now.getTime()),
+    command,
+    key: approachKey(command, cwd),
+    cwd,
+    exitCode: input.exitCode ?? null,
+    outcome,
+    source: input.source,
+    startedAt: input.startedAt,
+    endedAt,
+    durationMs,
+    output: settings.storeOutput ? stored.text : '',
+    outputTruncated: !!input.outputTruncated || firstCut.truncated || stored.truncated,
+    outputBytes: input.outputBytes ?? firstCut.bytes,
+    errorSignature: outcome === 'success' ? '' : errorSignature(redactedOutput),
+    testResults: parseTestResults(redactedOutput),
+    timestamp: now.toISOString(),
+  };
+}
+
+function newApproach(attempt: Attempt, now: string): Approach {
+  return {
+    key: attempt.key,
+    command: attempt.command,
+    label: approachLabel(attempt.command) || attempt.command,
+    cwd: attempt.cwd,
+    status: 'active',
+    failures: 0,
+    totalAttempts: 0,
+    lastErrorSignature: '',
+    alternativesTried: [],
+    learnedFacts: [],
+    attempts: [],
+    updatedAt: now,
+  };
+}
+
+/** How an approach is named to a person: its label, and its folder when not the root. */
+export function describeApproach(a: Pick<Approach, 'label' | 'cwd'>): string {
+  return a.cwd && a.cwd !== '.' ? `${a.label} (in ${a.cwd})` : a.label;
+}
+
+const MAX_ALTERNATIVES = 10;
+/** Other approaches that failed within this long of each other count as alternatives of one stretch. */
+const STRETCH_MS = 6 * 60 * 60 * 1000;
+
+function addAlternative(a: Approach, alt: string): void {
+  if (!alt || a.alternativesTried.includes(alt)) return;
+  a.alternativesTried.push(alt);
+  if (a.alternativesTried.length > MAX_ALTERNATIVES) a.alternativesTried.shift();
+}
+
+/**
+ * Applies a prepared attempt to the memory (mutates `data`) and returns what happened.
+ * - failure: count += 1; exhausted at the threshold; alternatives linked both ways
+ * - success: the approach is resolved and its failure count cleared
+ * - interrupted / unknown: kept in the short-term window, never counted
+ */
+export function applyAttempt(data: MemoryData, attempt: Attempt, settings: EngineSettings): RecordResult {
+  const now = attempt.timestamp;
+  const existing = data.approaches[attempt.key];
+  const approach = existing ?? newApproach(attempt, now);
+  // Only failures (and runs whose outcome is unknown, which may be failures) start a memory:
+  // a command that only ever succeeded or was interrupted here is not worth remembering.
+  const stored = !!existing || attempt.outcome === 'failure' || attempt.outcome === 'unknown';
+  if (stored) data.approaches[attempt.key] = approach;
+
+  approach.command = attempt.command;
+  approach.totalAttempts += 1;
+  approach.updatedAt = now;
+  approach.attempts.push(attempt);
+  const window = Math.max(1, settings.window);
+  if (approach.attempts.length > window) approach.attempts.splice(0, approach.attempts.length - window);
+
+  // An interrupted run (e.g. the one the guard stopped) does not use up "run anyway once".
+  const usedAllowOnce = !!approach.allowOnce && approach.status === 'exhausted' && attempt.outcome !== 'interrupted';
+  if (usedAllowOnce) approach.allowOnce = false;
+
+  let becameExhausted = false;
+  let resolved = false;
+  let reason: string;
+
+  switch (attempt.outcome) {
+    case 'failure': {
+      if (approach.failures === 0) approach.firstFailure = now;
+      approach.failures += 1;
+      approach.lastFailure = now;
+      if (attempt.errorSignature) approach.lastErrorSignature = attempt.errorSignature;
+      if (approach.status === 'resolved') approach.status = 'active';
+      if (approach.status !== 'exhausted' && approach.failures >= settings.threshold) {
+        approach.status = 'exhausted';
+        approach.exhaustedAt = now;
+        becameExhausted = true;
+      }
+      linkAlternatives(data, approach, now);
+      reason = becameExhausted
+        ? `failed ${approach.failures} times since the last success (threshold ${settings.threshold}): exhausted`
+        : `failure ${approach.failures} of ${settings.threshold} (exit ${attempt.exitCode})`;
+      break;
+    }
+    case 'success': {
+      resolved = approach.failures > 0 || approach.status !== 'active';
+      approach.failures = 0;
+      approach.lastSuccess = now;
+      approach.allowOnce = false;
+      if (resolved) {
+        approach.status = 'resolved';
+        approach.resolvedAt = now;
+        approach.resolvedBy = 'success';
+        reason = 'succeeded: failure history cleared, approach resolved';
+      } else {
+        reason = stored ? 'succeeded' : 'succeeded; never failed here, nothing to remember';
+      }
+      break;
+    }
+    case 'interrupted':
+      reason = `interrupted (exit ${attempt.exitCode}): not counted`;
+      break;
+    default:
+      reason = 'exit code unknown: recorded, not counted';
+  }
+
+  const patterns = detectPatterns(approach.attempts);
+  const progress = computeProgress(approach.attempts);
+  const evicted = stored ? enforceLimits(data, settings.limits, attempt.key) : [];
+  if (stored) data.updatedAt = now;
+  return { attempt, approach, patterns, progress, becameExhausted, resolved, usedAllowOnce, evicted, stored, reason };
+}
+
+function linkAlternatives(data: MemoryData, approach: Approach, now: string): void {
+  const t = Date.parse(now);
+  for (const other of Object.values(data.approaches)) {
+    if (other.key === approach.key || other.failures === 0 || !other.lastFailure) continue;
+    if (t - Date.parse(other.lastFailure) > STRETCH_MS) continue;
+    addAlternative(approach, describeApproach(other));
+    addAlternative(other, describeApproach(approach));
+  }
+}
+
+const failed = (a: Attempt) => a.outcome === 'failure';
+
+/** Loop patterns over the short-term window (seed 000). */
+export function detectPatterns(attempts: readonly Attempt[]): Pattern[] {
+  const out: Pattern[] = [];
+  const counted = attempts.filter(a => a.outcome === 'failure' || a.outcome === 'success');
+  const lastTwo = counted.slice(-2);
+  if (lastTwo.length === 2 && lastTwo.every(failed)) {
+    const [a, b] = lastTwo;
+    if (a.errorSignature && a.errorSignature === b.errorSignature) {
+      out.push({
+        kind: 'same_error',
+        subject: b.errorSignature,
+        message: 'Same error twice in a row — try a different approach.',
+      });
+    }
+    const namesA = new Set((a.testResults?.failures ?? []).map(f => f.name));
+    const repeated = (b.testResults?.failures ?? []).find(f => namesA.has(f.name));
+    if (repeated) {
+      out.push({
+        kind: 'same_test_failure',
+        subject: repeated.name,
+        message: `The same test failed twice: ${repeated.name}. Focus on that test.`,
+      });
+    }
+  }
+  const lastThree = counted.slice(-3);
+  if (lastThree.length === 3 && lastThree.every(a => failed(a) && a.testResults && a.testResults.passed === 0)) {
+    out.push({
+      kind: 'no_progress',
+      message: 'No test has passed in the last 3 attempts — step back and try another strategy.',
+    });
+  }
+  return out;
+}
+
+/** Progress over the last 3 counted attempts (seed 000). */
+export function computeProgress(attempts: readonly Attempt[]): ProgressStatus {
+  const recent = attempts.filter(a => a.outcome === 'failure' || a.outcome === 'success').slice(-3);
+  if (recent.length < 2) return 'insufficient_data';
+  if (recent.every(a => a.testResults)) {
+    const passed = recent.map(a => a.testResults!.passed);
+    let up = false;
+    let down = false;
+    for (let i = 1; i < passed.length; i++) {
+      if (passed[i] > passed[i - 1]) up = true;
+      if (passed[i] < passed[i - 1]) down = true;
+    }
+    if (up && !down) return 'improving';
+    if (down && !up) return 'regressing';
+    if (up && down) return 'mixed';
+    return 'stable';
+  }
+  // Moving from crashes to test failures (or back) is a change of kind, not a flat line.
+  const crash = recent.some(a => failed(a) && !a.testResults);
+  const testFail = recent.some(a => failed(a) && a.testResults);
+  if (crash && testFail) return 'mixed';
+  return 'stable';
+}
+
+/**
+ * May this command run? Exhausted approaches are blocked unless the user allowed one more run,
+ * or unless they are making progress (tests passing more each time): progress is not a loop.
+ */
+export function checkCommand(
+  data: MemoryData,
+  command: string,
+  cwd: string | undefined,
+  settings: EngineSettings,
+): CheckResult {
+  const normCwd = normalizeCwd(cwd);
+  const key = approachKey(command, normCwd);
+  const a = data.approaches[key];
+  const base = {
+    key,
+    label: a?.label ?? (approachLabel(command) || command.trim()),
+    command: command.trim(),
+    cwd: normCwd,
+    threshold: settings.threshold,
+    attempts: a?.failures ?? 0,
+    lastError: a?.lastErrorSignature ?? '',
+    alternatives: a ? [...a.alternativesTried] : [],
+    progress: a ? computeProgress(a.attempts) : ('insufficient_data' as ProgressStatus),
+    patterns: a ? detectPatterns(a.attempts) : [],
+    allowOnce: !!a?.allowOnce,
+  };
+  if (!a || a.failures === 0) {
+    return { ...base, status: 'clear', verdict: 'allow', reason: a ? 'last run succeeded' : 'never failed here' };
+  }
+  if (a.status !== 'exhausted') {
+    const warn = base.patterns.length > 0;
+    return {
+      ...base,
+      status: 'failing',
+      verdict: warn ? 'warn' : 'allow',
+      reason: `failed ${a.failures} of ${settings.threshold} times${warn ? `; ${base.patterns.map(p => p.kind).join(', ')}` : ''}`,
+    };
+  }
+  if (a.allowOnce) {
+    return { ...base, status: 'exhausted', verdict: 'allow', reason: 'exhausted, but the user allowed one more run' };
+  }
+  if (base.progress === 'improving') {
+    return {
+      ...base,
+      status: 'exhausted',
+      verdict: 'warn',
+      reason: `exhausted after ${a.failures} failures, but more tests pass each time (improving): not a loop`,
+    };
+  }
+  return {
+    ...base,
+    status: 'exhausted',
+    verdict: 'block',
+    reason: `exhausted: failed ${a.failures} times since the last success (threshold ${settings.threshold})`,
+  };
+}
+
+/** The gate's message for a person or an agent: says plainly the command was not run, and why. */
+export function explainBlock(c: CheckResult): string {
+  const lines = [
+    `Failure Memory: NOT RUN — \`${c.command}\` is an exhausted approach.`,
+    `It failed ${c.attempts} times in ${c.cwd === '.' ? 'this workspace' : c.cwd} (threshold ${c.threshold}) with no success since.`,
+  ];
+  if (c.lastError) lines.push(`Last error: ${c.lastError}`);
+  if (c.alternatives.length) lines.push(`Already tried as well: ${c.alternatives.join('; ')}`);
+  lines.push(
+    'Running it again the same way will fail the same way. Instead: read the error and change something first,',
+    'try a different approach, or ask the user. Reflect: `failure-memory reflect --command "<cmd>"`;',
+    'after fixing the cause, mark it resolved: `failure-memory resolve --command "<cmd>"`.',
+  );
+  return lines.join('\n');
+}
+
+export function findApproach(data: MemoryData, command: string, cwd?: string): Approach | undefined {
+  return data.approaches[approachKey(command, normalizeCwd(cwd))] ?? data.approaches[command];
+}
+
+/** Marks an approach resolved by hand: failures cleared, unblocked. */
+export function markResolved(data: MemoryData, key: string, now: string = new Date().toISOString()): Approach | undefined {
+  const a = data.approaches[key];
+  if (!a) return undefined;
+  a.status = 'resolved';
+  a.failures = 0;
+  a.resolvedAt = now;
+  a.resolvedBy = 'manual';
+  a.allowOnce = false;
+  a.updatedAt = now;
+  data.updatedAt = now;
+  return a;
+}
+
+/** Lets the next run of an exhausted approach through, once. */
+export function allowOnce(data: MemoryData, key: string, now: string = new Date().toISOString()): Approach | undefined {
+  const a = data.approaches[key];
+  if (!a) return undefined;
+  a.allowOnce = true;
+  a.updatedAt = now;
+  data.updatedAt = now;
+  return a;
+}
+
+export interface MemorySummary {
+  exhausted: Approach[];
+  failing: Approach[];
+  resolved: Approach[];
+}
+
+/** Approaches by state, most recent first. */
+export function summarize(data: MemoryData): MemorySummary {
+  const all = Object.values(data.approaches).sort((a, b) => (b.updatedAt < a.updatedAt ? -1 : b.updatedAt > a.updatedAt ? 1 : 0));
+  return {
+    exhausted: all.filter(a => a.status === 'exhausted'),
+    failing: all.filter(a => a.status === 'active' && a.failures > 0),
+    resolved: all.filter(a => a.status === 'resolved'),
+  };
+}
+
+function approachBytes(a: Approach): number {
+  let n = 256 + a.command.length + a.lastErrorSignature.length;
+  for (const t of a.attempts) n += 256 + t.command.length + t.output.length + t.errorSignature.length;
+  return n;
+}
+
+/**
+ * Keeps the memory inside its caps (seed 002): evicts the oldest resolved approaches first,
+ * then the oldest failing ones; exhausted approaches go last. Never evicts `keep`.
+ * Reflections and learnings are FIFO.
+ */
+export function enforceLimits(data: MemoryData, limits: MemoryLimits, keep?: string): string[] {
+  const evicted: string[] = [];
+  const rank = (a: Approach) => (a.status === 'resolved' ? 0 : a.status === 'active' ? 1 : 2);
+  const candidates = () =>
+    Object.values(data.approaches)
+      .filter(a => a.key !== keep)
+      .sort((a, b) => rank(a) - rank(b) || (a.updatedAt < b.updatedAt ? -1 : a.updatedAt > b.updatedAt ? 1 : 0));
+  let count = Object.keys(data.approaches).length;
+  if (count > limits.maxApproaches) {
+    for (const a of candidates()) {
+      if (count <= limits.maxApproaches) break;
+      delete data.approaches[a.key];
+      evicted.push(a.key);
+      count--;
+    }
+  }
+  let bytes = 0;
+  for (const a of Object.values(data.approaches)) bytes += approachBytes(a);
+  if (bytes > limits.maxTotalBytes) {
+    for (const a of candidates()) {
+      if (bytes <= limits.maxTotalBytes) break;
+      bytes -= approachBytes(a);
+      delete data.approaches[a.key];
+      evicted.push(a.key);
+    }
+  }
+  if (data.reflections.length > limits.maxReflections) data.reflections.splice(0, data.reflections.length - limits.maxReflections);
+  if (data.learnings.length > limits.maxLearnings) data.learnings.splice(0, data.learnings.length - limits.maxLearnings);
+  return evicted;
+}

@@ -1,0 +1,436 @@
+// Reflection (seed 000) stored as a Reflexion episodic-memory record (seed 003 schema).
+// The engine fills the self-reflection from heuristics per error category; the host may replace
+// it with a language model's answer and marks which produced it.
+
+import { computeProgress, describeApproach, detectPatterns, type Pattern, type ProgressStatus } from './memory';
+import type { RecallHit } from './recall';
+import { errorCategory, type ErrorCategory } from './signature';
+import type { Approach, Attempt, MemoryData } from './types';
+
+export const REFLECTION_QUESTIONS = [
+  'What specifically went wrong in the last attempt?',
+  'Am I repeating the same approach? Should I try something different?',
+  'Are there edge cases I am missing?',
+];
+
+export type FailureCategory =
+  | 'hallucination'
+  | 'inefficient_planning'
+  | 'incorrect_assumption'
+  | 'incomplete_implementation'
+  | 'edge_case_miss'
+  | 'integration_error'
+  | 'configuration_error'
+  | 'logic_error'
+  | 'other';
+
+export interface SelfReflection {
+  reflection_text: string;
+  credit_assignment: { failing_action_indices: number[]; root_cause: string; failure_category: FailureCategory };
+  causal_reasoning: string;
+  actionable_insights: string[];
+  lessons_learned: string[];
+  confidence: number;
+  related_reflections?: number[];
+}
+
+/** A reflection record: the seed 003 schema plus a `failure_memory` block for our own views. */
+export interface ReflectionRecord {
+  loop_id: string;
+  iteration: number;
+  timestamp: string;
+  task_description: string;
+  actor_output: {
+    actions: Array<{ type: 'command_execution' | 'test_execution'; description: string; command: string; timestamp: string }>;
+    rationale: string;
+    strategy: string;
+  };
+  evaluator_output: {
+    passed: boolean;
+    verification_type: 'unit_tests' | 'heuristic';
+    results: Array<{ tool: string; status: 'pass' | 'fail' | 'error' | 'skip'; exit_code?: number; duration_ms?: number }>;
+    errors: Array<{ type: ReflexionErrorType; message: string; rule?: string }>;
+    reward_signal: number;
+    metrics: { tests_passed?: number; tests_failed?: number; tests_total?: number };
+  };
+  self_reflection: SelfReflection;
+  memory_metadata: {
+    omega_capacity: number;
+    current_memory_size: number;
+    reflections_in_context: number[];
+    window_policy: 'fifo';
+    total_reflections_generated: number;
+  };
+  context_injected: boolean;
+  previous_reflections_used: number[];
+  performance_delta: { reward_change: number; error_count_change: number; is_improvement: boolean };
+  notes: string;
+  failure_memory: {
+    id: string;
+    key: string;
+    label: string;
+    command: string;
+    cwd: string;
+    status: Approach['status'];
+    attempts: number;
+    threshold: number;
+    progress: ProgressStatus;
+    warnings: string[];
+    recent: RecentAttempt[];
+    similar: RecallHit[];
+    questions: string[];
+    error_category: ErrorCategory;
+    /** Who wrote the self-reflection. */
+    produced_by: 'heuristics' | 'language-model';
+    model?: string;
+  };
+}
+
+type ReflexionErrorType =
+  | 'syntax_error'
+  | 'type_error'
+  | 'test_failure'
+  | 'lint_error'
+  | 'runtime_error'
+  | 'logic_error'
+  | 'timeout'
+  | 'other';
+
+export interface RecentAttempt {
+  number: number;
+  command: string;
+  outcome: Attempt['outcome'];
+  exitCode: number | null;
+  timestamp: string;
+  error: string;
+  tests?: { passed: number; failed: number; total: number };
+  failingTests: string[];
+}
+
+interface Heuristic {
+  rootCause: string;
+  category: FailureCategory;
+  insights: string[];
+  lesson: string;
+}
+
+/** What the engine knows to say per error category, when no model writes the reflection. */
+const HEURISTICS: Record<ErrorCategory, Heuristic> = {
+  missing_module: {
+    rootCause: 'A module or package the command imports is not installed or not resolvable from this folder.',
+    category: 'configuration_error',
+    insights: [
+      'Install the missing package in the project that runs the command (check which package.json / virtualenv is active).',
+      'Check the import name and the working folder: a monorepo package may need its own install.',
+      'Do not re-run the command unchanged: it will fail the same way until the dependency exists.',
+    ],
+    lesson: 'A "cannot find module" error is fixed by installing or linking the dependency, not by re-running.',
+  },
+  command_not_found: {
+    rootCause: 'The program is not installed or not on PATH in this shell.',
+    category: 'configuration_error',
+    insights: ['Install the tool or run it through the project (npx, python -m, ./node_modules/.bin).', 'Check PATH in this terminal.'],
+    lesson: '"command not found" means the tool is missing; re-running cannot help.',
+  },
+  port_in_use: {
+    rootCause: 'Another process already listens on the port the command needs.',
+    category: 'configuration_error',
+    insights: ['Find and stop the process holding the port (lsof -i :PORT), or start on another port.'],
+    lesson: 'EADDRINUSE: free the port or change it before retrying.',
+  },
+  permission_denied: {
+    rootCause: 'The command lacks permission on a file, folder or device.',
+    category: 'configuration_error',
+    insights: ['Check ownership and mode of the path named in the error; avoid sudo as a blind fix.'],
+    lesson: 'Permission errors need a change of ownership, mode or location, not a retry.',
+  },
+  auth_failure: {
+    rootCause: 'Authentication failed: missing, expired or wrong credentials.',
+    category: 'configuration_error',
+    insights: ['Log in again or refresh the token; check which account/registry the command uses.'],
+    lesson: 'Auth failures repeat until the credentials change.',
+  },
+  missing_file: {
+    rootCause: 'A file or folder the command expects does not exist at that path.',
+    category: 'incorrect_assumption',
+    insights: ['Check the working folder and the path in the error; generate or create the file first if it is a build output.'],
+    lesson: 'ENOENT / "No such file": fix the path or create the file before retrying.',
+  },
+  type_error: {
+    rootCause: 'The code does not type-check or calls something with the wrong type.',
+    category: 'logic_error',
+    insights: ['Read the first type error and fix that code; later errors often follow from it.'],
+    lesson: 'Type errors are fixed in the code the error names, not by re-running the compiler.',
+  },
+  syntax_error: {
+    rootCause: 'The source or config has a syntax error.',
+    category: 'incomplete_implementation',
+    insights: ['Open the file and position named in the error and fix the syntax.'],
+    lesson: 'Syntax errors point at a line: go there first.',
+  },
+  failing_assertion: {
+    rootCause: 'A test assertion fails: the code does not do what the test expects.',
+    category: 'logic_error',
+    insights: ['Compare expected and actual values in the failing test and trace where they diverge.', 'Check edge cases of the input.'],
+    lesson: 'A failing assertion needs a change in logic; re-running the same code gives the same result.',
+  },
+  test_failure: {
+    rootCause: 'Tests fail.',
+    category: 'logic_error',
+    insights: ['Focus on one failing test at a time, starting with the first.'],
+    lesson: 'Fix one failing test at a time and watch the pass count.',
+  },
+  out_of_memory: {
+    rootCause: 'The process ran out of memory or was killed.',
+    category: 'configuration_error',
+    insights: ['Reduce the workload or raise the limit (e.g. NODE_OPTIONS=--max-old-space-size).'],
+    lesson: 'Out-of-memory failures need less work or more memory, not a retry.',
+  },
+  network: {
+    rootCause: 'A network call failed (connection refused, DNS, TLS or timeout).',
+    category: 'integration_error',
+    insights: ['Check that the service is running and reachable, and proxy/TLS settings.'],
+    lesson: 'Network failures depend on the other side: check it before retrying.',
+  },
+  timeout: {
+    rootCause: 'The command timed out.',
+    category: 'integration_error',
+    insights: ['Find what it waits on; raise the timeout only when the wait is legitimate.'],
+    lesson: 'A timeout usually hides a dependency that never answers.',
+  },
+  dependency_conflict: {
+    rootCause: 'Package versions conflict.',
+    category: 'configuration_error',
+    insights: ['Read which versions conflict and align them; avoid forcing installs blindly.'],
+    lesson: 'Dependency conflicts are solved by choosing versions, not by retrying the install.',
+  },
+  compilation_error: {
+    rootCause: 'The build fails to compile.',
+    category: 'incomplete_implementation',
+    insights: ['Fix the first compiler error; re-run only after a change.'],
+    lesson: 'Compile errors need a code change first.',
+  },
+  unknown: {
+    rootCause: 'The command fails; the output does not name a known cause.',
+    category: 'other',
+    insights: ['Run it once with more verbose output to see the real error.', 'Try a different approach rather than repeating this one.'],
+    lesson: 'Without a clear error, get more information before retrying.',
+  },
+};
+
+const REFLEXION_ERROR_TYPE: Partial<Record<ErrorCategory, ReflexionErrorType>> = {
+  syntax_error: 'syntax_error',
+  type_error: 'type_error',
+  failing_assertion: 'test_failure',
+  test_failure: 'test_failure',
+  timeout: 'timeout',
+  compilation_error: 'syntax_error',
+};
+
+export interface ReflectionInput {
+  data: MemoryData;
+  approach: Approach;
+  threshold: number;
+  similar: RecallHit[];
+  /** Ω: reflections kept in the working window (seed 003), FIFO. */
+  omega?: number;
+  now?: Date;
+  id: string;
+}
+
+function recentAttempts(a: Approach): RecentAttempt[] {
+  const list = a.attempts.slice(-3);
+  const first = a.totalAttempts - list.length + 1;
+  return list.map((t, i) => ({
+    number: first + i,
+    command: t.command,
+    outcome: t.outcome,
+    exitCode: t.exitCode,
+    timestamp: t.timestamp,
+    error: t.errorSignature,
+    tests: t.testResults ? { passed: t.testResults.passed, failed: t.testResults.failed, total: t.testResults.total } : undefined,
+    failingTests: (t.testResults?.failures ?? []).slice(0, 5).map(f => f.name),
+  }));
+}
+
+export function warningsFor(patterns: Pattern[], a: Approach, threshold: number): string[] {
+  const w = patterns.map(p => `${p.message}${p.subject && p.kind !== 'same_test_failure' ? ` (${p.subject})` : ''}`);
+  if (a.status === 'exhausted') w.unshift(`This approach is exhausted: it failed ${a.failures} times (threshold ${threshold}). Do not run it again unchanged.`);
+  return w;
+}
+
+function slug(s: string): string {
+  return s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'command';
+}
+
+const reward = (t: Attempt | undefined) =>
+  t?.outcome === 'success' ? 1 : t?.testResults && t.testResults.total > 0 ? t.testResults.passed / t.testResults.total : 0;
+const errorCount = (t: Attempt | undefined) => (t?.outcome === 'failure' ? Math.max(1, t.testResults?.failed ?? 1) : 0);
+
+/** Builds the reflection record for an approach from memory and heuristics. */
+export function buildReflection(input: ReflectionInput): ReflectionRecord {
+  const { data, approach: a, threshold } = input;
+  const now = (input.now ?? new Date()).toISOString();
+  const omega = Math.min(10, Math.max(1, input.omega ?? 3));
+  const patterns = detectPatterns(a.attempts);
+  const progress = computeProgress(a.attempts);
+  const warnings = warningsFor(patterns, a, threshold);
+  const recent = recentAttempts(a);
+  const last = a.attempts[a.attempts.length - 1];
+  const prev = a.attempts[a.attempts.length - 2];
+  const sig = a.lastErrorSignature || last?.errorSignature || '';
+  const outputTail = last?.output ? last.output.slice(-4000) : '';
+  const category = errorCategory(sig ? `${sig}\n${outputTail}` : outputTail);
+  const h = HEURISTICS[category] ?? HEURISTICS.unknown;
+  const lastTests = last?.testResults;
+  const failingTests = (lastTests?.failures ?? []).map(f => f.name);
+
+  const insights = [...h.insights];
+  if (patterns.some(p => p.kind === 'same_error')) insights.unshift('The last two failures had the same error: change the approach, not the flags.');
+  if (patterns.some(p => p.kind === 'same_test_failure')) insights.push(`Focus on the test that keeps failing: ${patterns.find(p => p.kind === 'same_test_failure')?.subject}.`);
+  if (progress === 'improving') insights.push('More tests pass each time: keep going in this direction.');
+  if (progress === 'regressing') insights.push('Fewer tests pass than before: undo the last change and reconsider.');
+  for (const s of input.similar.filter(s => s.key !== a.key && s.lesson).slice(0, 2)) insights.push(`Similar failure before (${s.label}): ${s.lesson}`);
+
+  const failingIdx = a.attempts.map((t, i) => (t.outcome === 'failure' ? i : -1)).filter(i => i >= 0);
+  const reflectionText = [
+    `I ran \`${a.label}\`${a.cwd !== '.' ? ` in ${a.cwd}` : ''} ${a.totalAttempts} time(s); it failed ${a.failures} time(s) since the last success.`,
+    sig ? `The error was: ${sig}.` : 'No error text was captured.',
+    `Likely cause: ${h.rootCause}`,
+    progress !== 'insufficient_data' ? `Progress is ${progress}.` : '',
+    `Next time: ${insights[0]}`,
+  ]
+    .filter(Boolean)
+    .join(' ');
+
+  const previous = data.reflections
+    .filter((r): r is ReflectionRecord => isReflectionFor(r, a.key))
+    .slice(-omega);
+
+  return {
+    loop_id: `ralph-fm-${slug(a.label)}`,
+    iteration: Math.max(0, a.totalAttempts - 1),
+    timestamp: now,
+    task_description: `Make \`${a.label}\` succeed${a.cwd !== '.' ? ` in ${a.cwd}` : ''} without repeating a failing approach.`,
+    actor_output: {
+      actions: a.attempts.map(t => ({
+        type: t.testResults ? ('test_execution' as const) : ('command_execution' as const),
+        description: `${t.source} ran \`${t.command}\` → ${t.outcome}${t.exitCode !== null ? ` (exit ${t.exitCode})` : ''}`,
+        command: t.command,
+        timestamp: t.timestamp,
+      })),
+      rationale: `Re-ran the ${describeApproach(a)} approach ${a.totalAttempts} time(s).`,
+      strategy: a.alternativesTried.length ? `Also tried: ${a.alternativesTried.join('; ')}` : 'Repeated the same approach.',
+    },
+    evaluator_output: {
+      passed: last?.outcome === 'success',
+      verification_type: lastTests ? 'unit_tests' : 'heuristic',
+      results: a.attempts.map(t => ({
+        tool: t.command,
+        status: t.outcome === 'success' ? 'pass' : t.outcome === 'failure' ? 'fail' : t.outcome === 'interrupted' ? 'skip' : 'error',
+        ...(t.exitCode !== null ? { exit_code: t.exitCode } : {}),
+        ...(t.durationMs !== undefined ? { duration_ms: Math.round(t.durationMs) } : {}),
+      })),
+      errors: sig ? [{ type: REFLEXION_ERROR_TYPE[category] ?? 'runtime_error', message: sig, ...(failingTests[0] ? { rule: failingTests[0] } : {}) }] : [],
+      reward_signal: Math.round(reward(last) * 1000) / 1000,
+      metrics: lastTests ? { tests_passed: lastTests.passed, tests_failed: lastTests.failed, tests_total: lastTests.total } : {},
+    },
+    self_reflection: {
+      reflection_text: reflectionText,
+      credit_assignment: { failing_action_indices: failingIdx, root_cause: h.rootCause, failure_category: h.category },
+      causal_reasoning: sig
+        ? `The error "${sig}" is a ${category.replace(/_/g, ' ')} error. ${h.rootCause} Repeating the command does not change that cause.`
+        : `The command exits with a failure but printed no recognizable error. ${h.rootCause}`,
+      actionable_insights: insights,
+      lessons_learned: [h.lesson],
+      confidence: category === 'unknown' ? 0.3 : sig ? 0.6 : 0.4,
+      related_reflections: previous.map(r => r.iteration),
+    },
+    memory_metadata: {
+      omega_capacity: omega,
+      current_memory_size: Math.min(omega, previous.length + 1),
+      reflections_in_context: previous.map(r => r.iteration),
+      window_policy: 'fifo',
+      total_reflections_generated: data.reflections.filter(r => isReflectionFor(r, a.key)).length + 1,
+    },
+    context_injected: previous.length > 0,
+    previous_reflections_used: previous.map(r => r.iteration),
+    performance_delta: {
+      reward_change: Math.round((reward(last) - reward(prev)) * 1000) / 1000,
+      error_count_change: errorCount(last) - errorCount(prev),
+      is_improvement: reward(last) > reward(prev),
+    },
+    notes: `Generated by Failure Memory from ${a.attempts.length} recorded attempt(s).`,
+    failure_memory: {
+      id: input.id,
+      key: a.key,
+      label: a.label,
+      command: a.command,
+      cwd: a.cwd,
+      status: a.status,
+      attempts: a.failures,
+      threshold,
+      progress,
+      warnings,
+      recent,
+      similar: input.similar.filter(s => s.key !== a.key).slice(0, 5),
+      questions: REFLECTION_QUESTIONS,
+      error_category: category,
+      produced_by: 'heuristics',
+    },
+  };
+}
+
+export function isReflectionFor(r: unknown, key: string): r is ReflectionRecord {
+  return typeof r === 'object' && r !== null && (r as ReflectionRecord).failure_memory?.key === key;
+}
+
+/** Adds a reflection to episodic memory (FIFO under the store's cap). */
+export function storeReflection(data: MemoryData, r: ReflectionRecord, max: number): void {
+  data.reflections.push(r);
+  if (data.reflections.length > max) data.reflections.splice(0, data.reflections.length - max);
+}
+
+/** The reflection as Markdown (seed 000 layout). All memory text goes into code spans or plain lines. */
+export function reflectionToMarkdown(r: ReflectionRecord): string {
+  const fm = r.failure_memory;
+  const md: string[] = [];
+  md.push(`# Reflection: \`${code(fm.label)}\``, '');
+  md.push(`You have made ${fm.attempts} failing attempt(s) of this approach${fm.cwd !== '.' ? ` in \`${code(fm.cwd)}\`` : ''} (threshold ${fm.threshold}).`);
+  md.push(`Status: **${fm.status}** · Progress status: **${fm.progress}**`, '');
+  for (const w of fm.warnings) md.push(`> ⚠️ WARNING: ${text(w)}`, '');
+  md.push('## Recent attempts', '');
+  for (const t of fm.recent) {
+    md.push(`**Attempt ${t.number}:** ${t.outcome === 'success' ? '✅ SUCCEEDED' : t.outcome === 'failure' ? '❌ FAILED' : `⏹ ${t.outcome.toUpperCase()}`} — \`${code(t.command)}\`${t.exitCode !== null ? ` (exit ${t.exitCode})` : ''}`);
+    if (t.tests) md.push(`- Tests: ${t.tests.passed}/${t.tests.total} passed`);
+    if (t.failingTests.length) md.push(`- Failed tests: ${t.failingTests.map(n => `\`${code(n)}\``).join(', ')}`);
+    if (t.error) md.push(`- Error: \`${code(t.error)}\``);
+    md.push('');
+  }
+  md.push(`## Self-reflection (${fm.produced_by === 'language-model' ? `by language model${fm.model ? ` ${text(fm.model)}` : ''}` : 'by Failure Memory heuristics'})`, '');
+  md.push(text(r.self_reflection.reflection_text), '');
+  md.push(`- **Root cause:** ${text(r.self_reflection.credit_assignment.root_cause)}`);
+  md.push(`- **Category:** ${fm.error_category.replace(/_/g, ' ')} (${r.self_reflection.credit_assignment.failure_category.replace(/_/g, ' ')})`, '');
+  md.push('### What to do differently', '');
+  for (const i of r.self_reflection.actionable_insights) md.push(`- ${text(i)}`);
+  md.push('', '### Lessons', '');
+  for (const l of r.self_reflection.lessons_learned) md.push(`- ${text(l)}`);
+  if (fm.similar.length) {
+    md.push('', '## Similar past failures', '');
+    for (const s of fm.similar) md.push(`- \`${code(s.label)}\` (${s.status}, score ${s.score})${s.errorSignature ? `: \`${code(s.errorSignature)}\`` : ''}${s.lesson ? ` — ${text(s.lesson)}` : ''}`);
+  }
+  md.push('', '## Before you try again, ask yourself', '');
+  fm.questions.forEach((q, i) => md.push(`${i + 1}. ${q}`));
+  md.push('');
+  return md.join('\n');
+}
+
+/** Memory text inside a code span: backticks cannot end it early. */
+function code(s: string): string {
+  return s.replace(/`/g, "'").replace(/\n/g, ' ');
+}
+
+/** Memory text as plain Markdown text: no HTML, no links, no emphasis injection. */
+export function text(s: string): string {
+  return s.replace(/[\\`*_[\]<>#|!]/g, m => `\\${m}`).replace(/\n/g, ' ');
+}
