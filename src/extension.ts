@@ -1,13 +1,63 @@
-// Composition root of the extension (filled by the host issue).
+// Composition root: build the objects, register them, no logic. Nothing heavy loads here.
+
 import * as vscode from 'vscode';
+import { CommandHandlers } from './host/commands';
+import { readConfig, SECTION, type ExtensionConfig } from './host/config';
+import { Guard } from './host/guard';
+import { createLogger } from './host/logger';
+import { MemoryRegistry } from './host/registry';
+import { StatusBar } from './host/statusBar';
+import { TaskWatcher } from './host/taskWatcher';
+import { FailureLinkProvider } from './host/terminalLinks';
+import { TerminalWatcher } from './host/terminalWatcher';
 
 export function activate(context: vscode.ExtensionContext): void {
-  const log = vscode.window.createOutputChannel('Failure Memory', { log: true });
-  context.subscriptions.push(
+  const t0 = Date.now();
+  const channel = vscode.window.createOutputChannel('Failure Memory', { log: true });
+  const log = createLogger(channel);
+
+  let config: ExtensionConfig = loadConfig();
+  function loadConfig(): ExtensionConfig {
+    const { config: c, problems } = readConfig();
+    for (const p of problems) {
+      log.warn('config', p);
+      void vscode.window.showWarningMessage(`Failure Memory: ${p}`);
+    }
+    return c;
+  }
+
+  const registry = new MemoryRegistry(context, log, config);
+  const guard = new Guard(registry, log, () => config);
+  const terminals = new TerminalWatcher(context, registry, guard, log, () => config);
+  const tasks = new TaskWatcher(registry, guard, log, () => config);
+  const commands = new CommandHandlers(registry, log);
+  const status = new StatusBar(
+    registry,
+    () => ({ terminal: config.captureTerminal, tasks: config.captureTasks, terminalsWithIntegration: terminals.activeCount, terminals: terminals.terminalCount }),
     log,
-    vscode.commands.registerCommand('failureMemory.openLog', () => log.show(true)),
   );
-  log.info('[activate] Failure Memory activated');
+
+  context.subscriptions.push(
+    channel,
+    registry,
+    terminals,
+    tasks,
+    commands,
+    status,
+    terminals.onDidChangeState(() => status.update()),
+    vscode.window.registerTerminalLinkProvider(new FailureLinkProvider(registry)),
+    vscode.workspace.onDidChangeConfiguration(e => {
+      if (!e.affectsConfiguration(SECTION)) return;
+      config = loadConfig();
+      registry.applyConfig(config);
+      status.update();
+      log.info('config', `settings applied: ${JSON.stringify(config)}`);
+    }),
+  );
+
+  const took = Date.now() - t0;
+  log.info('activate', `Failure Memory activated in ${took} ms (capture: terminal ${config.captureTerminal ? 'on' : 'off'}, tasks ${config.captureTasks ? 'on' : 'off'}; blockMode ${config.blockMode}; threshold ${config.threshold})`);
+  log.event('activated', { ms: took, vscode: vscode.version, folders: registry.all().map(f => f.folder.name) });
 }
 
 export function deactivate(): void {}

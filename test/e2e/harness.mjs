@@ -149,6 +149,7 @@ export function readJsonl(file) {
  * @param {string} [o.name]              run name: run dir prefix and failure artifact names
  * @param {string} [o.workspace]         folder to open; default: a fresh <runDir>/ws
  * @param {Record<string,string>} [o.workspaceFiles]  files to create in the workspace (relative path → text)
+ * @param {string} [o.workspaceFile]     a .code-workspace file (relative to the workspace dir) to open instead of the folder (multi-root)
  * @param {object} [o.settings]          user settings merged over BASE_SETTINGS
  * @param {Record<string,string|undefined>} [o.env]  extra env for code-server (and so the extension host, terminals)
  * @param {string} [o.extensionDevPath]  extension folder to symlink (needs package.json + dist/); default: repo root
@@ -258,7 +259,9 @@ export async function startVSCode(o = {}) {
   let stopped = false;
   const h = {
     name, runDir, workspace, port, eventsFile, env,
-    url: `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`,
+    url: o.workspaceFile
+      ? `http://127.0.0.1:${port}/?workspace=${encodeURIComponent(path.join(workspace, o.workspaceFile))}`
+      : `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`,
     get page() { return page; },
     get browser() { return browser; },
     log,
@@ -307,9 +310,17 @@ export async function startVSCode(o = {}) {
      * Opens a new integrated terminal and waits for its prompt and (unless { shellIntegration: false })
      * for VS Code's shell integration: the gutter decoration it puts on the prompt being edited.
      */
-    async openTerminal({ shellIntegration = true, timeout = 30000 } = {}) {
+    /** Opens a terminal and waits for its prompt; `folder` picks the folder in a multi-root workspace. */
+    async openTerminal({ shellIntegration = true, timeout = 30000, folder } = {}) {
       const before = await page.locator('.terminal-wrapper').count();
-      await h.runCommand('Terminal: Create New Terminal');
+      await h.runCommand('Terminal: Create New Terminal', { waitHidden: !folder });
+      if (folder) {
+        // multi-root: VS Code asks which folder the terminal starts in
+        const picker = page.locator('.quick-input-widget input.input[placeholder*="working directory"]');
+        await picker.waitFor({ state: 'visible', timeout });
+        await page.locator('.quick-input-widget .monaco-list-row')
+          .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRe(folder)}$`) }) }).first().click();
+      }
       await h.waitFor(async () => (await page.locator('.terminal-wrapper').count()) > before, timeout, 'a new terminal');
       if (shellIntegration) {
         await page.locator(`${ACTIVE_TERMINAL} .codicon-terminal-decoration-incomplete`).first()

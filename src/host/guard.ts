@@ -1,0 +1,169 @@
+// The guard: when an exhausted approach starts again it is stopped at once (blockMode interrupt)
+// and the help dialog says what failed, how often, and what to do instead (seed 001).
+// It also reacts to what recording decided: "same error twice", "now exhausted".
+
+import * as vscode from 'vscode';
+import { matchesGlob } from '../core/approach';
+import { checkCommand, describeApproach, type CheckResult } from '../core/memory';
+import type { RecordOutcome } from '../store/workspaceMemory';
+import type { ExtensionConfig } from './config';
+import type { Logger } from './logger';
+import type { Located, MemoryRegistry } from './registry';
+
+export const enum Commands {
+  Reflect = 'failureMemory.reflect',
+  ShowMemory = 'failureMemory.showMemory',
+  MarkResolved = 'failureMemory.markResolved',
+  RunAnywayOnce = 'failureMemory.runAnywayOnce',
+  ClearMemory = 'failureMemory.clearMemory',
+  ExportMemory = 'failureMemory.exportMemory',
+  OpenLog = 'failureMemory.openLog',
+}
+
+/** Reference to one approach in one folder, as commands receive it. */
+export interface ApproachRef {
+  folder: string;
+  key: string;
+}
+
+export interface StartDecision {
+  check: CheckResult;
+  blocked: boolean;
+}
+
+export class Guard {
+  constructor(
+    private readonly registry: MemoryRegistry,
+    private readonly log: Logger,
+    private config: () => ExtensionConfig,
+  ) {}
+
+  isIgnored(command: string): boolean {
+    const globs = this.config().ignoreCommands;
+    return globs.length > 0 && matchesGlob(command, globs);
+  }
+
+  /**
+   * Decides on a starting command from the cached memory (no disk access: the interrupt must be
+   * immediate). `interrupt` stops it; `rerun` starts it again after "Run Anyway Once".
+   */
+  onStart(
+    source: 'terminal' | 'task',
+    command: string,
+    where: Located,
+    interrupt: () => void,
+    rerun: (() => void) | undefined,
+  ): StartDecision | undefined {
+    const cfg = this.config();
+    const check = checkCommand(where.data, where.memory.redact(command), where.relCwd, where.memory.settings);
+    if (check.status === 'clear') return { check, blocked: false };
+    const ref: ApproachRef = { folder: where.folder.uri.toString(), key: check.key };
+    if (check.verdict === 'allow' && check.allowOnce) {
+      this.log.info('guard', `let through once: ${check.label} (${source}) — ${check.reason}`);
+      this.log.event('allowedOnce', { key: check.key, command });
+      return { check, blocked: false };
+    }
+    if (check.verdict !== 'block') {
+      this.log.debug('guard', `${check.status}: ${check.label} — ${check.reason}`);
+      if (check.status === 'exhausted') {
+        void vscode.window.showWarningMessage(
+          `Failure Memory: "${check.label}" is exhausted but making progress (${check.progress}); not blocked.`,
+        );
+      }
+      return { check, blocked: false };
+    }
+    if (cfg.blockMode === 'off') {
+      this.log.info('guard', `exhausted approach started, blockMode off: ${check.label}`);
+      this.log.event('notBlocked', { key: check.key, command, blockMode: 'off' });
+      return { check, blocked: false };
+    }
+    const interrupted = cfg.blockMode === 'interrupt';
+    if (interrupted) {
+      try {
+        interrupt();
+      } catch (e) {
+        this.log.error('guard', 'could not interrupt', e);
+      }
+    }
+    this.log.warn('guard', `${interrupted ? 'BLOCKED (interrupted)' : 'WARNED'} ${source} \`${command}\`: ${check.reason}`);
+    this.log.event('blocked', { key: check.key, command, source, interrupted, attempts: check.attempts, folder: where.folder.name });
+    void this.showHelp(check, ref, interrupted ? rerun : undefined, interrupted);
+    return { check, blocked: interrupted };
+  }
+
+  /** The help dialog (modal: it steps in only when an exhausted approach is run again). */
+  async showHelp(check: CheckResult, ref: ApproachRef, rerun: (() => void) | undefined, interrupted: boolean): Promise<void> {
+    const detail = [
+      `${interrupted ? 'It was stopped: ' : ''}it failed ${check.attempts} times${check.cwd !== '.' ? ` in ${check.cwd}` : ''} (threshold ${check.threshold}) with no success since.`,
+      check.lastError ? `Last error: ${check.lastError}` : 'No error output was captured.',
+      check.alternatives.length ? `Also tried: ${check.alternatives.join('; ')}` : 'No alternative has been tried yet.',
+      '',
+      'Running it again the same way will most likely fail the same way. Reflect on the failures, try something else, or run it anyway once.',
+    ].join('\n');
+    const items: Array<vscode.MessageItem & { id: string }> = [
+      { title: 'Reflect on Failures', id: 'reflect' },
+      { title: 'Show Memory', id: 'show' },
+      { title: 'Run Anyway Once', id: 'once' },
+      { title: 'Mark Resolved', id: 'resolve' },
+      { title: 'Dismiss', id: 'dismiss', isCloseAffordance: true },
+    ];
+    this.log.event('helpDialog', { key: check.key });
+    const pick = await vscode.window.showWarningMessage(
+      `Failure Memory ${interrupted ? 'stopped' : 'warns about'} "${check.label}": an exhausted approach`,
+      { modal: true, detail },
+      ...items,
+    );
+    this.log.event('helpDialogChoice', { key: check.key, choice: pick?.id ?? 'dismiss' });
+    switch (pick?.id) {
+      case 'reflect':
+        await vscode.commands.executeCommand(Commands.Reflect, ref);
+        break;
+      case 'show':
+        await vscode.commands.executeCommand(Commands.ShowMemory, ref);
+        break;
+      case 'once':
+        await vscode.commands.executeCommand(Commands.RunAnywayOnce, ref);
+        rerun?.();
+        break;
+      case 'resolve':
+        await vscode.commands.executeCommand(Commands.MarkResolved, ref);
+        break;
+    }
+  }
+
+  /** Tells the user what recording found: exhausted now, or the same error/test twice. */
+  react(r: RecordOutcome, where: Located): void {
+    const cfg = this.config();
+    const ref: ApproachRef = { folder: where.folder.uri.toString(), key: r.approach.key };
+    const name = describeApproach(r.approach);
+    if (r.becameExhausted) {
+      void this.offer(
+        `Failure Memory: "${name}" failed ${r.approach.failures} times — this approach is exhausted. ${cfg.blockMode === 'interrupt' ? 'Running it again will be stopped.' : ''}`,
+        ref,
+        ['Reflect on Failures', 'Show Memory', 'Mark Resolved'],
+      );
+      return;
+    }
+    if (r.resolved) {
+      vscode.window.setStatusBarMessage(`$(check) Failure Memory: "${name}" succeeded — resolved`, 5000);
+      return;
+    }
+    if (!cfg.notifySameError || r.approach.status === 'exhausted') return;
+    const sameTest = r.patterns.find(p => p.kind === 'same_test_failure');
+    const sameError = r.patterns.find(p => p.kind === 'same_error');
+    if (sameError || sameTest) {
+      const msg = sameError
+        ? `Same error twice — try a different approach. "${name}": ${sameError.subject ?? ''}`
+        : `Same test failing twice — focus on it. "${name}": ${sameTest?.subject ?? ''}`;
+      this.log.event('warned', { key: r.approach.key, pattern: sameError ? 'same_error' : 'same_test_failure' });
+      void this.offer(`Failure Memory: ${msg}`, ref, ['Reflect on Failures', 'Show Memory']);
+    }
+  }
+
+  private async offer(message: string, ref: ApproachRef, actions: string[]): Promise<void> {
+    const pick = await vscode.window.showWarningMessage(message.length > 400 ? `${message.slice(0, 400)}…` : message, ...actions);
+    if (pick === 'Reflect on Failures') await vscode.commands.executeCommand(Commands.Reflect, ref);
+    else if (pick === 'Show Memory') await vscode.commands.executeCommand(Commands.ShowMemory, ref);
+    else if (pick === 'Mark Resolved') await vscode.commands.executeCommand(Commands.MarkResolved, ref);
+  }
+}

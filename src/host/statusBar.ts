@@ -1,0 +1,83 @@
+// The status bar item: quiet when nothing fails, "N failing" while approaches fail,
+// "N exhausted" on the warning background when any approach is exhausted.
+
+import * as vscode from 'vscode';
+import { describeApproach } from '../core/memory';
+import { Disposable } from './disposable';
+import { Commands } from './guard';
+import type { Logger } from './logger';
+import type { MemoryRegistry } from './registry';
+
+export interface CaptureState {
+  terminal: boolean;
+  tasks: boolean;
+  terminalsWithIntegration: number;
+  terminals: number;
+}
+
+export class StatusBar extends Disposable {
+  private readonly item = this.track(vscode.window.createStatusBarItem('failureMemory.status', vscode.StatusBarAlignment.Left, 50));
+
+  constructor(
+    private readonly registry: MemoryRegistry,
+    private readonly capture: () => CaptureState,
+    private readonly log: Logger,
+  ) {
+    super();
+    this.item.name = 'Failure Memory';
+    this.item.command = Commands.ShowMemory;
+    this.track(registry.onDidChange(() => this.update()));
+    this.update();
+    this.item.show();
+  }
+
+  update(): void {
+    const groups = this.registry.summary();
+    const exhausted = groups.flatMap(g => g.exhausted.map(a => ({ a, g })));
+    const failing = groups.flatMap(g => g.failing.map(a => ({ a, g })));
+    const multi = groups.length > 1;
+    let text: string;
+    if (exhausted.length) {
+      text = `$(error) ${exhausted.length} exhausted`;
+      this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+    } else if (failing.length) {
+      text = `$(history) ${failing.length} failing`;
+      this.item.backgroundColor = undefined;
+    } else {
+      text = '$(history)';
+      this.item.backgroundColor = undefined;
+    }
+    if (text !== this.item.text) {
+      this.item.text = text;
+      this.log.event('statusBar', { text, exhausted: exhausted.length, failing: failing.length });
+    }
+    const tip = new vscode.MarkdownString(undefined, true);
+    tip.isTrusted = false;
+    tip.appendMarkdown('**Failure Memory**\n\n');
+    const line = (a: (typeof exhausted)[number]) => {
+      tip.appendMarkdown('- ');
+      tip.appendText(`${describeApproach(a.a)}${multi ? ` [${a.g.folder.folder.name}]` : ''} — ${a.a.failures} failure(s)`);
+      tip.appendMarkdown('\n');
+    };
+    if (exhausted.length) {
+      tip.appendMarkdown('$(error) Exhausted (running them again is stopped):\n\n');
+      exhausted.slice(0, 10).forEach(line);
+    }
+    if (failing.length) {
+      tip.appendMarkdown('\n$(history) Failing:\n\n');
+      failing.slice(0, 10).forEach(line);
+    }
+    if (!exhausted.length && !failing.length) tip.appendMarkdown('Nothing is failing. Commands that fail in the terminal or in tasks are remembered here.\n\n');
+    const c = this.capture();
+    tip.appendMarkdown('\n---\n\nCapture: ');
+    tip.appendText(
+      [
+        c.terminal ? `terminal (shell integration active in ${c.terminalsWithIntegration} of ${c.terminals} terminal${c.terminals === 1 ? '' : 's'})` : 'terminal off',
+        c.tasks ? 'tasks' : 'tasks off',
+      ].join(' · '),
+    );
+    if (groups.some(g => g.folder.private)) tip.appendMarkdown('\n\nUntrusted workspace: memory is kept in extension storage.');
+    tip.appendMarkdown('\n\nClick to show the memory.');
+    this.item.tooltip = tip;
+  }
+}

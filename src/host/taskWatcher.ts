@@ -1,0 +1,111 @@
+// Task capture: tasks.onDidEndTaskProcess gives the exit code; the command line and folder come
+// from the task's definition (there is no output API for tasks).
+
+import * as vscode from 'vscode';
+import type { ExtensionConfig } from './config';
+import { Disposable } from './disposable';
+import type { Guard } from './guard';
+import type { Logger } from './logger';
+import type { MemoryRegistry } from './registry';
+
+function quoted(s: string | vscode.ShellQuotedString): string {
+  if (typeof s === 'string') return s;
+  return s.quoting === vscode.ShellQuoting.Strong ? `'${s.value}'` : s.quoting === vscode.ShellQuoting.Weak ? `"${s.value}"` : s.value;
+}
+
+/** The command line a task runs, as a person would type it. */
+export function taskCommandLine(task: vscode.Task): string | undefined {
+  const ex = task.execution;
+  if (ex instanceof vscode.ShellExecution) {
+    if (ex.commandLine) return ex.commandLine;
+    if (ex.command) return [quoted(ex.command), ...(ex.args ?? []).map(quoted)].join(' ');
+  } else if (ex instanceof vscode.ProcessExecution) {
+    return [ex.process, ...ex.args].join(' ');
+  }
+  // custom executions and contributed task types: the definition names what runs
+  const def = task.definition as Record<string, unknown>;
+  if (typeof def.script === 'string') return `${task.source === 'npm' || def.type === 'npm' ? 'npm run ' : ''}${def.script}`;
+  if (typeof def.command === 'string') return def.command;
+  return task.name ? `task: ${task.name}` : undefined;
+}
+
+function taskFolder(task: vscode.Task): vscode.WorkspaceFolder | undefined {
+  return typeof task.scope === 'object' ? task.scope : vscode.workspace.workspaceFolders?.[0];
+}
+
+/** The folder a task runs in: its cwd option (with ${workspaceFolder} resolved) or its folder. */
+export function taskCwd(task: vscode.Task): string | undefined {
+  const folder = taskFolder(task);
+  const ex = task.execution as vscode.ShellExecution | vscode.ProcessExecution | undefined;
+  const cwd = ex && 'options' in ex ? ex.options?.cwd : undefined;
+  if (!cwd) return folder?.uri.fsPath;
+  const root = folder?.uri.fsPath ?? '';
+  const resolved = cwd.replace(/\$\{workspaceFolder\}|\$\{workspaceRoot\}/g, root).replace(/\$\{workspaceFolderBasename\}/g, folder?.name ?? '');
+  if (resolved.includes('${')) return folder?.uri.fsPath;
+  return resolved.startsWith('/') || /^[a-zA-Z]:[\\/]/.test(resolved) ? resolved : `${root}/${resolved}`;
+}
+
+export class TaskWatcher extends Disposable {
+  private readonly started = new Map<vscode.TaskExecution, string>();
+  /** Executions the guard terminated: their end is not an attempt. */
+  private readonly blocked = new WeakSet<vscode.TaskExecution>();
+
+  constructor(
+    private readonly registry: MemoryRegistry,
+    private readonly guard: Guard,
+    private readonly log: Logger,
+    private readonly config: () => ExtensionConfig,
+  ) {
+    super();
+    this.track(vscode.tasks.onDidStartTaskProcess(e => this.onStart(e)));
+    this.track(vscode.tasks.onDidEndTaskProcess(e => void this.onEnd(e)));
+  }
+
+  private onStart(e: vscode.TaskProcessStartEvent): void {
+    if (!this.config().captureTasks) return;
+    this.started.set(e.execution, new Date().toISOString());
+    const task = e.execution.task;
+    const command = taskCommandLine(task);
+    if (!command || this.guard.isIgnored(command)) return;
+    const where = this.registry.locate(taskCwd(task));
+    if (!where) return;
+    const d = this.guard.onStart('task', command, where, () => e.execution.terminate(), () => void vscode.tasks.executeTask(task));
+    if (d?.blocked) this.blocked.add(e.execution);
+  }
+
+  private async onEnd(e: vscode.TaskProcessEndEvent): Promise<void> {
+    if (!this.config().captureTasks) return;
+    const task = e.execution.task;
+    const startedAt = this.started.get(e.execution);
+    this.started.delete(e.execution);
+    if (this.blocked.has(e.execution)) {
+      this.log.debug('task', `task "${task.name}" was stopped by the guard: not an attempt`);
+      return;
+    }
+    const command = taskCommandLine(task);
+    if (!command || this.guard.isIgnored(command)) return;
+    const where = this.registry.locate(taskCwd(task));
+    if (!where) return;
+    try {
+      const r = await this.registry.write(where, m =>
+        m.record({ command, cwd: where.relCwd, exitCode: e.exitCode, source: 'task', output: '', startedAt }),
+      );
+      this.log.info('task', `task "${task.name}" (\`${r.attempt.command}\`) → ${r.attempt.outcome} (exit ${e.exitCode ?? 'unknown'}), ${r.reason}`);
+      this.log.event('recorded', {
+        source: 'task',
+        task: task.name,
+        command: r.attempt.command,
+        key: r.approach.key,
+        exitCode: r.attempt.exitCode,
+        outcome: r.attempt.outcome,
+        status: r.approach.status,
+        attempts: r.approach.failures,
+        stored: r.stored,
+        folder: where.folder.name,
+      });
+      if (r.stored) this.guard.react(r, where);
+    } catch (err) {
+      this.log.error('task', `could not record task "${task.name}"`, err);
+    }
+  }
+}

@@ -1,0 +1,214 @@
+// Terminal capture through shell integration: each finished command becomes an attempt.
+// Output is read from the very start of the execution (earlier output is lost otherwise) and
+// bounded while streaming, so a command printing 50 MB costs no more than a few hundred KB.
+
+import * as vscode from 'vscode';
+import { OutputBuffer } from '../core/output';
+import type { ExtensionConfig } from './config';
+import { Disposable } from './disposable';
+import type { Guard } from './guard';
+import type { Logger } from './logger';
+import type { MemoryRegistry } from './registry';
+
+interface Running {
+  buffer: OutputBuffer;
+  reading: Promise<void>;
+  startedAt: string;
+}
+
+/** How long the end handler waits for the output stream to finish. */
+const READ_GRACE_MS = 3000;
+/** How long a new terminal may take to report shell integration before the user is told. */
+const SHELL_INTEGRATION_WAIT_MS = 10_000;
+const NOTICE_KEY = 'failureMemory.shellIntegrationNoticeShown';
+
+/**
+ * Where a command ran: the execution's cwd when the shell reported it, else the terminal's
+ * current cwd, else the folder the terminal was created in (multi-root terminals pick one).
+ */
+function cwdOf(execution: vscode.TerminalShellExecution, terminal: vscode.Terminal): vscode.Uri | string | undefined {
+  if (execution.cwd) return execution.cwd;
+  if (terminal.shellIntegration?.cwd) return terminal.shellIntegration.cwd;
+  const opts = terminal.creationOptions as vscode.TerminalOptions;
+  return 'cwd' in opts ? opts.cwd : undefined;
+}
+
+export class TerminalWatcher extends Disposable {
+  private readonly running = new Map<vscode.TerminalShellExecution, Running>();
+  private readonly withIntegration = new Set<vscode.Terminal>();
+  private readonly pending = new Map<vscode.Terminal, ReturnType<typeof setTimeout>>();
+  private readonly stateChanged = this.track(new vscode.EventEmitter<void>());
+  readonly onDidChangeState = this.stateChanged.event;
+  private noticeShown: boolean;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly registry: MemoryRegistry,
+    private readonly guard: Guard,
+    private readonly log: Logger,
+    private readonly config: () => ExtensionConfig,
+  ) {
+    super();
+    this.noticeShown = context.globalState.get<boolean>(NOTICE_KEY, false);
+    this.track(vscode.window.onDidStartTerminalShellExecution(e => this.onStart(e)));
+    this.track(vscode.window.onDidEndTerminalShellExecution(e => void this.onEnd(e)));
+    this.track(vscode.window.onDidChangeTerminalShellIntegration(e => this.onIntegration(e.terminal)));
+    this.track(vscode.window.onDidOpenTerminal(t => this.watchIntegration(t)));
+    this.track(vscode.window.onDidCloseTerminal(t => this.forget(t)));
+    for (const t of vscode.window.terminals) {
+      if (t.shellIntegration) this.onIntegration(t);
+      else this.watchIntegration(t);
+    }
+  }
+
+  /** Terminals whose shell integration is active. */
+  get activeCount(): number {
+    return this.withIntegration.size;
+  }
+
+  get terminalCount(): number {
+    return vscode.window.terminals.length;
+  }
+
+  private onIntegration(t: vscode.Terminal): void {
+    const timer = this.pending.get(t);
+    if (timer) clearTimeout(timer);
+    this.pending.delete(t);
+    if (this.withIntegration.has(t)) return;
+    this.withIntegration.add(t);
+    this.log.info('terminal', `shell integration active in "${t.name}"`);
+    this.log.event('shellIntegration', { terminal: t.name });
+    this.stateChanged.fire();
+  }
+
+  private watchIntegration(t: vscode.Terminal): void {
+    if (t.shellIntegration) return this.onIntegration(t);
+    const opts = t.creationOptions as vscode.TerminalOptions & vscode.ExtensionTerminalOptions;
+    if ('pty' in opts && opts.pty) return; // extension pseudo-terminals have no shell
+    if (this.pending.has(t)) return;
+    this.pending.set(
+      t,
+      setTimeout(() => {
+        this.pending.delete(t);
+        if (t.shellIntegration || t.exitStatus || this.withIntegration.has(t)) return;
+        this.log.warn('terminal', `no shell integration in "${t.name}": its commands cannot be recorded`);
+        this.stateChanged.fire();
+        void this.tellOnce(t.name);
+      }, SHELL_INTEGRATION_WAIT_MS),
+    );
+  }
+
+  private async tellOnce(name: string): Promise<void> {
+    if (this.noticeShown || !this.config().captureTerminal) return;
+    this.noticeShown = true;
+    await this.context.globalState.update(NOTICE_KEY, true);
+    const pick = await vscode.window.showInformationMessage(
+      `Failure Memory cannot see commands in terminal "${name}": shell integration is not active there. Turn it on (or use bash, zsh, fish or PowerShell) to have failing commands remembered.`,
+      'Open Setting',
+      'Learn More',
+    );
+    if (pick === 'Open Setting') await vscode.commands.executeCommand('workbench.action.openSettings', 'terminal.integrated.shellIntegration.enabled');
+    else if (pick === 'Learn More') await vscode.env.openExternal(vscode.Uri.parse('https://code.visualstudio.com/docs/terminal/shell-integration'));
+  }
+
+  private forget(t: vscode.Terminal): void {
+    const timer = this.pending.get(t);
+    if (timer) clearTimeout(timer);
+    this.pending.delete(t);
+    if (this.withIntegration.delete(t)) this.stateChanged.fire();
+  }
+
+  private onStart(e: vscode.TerminalShellExecutionStartEvent): void {
+    const cfg = this.config();
+    if (!cfg.captureTerminal) return;
+    this.onIntegration(e.terminal);
+    const execution = e.execution;
+    // read() must be called right away, in this very listener
+    const buffer = new OutputBuffer(Math.max(cfg.maxOutputBytes * 4, 64 * 1024));
+    const stream = execution.read();
+    const reading = (async () => {
+      try {
+        for await (const chunk of stream) buffer.append(chunk);
+      } catch (err) {
+        this.log.debug('terminal', `output stream ended with ${String(err)}`);
+      }
+    })();
+    this.running.set(execution, { buffer, reading, startedAt: new Date().toISOString() });
+
+    const command = execution.commandLine.value.trim();
+    if (!command || this.guard.isIgnored(command)) return;
+    const where = this.registry.locate(cwdOf(execution, e.terminal));
+    if (!where) return;
+    const canRerun = execution.commandLine.isTrusted && execution.commandLine.confidence === vscode.TerminalShellExecutionCommandLineConfidence.High;
+    this.guard.onStart(
+      'terminal',
+      command,
+      where,
+      () => e.terminal.sendText('\x03', false),
+      canRerun ? () => e.terminal.sendText(command, true) : undefined,
+    );
+  }
+
+  private async onEnd(e: vscode.TerminalShellExecutionEndEvent): Promise<void> {
+    const execution = e.execution;
+    const run = this.running.get(execution);
+    this.running.delete(execution);
+    if (!run) return; // capture was off when it started
+    const command = execution.commandLine.value.trim();
+    if (!command) {
+      this.log.debug('terminal', 'a command ended but its command line is unknown: not recorded');
+      return;
+    }
+    if (this.guard.isIgnored(command)) {
+      this.log.debug('terminal', `ignored by failureMemory.ignoreCommands: ${command}`);
+      return;
+    }
+    const cwd = cwdOf(execution, e.terminal);
+    const where = this.registry.locate(cwd);
+    if (!where) {
+      this.log.debug('terminal', `not in a workspace folder (${typeof cwd === 'string' ? cwd : (cwd?.fsPath ?? 'unknown cwd')}): not recorded`);
+      return;
+    }
+    await Promise.race([run.reading, new Promise(r => setTimeout(r, READ_GRACE_MS))]);
+    try {
+      const r = await this.registry.write(where, m =>
+        m.record({
+          command,
+          cwd: where.relCwd,
+          exitCode: e.exitCode,
+          source: 'terminal',
+          output: run.buffer.toString(),
+          outputTruncated: run.buffer.truncated,
+          outputBytes: run.buffer.totalBytes,
+          startedAt: run.startedAt,
+        }),
+      );
+      const level = r.attempt.outcome === 'failure' ? 'info' : 'debug';
+      this.log[level]('terminal', `\`${r.attempt.command}\` → ${r.attempt.outcome} (exit ${e.exitCode ?? 'unknown'}), ${r.reason}`);
+      this.log.event('recorded', {
+        source: 'terminal',
+        command: r.attempt.command,
+        key: r.approach.key,
+        exitCode: r.attempt.exitCode,
+        outcome: r.attempt.outcome,
+        status: r.approach.status,
+        attempts: r.approach.failures,
+        stored: r.stored,
+        outputChars: r.attempt.output.length,
+        errorSignature: r.attempt.errorSignature,
+        folder: where.folder.name,
+        cwd: where.relCwd,
+        cwdSeen: typeof cwd === 'string' ? cwd : cwd?.toString(),
+      });
+      if (r.stored) this.guard.react(r, where);
+    } catch (err) {
+      this.log.error('terminal', `could not record \`${command}\``, err);
+    }
+  }
+
+  override dispose(): void {
+    for (const t of this.pending.values()) clearTimeout(t);
+    this.pending.clear();
+    super.dispose();
+  }
+}

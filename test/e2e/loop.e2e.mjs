@@ -1,0 +1,150 @@
+// The whole promise in a real VS Code: five failing runs of one approach (different flags) are
+// remembered, the status bar turns to "exhausted", the sixth run is stopped and the help dialog
+// shows; Run Anyway Once lets it through; a success resolves it; tasks and the CLI feed the same memory.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { REPO_ROOT } from './harness.mjs';
+
+export const timeout = 240_000;
+
+// prints after 0.3 s, so VS Code's execution.read() captures it and the guard's Ctrl+C lands first
+const CHECK_SH = `#!/bin/bash
+sleep 0.3
+if [ -f ready.flag ]; then echo "all good"; exit 0; fi
+echo "Error: Cannot find module '@prisma/client'" >&2
+echo "Require stack:" >&2
+echo "- $PWD/src/db.js" >&2
+exit 1
+`;
+
+export const options = {
+  workspaceFiles: {
+    'check.sh': CHECK_SH,
+    'fail-task.sh': 'echo "task is failing"\nexit 3\n',
+    '.vscode/tasks.json': JSON.stringify({
+      version: '2.0.0',
+      tasks: [{ label: 'fail-task', type: 'shell', command: 'sh fail-task.sh', problemMatcher: [], presentation: { reveal: 'always', panel: 'dedicated' } }],
+    }),
+  },
+};
+
+const STATUS = '.statusbar-item[id*="failureMemory.status"]';
+
+export async function run(h) {
+  const { page } = h;
+  const memoryFile = path.join(h.workspace, '.vscode/failure-memory/memory.json');
+  const readMemory = () => JSON.parse(fs.readFileSync(memoryFile, 'utf8'));
+  const statusText = async () => (await page.locator(STATUS).first().innerText()).trim();
+  const events = since => h.readEvents().slice(since);
+
+  await h.waitForActivation();
+  await page.locator(STATUS).first().waitFor({ timeout: 20000 });
+  assert.equal(await statusText(), '', 'quiet (icon only) when nothing fails');
+
+  await h.openTerminal();
+  await h.waitForEvent(e => e.event === 'shellIntegration', { what: 'shell integration reported to the extension' });
+
+  // 1. five failures of one approach, with other flags each time
+  const variants = ['bash check.sh', 'bash check.sh --verbose', 'bash  check.sh -v', 'DEBUG=1 bash check.sh', 'bash check.sh --retry=2'];
+  for (const [i, cmd] of variants.entries()) {
+    const n = h.readEvents().length;
+    const r = await h.typeInTerminal(cmd);
+    assert.equal(r.exitCode, 1, cmd);
+    const rec = await h.waitForEvent(e => e.event === 'recorded' && e.command === cmd, { since: n, what: `recorded ${cmd}` });
+    assert.equal(rec.key, '.::bash check.sh', `same approach for ${cmd}`);
+    assert.equal(rec.attempts, i + 1);
+    assert.equal(rec.status, i < 4 ? 'active' : 'exhausted');
+    if (i === 1) {
+      // same error twice: the inline warning (seed 000)
+      await page.locator('.notification-toast', { hasText: 'Same error twice' }).first().waitFor({ timeout: 10000 });
+      await h.screenshot('same-error-warning');
+      await h.clearNotifications();
+    }
+    if (i === 3) await page.locator(STATUS, { hasText: '1 failing' }).waitFor({ timeout: 10000 });
+  }
+
+  // 2. the memory file holds the five attempts with their signature; the status bar warns
+  const mem = readMemory();
+  const a = mem.approaches['.::bash check.sh'];
+  assert.equal(a.status, 'exhausted');
+  assert.equal(a.failures, 5);
+  assert.equal(a.attempts.length, 5);
+  assert.match(a.lastErrorSignature, /Cannot find module '@prisma\/client'/);
+  assert.ok(a.attempts.some(t => t.output.includes('Require stack')), 'delayed output captured');
+  await page.locator(STATUS, { hasText: '1 exhausted' }).waitFor({ timeout: 10000 });
+  const bg = await page.locator(STATUS).first().evaluate(el => getComputedStyle(el).backgroundColor);
+  assert.notEqual(bg, 'rgba(0, 0, 0, 0)', 'warning background');
+  await h.clearNotifications();
+
+  // 3. the sixth run is interrupted at once and the help dialog explains
+  let n = h.readEvents().length;
+  const sixth = await h.typeInTerminal('bash check.sh');
+  assert.equal(sixth.exitCode, 130, 'stopped by Ctrl+C');
+  const blocked = await h.waitForEvent(e => e.event === 'blocked', { since: n, what: 'blocked event' });
+  assert.equal(blocked.interrupted, true);
+  const dialog = page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ timeout: 10000 });
+  const dialogText = await dialog.innerText();
+  assert.match(dialogText, /exhausted approach/);
+  assert.match(dialogText, /failed 5 times/);
+  assert.match(dialogText, /Cannot find module/);
+  for (const b of ['Reflect on Failures', 'Show Memory', 'Run Anyway Once', 'Mark Resolved', 'Dismiss']) {
+    assert.ok(await dialog.locator('.monaco-button', { hasText: b }).count(), `button ${b}`);
+  }
+  await h.screenshot('help-dialog');
+  const interrupted = await h.waitForEvent(e => e.event === 'recorded' && e.exitCode === 130, { since: n, what: 'the interrupted run recorded' });
+  assert.equal(interrupted.outcome, 'interrupted');
+  assert.equal(interrupted.attempts, 5, 'an interrupted run is not counted');
+
+  // 4. Run Anyway Once lets the next run through (the extension runs it again)
+  n = h.readEvents().length;
+  await dialog.locator('.monaco-button', { hasText: 'Run Anyway Once' }).click();
+  await h.waitForEvent(e => e.event === 'allowedOnce', { since: n, what: 'the run let through once' });
+  const through = await h.waitForEvent(e => e.event === 'recorded' && e.exitCode === 1, { since: n, what: 'the run let through, recorded' });
+  assert.equal(through.attempts, 6);
+  assert.ok(!events(n).some(e => e.event === 'blocked'), 'not blocked that time');
+
+  // 5. fixed: the next run is stopped again (the one free run is used up); run it anyway → success → resolved
+  fs.writeFileSync(path.join(h.workspace, 'ready.flag'), '');
+  await h.clearNotifications();
+  n = h.readEvents().length;
+  await h.typeInTerminal('bash check.sh');
+  await h.waitForEvent(e => e.event === 'blocked', { since: n, what: 'blocked again' });
+  await dialog.waitFor({ timeout: 10000 });
+  await dialog.locator('.monaco-button', { hasText: 'Run Anyway Once' }).click();
+  const ok = await h.waitForEvent(e => e.event === 'recorded' && e.exitCode === 0, { since: n, what: 'the successful run' });
+  assert.equal(ok.status, 'resolved');
+  assert.equal(readMemory().approaches['.::bash check.sh'].failures, 0);
+  await h.waitFor(async () => (await statusText()) === '', 10000, 'status bar quiet again');
+
+  // 6. a failing task is recorded
+  n = h.readEvents().length;
+  await h.runCommand('Tasks: Run Task', { waitHidden: false });
+  const input = page.locator('.quick-input-widget input.input[placeholder*="task to run"]');
+  await input.waitFor({ state: 'visible', timeout: 15000 });
+  await input.fill('fail-task');
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'fail-task' }).first().click();
+  const task = await h.waitForEvent(e => e.event === 'recorded' && e.source === 'task', { since: n, what: 'the task recorded' });
+  assert.equal(task.exitCode, 3);
+  assert.equal(task.key, '.::sh fail-task.sh');
+  assert.equal(readMemory().approaches['.::sh fail-task.sh'].failures, 1);
+
+  // 7. the CLI writing from outside shows up in the status bar
+  const cli = path.join(REPO_ROOT, 'dist/cli.js');
+  for (let i = 0; i < 5; i++) {
+    const r = spawnSync(process.execPath, [cli, 'record', '--workspace', h.workspace, '--command', 'npx prisma generate', '--exit-code', '1', '--source', 'agent'], {
+      input: "Error: Cannot find module '@prisma/client'\n", encoding: 'utf8',
+    });
+    assert.equal(r.status, 0, r.stderr);
+  }
+  const t = Date.now();
+  await page.locator(STATUS, { hasText: '1 exhausted' }).waitFor({ timeout: 10000 });
+  h.log(`CLI write reached the status bar in ${Date.now() - t} ms`);
+  const tooltipSource = readMemory().approaches['.::prisma generate'];
+  assert.equal(tooltipSource.status, 'exhausted');
+  await h.clearNotifications();
+  await page.mouse.move(5, 5);
+  await h.screenshot('status-bar-exhausted');
+}
