@@ -147,4 +147,12 @@ export async function run(h) {
   await h.clearNotifications();
   await page.mouse.move(5, 5);
   await h.screenshot('status-bar-exhausted');
+  // the tooltip lists what is exhausted and which capture sources are live
+  await page.locator(STATUS).first().hover();
+  const tip = page.locator('.monaco-hover', { hasText: 'Exhausted' }).first();
+  await tip.waitFor({ timeout: 10000 });
+  const tipText = await tip.innerText();
+  assert.match(tipText, /prisma\sgenerate/);
+  assert.match(tipText, /shell\sintegration\sactive\sin\s\d+\sof/);
+  await h.screenshot('status-bar-tooltip');
 }
