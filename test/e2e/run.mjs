@@ -14,6 +14,7 @@
 // and optionally
 //   export const options = { settings, workspaceFiles, env, ... };  // passed to startVSCode()
 //   export const timeout = 180_000;                                  // ms for the whole scenario
+//   export async function prepare() { return { vsix } }              // more options, computed first
 // A failing scenario leaves test-artifacts/e2e/<name>-failure.png and test-artifacts/e2e/<name>/ (logs).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -86,7 +87,9 @@ async function main() {
     test(`e2e: ${name}`, { timeout: mod.timeout ?? 180_000 }, async t => {
       if (importError) throw importError;
       if (typeof mod.run !== 'function') throw new Error(`${file} must export async function run(h)`);
-      const h = await startVSCode({ name, ...(process.env.E2E_VSIX ? { vsix: process.env.E2E_VSIX } : {}), ...(mod.options || {}) });
+      // optional `export async function prepare()` returns more startVSCode options (e.g. a freshly built VSIX)
+      const prepared = typeof mod.prepare === 'function' ? await mod.prepare() : {};
+      const h = await startVSCode({ name, ...(process.env.E2E_VSIX ? { vsix: process.env.E2E_VSIX } : {}), ...(mod.options || {}), ...prepared });
       let passed = false;
       const keepEvidence = async () => {
         await h.screenshot(`${name}-failure`).catch(err => console.error(`[e2e] failure screenshot: ${err.message}`));
