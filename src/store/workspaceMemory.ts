@@ -82,6 +82,12 @@ export class WorkspaceMemory {
   async record(input: AttemptInput): Promise<RecordOutcome> {
     const attempt = prepareAttempt(input, this._settings, this.redactor);
     const found = extractLearnings(attempt.output);
+    if (!found.length && (attempt.outcome === 'success' || attempt.outcome === 'interrupted')) {
+      // Most commands succeed and were never remembered: answer from a lock-free read and write
+      // nothing, so `ls` and `git status` cost one read, not a lock and a rewrite of the file.
+      const current = await this.store.read();
+      if (!current.approaches[attempt.key]) return { ...applyAttempt(current, attempt, this._settings), learnings: [] };
+    }
     return this.store.update(data => {
       const result = applyAttempt(data, attempt, this._settings);
       const learnings = found.length

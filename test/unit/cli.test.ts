@@ -1,7 +1,7 @@
 // The CLI as a new user (or an agent's hook) uses it: the built dist/cli.js in a real folder.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { before, describe, test } from 'node:test';
@@ -187,5 +187,21 @@ describe('failure-memory CLI', () => {
     assert.equal(j.stored, true);
     assert.equal(j.attempts, 0);
     assert.equal(j.status, 'active');
+  });
+});
+
+describe('write amplification', () => {
+  test('a command that succeeds and never failed does not rewrite the memory file', () => {
+    const ws = workspace();
+    cli(ws, ['record', '--command', 'npm test', '--exit-code', '1'], 'Error: boom\n');
+    const file = join(ws, '.vscode/failure-memory/memory.json');
+    const before = readFileSync(file, 'utf8');
+    const mtime = statSync(file).mtimeMs;
+    const r = cli(ws, ['record', '--command', 'ls -la', '--exit-code', '0', '--json']).json();
+    assert.equal(r.stored, false);
+    assert.equal(statSync(file).mtimeMs, mtime, 'file untouched');
+    assert.equal(readFileSync(file, 'utf8'), before);
+    // a success of a remembered approach is written (it resolves it)
+    assert.equal(cli(ws, ['record', '--command', 'npm test', '--exit-code', '0', '--json']).json().status, 'resolved');
   });
 });
