@@ -1,7 +1,7 @@
 // Bundles the extension host code, the CLI and (when present) the webview.
 // usage: node esbuild.mjs [--production] [--watch]
 import * as esbuild from 'esbuild';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -43,6 +43,9 @@ if (existsSync('webview/main.ts')) {
     sourcemap: !production, sourcesContent: false, logLevel: 'warning', plugins: watch ? [problemMatcher] : [],
     entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist',
   });
+  // the panel's icon font, served from dist/ (the webview may load nothing outside dist/ and media/)
+  mkdirSync('dist', { recursive: true });
+  for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/${f}`);
 }
 
 if (watch) {

@@ -1,0 +1,158 @@
+// What the memory panel shows, built from each folder's memory: the snapshot the host posts to the
+// webview. Pure (no vscode), so it is unit-tested with the protocol. Reflections are read
+// defensively: the CLI, agents or an older version may have written them.
+
+import { LEARNING_TYPES } from '../core/learnings';
+import { computeProgress, detectPatterns, summarize } from '../core/memory';
+import type { RecallHit } from '../core/recall';
+import type { Approach, LearningType, MemoryData } from '../core/types';
+import {
+  LEARNING_TYPES as PROTOCOL_LEARNING_TYPES,
+  PROGRESS_STATUSES,
+  type ApproachView,
+  type CaptureView,
+  type LearningView,
+  type RecallView,
+  type ReflectionView,
+  type Snapshot,
+} from '../shared/protocol';
+
+// the protocol mirrors core's vocabulary: fail the type check when either side changes alone
+const _learningTypesMatch: readonly LearningType[] = PROTOCOL_LEARNING_TYPES;
+const _learningTypesMatchBack: readonly (typeof PROTOCOL_LEARNING_TYPES)[number][] = LEARNING_TYPES;
+
+export interface FolderInput {
+  uri: string;
+  name: string;
+  private: boolean;
+  data: MemoryData;
+  threshold: number;
+}
+
+export const SNAPSHOT_LIMITS = { resolved: 20, reflections: 30, learnings: 500, text: 4000, list: 20 } as const;
+
+const clip = (s: string, max: number = SNAPSHOT_LIMITS.text) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+const byNewest = <T>(time: (x: T) => string) => (a: T, b: T) => (time(b) < time(a) ? -1 : time(b) > time(a) ? 1 : 0);
+
+export function approachView(folder: string, a: Approach, threshold: number): ApproachView {
+  const view: ApproachView = {
+    folder,
+    key: a.key,
+    label: clip(a.label, 500),
+    command: clip(a.command),
+    cwd: clip(a.cwd, 500),
+    status: a.status,
+    failures: a.failures,
+    totalAttempts: a.totalAttempts,
+    threshold,
+    lastErrorSignature: clip(a.lastErrorSignature),
+    alternativesTried: a.alternativesTried.slice(-SNAPSHOT_LIMITS.list).map(s => clip(s, 500)),
+    allowOnce: !!a.allowOnce,
+    progress: computeProgress(a.attempts),
+    tests: a.attempts
+      .filter(t => t.outcome === 'failure' || t.outcome === 'success')
+      .map(t => (t.testResults ? { passed: t.testResults.passed, failed: t.testResults.failed, total: t.testResults.total } : null)),
+    patterns: detectPatterns(a.attempts).map(p => clip(p.message, 500)),
+  };
+  if (a.lastFailure) view.lastFailure = a.lastFailure;
+  if (a.resolvedAt) view.resolvedAt = a.resolvedAt;
+  if (a.resolvedBy) view.resolvedBy = a.resolvedBy;
+  return view;
+}
+
+const str = (v: unknown, max?: number): string => (typeof v === 'string' ? clip(v, max) : '');
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+const strs = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string').slice(0, SNAPSHOT_LIMITS.list).map(x => clip(x)) : [];
+const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+/** A stored reflection record as the panel shows it; undefined when it is not one of ours. */
+export function reflectionView(folder: string, raw: unknown): ReflectionView | undefined {
+  const r = obj(raw);
+  const fm = obj(r.failure_memory);
+  const sr = obj(r.self_reflection);
+  const id = str(fm.id, 128);
+  const key = str(fm.key);
+  if (!id || !key || !/^[A-Za-z0-9_-]+$/.test(id)) return undefined;
+  const status = fm.status === 'exhausted' || fm.status === 'resolved' ? fm.status : 'active';
+  const progress = (PROGRESS_STATUSES as readonly unknown[]).includes(fm.progress) ? (fm.progress as ReflectionView['progress']) : 'insufficient_data';
+  const view: ReflectionView = {
+    folder,
+    id,
+    key,
+    label: str(fm.label, 500) || key,
+    timestamp: str(r.timestamp, 64),
+    producedBy: fm.produced_by === 'language-model' ? 'language-model' : 'heuristics',
+    status,
+    attempts: num(fm.attempts),
+    threshold: num(fm.threshold),
+    progress,
+    warnings: strs(fm.warnings),
+    reflectionText: str(sr.reflection_text),
+    rootCause: str(obj(sr.credit_assignment).root_cause),
+    insights: strs(sr.actionable_insights),
+    lessons: strs(sr.lessons_learned),
+  };
+  const model = str(fm.model, 200);
+  if (model) view.model = model;
+  return view;
+}
+
+export function recallView(folder: string, h: RecallHit): RecallView {
+  const v: RecallView = {
+    folder,
+    key: h.key,
+    label: clip(h.label, 500),
+    command: clip(h.command),
+    status: h.status,
+    score: h.score,
+    errorSignature: clip(h.errorSignature),
+    attempts: h.attempts,
+  };
+  if (h.lesson) v.lesson = clip(h.lesson);
+  return v;
+}
+
+/** The full state of every folder's memory, as the panel shows it. */
+export function buildSnapshot(
+  folders: readonly FolderInput[],
+  capture: CaptureView,
+  extra: { highlight?: { folder: string; key: string }; highlightReflection?: string; now?: Date } = {},
+): Snapshot {
+  const exhausted: ApproachView[] = [];
+  const failing: ApproachView[] = [];
+  const resolved: ApproachView[] = [];
+  const reflections: ReflectionView[] = [];
+  const learnings: LearningView[] = [];
+  for (const f of folders) {
+    const s = summarize(f.data);
+    exhausted.push(...s.exhausted.map(a => approachView(f.uri, a, f.threshold)));
+    failing.push(...s.failing.map(a => approachView(f.uri, a, f.threshold)));
+    resolved.push(...s.resolved.map(a => approachView(f.uri, a, f.threshold)));
+    for (const r of f.data.reflections) {
+      const v = reflectionView(f.uri, r);
+      if (v) reflections.push(v);
+    }
+    for (const l of f.data.learnings) {
+      const v: LearningView = { folder: f.uri, id: l.id, type: l.type, text: clip(l.text), source: l.source, createdAt: l.createdAt };
+      if (l.key) v.key = l.key;
+      if (l.updatedAt) v.updatedAt = l.updatedAt;
+      learnings.push(v);
+    }
+  }
+  const lastFailure = byNewest<ApproachView>(a => a.lastFailure ?? '');
+  const snapshot: Snapshot = {
+    folders: folders.map(f => ({ uri: f.uri, name: f.name, private: f.private, threshold: f.threshold })),
+    exhausted: exhausted.sort(lastFailure),
+    failing: failing.sort(lastFailure),
+    resolved: resolved.sort(byNewest(a => a.resolvedAt ?? '')).slice(0, SNAPSHOT_LIMITS.resolved),
+    // stored oldest first: stable sort keeps the latest of equal timestamps on top after reverse()
+    reflections: reflections.reverse().sort(byNewest(r => r.timestamp)).slice(0, SNAPSHOT_LIMITS.reflections),
+    learnings: learnings.reverse().sort(byNewest(l => l.createdAt)).slice(0, SNAPSHOT_LIMITS.learnings),
+    capture: { ...capture },
+    generatedAt: (extra.now ?? new Date()).toISOString(),
+  };
+  if (extra.highlight) snapshot.highlight = { ...extra.highlight };
+  if (extra.highlightReflection) snapshot.highlightReflection = extra.highlightReflection;
+  return snapshot;
+}

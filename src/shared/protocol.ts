@@ -1,0 +1,454 @@
+// The one message protocol between the memory panel's webview and the extension host.
+// Plain TypeScript shared by both sides: no vscode, no DOM, nothing of core (the webview bundle
+// imports this file only). Every message is a named kind; each side validates what it receives:
+// the host treats every webview message as untrusted, the webview drops host messages it cannot read.
+
+// ---- vocabulary (mirrors core/types.ts; the host's snapshot builder checks they stay in sync) ----
+
+export const APPROACH_STATUSES = ['active', 'exhausted', 'resolved'] as const;
+export type ApproachStatusView = (typeof APPROACH_STATUSES)[number];
+
+export const LEARNING_TYPES = ['decision', 'learning', 'failed_approach', 'code_location', 'pattern'] as const;
+export type LearningTypeView = (typeof LEARNING_TYPES)[number];
+
+export const PROGRESS_STATUSES = ['improving', 'regressing', 'mixed', 'stable', 'insufficient_data'] as const;
+export type ProgressView = (typeof PROGRESS_STATUSES)[number];
+
+export const PRODUCERS = ['heuristics', 'language-model'] as const;
+export type ProducerView = (typeof PRODUCERS)[number];
+
+/** Size limits of what the webview may send. */
+export const LIMITS = {
+  folder: 4096,
+  key: 2048,
+  id: 128,
+  query: 500,
+  learningText: 2000,
+  /** Own properties a message may have (the widest kind has 5). */
+  fields: 6,
+} as const;
+
+// ---- snapshot: the whole state the panel shows ----
+
+export interface CaptureView {
+  terminal: boolean;
+  tasks: boolean;
+  terminalsWithIntegration: number;
+  terminals: number;
+}
+
+export interface FolderView {
+  /** Workspace folder URI: what every action names. */
+  uri: string;
+  name: string;
+  /** Memory kept in extension storage (untrusted workspace). */
+  private: boolean;
+  /** Failures after which an approach of this folder is exhausted. */
+  threshold: number;
+}
+
+export interface TestPoint {
+  passed: number;
+  failed: number;
+  total: number;
+}
+
+export interface ApproachView {
+  folder: string;
+  key: string;
+  label: string;
+  command: string;
+  cwd: string;
+  status: ApproachStatusView;
+  /** Failures since the last success. */
+  failures: number;
+  totalAttempts: number;
+  threshold: number;
+  lastErrorSignature: string;
+  alternativesTried: string[];
+  lastFailure?: string;
+  resolvedAt?: string;
+  resolvedBy?: 'success' | 'manual';
+  allowOnce: boolean;
+  progress: ProgressView;
+  /** Test counts of the attempts in the short-term window, oldest first; null where none were parsed. */
+  tests: Array<TestPoint | null>;
+  /** Loop-pattern warnings (same error twice, ...). */
+  patterns: string[];
+}
+
+export interface ReflectionView {
+  folder: string;
+  id: string;
+  key: string;
+  label: string;
+  timestamp: string;
+  producedBy: ProducerView;
+  model?: string;
+  status: ApproachStatusView;
+  attempts: number;
+  threshold: number;
+  progress: ProgressView;
+  warnings: string[];
+  reflectionText: string;
+  rootCause: string;
+  insights: string[];
+  lessons: string[];
+}
+
+export interface LearningView {
+  folder: string;
+  id: string;
+  type: LearningTypeView;
+  text: string;
+  key?: string;
+  source: string;
+  createdAt: string;
+  updatedAt?: string;
+}
+
+export interface RecallView {
+  folder: string;
+  key: string;
+  label: string;
+  command: string;
+  status: ApproachStatusView;
+  score: number;
+  errorSignature: string;
+  attempts: number;
+  lesson?: string;
+}
+
+export interface Snapshot {
+  folders: FolderView[];
+  exhausted: ApproachView[];
+  failing: ApproachView[];
+  resolved: ApproachView[];
+  /** Latest first. */
+  reflections: ReflectionView[];
+  /** Latest first. */
+  learnings: LearningView[];
+  capture: CaptureView;
+  /** Approach to scroll to and flash (Show Memory aimed at one approach). */
+  highlight?: { folder: string; key: string };
+  /** Reflection to open and scroll to (a reflection was just made). */
+  highlightReflection?: string;
+  generatedAt: string;
+}
+
+// ---- host → webview ----
+
+export type HostMessage =
+  | { type: 'snapshot'; snapshot: Snapshot }
+  | { type: 'recallResults'; query: string; results: RecallView[] }
+  | { type: 'error'; message: string };
+
+// ---- webview → host ----
+
+export interface ApproachTarget {
+  folder: string;
+  key: string;
+}
+
+export type WebviewMessage =
+  | { type: 'ready' }
+  | ({ type: 'resolve' } & ApproachTarget)
+  | ({ type: 'runAnywayOnce' } & ApproachTarget)
+  | ({ type: 'reflect' } & ApproachTarget)
+  | ({ type: 'copyCommand' } & ApproachTarget)
+  | { type: 'search'; query: string }
+  | { type: 'addLearning'; folder: string; learningType: LearningTypeView; text: string; key?: string }
+  | { type: 'updateLearning'; folder: string; id: string; learningType?: LearningTypeView; text?: string }
+  | { type: 'deleteLearning'; folder: string; id: string }
+  | { type: 'openLog' };
+
+export type WebviewMessageType = WebviewMessage['type'];
+
+export const WEBVIEW_MESSAGE_TYPES: readonly WebviewMessageType[] = [
+  'ready',
+  'resolve',
+  'runAnywayOnce',
+  'reflect',
+  'copyCommand',
+  'search',
+  'addLearning',
+  'updateLearning',
+  'deleteLearning',
+  'openLog',
+];
+
+// ---- validation helpers ----
+
+type Obj = Record<string, unknown>;
+
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+// C0 controls except tab, newline and carriage return; DEL
+const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+const CONTROL_ANY = /[\u0000-\u001f\u007f]/;
+const ID_RE = /^[A-Za-z0-9_-]+$/;
+const URI_RE = /^[a-z][a-z0-9+.-]*:/i;
+
+/** A plain data object (what structured clone or JSON.parse gives), without prototype-pollution keys. */
+function isPlainObject(v: unknown): v is Obj {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return false;
+  return !Object.getOwnPropertyNames(v).some(k => FORBIDDEN_KEYS.has(k));
+}
+
+const isStr = (v: unknown, max = Infinity): v is string => typeof v === 'string' && v.length <= max;
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
+const oneOf = <T extends string>(list: readonly T[], v: unknown): v is T => typeof v === 'string' && (list as readonly string[]).includes(v);
+const isStrArray = (v: unknown, maxItems = 10_000): v is string[] =>
+  Array.isArray(v) && v.length <= maxItems && v.every(x => typeof x === 'string');
+const optional = <T>(v: unknown, check: (x: unknown) => x is T): boolean => v === undefined || check(v);
+
+export function isLearningTypeView(v: unknown): v is LearningTypeView {
+  return oneOf(LEARNING_TYPES, v);
+}
+
+// ---- webview → host: untrusted ----
+
+export type Validation = { ok: true; message: WebviewMessage } | { ok: false; reason: string };
+
+function field(m: Obj, name: string, kind: 'folder' | 'key' | 'id'): string | { error: string } {
+  const v = m[name];
+  if (typeof v !== 'string') return { error: `${name} must be a string` };
+  if (!v) return { error: `${name} is empty` };
+  if (v.length > LIMITS[kind]) return { error: `${name} is longer than ${LIMITS[kind]} characters` };
+  if (CONTROL_ANY.test(v)) return { error: `${name} holds control characters` };
+  if (FORBIDDEN_KEYS.has(v)) return { error: `${name} is a reserved name` };
+  if (kind === 'id' && !ID_RE.test(v)) return { error: `${name} has characters an id never has` };
+  if (kind === 'folder' && !URI_RE.test(v)) return { error: `${name} is not a URI` };
+  return v;
+}
+
+function text(m: Obj, name: string, max: number, required: boolean): string | undefined | { error: string } {
+  const v = m[name];
+  if (v === undefined && !required) return undefined;
+  if (typeof v !== 'string') return { error: `${name} must be a string` };
+  if (v.length > max) return { error: `${name} is longer than ${max} characters` };
+  if (CONTROL_IN_TEXT.test(v)) return { error: `${name} holds control characters` };
+  if (required && !v.trim()) return { error: `${name} is empty` };
+  return v;
+}
+
+const ALLOWED_FIELDS: Record<WebviewMessageType, readonly string[]> = {
+  ready: [],
+  resolve: ['folder', 'key'],
+  runAnywayOnce: ['folder', 'key'],
+  reflect: ['folder', 'key'],
+  copyCommand: ['folder', 'key'],
+  search: ['query'],
+  addLearning: ['folder', 'learningType', 'text', 'key'],
+  updateLearning: ['folder', 'id', 'learningType', 'text'],
+  deleteLearning: ['folder', 'id'],
+  openLog: [],
+};
+
+/**
+ * Checks a message from the webview and returns a fresh copy holding only the known fields.
+ * Rejects unknown kinds, unknown or reserved fields, wrong types, over-long or control-character
+ * strings, and enum values out of range. Whether the named folder, approach or learning exists is
+ * the host's check: this function only knows the message.
+ */
+export function validateWebviewMessage(v: unknown): Validation {
+  const fail = (reason: string): Validation => ({ ok: false, reason });
+  if (!isPlainObject(v)) return fail('not a plain object');
+  const keys = Object.keys(v);
+  if (keys.length > LIMITS.fields) return fail('too many fields');
+  const type = v.type;
+  if (!oneOf(WEBVIEW_MESSAGE_TYPES, type)) return fail(`unknown message type ${JSON.stringify(String(type).slice(0, 40))}`);
+  const allowed = ALLOWED_FIELDS[type];
+  const extra = keys.find(k => k !== 'type' && !allowed.includes(k));
+  if (extra !== undefined) return fail(`unexpected field ${JSON.stringify(extra.slice(0, 40))} in ${type}`);
+
+  switch (type) {
+    case 'ready':
+    case 'openLog':
+      return { ok: true, message: { type } };
+    case 'resolve':
+    case 'runAnywayOnce':
+    case 'reflect':
+    case 'copyCommand': {
+      const folder = field(v, 'folder', 'folder');
+      if (typeof folder !== 'string') return fail(folder.error);
+      const key = field(v, 'key', 'key');
+      if (typeof key !== 'string') return fail(key.error);
+      return { ok: true, message: { type, folder, key } };
+    }
+    case 'search': {
+      const query = text(v, 'query', LIMITS.query, false);
+      if (typeof query !== 'string') return fail(query ? query.error : 'query must be a string');
+      return { ok: true, message: { type, query } };
+    }
+    case 'addLearning': {
+      const folder = field(v, 'folder', 'folder');
+      if (typeof folder !== 'string') return fail(folder.error);
+      if (!isLearningTypeView(v.learningType)) return fail(`learningType must be one of ${LEARNING_TYPES.join(', ')}`);
+      const body = text(v, 'text', LIMITS.learningText, true);
+      if (typeof body !== 'string') return fail(body ? body.error : 'text is missing');
+      const message: Extract<WebviewMessage, { type: 'addLearning' }> = { type, folder, learningType: v.learningType, text: body };
+      if (v.key !== undefined) {
+        const key = field(v, 'key', 'key');
+        if (typeof key !== 'string') return fail(key.error);
+        message.key = key;
+      }
+      return { ok: true, message };
+    }
+    case 'updateLearning': {
+      const folder = field(v, 'folder', 'folder');
+      if (typeof folder !== 'string') return fail(folder.error);
+      const id = field(v, 'id', 'id');
+      if (typeof id !== 'string') return fail(id.error);
+      const message: Extract<WebviewMessage, { type: 'updateLearning' }> = { type, folder, id };
+      if (v.learningType !== undefined) {
+        if (!isLearningTypeView(v.learningType)) return fail(`learningType must be one of ${LEARNING_TYPES.join(', ')}`);
+        message.learningType = v.learningType;
+      }
+      if (v.text !== undefined) {
+        const body = text(v, 'text', LIMITS.learningText, true);
+        if (typeof body !== 'string') return fail(body ? body.error : 'text is missing');
+        message.text = body;
+      }
+      if (message.learningType === undefined && message.text === undefined) return fail('updateLearning changes nothing');
+      return { ok: true, message };
+    }
+    case 'deleteLearning': {
+      const folder = field(v, 'folder', 'folder');
+      if (typeof folder !== 'string') return fail(folder.error);
+      const id = field(v, 'id', 'id');
+      if (typeof id !== 'string') return fail(id.error);
+      return { ok: true, message: { type, folder, id } };
+    }
+  }
+}
+
+export function isWebviewMessage(v: unknown): v is WebviewMessage {
+  return validateWebviewMessage(v).ok;
+}
+
+// ---- host → webview: trusted source, still checked so a bad snapshot never half-renders ----
+
+const MAX_ITEMS = 5000;
+const isArrayOf = <T>(v: unknown, check: (x: unknown) => x is T, max = MAX_ITEMS): v is T[] =>
+  Array.isArray(v) && v.length <= max && v.every(check);
+
+function isTestPoint(v: unknown): v is TestPoint | null {
+  if (v === null) return true;
+  return isPlainObject(v) && isNum(v.passed) && isNum(v.failed) && isNum(v.total);
+}
+
+export function isApproachView(v: unknown): v is ApproachView {
+  return (
+    isPlainObject(v) &&
+    isStr(v.folder) &&
+    isStr(v.key) &&
+    isStr(v.label) &&
+    isStr(v.command) &&
+    isStr(v.cwd) &&
+    oneOf(APPROACH_STATUSES, v.status) &&
+    isNum(v.failures) &&
+    isNum(v.totalAttempts) &&
+    isNum(v.threshold) &&
+    isStr(v.lastErrorSignature) &&
+    isStrArray(v.alternativesTried) &&
+    optional(v.lastFailure, isStr) &&
+    optional(v.resolvedAt, isStr) &&
+    (v.resolvedBy === undefined || v.resolvedBy === 'success' || v.resolvedBy === 'manual') &&
+    isBool(v.allowOnce) &&
+    oneOf(PROGRESS_STATUSES, v.progress) &&
+    isArrayOf(v.tests, isTestPoint, 1000) &&
+    isStrArray(v.patterns)
+  );
+}
+
+export function isReflectionView(v: unknown): v is ReflectionView {
+  return (
+    isPlainObject(v) &&
+    isStr(v.folder) &&
+    isStr(v.id) &&
+    isStr(v.key) &&
+    isStr(v.label) &&
+    isStr(v.timestamp) &&
+    oneOf(PRODUCERS, v.producedBy) &&
+    optional(v.model, isStr) &&
+    oneOf(APPROACH_STATUSES, v.status) &&
+    isNum(v.attempts) &&
+    isNum(v.threshold) &&
+    oneOf(PROGRESS_STATUSES, v.progress) &&
+    isStrArray(v.warnings) &&
+    isStr(v.reflectionText) &&
+    isStr(v.rootCause) &&
+    isStrArray(v.insights) &&
+    isStrArray(v.lessons)
+  );
+}
+
+export function isLearningView(v: unknown): v is LearningView {
+  return (
+    isPlainObject(v) &&
+    isStr(v.folder) &&
+    isStr(v.id) &&
+    isLearningTypeView(v.type) &&
+    isStr(v.text) &&
+    optional(v.key, isStr) &&
+    isStr(v.source) &&
+    isStr(v.createdAt) &&
+    optional(v.updatedAt, isStr)
+  );
+}
+
+export function isRecallView(v: unknown): v is RecallView {
+  return (
+    isPlainObject(v) &&
+    isStr(v.folder) &&
+    isStr(v.key) &&
+    isStr(v.label) &&
+    isStr(v.command) &&
+    oneOf(APPROACH_STATUSES, v.status) &&
+    isNum(v.score) &&
+    isStr(v.errorSignature) &&
+    isNum(v.attempts) &&
+    optional(v.lesson, isStr)
+  );
+}
+
+function isFolderView(v: unknown): v is FolderView {
+  return isPlainObject(v) && isStr(v.uri) && isStr(v.name) && isBool(v.private) && isNum(v.threshold);
+}
+
+function isCaptureView(v: unknown): v is CaptureView {
+  return isPlainObject(v) && isBool(v.terminal) && isBool(v.tasks) && isNum(v.terminalsWithIntegration) && isNum(v.terminals);
+}
+
+export function isSnapshot(v: unknown): v is Snapshot {
+  return (
+    isPlainObject(v) &&
+    isArrayOf(v.folders, isFolderView) &&
+    isArrayOf(v.exhausted, isApproachView) &&
+    isArrayOf(v.failing, isApproachView) &&
+    isArrayOf(v.resolved, isApproachView) &&
+    isArrayOf(v.reflections, isReflectionView) &&
+    isArrayOf(v.learnings, isLearningView) &&
+    isCaptureView(v.capture) &&
+    (v.highlight === undefined || (isPlainObject(v.highlight) && isStr(v.highlight.folder) && isStr(v.highlight.key))) &&
+    optional(v.highlightReflection, isStr) &&
+    isStr(v.generatedAt)
+  );
+}
+
+export function isHostMessage(v: unknown): v is HostMessage {
+  if (!isPlainObject(v)) return false;
+  switch (v.type) {
+    case 'snapshot':
+      return isSnapshot(v.snapshot);
+    case 'recallResults':
+      return isStr(v.query) && isArrayOf(v.results, isRecallView, 100);
+    case 'error':
+      return isStr(v.message, 10_000);
+    default:
+      return false;
+  }
+}
