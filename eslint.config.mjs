@@ -17,7 +17,7 @@ export default tseslint.config(
   },
   {
     // the engine and the store are plain Node/TypeScript: never the vscode API
-    files: ['src/core/**/*.ts', 'src/store/**/*.ts', 'src/shared/**/*.ts', 'src/embeddings/**/*.ts', 'src/cli.ts', 'webview/**/*.ts'],
+    files: ['src/core/**/*.ts', 'src/store/**/*.ts', 'src/shared/**/*.ts', 'src/embeddings/**/*.ts', 'src/agents/**/*.ts', 'src/cli.ts', 'webview/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'Only src/host may import vscode.' }] }] },
   },
   {

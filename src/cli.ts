@@ -1,7 +1,7 @@
 // failure-memory: the command-line front door to a workspace's failure memory.
 // Used by people, by shell hooks and by AI agents. Same engine and store as the extension.
 
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { isLearningType, LEARNING_TYPES } from './core/learnings';
 import { describeApproach, explainBlock, summarize, type RecordResult } from './core/memory';
 import { RedactionPatternError } from './core/redact';
@@ -29,6 +29,7 @@ Commands:
   list                                   approaches by state
   export                                 the whole memory as JSON
   clear --yes                            forget everything in this workspace
+  mcp                                    serve check/record/recall/add_learning to AI agents over stdio (MCP)
 
 Options (all commands):
   --workspace DIR   workspace folder (default: current folder)
@@ -136,7 +137,9 @@ export async function main(argv: string[], io: Io = { out: s => process.stdout.w
       settings.threshold = threshold;
     }
     const memory = new WorkspaceMemory(workspace, { settings, onWarning: m => io.err(`failure-memory: warning: ${m}\n`) });
-    const cwd = str(args, 'cwd');
+    // --cwd is relative to the workspace; an absolute one inside it is made relative
+    const cwdArg = str(args, 'cwd');
+    const cwd = cwdArg !== undefined && isAbsolute(cwdArg) ? toWorkspaceRelative(workspace, cwdArg) : cwdArg;
 
     switch (args.command) {
       case 'record': {
@@ -238,6 +241,12 @@ export async function main(argv: string[], io: Io = { out: s => process.stdout.w
         print('Workspace memory cleared.', { cleared: true });
         return 0;
       }
+      case 'mcp': {
+        // loaded only here: the MCP SDK is not needed by the hooks' quick check/record calls
+        const { serveMcp } = await import('./agents/mcpServer.js');
+        await serveMcp({ workspace, memory, version: VERSION, log: (m: string) => io.err(m) });
+        return 0;
+      }
       default:
         throw new UsageError(`unknown command: ${args.command}`);
     }
@@ -253,6 +262,14 @@ export async function main(argv: string[], io: Io = { out: s => process.stdout.w
     io.err(`failure-memory: unexpected error: ${(e as Error)?.stack ?? e}\n`);
     return 1;
   }
+}
+
+/** An absolute cwd inside the workspace as a relative folder ('.' for the root); outside it stays absolute. */
+export function toWorkspaceRelative(workspace: string, cwd: string): string {
+  const rel = relative(workspace, resolve(cwd));
+  if (rel === '') return '.';
+  if (rel.startsWith('..') || isAbsolute(rel)) return resolve(cwd);
+  return rel.split(sep).join('/');
 }
 
 function listJson(a: ReturnType<typeof summarize>['exhausted'][number]) {

@@ -6,6 +6,7 @@ import { approachKey, approachLabel, normalizeCwd } from './approach';
 import { boundOutput, sanitizeText } from './output';
 import type { Redactor } from './redact';
 import { errorSignature, stripAnsi } from './signature';
+import { pollingStatus } from './polling';
 import { parseTestResults } from './testResults';
 import type {
   Approach,
@@ -316,6 +317,7 @@ export function checkCommand(
   command: string,
   cwd: string | undefined,
   settings: EngineSettings,
+  now: Date = new Date(),
 ): CheckResult {
   const normCwd = normalizeCwd(cwd);
   const key = approachKey(command, normCwd);
@@ -355,6 +357,11 @@ export function checkCommand(
       verdict: 'warn',
       reason: `exhausted after ${a.failures} failures, but more tests pass each time (improving): not a loop`,
     };
+  }
+  // [polling — see ./polling.ts] a status probe polled while something starts is waiting, not looping
+  const poll = pollingStatus(a, now);
+  if (poll.polling) {
+    return { ...base, status: 'exhausted', verdict: 'warn', reason: `exhausted after ${a.failures} failures, but ${poll.reason}` };
   }
   return {
     ...base,

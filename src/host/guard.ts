@@ -32,6 +32,9 @@ export interface StartDecision {
 }
 
 export class Guard {
+  /** Exhausted-but-progressing streaks already told about (one notice each, not one per run). */
+  private readonly noticed = new Set<string>();
+
   constructor(
     private readonly registry: MemoryRegistry,
     private readonly log: Logger,
@@ -65,10 +68,11 @@ export class Guard {
     }
     if (check.verdict !== 'block') {
       this.log.debug('guard', `${check.status}: ${check.label} — ${check.reason}`);
-      if (check.status === 'exhausted') {
-        void vscode.window.showWarningMessage(
-          `Failure Memory: "${check.label}" is exhausted but making progress (${check.progress}); not blocked.`,
-        );
+      // exhausted but not a loop (tests improving, a status probe being polled): say so once per streak
+      const notice = `${ref.folder}\u0000${check.key}\u0000${where.data.approaches[check.key]?.firstFailure ?? ''}`;
+      if (check.status === 'exhausted' && !this.noticed.has(notice)) {
+        this.noticed.add(notice);
+        void vscode.window.showWarningMessage(`Failure Memory: "${check.label}" is ${check.reason}. Not stopped.`);
       }
       return { check, blocked: false };
     }

@@ -205,3 +205,12 @@ describe('write amplification', () => {
     assert.equal(cli(ws, ['record', '--command', 'npm test', '--exit-code', '0', '--json']).json().status, 'resolved');
   });
 });
+
+test('an absolute --cwd inside the workspace is stored relative to it', () => {
+  const ws = workspace();
+  const j = cli(ws, ['record', '--command', 'npm test', '--exit-code', '1', '--cwd', join(ws, 'packages', 'api'), '--json'], 'Error: x\n').json();
+  assert.equal(j.cwd, 'packages/api');
+  assert.equal(j.key, 'packages/api::npm test');
+  assert.equal(cli(ws, ['check', '--command', 'npm test', '--cwd', 'packages/api', '--json']).json().attempts, 1);
+  assert.equal(cli(ws, ['record', '--command', 'make', '--exit-code', '2', '--cwd', ws, '--json']).json().cwd, '.');
+});

@@ -1,0 +1,102 @@
+// `failure-memory mcp`: the four agent tools over the Model Context Protocol (stdio), for agents
+// outside VS Code (Claude Code, Cursor, Cline, Codex...) and for VS Code's own MCP support.
+// One workspace folder per server. stdout belongs to the protocol: nothing else may write there.
+
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod';
+import type { WorkspaceMemory } from '../store/workspaceMemory';
+import { directAccess, relativeCwd, runTool, TOOL_DEFINITIONS, ToolInputError, type JsonSchema } from './tools';
+
+export interface McpOptions {
+  /** Absolute workspace folder the memory belongs to. */
+  workspace: string;
+  memory: WorkspaceMemory;
+  version: string;
+  /** Diagnostics (stderr in the CLI). */
+  log?: (message: string) => void;
+  stdin?: NodeJS.ReadableStream;
+  stdout?: NodeJS.WritableStream;
+}
+
+/** A zod object schema for the SDK (it validates calls and lists the JSON Schema back to clients). */
+function zodObject(schema: JsonSchema): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, p] of Object.entries(schema.properties ?? {})) {
+    let t: z.ZodType;
+    if (p.enum) t = z.enum(p.enum as [string, ...string[]]);
+    else if (p.type === 'integer') {
+      let n = z.number().int();
+      if (p.minimum !== undefined) n = n.min(p.minimum);
+      if (p.maximum !== undefined) n = n.max(p.maximum);
+      t = n;
+    } else {
+      let s = z.string();
+      if (p.minLength !== undefined) s = s.min(p.minLength);
+      if (p.maxLength !== undefined) s = s.max(p.maxLength);
+      t = s;
+    }
+    if (p.description) t = t.describe(p.description);
+    shape[name] = schema.required?.includes(name) ? t : t.optional();
+  }
+  return z.object(shape);
+}
+
+/** The MCP server with the four tools registered (not yet connected). */
+export function createMcpServer(opts: Pick<McpOptions, 'workspace' | 'memory' | 'version'>): McpServer {
+  const server = new McpServer(
+    { name: 'failure-memory', title: 'Failure Memory', version: opts.version },
+    {
+      instructions:
+        'Failure Memory remembers which shell commands keep failing in this workspace. Call failure_memory_check before ' +
+        'running a build, test, install or deploy command (and before re-running one that failed). If it says exhausted, ' +
+        'do not run that command again the same way. Report commands you run yourself with failure_memory_record.',
+    },
+  );
+  const access = directAccess(opts.memory);
+  for (const def of TOOL_DEFINITIONS) {
+    server.registerTool(
+      def.name,
+      {
+        title: def.displayName,
+        description: def.modelDescription,
+        inputSchema: zodObject(def.inputSchema),
+        annotations: { readOnlyHint: !def.writes, destructiveHint: false, idempotentHint: !def.writes, openWorldHint: false },
+      },
+      async (args: Record<string, unknown>): Promise<CallToolResult> => {
+        try {
+          const input = { ...args };
+          if (def.inputSchema.properties?.cwd) {
+            // absolute folders become relative to the workspace, as the extension stores them
+            const rel = relativeCwd(opts.workspace, typeof input.cwd === 'string' ? input.cwd : undefined);
+            if (rel === undefined) throw new ToolInputError(`cwd ${String(input.cwd)} is outside the workspace folder of this server (${opts.workspace}).`);
+            input.cwd = rel;
+          }
+          const answer = await runTool(def.name, access, input);
+          return { content: [{ type: 'text', text: answer.text }, { type: 'text', text: JSON.stringify(answer.json) }] };
+        } catch (e) {
+          const message = e instanceof ToolInputError ? e.message : `Failure Memory could not answer: ${(e as Error)?.message ?? String(e)}`;
+          return { isError: true, content: [{ type: 'text', text: message }] };
+        }
+      },
+    );
+  }
+  return server;
+}
+
+/** Serves until the client closes stdin (or the transport closes). */
+export async function serveMcp(opts: McpOptions): Promise<void> {
+  const server = createMcpServer(opts);
+  const stdin = (opts.stdin ?? process.stdin) as NodeJS.ReadStream;
+  const transport = new StdioServerTransport(stdin, (opts.stdout ?? process.stdout) as NodeJS.WriteStream);
+  const closed = new Promise<void>(resolve => {
+    transport.onclose = () => resolve();
+    stdin.once('end', () => resolve());
+    stdin.once('close', () => resolve());
+  });
+  await server.connect(transport);
+  opts.log?.(`failure-memory mcp: serving ${opts.workspace} (${TOOL_DEFINITIONS.length} tools) on stdio\n`);
+  await closed;
+  await server.close().catch(() => undefined);
+}

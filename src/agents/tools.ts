@@ -1,0 +1,457 @@
+// The four agent tools — check, record, recall, add_learning — defined once and shared by both
+// front doors for agents: the VS Code language-model tools (host/lmTools.ts) and the MCP server
+// (agents/mcpServer.ts). Plain TypeScript over WorkspaceMemory: no vscode, no MCP SDK.
+// Every answer is text written for a model plus the same facts as JSON.
+
+import { isLearningType, LEARNING_TYPES } from '../core/learnings';
+import { describeApproach, type CheckResult } from '../core/memory';
+import type { RecallHit } from '../core/recall';
+import type { LearningType } from '../core/types';
+import type { RecordOutcome, WorkspaceMemory } from '../store/workspaceMemory';
+
+export const ToolNames = {
+  check: 'failure_memory_check',
+  record: 'failure_memory_record',
+  recall: 'failure_memory_recall',
+  addLearning: 'failure_memory_add_learning',
+} as const;
+export type ToolName = (typeof ToolNames)[keyof typeof ToolNames];
+
+/** The subset of JSON Schema the tools use (what package.json and MCP clients see). */
+export interface JsonSchema {
+  type?: 'object' | 'string' | 'integer' | 'number' | 'boolean' | 'array';
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  enum?: readonly string[];
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  additionalProperties?: boolean;
+}
+
+export interface ToolDefinition {
+  name: ToolName;
+  displayName: string;
+  /** `#name` in a VS Code chat prompt. */
+  toolReferenceName: string;
+  icon: string;
+  userDescription: string;
+  modelDescription: string;
+  inputSchema: JsonSchema;
+  /** Writes to the memory: VS Code asks the user to confirm first. */
+  writes: boolean;
+}
+
+const CWD: JsonSchema = {
+  type: 'string',
+  description: 'Folder the command runs (or ran) in: absolute, or relative to the workspace folder. Default: the workspace folder itself.',
+};
+const COMMAND: JsonSchema = { type: 'string', minLength: 1, maxLength: 10_000, description: 'The full shell command line, exactly as it is (or was) run.' };
+
+export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
+  {
+    name: ToolNames.check,
+    displayName: 'Failure Memory: Check Command',
+    toolReferenceName: 'failureMemoryCheck',
+    icon: '$(shield)',
+    userDescription: 'Checks whether a command has already failed repeatedly in this workspace before it is run.',
+    modelDescription:
+      'Call this BEFORE running a shell command that builds, tests, installs, migrates, deploys or otherwise may fail, ' +
+      'and always before re-running a command that just failed. Failure Memory remembers every failing command of this workspace ' +
+      '(from the terminal, tasks, and other agents). It answers clear (never failed here), failing (failed before, below the limit) ' +
+      'or exhausted (failed too many times in a row: a loop). It also gives the last error, the alternatives already tried and ' +
+      'similar past failures with their lessons. When the status is exhausted the command must NOT be run again the same way: ' +
+      'change something first (code, config, dependencies), try a different approach than those already tried, or ask the user.',
+    inputSchema: {
+      type: 'object',
+      properties: { command: COMMAND, cwd: CWD },
+      required: ['command'],
+    },
+    writes: false,
+  },
+  {
+    name: ToolNames.record,
+    displayName: 'Failure Memory: Record Command Result',
+    toolReferenceName: 'failureMemoryRecord',
+    icon: '$(record)',
+    userDescription: 'Records the result of a command an agent ran outside the VS Code terminal.',
+    modelDescription:
+      'Report the result of a shell command you ran OUTSIDE the VS Code integrated terminal (for example through your own ' +
+      'process runner), so that Failure Memory can count failures and stop loops. Commands run in the VS Code terminal or as ' +
+      'tasks are recorded automatically: do not report those. Give the exit code and the output (the last few hundred lines ' +
+      'are enough); secrets are redacted before anything is stored. The answer says whether the approach is now exhausted.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        command: COMMAND,
+        exitCode: { type: 'integer', description: 'Exit code of the command: 0 for success; 130 if it was interrupted.' },
+        output: { type: 'string', description: 'stdout and stderr of the command (the tail is enough).' },
+        cwd: CWD,
+      },
+      required: ['command', 'exitCode'],
+    },
+    writes: true,
+  },
+  {
+    name: ToolNames.recall,
+    displayName: 'Failure Memory: Recall Similar Failures',
+    toolReferenceName: 'failureMemoryRecall',
+    icon: '$(history)',
+    userDescription: 'Finds past failures similar to an error message or a task, with their lessons.',
+    modelDescription:
+      'Search this workspace\'s memory of past command failures for ones similar to an error message, a command or a task ' +
+      '(for example "Cannot find module @prisma/client" or "database migration"). Returns the most similar failures, best ' +
+      'first, with their status (resolved ones often say what fixed them) and lessons learned. Use it when you meet an error, ' +
+      'before trying a fix.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', minLength: 1, maxLength: 10_000, description: 'An error message, a command or a short description of the task.' },
+        k: { type: 'integer', minimum: 1, maximum: 20, description: 'How many results, at most (default 5).' },
+      },
+      required: ['query'],
+    },
+    writes: false,
+  },
+  {
+    name: ToolNames.addLearning,
+    displayName: 'Failure Memory: Add Learning',
+    toolReferenceName: 'failureMemoryLearn',
+    icon: '$(lightbulb)',
+    userDescription: 'Saves a lesson, decision or pattern in the workspace memory.',
+    modelDescription:
+      'Save something worth remembering in this workspace\'s long-term memory, so that you and other agents find it later ' +
+      '(it is returned with recalls and checks). Types: learning (a fact discovered), decision (a choice made and why), ' +
+      'failed_approach (something that does not work here, and why), code_location (where something lives), pattern ' +
+      '(a convention of this code base). Keep it to one or two sentences. Optionally name the command it is about.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        type: { type: 'string', enum: LEARNING_TYPES, description: 'Kind of learning.' },
+        text: { type: 'string', minLength: 1, maxLength: 2000, description: 'The learning itself, one or two sentences.' },
+        command: { type: 'string', description: 'Optional: the command (approach) it is about.' },
+        cwd: CWD,
+      },
+      required: ['type', 'text'],
+    },
+    writes: true,
+  },
+];
+
+export function toolDefinition(name: string): ToolDefinition | undefined {
+  return TOOL_DEFINITIONS.find(d => d.name === name);
+}
+
+// ---- inputs ----
+
+/** The input does not fit the tool's schema; the message is written for the model. */
+export class ToolInputError extends Error {}
+
+export interface CheckInput {
+  command: string;
+  cwd?: string;
+}
+export interface RecordInput {
+  command: string;
+  exitCode: number | null;
+  output: string;
+  cwd?: string;
+}
+export interface RecallInput {
+  query: string;
+  k: number;
+}
+export interface AddLearningInput {
+  type: LearningType;
+  text: string;
+  command?: string;
+  cwd?: string;
+}
+
+function obj(v: unknown, tool: string): Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ToolInputError(`${tool} needs an object as input.`);
+  return v as Record<string, unknown>;
+}
+
+function requiredText(o: Record<string, unknown>, name: string, tool: string, max = 10_000): string {
+  const v = o[name];
+  if (typeof v !== 'string' || !v.trim()) throw new ToolInputError(`${tool} needs "${name}" (a non-empty string).`);
+  if (v.length > max) throw new ToolInputError(`"${name}" is too long (${v.length} characters; at most ${max}).`);
+  return v;
+}
+
+function optionalText(o: Record<string, unknown>, name: string): string | undefined {
+  const v = o[name];
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string') throw new ToolInputError(`"${name}" must be a string.`);
+  return v;
+}
+
+export function parseCheckInput(v: unknown): CheckInput {
+  const o = obj(v, ToolNames.check);
+  return { command: requiredText(o, 'command', ToolNames.check), cwd: optionalText(o, 'cwd') };
+}
+
+/** Output beyond this is cut to its tail before it is handed to the store (which bounds it again). */
+const MAX_OUTPUT_CHARS = 1024 * 1024;
+
+export function parseRecordInput(v: unknown): RecordInput {
+  const o = obj(v, ToolNames.record);
+  const raw = o.exitCode;
+  let exitCode: number | null;
+  if (raw === null || raw === 'unknown') exitCode = null;
+  else if (typeof raw === 'number' && Number.isInteger(raw)) exitCode = raw;
+  else if (typeof raw === 'string' && /^-?\d+$/.test(raw.trim())) exitCode = Number(raw);
+  else throw new ToolInputError(`${ToolNames.record} needs "exitCode" (an integer: 0 for success).`);
+  const out = o.output;
+  if (out !== undefined && out !== null && typeof out !== 'string') throw new ToolInputError('"output" must be a string.');
+  const output = typeof out === 'string' ? (out.length > MAX_OUTPUT_CHARS ? out.slice(-MAX_OUTPUT_CHARS) : out) : '';
+  return { command: requiredText(o, 'command', ToolNames.record), exitCode, output, cwd: optionalText(o, 'cwd') };
+}
+
+export function parseRecallInput(v: unknown): RecallInput {
+  const o = obj(v, ToolNames.recall);
+  const k = o.k === undefined || o.k === null ? 5 : o.k;
+  if (typeof k !== 'number' || !Number.isInteger(k) || k < 1 || k > 20) throw new ToolInputError('"k" must be an integer from 1 to 20.');
+  return { query: requiredText(o, 'query', ToolNames.recall), k };
+}
+
+export function parseAddLearningInput(v: unknown): AddLearningInput {
+  const o = obj(v, ToolNames.addLearning);
+  if (!isLearningType(o.type)) throw new ToolInputError(`"type" must be one of ${LEARNING_TYPES.join(', ')}.`);
+  return {
+    type: o.type,
+    text: requiredText(o, 'text', ToolNames.addLearning, 2000),
+    command: optionalText(o, 'command'),
+    cwd: optionalText(o, 'cwd'),
+  };
+}
+
+// ---- answers ----
+
+export interface ToolAnswer {
+  /** For the model: plain sentences, the verdict first. */
+  text: string;
+  /** The same facts, machine-readable. */
+  json: Record<string, unknown>;
+}
+
+/** One folder's memory, and how to write to it (the extension refreshes its cache after a write). */
+export interface MemoryAccess {
+  memory: WorkspaceMemory;
+  write<T>(op: (m: WorkspaceMemory) => Promise<T>): Promise<T>;
+}
+
+export function directAccess(memory: WorkspaceMemory): MemoryAccess {
+  return { memory, write: op => op(memory) };
+}
+
+const oneLine = (s: string, max = 400) => {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+};
+const quote = (s: string) => `\`${oneLine(s, 300).replace(/`/g, "'")}\``;
+
+function hitJson(h: RecallHit) {
+  return { label: h.label, command: h.command, key: h.key, status: h.status, score: h.score, errorSignature: h.errorSignature, ...(h.lesson ? { lesson: h.lesson } : {}) };
+}
+
+function similarLines(hits: RecallHit[]): string[] {
+  if (!hits.length) return [];
+  return [
+    'Similar past failures:',
+    ...hits.map(h => `- ${quote(h.label)} (${h.status})${h.errorSignature ? `: ${oneLine(h.errorSignature, 200)}` : ''}${h.lesson ? ` — lesson: ${oneLine(h.lesson, 300)}` : ''}`),
+  ];
+}
+
+/** The check, worded so that a model cannot read "exhausted" as "go ahead". */
+export function checkAnswerText(c: CheckResult, similar: RecallHit[]): string {
+  const cmd = quote(c.command);
+  const where = c.cwd === '.' ? 'this workspace' : `${c.cwd}`;
+  const lines: string[] = [];
+  if (c.status === 'exhausted' && c.verdict === 'block') {
+    lines.push(
+      `EXHAUSTED — do not run ${cmd}. Run again the same way it will fail the same way: Failure Memory treats it as a loop, and its gates (the VS Code terminal, agent hooks) stop it: NOT RUN.`,
+      `This approach (${quote(c.label)}) failed ${c.attempts} times in a row in ${where} (threshold ${c.threshold}) with no success since.`,
+    );
+  } else if (c.status === 'exhausted') {
+    lines.push(
+      c.allowOnce
+        ? `EXHAUSTED, but the user allowed ONE more run of ${cmd}. Run it once only if you have changed something since the last failure.`
+        : `EXHAUSTED, but not blocked: ${c.reason}. You may run ${cmd}; if it stops getting better, stop and try something else.`,
+      `It failed ${c.attempts} times in a row in ${where} (threshold ${c.threshold}).`,
+    );
+  } else if (c.status === 'failing') {
+    lines.push(
+      `FAILING — ${cmd} failed ${c.attempts} time(s) in a row in ${where}; at ${c.threshold} it is blocked. You may run it again, but only after changing something that addresses the last error.`,
+    );
+  } else {
+    lines.push(`CLEAR — ${cmd} has not failed in ${where} (${c.reason}). You may run it.`);
+  }
+  if (c.lastError) lines.push(`Last error: ${oneLine(c.lastError)}`);
+  if (c.status !== 'clear' && c.progress !== 'insufficient_data') lines.push(`Progress over the last attempts: ${c.progress}.`);
+  for (const p of c.patterns) lines.push(`Warning: ${p.message}`);
+  if (c.alternatives.length) lines.push(`Other approaches that also failed recently: ${c.alternatives.map(a => quote(a)).join('; ')}. Do not simply switch back to one of them.`);
+  lines.push(...similarLines(similar));
+  if (c.status === 'exhausted' && c.verdict === 'block') {
+    lines.push(
+      'What to do instead: read the last error and change its cause first; try an approach different from all of the above; or ask the user for help.',
+      'Only the user should unblock it (Failure Memory: Run Exhausted Approach Anyway Once, or Mark Approach Resolved once the cause is fixed).',
+    );
+  }
+  return lines.join('\n');
+}
+
+export async function runCheck(m: MemoryAccess, input: CheckInput): Promise<ToolAnswer> {
+  const c = await m.memory.check(input.command, input.cwd);
+  // similar failures of other approaches; a clear command needs a closer match to be worth showing
+  const similar = await m.memory.recall(c.lastError ? `${c.label}\n${c.lastError}` : c.command, 6);
+  const minScore = c.status === 'clear' ? 0.3 : 0.15;
+  const others = similar.filter(h => h.key !== c.key && h.score >= minScore && !c.alternatives.includes(h.label)).slice(0, 3);
+  return {
+    text: checkAnswerText(c, others),
+    json: {
+      status: c.status,
+      verdict: c.verdict,
+      mustNotRun: c.verdict === 'block',
+      command: c.command,
+      cwd: c.cwd,
+      key: c.key,
+      label: c.label,
+      attempts: c.attempts,
+      threshold: c.threshold,
+      lastError: c.lastError,
+      alternatives: c.alternatives,
+      progress: c.progress,
+      patterns: c.patterns.map(p => p.kind),
+      allowOnce: c.allowOnce,
+      reason: c.reason,
+      similar: others.map(hitJson),
+    },
+  };
+}
+
+export function recordAnswerText(r: RecordOutcome, threshold: number): string {
+  const t = r.attempt;
+  const name = quote(describeApproach(r.approach));
+  const lines = [`Recorded ${quote(t.command)} → ${t.outcome}${t.exitCode !== null ? ` (exit ${t.exitCode})` : ''}.`];
+  if (r.becameExhausted || (t.outcome === 'failure' && r.approach.status === 'exhausted')) {
+    lines.push(
+      `${name} is now EXHAUSTED: it failed ${r.approach.failures} times in a row (threshold ${threshold}). Do not run it again the same way: change the cause first, try a different approach, or ask the user.`,
+    );
+  } else if (r.resolved) {
+    lines.push(`${name} succeeded: its failure history is cleared (resolved).`);
+  } else if (t.outcome === 'failure') {
+    lines.push(`${name}: failure ${r.approach.failures} of ${threshold}. Change something before running it again.`);
+  } else if (!r.stored) {
+    lines.push('Nothing to remember: it never failed here.');
+  } else {
+    lines.push(r.reason);
+  }
+  if (t.errorSignature) lines.push(`Error: ${oneLine(t.errorSignature)}`);
+  if (t.testResults) lines.push(`Tests: ${t.testResults.passed}/${t.testResults.total} passed (${t.testResults.framework}).`);
+  if (r.progress !== 'insufficient_data' && t.outcome === 'failure') lines.push(`Progress: ${r.progress}.`);
+  for (const p of r.patterns) lines.push(`Warning: ${p.message}`);
+  for (const l of r.learnings) lines.push(`Learned (${l.type}): ${oneLine(l.text)}`);
+  return lines.join('\n');
+}
+
+export async function runRecord(m: MemoryAccess, input: RecordInput): Promise<ToolAnswer> {
+  const r = await m.write(mem => mem.record({ command: input.command, cwd: input.cwd, exitCode: input.exitCode, output: input.output, source: 'agent' }));
+  const threshold = m.memory.settings.threshold;
+  const t = r.attempt;
+  return {
+    text: recordAnswerText(r, threshold),
+    json: {
+      command: t.command,
+      key: t.key,
+      cwd: t.cwd,
+      exitCode: t.exitCode,
+      outcome: t.outcome,
+      errorSignature: t.errorSignature,
+      tests: t.testResults ? { passed: t.testResults.passed, failed: t.testResults.failed, total: t.testResults.total } : null,
+      status: r.approach.status,
+      attempts: r.approach.failures,
+      threshold,
+      becameExhausted: r.becameExhausted,
+      resolved: r.resolved,
+      stored: r.stored,
+      patterns: r.patterns.map(p => p.kind),
+      progress: r.progress,
+      reason: r.reason,
+    },
+  };
+}
+
+export async function runRecall(m: MemoryAccess, input: RecallInput): Promise<ToolAnswer> {
+  const hits = await m.memory.recall(input.query, input.k);
+  const text = hits.length
+    ? [`${hits.length} similar past failure(s), most similar first:`, ...hits.map((h, i) => `${i + 1}. ${quote(h.label)} — ${h.status}, ${h.attempts} attempt(s), similarity ${h.score.toFixed(2)}${h.errorSignature ? `\n   error: ${oneLine(h.errorSignature, 300)}` : ''}${h.lesson ? `\n   lesson: ${oneLine(h.lesson, 400)}` : ''}`)].join('\n')
+    : 'No similar failure in this workspace\'s memory.';
+  return { text, json: { hits: hits.map(hitJson) } };
+}
+
+export async function runAddLearning(m: MemoryAccess, input: AddLearningInput): Promise<ToolAnswer> {
+  const key = input.command ? (await m.memory.find(input.command, input.cwd))?.key : undefined;
+  const l = await m.write(mem => mem.addLearning(input.type, input.text, { key, source: 'agent' }));
+  return {
+    text: `Learned (${l.type}): ${oneLine(l.text)}${key ? ` — linked to ${quote(key.replace(/^.*?::/, ''))}` : ''}`,
+    json: { id: l.id, type: l.type, text: l.text, ...(l.key ? { key: l.key } : {}), createdAt: l.createdAt },
+  };
+}
+
+/** What the user is asked before a writing tool runs (VS Code shows it; MCP clients have their own). */
+export function confirmationFor(name: ToolName, input: unknown): { title: string; message: string } | undefined {
+  try {
+    if (name === ToolNames.record) {
+      const i = parseRecordInput(input);
+      return {
+        title: 'Record a command result in Failure Memory?',
+        message: `${quote(i.command)} exited ${i.exitCode ?? 'with an unknown code'}${i.output ? `, with ${i.output.length} characters of output` : ''}. It is stored (secrets redacted) in this workspace's failure memory and counts toward blocking repeated failures.`,
+      };
+    }
+    if (name === ToolNames.addLearning) {
+      const i = parseAddLearningInput(input);
+      return { title: 'Save a learning in Failure Memory?', message: `${i.type}: ${oneLine(i.text, 600)}` };
+    }
+  } catch {
+    // invalid input: the invocation itself reports it
+  }
+  return undefined;
+}
+
+/** Runs a tool by name on an already located folder (input.cwd, if any, relative to it). */
+export async function runTool(name: string, m: MemoryAccess, input: unknown): Promise<ToolAnswer> {
+  switch (name) {
+    case ToolNames.check:
+      return runCheck(m, parseCheckInput(input));
+    case ToolNames.record:
+      return runRecord(m, parseRecordInput(input));
+    case ToolNames.recall:
+      return runRecall(m, parseRecallInput(input));
+    case ToolNames.addLearning:
+      return runAddLearning(m, parseAddLearningInput(input));
+    default:
+      throw new ToolInputError(`Unknown tool: ${name}`);
+  }
+}
+
+/**
+ * The cwd a tool input names, relative to `root` ('.' for the root itself). undefined when an
+ * absolute cwd lies outside `root`. Plain string work (POSIX and Windows separators).
+ */
+export function relativeCwd(root: string, cwd: string | undefined): string | undefined {
+  if (!cwd || !cwd.trim()) return '.';
+  const norm = (p: string) => p.trim().replace(/\\/g, '/').replace(/\/+$/, '');
+  const c = norm(cwd);
+  const absolute = c.startsWith('/') || /^[A-Za-z]:(\/|$)/.test(c);
+  if (!absolute) return c || '.';
+  const r = norm(root);
+  const caseless = /^[A-Za-z]:/.test(r);
+  const eq = (a: string, b: string) => (caseless ? a.toLowerCase() === b.toLowerCase() : a === b);
+  if (eq(c, r)) return '.';
+  if (c.length > r.length && eq(c.slice(0, r.length + 1), `${r}/`)) return c.slice(r.length + 1);
+  return undefined;
+}
