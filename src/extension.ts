@@ -5,6 +5,10 @@ import { CommandHandlers } from './host/commands';
 import { readConfig, SECTION, type ExtensionConfig } from './host/config';
 import { Guard } from './host/guard';
 import { createLogger } from './host/logger';
+import { LanguageModelReflection } from './host/lmReflection';
+import { LanguageModelTools } from './host/lmTools';
+import { McpServerProvider } from './host/mcpProvider';
+import { MemoryPanel } from './host/panel';
 import { MemoryRegistry } from './host/registry';
 import { StatusBar } from './host/statusBar';
 import { TaskWatcher } from './host/taskWatcher';
@@ -54,10 +58,16 @@ export function activate(context: vscode.ExtensionContext): void {
       log.info('config', `settings applied: ${JSON.stringify(config)}`);
     }),
   );
+  context.subscriptions.push(new MemoryPanel(context.extensionUri, registry, commands, log, () => ({ terminal: config.captureTerminal, tasks: config.captureTasks, terminalsWithIntegration: terminals.activeCount, terminals: terminals.terminalCount }), terminals.onDidChangeState));
+
+  // agents: language-model tools, the MCP server offered to VS Code, reflections by a chat model
+  const lmReflection = new LanguageModelReflection(context, log, () => config);
+  commands.writeReflection = lmReflection.write;
+  context.subscriptions.push(new LanguageModelTools(registry, log), new McpServerProvider(context, log), lmReflection);
 
   const took = Date.now() - t0;
   log.info('activate', `Failure Memory activated in ${took} ms (capture: terminal ${config.captureTerminal ? 'on' : 'off'}, tasks ${config.captureTasks ? 'on' : 'off'}; blockMode ${config.blockMode}; threshold ${config.threshold})`);
-  log.event('activated', { ms: took, vscode: vscode.version, folders: registry.all().map(f => f.folder.name) });
+  log.event('activated', { ms: took, vscode: vscode.version, extensionPath: context.extensionPath, folders: registry.all().map(f => f.folder.name) });
 }
 
 export function deactivate(): void {}
