@@ -5,7 +5,12 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { REPO_ROOT } from './harness.mjs';
+
+const require = createRequire(import.meta.url);
+const Ajv2020 = require('ajv/dist/2020').default;
+const addFormats = require('ajv-formats').default;
 
 export const timeout = 240_000;
 
@@ -155,4 +160,30 @@ export async function run(h) {
   assert.match(tipText, /prisma\sgenerate/);
   assert.match(tipText, /shell\sintegration\sactive\sin\s\d+\sof/);
   await h.screenshot('status-bar-tooltip');
+  await page.mouse.move(600, 300);
+
+  await reflectFromPalette(h, readMemory);
+  await h.screenshot('reflection');
+}
+
+// Reflect on Failures from the command palette: the stored record validates against the seed 003 schema.
+export async function reflectFromPalette(h, readMemory) {
+  const n = h.readEvents().length;
+  await h.runCommand('Failure Memory: Reflect on Failures', { waitHidden: false });
+  // two approaches fail: a Quick Pick offers them, most recent first
+  const row = h.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'prisma generate' }).first();
+  await row.waitFor({ timeout: 10000 });
+  await row.click();
+  const ev = await h.waitForEvent(e => e.event === 'reflected', { since: n, what: 'reflected' });
+  assert.equal(ev.key, '.::prisma generate');
+  assert.equal(ev.producedBy, 'heuristics');
+  const record = readMemory().reflections.at(-1);
+  const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'test/fixtures/reflection-memory.schema.json'), 'utf8'));
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats(ajv);
+  const validate = ajv.compile(schema);
+  assert.ok(validate(record), JSON.stringify(validate.errors));
+  assert.equal(record.failure_memory.error_category, 'missing_module');
+  // and it is shown as a Markdown document
+  await h.page.locator('.tab', { hasText: /Reflection|Untitled/ }).first().waitFor({ timeout: 10000 });
 }
