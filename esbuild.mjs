@@ -33,9 +33,26 @@ const node = {
   plugins: watch ? [problemMatcher] : [],
 };
 
+// The embedding worker (src/embeddings/worker.ts → dist/embed-worker.js), started by the transformer
+// embedder on first use. @huggingface/transformers is bundled into it; onnxruntime-node (a native
+// .node addon) and onnxruntime-common (which must be the very instance onnxruntime-node registers
+// its backend with) stay external and load from node_modules at run time; sharp (images only) is
+// replaced by a stub so that its native libvips need not ship.
+const stubSharp = {
+  name: 'stub-sharp',
+  setup(build) {
+    build.onResolve({ filter: /^sharp$/ }, () => ({ path: 'sharp', namespace: 'stub' }));
+    build.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({
+      contents: 'module.exports = function sharp() { throw new Error("sharp (image processing) is not bundled with Failure Memory"); };',
+      loader: 'js',
+    }));
+  },
+};
+
 const configs = [
   { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode'] },
   { ...node, entryPoints: { cli: 'src/cli.ts' }, outdir: 'dist', external: ['vscode'], banner: { js: '#!/usr/bin/env node' } },
+  { ...node, entryPoints: { 'embed-worker': 'src/embeddings/worker.ts' }, outdir: 'dist', external: ['vscode', 'onnxruntime-node', 'onnxruntime-common'], plugins: [...node.plugins, stubSharp] },
 ];
 if (existsSync('webview/main.ts')) {
   configs.push({

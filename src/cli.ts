@@ -7,7 +7,8 @@ import { describeApproach, explainBlock, summarize, type RecordResult } from './
 import { RedactionPatternError } from './core/redact';
 import { reflectionToMarkdown } from './core/reflection';
 import type { AttemptSource, EngineSettings } from './core/types';
-import { StoreError } from './store/memoryStore';
+import { createOfflineScorer } from './embeddings';
+import { memoryDirFor, StoreError } from './store/memoryStore';
 import { WorkspaceMemory } from './store/workspaceMemory';
 import { readWorkspaceSettings } from './store/workspaceSettings';
 
@@ -20,7 +21,7 @@ Usage: failure-memory <command> [options]
 Commands:
   record --command CMD --exit-code N [--cwd REL] [--source S]   record a finished command; output on stdin
   check --command CMD [--cwd REL]        clear | failing | exhausted; exit 2 when exhausted (the gate)
-  recall --query TEXT [--k 5]            similar past failures, best first
+  recall --query TEXT [--k 5] [--lexical]  similar past failures, best first (--lexical: words only)
   reflect [--command CMD] [--cwd REL]    a reflection on the latest (or given) failing approach
   redact                                 stdin to stdout with secrets replaced
   resolve --command CMD [--cwd REL]      mark an approach resolved (unblocks it)
@@ -45,7 +46,7 @@ interface Args {
   flags: Map<string, string | true>;
 }
 
-const BOOLEAN_FLAGS = new Set(['json', 'help', 'yes', 'no-stdin']);
+const BOOLEAN_FLAGS = new Set(['json', 'help', 'yes', 'no-stdin', 'lexical']);
 
 export function parseArgs(argv: string[]): Args {
   const flags = new Map<string, string | true>();
@@ -136,7 +137,12 @@ export async function main(argv: string[], io: Io = { out: s => process.stdout.w
       if (threshold < 1) throw new UsageError('--threshold must be at least 1');
       settings.threshold = threshold;
     }
-    const memory = new WorkspaceMemory(workspace, { settings, onWarning: m => io.err(`failure-memory: warning: ${m}\n`) });
+    const onWarning = (m: string) => io.err(`failure-memory: warning: ${m}\n`);
+    // recall (and reflect, which recalls similar failures) use the offline semantic scorer: no model,
+    // vectors cached beside memory.json; never replacing vectors of the extension's transformer
+    const semantic = (args.command === 'recall' || args.command === 'reflect') && !args.flags.has('lexical');
+    const scorer = semantic ? createOfflineScorer({ memoryDir: memoryDirFor(workspace), claim: false, onWarning }) : undefined;
+    const memory = new WorkspaceMemory(workspace, { settings, onWarning, scorer });
     // --cwd is relative to the workspace; an absolute one inside it is made relative
     const cwdArg = str(args, 'cwd');
     const cwd = cwdArg !== undefined && isAbsolute(cwdArg) ? toWorkspaceRelative(workspace, cwdArg) : cwdArg;

@@ -29,6 +29,7 @@ import {
   type MemoryData,
 } from '../core/types';
 import { MemoryStore, memoryDirFor, type StoreOptions } from './memoryStore';
+import { VectorStore } from './vectorStore';
 
 export interface WorkspaceMemoryOptions extends StoreOptions {
   settings?: Partial<EngineSettings>;
@@ -184,6 +185,8 @@ export class WorkspaceMemory {
 
   async clear(): Promise<void> {
     await this.store.replace(emptyMemory());
+    // the recall vectors are derived from the memory: forgetting it forgets them too
+    await new VectorStore(this.store.dir).clear();
   }
 }
 
