@@ -8,6 +8,7 @@ import { createLogger } from './host/logger';
 import { LanguageModelReflection } from './host/lmReflection';
 import { LanguageModelTools } from './host/lmTools';
 import { McpServerProvider } from './host/mcpProvider';
+import { ModelDownloads } from './host/modelDownload';
 import { MemoryPanel } from './host/panel';
 import { MemoryRegistry } from './host/registry';
 import { StatusBar } from './host/statusBar';
@@ -64,6 +65,11 @@ export function activate(context: vscode.ExtensionContext): void {
   const lmReflection = new LanguageModelReflection(context, log, () => config);
   commands.writeReflection = lmReflection.write;
   context.subscriptions.push(new LanguageModelTools(registry, log), new McpServerProvider(context, log), lmReflection);
+
+  // semantic recall: the model is offered (once) when recall first needs it, never here
+  const models = new ModelDownloads(context, log, () => registry.reload());
+  registry.onScorerCreated = s => models.maybeOffer(s);
+  context.subscriptions.push(vscode.commands.registerCommand('failureMemory.downloadModel', () => models.download(registry.firstScorer())));
 
   const took = Date.now() - t0;
   log.info('activate', `Failure Memory activated in ${took} ms (capture: terminal ${config.captureTerminal ? 'on' : 'off'}, tasks ${config.captureTasks ? 'on' : 'off'}; blockMode ${config.blockMode}; threshold ${config.threshold})`);

@@ -19,6 +19,8 @@ export interface ExtensionConfig {
   notifySameError: boolean;
   useLanguageModel: boolean;
   omega: number;
+  modelPath: string;
+  allowModelDownload: boolean;
 }
 
 export const SECTION = 'failureMemory';
@@ -65,6 +67,8 @@ export function readConfig(get: (key: string) => unknown = k => vscode.workspace
       notifySameError: bool(get('notifications.sameError'), true),
       useLanguageModel: bool(get('reflection.useLanguageModel'), false),
       omega: int(get('reflection.omega'), 3, 1, 10, 'reflection.omega', problems),
+      modelPath: typeof get('embeddings.modelPath') === 'string' ? (get('embeddings.modelPath') as string).trim() : '',
+      allowModelDownload: bool(get('embeddings.allowDownload'), true),
     },
     problems,
   };

@@ -26,6 +26,9 @@ export interface ApproachRef {
   key: string;
 }
 
+/** Least recall score for a past failure to be offered as "seen before" (blended TF-IDF + embeddings). */
+const SIMILAR_MIN_SCORE = 0.3;
+
 export interface StartDecision {
   check: CheckResult;
   blocked: boolean;
@@ -91,16 +94,18 @@ export class Guard {
     }
     this.log.warn('guard', `${interrupted ? 'BLOCKED (interrupted)' : 'WARNED'} ${source} \`${command}\`: ${check.reason}`);
     this.log.event('blocked', { key: check.key, command, source, interrupted, attempts: check.attempts, folder: where.folder.name });
-    void this.showHelp(check, ref, interrupted ? rerun : undefined, interrupted);
+    void this.showHelp(check, ref, interrupted ? rerun : undefined, interrupted, where);
     return { check, blocked: interrupted };
   }
 
   /** The help dialog (modal: it steps in only when an exhausted approach is run again). */
-  async showHelp(check: CheckResult, ref: ApproachRef, rerun: (() => void) | undefined, interrupted: boolean): Promise<void> {
+  async showHelp(check: CheckResult, ref: ApproachRef, rerun: (() => void) | undefined, interrupted: boolean, where?: Located): Promise<void> {
+    const seen = where ? await this.similarLesson(check, where) : undefined;
     const detail = [
       `${interrupted ? 'It was stopped: ' : ''}it failed ${check.attempts} times${check.cwd !== '.' ? ` in ${check.cwd}` : ''} (threshold ${check.threshold}) with no success since.`,
       check.lastError ? `Last error: ${check.lastError}` : 'No error output was captured.',
       check.alternatives.length ? `Also tried: ${check.alternatives.join('; ')}` : 'No alternative has been tried yet.',
+      ...(seen ? [`Similar failure seen before (${seen.label}): ${seen.lesson}`] : []),
       '',
       'Running it again the same way will most likely fail the same way. Reflect on the failures, try something else, or run it anyway once.',
     ].join('\n');
@@ -132,6 +137,25 @@ export class Guard {
       case 'resolve':
         await vscode.commands.executeCommand(Commands.MarkResolved, ref);
         break;
+    }
+  }
+
+  /**
+   * "Similar failure seen before — this fixed it": the best other approach memory recalls for this
+   * error that has a lesson. Bounded in time: the dialog never waits long for recall.
+   */
+  private async similarLesson(check: CheckResult, where: Located): Promise<{ label: string; lesson: string } | undefined> {
+    try {
+      const hits = await Promise.race([
+        where.memory.recall(`${check.label}\n${check.lastError}`, 5),
+        new Promise<[]>(r => setTimeout(() => r([]), 500)),
+      ]);
+      const hit = hits.find(h => h.key !== check.key && h.lesson && h.score >= SIMILAR_MIN_SCORE);
+      if (hit?.lesson) this.log.event('similarShown', { key: check.key, similar: hit.key, score: hit.score });
+      return hit?.lesson ? { label: hit.label, lesson: hit.lesson } : undefined;
+    } catch (e) {
+      this.log.debug('guard', `recall for the help dialog failed: ${String(e)}`);
+      return undefined;
     }
   }
 

@@ -6,6 +6,8 @@ import { createHash } from 'node:crypto';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import { summarize, type MemorySummary } from '../core/memory';
+import type { Scorer } from '../core/recall';
+import { createSemanticScorer, type SemanticScorer } from '../embeddings';
 import { emptyMemory, type MemoryData } from '../core/types';
 import { StoreError } from '../store/memoryStore';
 import { WorkspaceMemory } from '../store/workspaceMemory';
@@ -57,8 +59,52 @@ export class MemoryRegistry extends Disposable {
     return join(base, 'memory', createHash('sha256').update(folder.uri.toString()).digest('hex').slice(0, 16));
   }
 
+  /** A scorer that creates the semantic scorer (model lookup, word table) on its first use. */
+  private lazyScorer(memoryDir: string): Scorer {
+    let inner: SemanticScorer | undefined;
+    const get = () => {
+      if (!inner) {
+        const t0 = Date.now();
+        inner = createSemanticScorer({
+          memoryDir,
+          extensionModelsDir: join(this.context.extensionPath, 'models'),
+          modelDir: this.config.modelPath || undefined,
+          globalStorage: this.context.globalStorageUri.fsPath,
+          allowDownload: this.config.allowModelDownload,
+          onWarning: m => this.log.warn('recall', m),
+          onProgress: p => this.log.debug('recall', `embedding memory: ${JSON.stringify(p)}`),
+        });
+        this.scorers.add(inner);
+        this.onScorerCreated?.(inner);
+        this.log.info('recall', `semantic recall ready in ${Date.now() - t0} ms: ${inner.mode}${inner.model ? ` (${inner.model.root})` : ' (offline embedder)'}`);
+      }
+      return inner;
+    };
+    return { get id() { return get().id; }, score: (q, d) => get().score(q, d) };
+  }
+
+  /** The semantic scorers in use (the download command switches them to the transformer). */
+  readonly scorers = new Set<SemanticScorer>();
+  /** Told when recall first builds a folder's scorer (the host may offer the model download). */
+  onScorerCreated: ((s: SemanticScorer) => void) | undefined;
+
+  /** The first folder's scorer, built if needed. */
+  firstScorer(): SemanticScorer | undefined {
+    const f = this.all()[0];
+    if (!f) return undefined;
+    void f.memory.scorer.id; // builds it
+    return [...this.scorers][0];
+  }
+
+  /** Rebuilds every folder's memory and scorer (after a model download or a model setting change). */
+  reload(): void {
+    this.rebuild();
+  }
+
   private rebuild(): void {
     for (const d of this.watchers.splice(0)) d.dispose();
+    for (const s of this.scorers) void s.dispose();
+    this.scorers.clear();
     this.folders.clear();
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       if (folder.uri.scheme !== 'file') continue;
@@ -68,6 +114,8 @@ export class MemoryRegistry extends Disposable {
         settings: engineSettings(this.config),
         onWarning: m => this.warnOnce(m),
       });
+      // semantic recall: built on the first recall, never at activation
+      memory.scorer = this.lazyScorer(memory.store.dir);
       this.folders.set(folder.uri.toString(), { folder, memory, data: emptyMemory(), private: !!dir });
       if (!dir) {
         // the CLI, an agent or another window may write it: reflect their writes here
@@ -110,7 +158,9 @@ export class MemoryRegistry extends Disposable {
   }
 
   applyConfig(config: ExtensionConfig): void {
+    const modelChanged = config.modelPath !== this.config.modelPath || config.allowModelDownload !== this.config.allowModelDownload;
     this.config = config;
+    if (modelChanged) return this.rebuild();
     for (const f of this.folders.values()) f.memory.setSettings(engineSettings(config));
   }
 
@@ -185,6 +235,7 @@ export class MemoryRegistry extends Disposable {
   override dispose(): void {
     if (this.refreshTimer) clearTimeout(this.refreshTimer);
     clearInterval(this.pollTimer);
+    for (const s of this.scorers) void s.dispose();
     for (const d of this.watchers.splice(0)) d.dispose();
     super.dispose();
   }

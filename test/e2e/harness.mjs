@@ -38,6 +38,8 @@ const escapeRe = s => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Settings every run starts from; `settings` passed to startVSCode() override them. */
 export const BASE_SETTINGS = {
+  // no network here: never offer the embedding model download in tests
+  'failureMemory.embeddings.allowDownload': false,
   'terminal.integrated.shellIntegration.enabled': true,
   'terminal.integrated.shellIntegration.decorationsEnabled': 'both',
   'terminal.integrated.defaultProfile.linux': 'bash',

@@ -83,6 +83,16 @@ export async function run(h) {
   assert.notEqual(bg, 'rgba(0, 0, 0, 0)', 'warning background');
   await h.clearNotifications();
 
+  // a lesson recorded with a similar failure elsewhere (another approach, by meaning)
+  const cli = path.join(REPO_ROOT, 'dist/cli.js');
+  const fm = (args, input = '') => {
+    const r = spawnSync(process.execPath, [cli, ...args, '--workspace', h.workspace], { input, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout;
+  };
+  fm(['record', '--command', 'node scripts/seed-db.js', '--exit-code', '1'], "Error: Cannot find module '@prisma/client'\n");
+  fm(['learn', '--type', 'learning', '--text', 'Run npm install @prisma/client first, then prisma generate', '--command', 'node scripts/seed-db.js']);
+
   // 3. the sixth run is interrupted at once and the help dialog explains
   let n = h.readEvents().length;
   const sixth = await h.typeInTerminal('bash check.sh');
@@ -95,10 +105,12 @@ export async function run(h) {
   assert.match(dialogText, /exhausted approach/);
   assert.match(dialogText, /failed 5 times/);
   assert.match(dialogText, /Cannot find module/);
+  assert.match(dialogText, /Similar failure seen before \(node scripts\/seed-db\.js\): Run npm install @prisma\/client first/);
   for (const b of ['Reflect on Failures', 'Show Memory', 'Run Anyway Once', 'Mark Resolved', 'Dismiss']) {
     assert.ok(await dialog.locator('.monaco-button', { hasText: b }).count(), `button ${b}`);
   }
   await h.screenshot('help-dialog');
+  fm(['resolve', '--command', 'node scripts/seed-db.js']);
   const interrupted = await h.waitForEvent(e => e.event === 'recorded' && e.exitCode === 130, { since: n, what: 'the interrupted run recorded' });
   assert.equal(interrupted.outcome, 'interrupted');
   assert.equal(interrupted.attempts, 5, 'an interrupted run is not counted');
@@ -137,7 +149,6 @@ export async function run(h) {
   assert.equal(readMemory().approaches['.::sh fail-task.sh'].failures, 1);
 
   // 7. the CLI writing from outside shows up in the status bar
-  const cli = path.join(REPO_ROOT, 'dist/cli.js');
   for (let i = 0; i < 5; i++) {
     const r = spawnSync(process.execPath, [cli, 'record', '--workspace', h.workspace, '--command', 'npx prisma generate', '--exit-code', '1', '--source', 'agent'], {
       input: "Error: Cannot find module '@prisma/client'\n", encoding: 'utf8',
