@@ -22,6 +22,11 @@ const READ_GRACE_MS = 3000;
 const SHELL_INTEGRATION_WAIT_MS = 10_000;
 const NOTICE_KEY = 'failureMemory.shellIntegrationNoticeShown';
 
+/** VS Code's task terminals report the task as a command line "*  Executing task: …". */
+export function isTaskBanner(commandLine: string): boolean {
+  return /^\*\s+Executing task\b/.test(commandLine);
+}
+
 /**
  * Where a command ran: the execution's cwd when the shell reported it, else the terminal's
  * current cwd, else the folder the terminal was created in (multi-root terminals pick one).
@@ -136,7 +141,7 @@ export class TerminalWatcher extends Disposable {
     this.running.set(execution, { buffer, reading, startedAt: new Date().toISOString() });
 
     const command = execution.commandLine.value.trim();
-    if (!command || this.guard.isIgnored(command)) return;
+    if (!command || isTaskBanner(command) || this.guard.isIgnored(command)) return;
     const where = this.registry.locate(cwdOf(execution, e.terminal));
     if (!where) return;
     const canRerun = execution.commandLine.isTrusted && execution.commandLine.confidence === vscode.TerminalShellExecutionCommandLineConfidence.High;
@@ -157,6 +162,11 @@ export class TerminalWatcher extends Disposable {
     const command = execution.commandLine.value.trim();
     if (!command) {
       this.log.debug('terminal', 'a command ended but its command line is unknown: not recorded');
+      return;
+    }
+    if (isTaskBanner(command)) {
+      // a task's own terminal: the task watcher records it (with the task's real command line)
+      this.log.debug('terminal', `task terminal "${e.terminal.name}": left to the task watcher`);
       return;
     }
     if (this.guard.isIgnored(command)) {
