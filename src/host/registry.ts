@@ -200,6 +200,10 @@ export class MemoryRegistry extends Disposable {
     const f = this.folders.get(where.folder.uri.toString()) ?? where;
     try {
       return await op(f.memory);
+    } catch (e) {
+      // a read-only folder, a full disk, a lock held too long: say it once, clearly
+      if (e instanceof StoreError) this.warnOnce(e.message);
+      throw e;
     } finally {
       try {
         f.data = await f.memory.read();

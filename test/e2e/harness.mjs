@@ -151,6 +151,7 @@ export function readJsonl(file) {
  * @param {string} [o.name]              run name: run dir prefix and failure artifact names
  * @param {string} [o.workspace]         folder to open; default: a fresh <runDir>/ws
  * @param {Record<string,string>} [o.workspaceFiles]  files to create in the workspace (relative path → text)
+ * @param {boolean} [o.untrusted]       open the workspace in restricted mode (workspace trust on, folder not trusted)
  * @param {string} [o.workspaceFile]     a .code-workspace file (relative to the workspace dir) to open instead of the folder (multi-root)
  * @param {object} [o.settings]          user settings merged over BASE_SETTINGS
  * @param {Record<string,string|undefined>} [o.env]  extra env for code-server (and so the extension host, terminals)
@@ -228,7 +229,7 @@ export async function startVSCode(o = {}) {
     const fd = fs.openSync(csLog, 'a');
     cs = spawn(CODE_SERVER_BIN, [
       '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none',
-      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+      '--disable-telemetry', '--disable-update-check', ...(o.untrusted ? [] : ['--disable-workspace-trust']),
       '--disable-getting-started-override', '--ignore-last-opened',
       '--user-data-dir', udd, '--extensions-dir', exts, workspace,
     ], { env, cwd: workspace, stdio: ['ignore', fd, fd], detached: true });
