@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { matchesGlob } from '../core/approach';
 import { checkCommand, describeApproach, type CheckResult } from '../core/memory';
+import type { AttemptInput } from '../core/types';
 import type { RecordOutcome } from '../store/workspaceMemory';
 import type { ExtensionConfig } from './config';
 import type { Logger } from './logger';
@@ -155,6 +156,38 @@ export class Guard {
       return hit?.lesson ? { label: hit.label, lesson: hit.lesson } : undefined;
     } catch (e) {
       this.log.debug('guard', `recall for the help dialog failed: ${String(e)}`);
+      return undefined;
+    }
+  }
+
+  /**
+   * Records a finished command or task in its folder's memory, logs the decision with its reason,
+   * and tells the user what it means (exhausted now, same error twice…). Never throws.
+   */
+  async record(where: Located, input: AttemptInput, details: Record<string, unknown> = {}): Promise<RecordOutcome | undefined> {
+    try {
+      const r = await this.registry.write(where, m => m.record({ ...input, cwd: where.relCwd }));
+      const t = r.attempt;
+      this.log[t.outcome === 'failure' ? 'info' : 'debug'](input.source, `\`${t.command}\` → ${t.outcome} (exit ${t.exitCode ?? 'unknown'}), ${r.reason}`);
+      this.log.event('recorded', {
+        source: input.source,
+        command: t.command,
+        key: r.approach.key,
+        exitCode: t.exitCode,
+        outcome: t.outcome,
+        status: r.approach.status,
+        attempts: r.approach.failures,
+        stored: r.stored,
+        outputChars: t.output.length,
+        errorSignature: t.errorSignature,
+        folder: where.folder.name,
+        cwd: where.relCwd,
+        ...details,
+      });
+      if (r.stored) this.react(r, where);
+      return r;
+    } catch (err) {
+      this.log.error(input.source, `could not record \`${input.command}\``, err);
       return undefined;
     }
   }

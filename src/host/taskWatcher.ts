@@ -86,26 +86,6 @@ export class TaskWatcher extends Disposable {
     if (!command || this.guard.isIgnored(command)) return;
     const where = this.registry.locate(taskCwd(task));
     if (!where) return;
-    try {
-      const r = await this.registry.write(where, m =>
-        m.record({ command, cwd: where.relCwd, exitCode: e.exitCode, source: 'task', output: '', startedAt }),
-      );
-      this.log.info('task', `task "${task.name}" (\`${r.attempt.command}\`) → ${r.attempt.outcome} (exit ${e.exitCode ?? 'unknown'}), ${r.reason}`);
-      this.log.event('recorded', {
-        source: 'task',
-        task: task.name,
-        command: r.attempt.command,
-        key: r.approach.key,
-        exitCode: r.attempt.exitCode,
-        outcome: r.attempt.outcome,
-        status: r.approach.status,
-        attempts: r.approach.failures,
-        stored: r.stored,
-        folder: where.folder.name,
-      });
-      if (r.stored) this.guard.react(r, where);
-    } catch (err) {
-      this.log.error('task', `could not record task "${task.name}"`, err);
-    }
+    await this.guard.record(where, { command, exitCode: e.exitCode, source: 'task', output: '', startedAt }, { task: task.name });
   }
 }

@@ -180,40 +180,19 @@ export class TerminalWatcher extends Disposable {
       return;
     }
     await Promise.race([run.reading, new Promise(r => setTimeout(r, READ_GRACE_MS))]);
-    try {
-      const r = await this.registry.write(where, m =>
-        m.record({
-          command,
-          cwd: where.relCwd,
-          exitCode: e.exitCode,
-          source: 'terminal',
-          output: run.buffer.toString(),
-          outputTruncated: run.buffer.truncated,
-          outputBytes: run.buffer.totalBytes,
-          startedAt: run.startedAt,
-        }),
-      );
-      const level = r.attempt.outcome === 'failure' ? 'info' : 'debug';
-      this.log[level]('terminal', `\`${r.attempt.command}\` → ${r.attempt.outcome} (exit ${e.exitCode ?? 'unknown'}), ${r.reason}`);
-      this.log.event('recorded', {
+    await this.guard.record(
+      where,
+      {
+        command,
+        exitCode: e.exitCode,
         source: 'terminal',
-        command: r.attempt.command,
-        key: r.approach.key,
-        exitCode: r.attempt.exitCode,
-        outcome: r.attempt.outcome,
-        status: r.approach.status,
-        attempts: r.approach.failures,
-        stored: r.stored,
-        outputChars: r.attempt.output.length,
-        errorSignature: r.attempt.errorSignature,
-        folder: where.folder.name,
-        cwd: where.relCwd,
-        cwdSeen: typeof cwd === 'string' ? cwd : cwd?.toString(),
-      });
-      if (r.stored) this.guard.react(r, where);
-    } catch (err) {
-      this.log.error('terminal', `could not record \`${command}\``, err);
-    }
+        output: run.buffer.toString(),
+        outputTruncated: run.buffer.truncated,
+        outputBytes: run.buffer.totalBytes,
+        startedAt: run.startedAt,
+      },
+      { terminal: e.terminal.name },
+    );
   }
 
   override dispose(): void {
