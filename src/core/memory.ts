@@ -240,12 +240,49 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Engin
 
 function linkAlternatives(data: MemoryData, approach: Approach, now: string): void {
   const t = Date.parse(now);
+  const mine = salientWords(approach);
   for (const other of Object.values(data.approaches)) {
     if (other.key === approach.key || other.failures === 0 || !other.lastFailure) continue;
     if (t - Date.parse(other.lastFailure) > STRETCH_MS) continue;
+    if (!isAlternative(approach, mine, other)) continue;
     addAlternative(approach, describeApproach(other));
     addAlternative(other, describeApproach(approach));
   }
+}
+
+// Words every error shares: they say nothing about WHAT failed.
+const GENERIC = new Set(
+  ('error errors failed failure fatal cannot could find found module modules package packages command exit code ' +
+    'with from file files such directory this that there have none were when while into line lines stack require ' +
+    'time tmp port exception traceback recent call last npm yarn pnpm node python run test tests true false null ' +
+    'undefined expected received tobe expect assert assertion warning warn info debug').split(' '),
+);
+
+/** The words that name what an approach is about: its program, targets, modules, packages. */
+function salientWords(a: Approach): Set<string> {
+  const text = `${a.label} ${a.lastErrorSignature}`.toLowerCase();
+  const words = new Set<string>();
+  for (const w of text.match(/[a-z0-9@][a-z0-9@/._-]{2,}/g) ?? []) {
+    for (const part of [w, ...w.split(/[/._-]+/)]) {
+      if (part.length >= 4 && !GENERIC.has(part) && !/^\d+$/.test(part) && !part.startsWith('<')) words.add(part);
+    }
+  }
+  return words;
+}
+
+/**
+ * Another approach counts as an alternative tried for the same problem (seed 001) when it failed in
+ * the same stretch, in the same folder, and is about the same thing: the same program
+ * (`prisma migrate` for `prisma generate`) or a shared salient word in the command or the error
+ * (`npm install @prisma/client` for "Cannot find module '@prisma/client'"). Unrelated failures of
+ * the same afternoon (a failing jest run next to a prisma problem) are not alternatives.
+ */
+function isAlternative(a: Approach, aWords: Set<string>, b: Approach): boolean {
+  if (a.cwd !== b.cwd) return false;
+  const program = a.label.split(' ')[0];
+  if (program === b.label.split(' ')[0] && !GENERIC.has(program)) return true;
+  for (const w of salientWords(b)) if (aWords.has(w)) return true;
+  return false;
 }
 
 const failed = (a: Attempt) => a.outcome === 'failure';

@@ -305,3 +305,18 @@ describe('limits and eviction (seed 002)', () => {
     assert.deepEqual([s.exhausted.length, s.failing.length, s.resolved.length], [1, 1, 1]);
   });
 });
+
+describe('alternatives tried (seed 001)', () => {
+  test('related approaches in the same stretch are linked; unrelated failures are not', () => {
+    const data = emptyMemory();
+    run(data, 'npx prisma generate', 1, PRISMA_ERR);
+    run(data, 'npx jest src/cart.test.ts', 1, jest(2, 1, ['applies the discount']));
+    run(data, 'npm install @prisma/client', 1, 'npm error code E401');
+    run(data, 'npx prisma migrate dev', 1, 'Error: P1001: Can\'t reach database server at `localhost:5432`');
+    run(data, 'npm test', 1, 'Error: boom', { cwd: 'packages/other' });
+    const prisma = data.approaches['.::prisma generate'];
+    assert.deepEqual(prisma.alternativesTried.sort(), ['npm install @prisma/client', 'prisma migrate dev']);
+    assert.deepEqual(data.approaches['.::jest'].alternativesTried, []);
+    assert.deepEqual(data.approaches['packages/other::npm test'].alternativesTried, []);
+  });
+});
