@@ -1,12 +1,16 @@
-// npm run bench  (= npm run build && node --import tsx bench/run.mjs [--quick] [--model-dir DIR])
+// npm run bench  (= npm run build && node --import tsx bench/run.mjs [--quick] [--model-dir DIR] [--no-e2e])
 //
 // Measures, and writes between the bench markers of BENCHMARKS.md (with the machine and date):
+//  - the VSIX per target (scripts/package.mjs --target all): size and what is inside
+//  - the packaged extension in code-server (bench/e2e-bench.mjs, when test/e2e/setup.sh has set up
+//    .e2e/; --no-e2e skips it): activation time, extension host RSS with and without the model
 //  - recall quality per scorer on test/fixtures/recall-set.json (and the transformer, given a real model)
 //  - embedding latency and throughput: offline embedder, tiny test transformer (and a real model)
 //  - model load time; RSS before/after loading (fresh child processes)
-//  - brute-force top-k over 1k / 10k / 100k stored vectors; end-to-end recall over a full memory
-//  - the engine (issue 2): record and check on a store with 10,000 attempts, through
-//    WorkspaceMemory and through the CLI binary dist/cli.js
+//  - brute-force top-k over 1k / 10k / 100k stored vectors; end-to-end recall through
+//    WorkspaceMemory over 500 (the default limit), 1k, 10k and 100k approaches
+//  - the engine (issue 2): store load/save, record and check on a store with 10,000 attempts,
+//    through WorkspaceMemory and through the packaged CLI (dist/cli.js from the linux VSIX)
 //  - what the embeddings add to the VSIX
 // Nothing here asserts a time: the numbers are for reading. Sections are functions; add yours to SECTIONS.
 import { spawnSync } from 'node:child_process';
@@ -23,12 +27,15 @@ import { evaluateRecall } from '../src/embeddings/recallEval.ts';
 import { loadWordTable } from '../src/embeddings/wordTable.ts';
 import { VectorSnapshot } from '../src/store/vectorStore.ts';
 import { VectorStore } from '../src/store/vectorStore.ts';
+import { MAX_MEMORY_FILE_BYTES } from '../src/store/memoryStore.ts';
 import { WorkspaceMemory } from '../src/store/workspaceMemory.ts';
 import { makeTinyModel } from '../scripts/make-tiny-model.ts';
+import { E2E_DIR } from '../test/e2e/harness.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
+const noE2e = args.includes('--no-e2e');
 const modelDirArg = args.includes('--model-dir') ? args[args.indexOf('--model-dir') + 1] : process.env.FAILURE_MEMORY_MODEL_DIR;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fm-bench-'));
 process.on('exit', () => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -69,6 +76,79 @@ const realModel = modelDirArg ? resolveModel({ settingDir: modelDirArg }) : unde
 if (modelDirArg && !realModel) console.warn(`--model-dir ${modelDirArg}: no complete model there; the real-model rows are left out.`);
 
 // ---------------------------------------------------------------------------------------------------
+
+/** Set by packaging(): the report of scripts/package.mjs and the unpacked linux-x64 extension. */
+let packaged;
+
+async function packaging() {
+  line('### The VSIX per target (`npm run package -- --target <target>`)');
+  line('');
+  const outDir = path.join(tmp, 'vsix');
+  const report = path.join(tmp, 'package-report.json');
+  const r = spawnSync(process.execPath, ['scripts/package.mjs', '--target', 'all', '--out', outDir, '--report', report], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (r.status !== 0) {
+    line(`packaging failed: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}`);
+    line('');
+    return;
+  }
+  const { results } = JSON.parse(fs.readFileSync(report, 'utf8'));
+  line('Production bundles, one platform\'s onnxruntime-node addon and library (no CUDA/TensorRT/other execution providers), no model. Compressed = in the VSIX (a zip).');
+  line('');
+  line('| target | VSIX | unpacked | onnxruntime (unpacked / compressed) | bundles + media + README images (compressed) | files |');
+  line('|---|---|---|---|---|---|');
+  const part = (x, name) => x.parts.find(p => p.name === name) ?? { size: 0, compressed: 0 };
+  for (const x of results) {
+    const ort = part(x, 'onnxruntime');
+    const rest = x.parts.filter(p => p.name !== 'onnxruntime').reduce((s, p) => s + p.compressed, 0);
+    line(`| ${x.target} | **${mb(x.size)}** | ${mb(x.unpacked)} | ${mb(ort.size)} / ${mb(ort.compressed)} | ${mb(rest)} | ${x.files} |`);
+  }
+  const built = new Set(results.map(x => x.target));
+  for (const t of ['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64', 'win32-x64', 'win32-arm64'].filter(t => !built.has(t))) {
+    line(`| ${t} | not built: onnxruntime-node ${JSON.parse(fs.readFileSync(path.join(root, 'node_modules/onnxruntime-node/package.json'), 'utf8')).version} ships no binary for it | | | | |`);
+  }
+  line('');
+  const linux = results.find(x => x.target === `${process.platform}-${process.arch}`) ?? results[0];
+  const dir = path.join(tmp, 'unpacked');
+  spawnSync('unzip', ['-q', path.join(outDir, path.basename(linux.file)), '-d', dir]);
+  packaged = { results, vsix: path.join(outDir, path.basename(linux.file)), extension: path.join(dir, 'extension') };
+}
+
+async function extensionHost() {
+  line('### The packaged extension in VS Code (code-server 4.100.3 = VS Code 1.100.3, headless Chromium)');
+  line('');
+  if (noE2e || !fs.existsSync(path.join(E2E_DIR, 'code-server')) || !packaged) {
+    line(`Not measured in this run: ${noE2e ? '--no-e2e' : !packaged ? 'packaging failed' : '.e2e/ is not set up (run `bash test/e2e/setup.sh`, or `npm run test:e2e` once)'}.`);
+    line('');
+    return;
+  }
+  const { benchExtensionHost } = await import('./e2e-bench.mjs');
+  const runs = quick ? 1 : 3;
+  const r = await benchExtensionHost({ vsix: packaged.vsix, runs });
+  const all = [...r.plain, ...r.model];
+  const med = k => {
+    const v = all.map(x => x[k]).sort((a, b) => a - b);
+    return v[Math.floor(v.length / 2)];
+  };
+  const range = k => `${ms(Math.min(...all.map(x => x[k])))} – ${ms(Math.max(...all.map(x => x[k])))}`;
+  line(`The VSIX installed with \`--install-extension\` into a fresh code-server, ${all.length} starts (${runs} with the plain VSIX, ${runs} with the tiny model bundled); activation is \`onStartupFinished\`.`);
+  line('');
+  line('| activation | median | range |');
+  line('|---|---|---|');
+  line(`| \`activate()\` (measured by the extension, the \`ms\` of its \`activated\` event) | ${ms(med('activateMs'))} | ${range('activateMs')} |`);
+  line(`| extension host process start → activated (the host loads VS Code's built-in extensions too) | ${ms(med('hostToActivatedMs'))} | ${range('hostToActivatedMs')} |`);
+  line(`| code-server start → activated (includes starting Chromium and loading the workbench) | ${ms(med('serverToActivatedMs'))} | ${range('serverToActivatedMs')} |`);
+  line('');
+  const p = r.plain[0];
+  const m = r.model[0];
+  const add = x => `${mb(x)} (+${mb(x - r.baseline)})`;
+  line('Extension host RSS (`/proc/<pid>/status` VmRSS, the median of 5 samples once settled). "+" is over the extension host of the same code-server with an empty extension instead (' + mb(r.baseline) + '). 200 failures are recorded by the CLI (another process), then one recall runs through the language-model tool. **The model is the tiny random test BERT** (hidden 32, 42 KB): the row shows what the worker thread, onnxruntime and transformers.js cost; all-MiniLM-L6-v2 (q8, 23 MB) adds roughly its weights and activations on top (not measured: no model weights on this machine).');
+  line('');
+  line('| extension host | after activation | after 200 failures recorded | after the first recall |');
+  line('|---|---|---|---|');
+  line(`| plain VSIX: recall on the offline embedder (${p.mode}) | ${add(p.rssActivated)} | ${add(p.rssRecorded)} | ${add(p.rssRecalled)} |`);
+  line(`| VSIX with the tiny model: recall loads the worker, onnxruntime and the model (${m.mode}) | ${add(m.rssActivated)} | ${add(m.rssRecorded)} | ${add(m.rssRecalled)} |`);
+  line('');
+}
 
 async function recallQuality() {
   line('### Recall quality (test/fixtures/recall-set.json)');
@@ -228,6 +308,61 @@ async function vectorSearch() {
     if (memory.scorer.b?.embedder?.dispose) await memory.scorer.b.embedder.dispose();
   }
   line('');
+
+  line('#### End-to-end recall at 1k / 10k / 100k approaches');
+  line('');
+  line('Past the default limit of 500 approaches (`limits.maxApproaches`): one failed attempt each (~1 KB of output), TF-IDF ⊕ offline embedder (the CLI default). A recall reads memory.json, scores every approach and returns the top 5; the first one also embeds every approach and writes vectors.bin.');
+  line('');
+  line('| approaches | memory.json | vectors.bin | first recall | next recalls (median / p95) |');
+  line('|---|---|---|---|---|');
+  for (const n of quick ? [1000, 10000] : [1000, 10000, 100000]) {
+    const data = wideMemory(n);
+    const bytes = Buffer.byteLength(JSON.stringify(data)); // as the store writes it
+    if (bytes > MAX_MEMORY_FILE_BYTES) {
+      line(`| ${n.toLocaleString('en')} | ${mb(bytes)} | – | not possible: memory.json over the ${mb(MAX_MEMORY_FILE_BYTES)} the store loads (it is moved aside as corrupt); the brute-force table above has 100k vectors | |`);
+      continue;
+    }
+    const ws = path.join(tmp, `ws-recall-${n}`);
+    const memory = new WorkspaceMemory(ws);
+    await memory.store.replace(data);
+    memory.scorer = createOfflineScorer({ memoryDir: memory.store.dir, claim: true });
+    const s = performance.now();
+    await memory.recall('ModuleNotFoundError: No module named numpy', 5);
+    const first = performance.now() - s;
+    const next = await time(i => memory.recall(`cannot find module number ${i}`, 5), n >= 100000 ? 3 : n >= 10000 ? 5 : 15, 1);
+    const bin = path.join(memory.store.dir, 'vectors.bin');
+    line(`| ${n.toLocaleString('en')} | ${mb(fs.statSync(memory.store.file).size)} | ${fs.existsSync(bin) ? mb(fs.statSync(bin).size) : '–'} | ${ms(first)} | ${ms(next.median)} / ${ms(next.p95)} |`);
+    fs.rmSync(ws, { recursive: true, force: true });
+  }
+  line('');
+}
+
+/**
+ * A memory of `n` approaches with one failed attempt each. Adding them one by one through
+ * applyAttempt is quadratic (eviction checks), so each approach is the template of an approach
+ * built that way, with its own command, attempt and error.
+ */
+function wideMemory(n) {
+  const data = emptyMemory();
+  const redactor = createRedactor();
+  const settings = { ...DEFAULT_SETTINGS, limits: { ...DEFAULT_SETTINGS.limits, maxApproaches: n, maxTotalBytes: 1024 * 1024 * 1024 } };
+  const kinds = [
+    i => `Traceback (most recent call last):\n  File "job${i}.py", line ${i % 90}, in <module>\nModuleNotFoundError: No module named 'pkg${i % 997}'`,
+    i => `Error: listen EADDRINUSE: address already in use :::${3000 + (i % 1000)}`,
+    i => `src/file${i}.ts(${i % 50},7): error TS2307: Cannot find module 'lib${i % 889}' or its corresponding type declarations.`,
+    i => `error[E0425]: cannot find value \`v${i % 883}\` in this scope\n  --> src/main.rs:${i % 70}:5`,
+    i => `npm ERR! code ENOENT\nnpm ERR! enoent ENOENT: no such file or directory, open '/home/dev/p${i % 500}/package.json'`,
+  ];
+  applyAttempt(data, prepareAttempt({ command: 'template run', cwd: '.', exitCode: 1, source: 'cli', output: 'x\n' }, settings, redactor, new Date(Date.UTC(2026, 0, 1))), settings);
+  const template = data.approaches['.::template run'];
+  delete data.approaches['.::template run'];
+  for (let i = 0; i < n; i++) {
+    const at = new Date(Date.UTC(2026, 0, 1) + i * 1000);
+    const attempt = prepareAttempt({ command: `tool${i} run --step ${i % 7}`, cwd: '.', exitCode: 1, source: 'cli', output: `${'building…\n'.repeat(20 + (i % 60))}${kinds[i % kinds.length](i)}\n` }, settings, redactor, at);
+    const approach = { ...template, key: attempt.key, command: attempt.command, label: attempt.command, lastErrorSignature: attempt.errorSignature, attempts: [attempt], alternativesTried: [], learnedFacts: [], updatedAt: at.toISOString(), firstFailure: at.toISOString(), lastFailure: at.toISOString() };
+    data.approaches[attempt.key] = approach;
+  }
+  return data;
 }
 
 /** A memory of `approaches` approaches with `perApproach` failed attempts each (outputs ~0.5–1.5 KB). */
@@ -284,6 +419,10 @@ async function engine() {
   line('| operation | through | median | p95 | runs |');
   line('|---|---|---|---|---|');
   const runs = quick ? 10 : 40;
+  const load = await time(() => new WorkspaceMemory(ws).store.read(), runs, 3);
+  line(`| load memory.json (read, parse, validate; no lock) | MemoryStore.read | ${ms(load.median)} | ${ms(load.p95)} | ${runs} |`);
+  const save = await time(() => memory.store.update(() => undefined), runs, 3);
+  line(`| save memory.json (lock, re-read, write, fsync, rename) | MemoryStore.update | ${ms(save.median)} | ${ms(save.p95)} | ${runs} |`);
   let i = 0;
   const rec = await time(() => memory.record({ command: `tool${i++ % 500} run --step x`, cwd: '.', exitCode: 1, source: 'cli', output: "ModuleNotFoundError: No module named 'x'\n" }), runs, 3);
   line(`| record (failing run of a known approach) | WorkspaceMemory | ${ms(rec.median)} | ${ms(rec.p95)} | ${runs} |`);
@@ -291,7 +430,8 @@ async function engine() {
   line(`| record (new approach; evicts the oldest at the 500 limit) | WorkspaceMemory | ${ms(recNew.median)} | ${ms(recNew.p95)} | ${runs} |`);
   const chk = await time(() => memory.check(`tool${i++ % 500} run`), runs * 2, 3);
   line(`| check | WorkspaceMemory | ${ms(chk.median)} | ${ms(chk.p95)} | ${runs * 2} |`);
-  const cli = path.join(root, 'dist/cli.js');
+  const cli = packaged ? path.join(packaged.extension, 'dist/cli.js') : path.join(root, 'dist/cli.js');
+  const through = packaged ? 'packaged dist/cli.js (new process each)' : 'dist/cli.js (new process each)';
   if (!fs.existsSync(cli)) {
     line('| record / check | dist/cli.js | not built | | |');
   } else {
@@ -304,10 +444,10 @@ async function engine() {
     const cRec = await time(() => run(['record', '--command', `tool${i++ % 500} run`, '--exit-code', '1'], "ModuleNotFoundError: No module named 'x'\n"), cliRuns, 1);
     const cChk = await time(() => run(['check', '--command', `tool${i++ % 500} run`], ''), cliRuns, 1);
     const cRecall = await time(() => run(['recall', '--query', 'cannot find module lib7', '--json'], ''), cliRuns, 1);
-    line(`| record | dist/cli.js (new process each) | ${ms(cRec.median)} | ${ms(cRec.p95)} | ${cliRuns} |`);
-    line(`| check | dist/cli.js (new process each) | ${ms(cChk.median)} | ${ms(cChk.p95)} | ${cliRuns} |`);
-    line(`| recall --json (offline embedder; vectors cached after the first run) | dist/cli.js (new process each) | ${ms(cRecall.median)} | ${ms(cRecall.p95)} | ${cliRuns} |`);
-    line(`| \`version\` (Node start + bundle load, for reference) | dist/cli.js | ${ms(startup.median)} | ${ms(startup.p95)} | ${cliRuns} |`);
+    line(`| record | ${through} | ${ms(cRec.median)} | ${ms(cRec.p95)} | ${cliRuns} |`);
+    line(`| check | ${through} | ${ms(cChk.median)} | ${ms(cChk.p95)} | ${cliRuns} |`);
+    line(`| recall --json (offline embedder; vectors cached after the first run) | ${through} | ${ms(cRecall.median)} | ${ms(cRecall.p95)} | ${cliRuns} |`);
+    line(`| \`version\` (Node start + bundle load, for reference) | ${through} | ${ms(startup.median)} | ${ms(startup.p95)} | ${cliRuns} |`);
   }
   line('');
 }
@@ -316,26 +456,29 @@ async function sizes() {
   line('### Package size added by semantic recall');
   line('');
   const table = loadWordTable();
-  const f = p => (fs.existsSync(path.join(root, p)) ? fs.statSync(path.join(root, p)).size : 0);
-  const dirSize = p => {
-    const full = path.join(root, p);
+  const f = p => (fs.existsSync(p) ? fs.statSync(p).size : 0);
+  const dirSize = full => {
     if (!fs.existsSync(full)) return 0;
     let s = 0;
     for (const e of fs.readdirSync(full, { withFileTypes: true, recursive: true })) if (e.isFile()) s += fs.statSync(path.join(e.parentPath ?? e.path, e.name)).size;
     return s;
   };
-  line('| file | size | ships in |');
+  const ext = packaged?.extension;
+  const ortDir = ext && path.join(ext, 'dist/node_modules/onnxruntime-node');
+  line('| file | size (unpacked) | ships in |');
   line('|---|---|---|');
-  line(`| media/offline-embedder.bin (${table.size} words × 100 int8 + scales, ranks, weights) | ${kb(f('media/offline-embedder.bin'))} | every VSIX |`);
-  line(`| dist/embed-worker.js (bundled @huggingface/transformers) | ${kb(f('dist/embed-worker.js'))} | every VSIX |`);
-  line(`| node_modules/onnxruntime-node/bin/napi-v6/linux/x64 (native addon + libonnxruntime) | ${mb(dirSize('node_modules/onnxruntime-node/bin/napi-v6/linux/x64'))} | linux-x64 VSIX only (per-platform packages) |`);
-  line(`| node_modules/onnxruntime-node (all platforms) | ${mb(dirSize('node_modules/onnxruntime-node'))} | never whole: keep one platform's bin/ |`);
-  line(`| node_modules/onnxruntime-common | ${kb(dirSize('node_modules/onnxruntime-common/dist/cjs'))} (dist/cjs) | every VSIX with the transformer |`);
-  line('| Xenova/all-MiniLM-L6-v2 q8 (model_quantized.onnx + tokenizer) | ≈ 23 MB (published size, not downloaded here) | not shipped: downloaded once into global storage, or a models/ folder in a custom build |');
+  line(`| media/offline-embedder.bin (${table.size} words × 100 int8 + scales, ranks, weights) | ${kb(f(path.join(root, 'media/offline-embedder.bin')))} | every VSIX |`);
+  if (ext) {
+    line(`| dist/embed-worker.js (bundled @huggingface/transformers, production build) | ${kb(f(path.join(ext, 'dist/embed-worker.js')))} | every VSIX |`);
+    line(`| dist/node_modules/onnxruntime-node (package.json, dist/*.js, bin/napi-v6/${process.platform}/${process.arch}: addon + libonnxruntime) | ${mb(dirSize(ortDir))} | the ${process.platform}-${process.arch} VSIX (each target gets its own) |`);
+    line(`| dist/node_modules/onnxruntime-common (package.json, dist/cjs/*.js) | ${kb(dirSize(path.join(ext, 'dist/node_modules/onnxruntime-common')))} | every VSIX |`);
+  }
+  line(`| node_modules/onnxruntime-node (all platforms, as npm installs it) | ${mb(dirSize(path.join(root, 'node_modules/onnxruntime-node')))} | never whole: one platform's bin/ per VSIX |`);
+  line('| Xenova/all-MiniLM-L6-v2 q8 (model_quantized.onnx + tokenizer) | ≈ 23 MB (published size, not downloaded here) | not shipped by default: downloaded once into global storage when the user allows it, or bundled into models/ with `npm run package -- --with-model DIR` |');
   line('');
 }
 
-const SECTIONS = [recallQuality, embeddingSpeed, rss, vectorSearch, engine, sizes];
+const SECTIONS = [packaging, extensionHost, recallQuality, embeddingSpeed, rss, vectorSearch, engine, sizes];
 
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 const header = `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpu}, ${os.cpus().length} cores, ${mb(os.totalmem())} RAM, ${os.type()} ${os.release()} ${os.arch()}, Node ${process.version}${quick ? ' (--quick)' : ''}.`;
