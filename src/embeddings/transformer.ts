@@ -217,6 +217,10 @@ export class TransformerEmbedder implements Embedder {
     if (this.worker) return;
     const { root, modelId, dtype } = this.location;
     const workerData = { root, modelId, dtype, threads: this.threads };
+    // onnxruntime's native library has a telemetry client; it reads the PROCESS environment (a
+    // worker's process.env never reaches it), so it must be switched off here, before it loads.
+    // Nothing leaves the machine.
+    process.env.ORT_DISABLE_TELEMETRY = '1';
     // From source (tests, tsx) the worker is TypeScript: Node 20 does not apply --import loaders to
     // a worker's entry file, so a one-line CommonJS bootstrap registers tsx and requires it.
     const worker = this.workerPath.endsWith('.ts')
