@@ -1,28 +1,17 @@
 // Self-reflection by a chat model, the pure parts: the prompt from redacted attempts, and the
 // model's answer validated and merged into the heuristics record (still seed 003 schema-valid).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { describe, test } from 'node:test';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
 import { buildReflectionPrompt, extractJsonObject, mergeModelReflection, parseModelReflection, ReflectionAnswerError } from '../../src/core/lmReflection';
-import { applyAttempt, prepareAttempt } from '../../src/core/memory';
 import { recall } from '../../src/core/recall';
 import { createRedactor } from '../../src/core/redact';
 import { buildReflection, reflectionToMarkdown } from '../../src/core/reflection';
-import { DEFAULT_SETTINGS, emptyMemory, type MemoryData } from '../../src/core/types';
+import { emptyMemory } from '../../src/core/types';
+import { makeRecorder, validateReflection } from './helpers/reflection';
 
-const schema = JSON.parse(readFileSync(resolve(__dirname, '../fixtures/reflection-memory.schema.json'), 'utf8'));
-const ajv = new Ajv2020({ allErrors: true, strict: false });
-addFormats(ajv);
-const validate = ajv.compile(schema);
+const validate = validateReflection;
+const { run, now } = makeRecorder();
 const redactor = createRedactor();
-
-let t = Date.parse('2026-11-20T09:00:00Z');
-function run(data: MemoryData, command: string, exitCode: number, output: string) {
-  return applyAttempt(data, prepareAttempt({ command, exitCode, output, source: 'terminal' }, DEFAULT_SETTINGS, redactor, new Date((t += 1000))), DEFAULT_SETTINGS);
-}
 
 async function heuristics() {
   const data = emptyMemory();
@@ -31,7 +20,7 @@ async function heuristics() {
   run(data, 'npm install @prisma/client', 1, 'npm error code E401\nnpm error Unable to authenticate');
   const a = data.approaches['.::prisma generate'];
   const similar = await recall(data, `${a.label}\n${a.lastErrorSignature}`, 5);
-  return { data, approach: a, record: buildReflection({ data, approach: a, threshold: 5, similar, omega: 3, id: 'r1', now: new Date((t += 1000)) }) };
+  return { data, approach: a, record: buildReflection({ data, approach: a, threshold: 5, similar, omega: 3, id: 'r1', now: now() }) };
 }
 
 const ANSWER = {

@@ -1,32 +1,18 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { describe, test } from 'node:test';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
-import { applyAttempt, prepareAttempt } from '../../src/core/memory';
-import { createRedactor } from '../../src/core/redact';
 import { recall } from '../../src/core/recall';
 import { buildReflection, reflectionToMarkdown, storeReflection, text } from '../../src/core/reflection';
-import { DEFAULT_SETTINGS, emptyMemory, type MemoryData } from '../../src/core/types';
+import { emptyMemory, type MemoryData } from '../../src/core/types';
+import { makeRecorder, validateReflection } from './helpers/reflection';
 
-// The seed 003 schema (copied from ../shared/seeds/reflection-memory.schema.json).
-const schema = JSON.parse(readFileSync(resolve(__dirname, '../fixtures/reflection-memory.schema.json'), 'utf8'));
-const ajv = new Ajv2020({ allErrors: true, strict: false });
-addFormats(ajv);
-const validate = ajv.compile(schema);
-
-const redactor = createRedactor();
-let t = Date.parse('2026-11-20T09:00:00Z');
-function run(data: MemoryData, command: string, exitCode: number, output: string) {
-  return applyAttempt(data, prepareAttempt({ command, exitCode, output, source: 'terminal' }, DEFAULT_SETTINGS, redactor, new Date((t += 1000))), DEFAULT_SETTINGS);
-}
+const validate = validateReflection;
+const { run, now } = makeRecorder();
 const jest = (passed: number, failed: number) => `  ● Calc › adds\n\n    expect(received).toBe(expected)\n\nTests:       ${failed} failed, ${passed} passed, ${passed + failed} total\n`;
 
 async function reflect(data: MemoryData, key: string, omega = 3) {
   const a = data.approaches[key];
   const similar = await recall(data, `${a.label}\n${a.lastErrorSignature}`, 5);
-  return buildReflection({ data, approach: a, threshold: 5, similar, omega, id: 'r' + t, now: new Date((t += 1000)) });
+  return buildReflection({ data, approach: a, threshold: 5, similar, omega, id: `r${now().getTime()}`, now: now() });
 }
 
 describe('reflection record (seed 003 schema)', () => {
