@@ -36,11 +36,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const terminals = new TerminalWatcher(context, registry, guard, log, () => config);
   const tasks = new TaskWatcher(registry, guard, log, () => config);
   const commands = new CommandHandlers(registry, log);
-  const status = new StatusBar(
-    registry,
-    () => ({ terminal: config.captureTerminal, tasks: config.captureTasks, terminalsWithIntegration: terminals.activeCount, terminals: terminals.terminalCount }),
-    log,
-  );
+  const capture = () => ({ terminal: config.captureTerminal, tasks: config.captureTasks, terminalsWithIntegration: terminals.activeCount, terminals: terminals.terminalCount });
+  const status = new StatusBar(registry, capture, log);
 
   context.subscriptions.push(
     channel,
@@ -59,7 +56,7 @@ export function activate(context: vscode.ExtensionContext): void {
       log.info('config', `settings applied: ${JSON.stringify(config)}`);
     }),
   );
-  context.subscriptions.push(new MemoryPanel(context.extensionUri, registry, commands, log, () => ({ terminal: config.captureTerminal, tasks: config.captureTasks, terminalsWithIntegration: terminals.activeCount, terminals: terminals.terminalCount }), terminals.onDidChangeState));
+  context.subscriptions.push(new MemoryPanel(context.extensionUri, registry, commands, log, capture, terminals.onDidChangeState));
 
   // agents: language-model tools, the MCP server offered to VS Code, reflections by a chat model
   const lmReflection = new LanguageModelReflection(context, log, () => config);

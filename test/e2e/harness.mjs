@@ -431,6 +431,17 @@ export async function startVSCode(o = {}) {
       return (await lines.allInnerTexts()).map(l => l.replace(/\u00a0/g, ' ')).join('\n');
     },
 
+    /** Runs the hidden test command, which calls vscode.lm.invokeTool and logs an lmToolResult event. */
+    async invokeTool(tool, input, { timeout = 30000 } = {}) {
+      const since = h.readEvents().length;
+      await h.runCommand('Failure Memory: Invoke Language Model Tool (Test)', { waitHidden: false });
+      const box = page.locator('.quick-input-widget input.input');
+      await box.waitFor({ state: 'visible', timeout: 10000 });
+      await box.fill(`${tool} ${JSON.stringify(input)}`);
+      await page.keyboard.press('Enter');
+      return h.waitForEvent(e => e.event === 'lmToolResult' && e.tool === tool, { since, timeout, what: `the lmToolResult of ${tool}` });
+    },
+
     async clearNotifications() {
       await h.runCommand('Notifications: Clear All Notifications');
     },

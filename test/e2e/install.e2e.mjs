@@ -28,16 +28,6 @@ export function makeTinyModel() {
   return dir;
 }
 
-/** Runs the hidden test command, which calls vscode.lm.invokeTool and logs an lmToolResult event. */
-export async function invokeTool(h, tool, input) {
-  const since = h.readEvents().length;
-  await h.runCommand('Failure Memory: Invoke Language Model Tool (Test)', { waitHidden: false });
-  const box = h.page.locator('.quick-input-widget input.input');
-  await box.waitFor({ state: 'visible', timeout: 10000 });
-  await box.fill(`${tool} ${JSON.stringify(input)}`);
-  await h.page.keyboard.press('Enter');
-  return h.waitForEvent(e => e.event === 'lmToolResult' && e.tool === tool, { since, timeout: 30000, what: `the lmToolResult of ${tool}` });
-}
 
 /** The "Failure Memory" log channel as VS Code writes it under the run's user-data-dir. */
 export function readExtensionLog(h) {
@@ -114,7 +104,7 @@ export async function run(h) {
 
   // Recall in the extension host (through the language-model tool, as an agent would): the first
   // recall builds the scorer, which finds the shipped model and the shipped runtime.
-  const recall = await invokeTool(h, 'failure_memory_recall', { query: 'ls: cannot access: No such file or directory' });
+  const recall = await h.invokeTool('failure_memory_recall', { query: 'ls: cannot access: No such file or directory' });
   assert.equal(recall.error, undefined, recall.error);
   assert.equal(recall.json.hits[0]?.key, '.::ls');
   const ready = await h.waitFor(() => readExtensionLog(h).split('\n').find(l => l.includes('[recall] semantic recall ready')), 10000, 'the "semantic recall ready" log line');

@@ -15,16 +15,6 @@ const CLI = path.join(REPO_ROOT, 'dist/cli.js');
 const PRISMA = "Error: Cannot find module '@prisma/client'\nRequire stack:\n- /home/dev/app/node_modules/.prisma/client/index.js\n";
 const TOOLS = ['failure_memory_add_learning', 'failure_memory_check', 'failure_memory_recall', 'failure_memory_record'];
 
-/** Runs the hidden test command, which calls vscode.lm.invokeTool and logs an lmToolResult event. */
-async function invokeTool(h, tool, input) {
-  const since = h.readEvents().length;
-  await h.runCommand('Failure Memory: Invoke Language Model Tool (Test)', { waitHidden: false });
-  const box = h.page.locator('.quick-input-widget input.input');
-  await box.waitFor({ state: 'visible', timeout: 10000 });
-  await box.fill(`${tool} ${JSON.stringify(input)}`);
-  await h.page.keyboard.press('Enter');
-  return h.waitForEvent(e => e.event === 'lmToolResult' && e.tool === tool, { since, what: `the lmToolResult of ${tool}` });
-}
 
 export async function run(h) {
   await h.waitForActivation();
@@ -45,7 +35,7 @@ export async function run(h) {
   }
 
   // the registered tool, through vscode.lm.invokeTool, in the extension host
-  const check = await invokeTool(h, 'failure_memory_check', { command: 'npx prisma generate' });
+  const check = await h.invokeTool('failure_memory_check', { command: 'npx prisma generate' });
   assert.equal(check.error, undefined, check.error);
   assert.deepEqual([...check.tools].sort(), TOOLS, 'all four tools are listed in vscode.lm.tools');
   assert.equal(check.json.status, 'exhausted');
@@ -57,11 +47,11 @@ export async function run(h) {
   assert.match(check.text, /ask the user/);
 
   // a cwd inside the workspace folder resolves to it; another command is clear
-  const clear = await invokeTool(h, 'failure_memory_check', { command: 'npm run build', cwd: h.workspace });
+  const clear = await h.invokeTool('failure_memory_check', { command: 'npm run build', cwd: h.workspace });
   assert.equal(clear.json.status, 'clear');
   assert.match(clear.text, /^CLEAR/);
 
-  const recall = await invokeTool(h, 'failure_memory_recall', { query: "Cannot find module '@prisma/client'" });
+  const recall = await h.invokeTool('failure_memory_recall', { query: "Cannot find module '@prisma/client'" });
   assert.equal(recall.json.hits[0].key, '.::prisma generate');
 
   // the server VS Code would launch answers the same

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from './harness.mjs';
-import { invokeTool, makeTinyModel, readExtensionLog } from './install.e2e.mjs';
+import { makeTinyModel, readExtensionLog } from './install.e2e.mjs';
 
 export const timeout = 150_000;
 
@@ -35,7 +35,7 @@ export async function run(h) {
     assert.equal(r.status, 0, r.stderr);
   }
 
-  const first = await invokeTool(h, 'failure_memory_recall', { query: "ModuleNotFoundError: No module named 'numpy'" });
+  const first = await h.invokeTool('failure_memory_recall', { query: "ModuleNotFoundError: No module named 'numpy'" });
   assert.equal(first.error, undefined, first.error);
   assert.equal(first.json.hits[0]?.key, '.::pip install');
 
@@ -53,7 +53,7 @@ export async function run(h) {
   assert.equal(index.dim, 32);
 
   // a second recall reuses the loaded worker and the stored vectors
-  const second = await invokeTool(h, 'failure_memory_recall', { query: 'address already in use :::3000' });
+  const second = await h.invokeTool('failure_memory_recall', { query: 'address already in use :::3000' });
   assert.equal(second.error, undefined, second.error);
   assert.equal(second.json.hits[0]?.key, '.::npm start');
   assert.doesNotMatch(log(), /semantic recall failed|onnxruntime-node is not installed|cannot be used/, 'no fallback to the offline embedder');
