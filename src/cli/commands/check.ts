@@ -1,0 +1,25 @@
+import { explainBlock } from '../../core/memory';
+import type { Command } from '../types';
+
+export const check: Command = {
+  name: 'check',
+  usage: 'check --command CMD [--cwd DIR]',
+  summary: 'clear | failing | exhausted; exit 2 when exhausted (the gate)',
+  options: {
+    command: { type: 'string', help: 'the command line about to run' },
+    cwd: { type: 'string', help: 'folder it would run in' },
+  },
+  async run(ctx) {
+    const { io } = ctx;
+    const c = await ctx.memory().check(ctx.required('command'), ctx.cwd);
+    if (ctx.json) ctx.print('', { status: c.status, verdict: c.verdict, attempts: c.attempts, threshold: c.threshold, key: c.key, label: c.label, lastError: c.lastError, alternatives: c.alternatives, progress: c.progress, patterns: c.patterns.map(p => p.kind), allowOnce: c.allowOnce, reason: c.reason });
+    else if (c.status === 'clear') io.out(`clear: ${c.label} has not failed here (${c.reason}).\n`);
+    else if (c.verdict !== 'block') io.out(`${c.status}: ${c.label} — ${c.reason}${c.lastError ? `\nlast error: ${c.lastError}` : ''}\n`);
+    if (c.verdict === 'block') {
+      io.err(`${explainBlock(c)}\n`);
+      return 2;
+    }
+    if (c.status === 'exhausted') io.err(`failure-memory: ${c.reason}\n`);
+    return 0;
+  },
+};

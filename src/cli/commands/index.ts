@@ -1,0 +1,15 @@
+// Every subcommand, in the order --help lists them. A new subcommand is one file here and one line below.
+import type { Command } from '../types';
+import { check } from './check';
+import { clear } from './clear';
+import { exportMemory } from './export';
+import { learn } from './learn';
+import { list } from './list';
+import { mcp } from './mcp';
+import { recall } from './recall';
+import { record } from './record';
+import { redact } from './redact';
+import { reflect } from './reflect';
+import { allow, resolve } from './resolve';
+
+export const COMMANDS: readonly Command[] = [record, check, recall, reflect, redact, resolve, allow, learn, list, exportMemory, clear, mcp];

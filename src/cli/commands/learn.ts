@@ -1,0 +1,25 @@
+import { isLearningType, LEARNING_TYPES } from '../../core/learnings';
+import { UsageError, type Command } from '../types';
+
+export const learn: Command = {
+  name: 'learn',
+  usage: 'learn --type TYPE --text TEXT [--command CMD]',
+  summary: `add a learning (${LEARNING_TYPES.join(', ')})`,
+  options: {
+    type: { type: 'string', help: LEARNING_TYPES.join(', ') },
+    text: { type: 'string', help: 'the learning, one or two sentences' },
+    command: { type: 'string', help: 'the approach it is about (optional)' },
+    cwd: { type: 'string', help: 'folder that approach ran in' },
+  },
+  async run(ctx) {
+    const type = ctx.required('type');
+    if (!isLearningType(type)) throw new UsageError(`--type must be one of ${LEARNING_TYPES.join(', ')}`);
+    const text = ctx.required('text').trim();
+    const command = ctx.str('command');
+    const memory = ctx.memory();
+    const key = command ? (await memory.find(command, ctx.cwd))?.key : undefined;
+    const l = await memory.addLearning(type, text, { key, source: 'user' });
+    ctx.print(`learned (${l.type}): ${l.text}`, l);
+    return 0;
+  },
+};

@@ -1,0 +1,50 @@
+// What every CLI subcommand is given and what it declares. One handler file per subcommand
+// (commands/<name>.ts), registered in commands/index.ts; main.ts parses and dispatches.
+
+import type { WorkspaceMemory } from '../store/workspaceMemory';
+
+export interface Io {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  /** Standard input; defaults to process.stdin. Tests pass their own stream. */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
+}
+
+/** A mistake in how the CLI was called: printed with a pointer to --help, exit 1. */
+export class UsageError extends Error {}
+
+export type OptionSpec = { type: 'string' | 'boolean'; short?: string; help?: string };
+
+export interface Context {
+  io: Io;
+  /** The workspace folder (absolute, existing). */
+  workspace: string;
+  json: boolean;
+  /** Prints the human text, or the JSON value with --json. */
+  print(human: string, value: unknown): void;
+  /** The workspace memory, built on first use (with the offline semantic scorer where the command wants recall). */
+  memory(): WorkspaceMemory;
+  /** --cwd as a workspace-relative folder (an absolute one inside the workspace is made relative). */
+  cwd: string | undefined;
+  /** A string option's value, or undefined. */
+  str(name: string): string | undefined;
+  /** A required string option's value: a UsageError when it is missing or blank. */
+  required(name: string): string;
+  /** A boolean option. */
+  flag(name: string): boolean;
+  /** An integer option within [min, max]. */
+  int(name: string, min: number, max: number): number | undefined;
+  onWarning(message: string): void;
+}
+
+export interface Command {
+  name: string;
+  /** The usage line, without the program name: `check --command CMD [--cwd DIR]`. */
+  usage: string;
+  summary: string;
+  /** Options of this subcommand (the global ones are added by main). */
+  options?: Record<string, OptionSpec>;
+  /** Recall-type commands get the offline semantic scorer unless --lexical. */
+  semantic?: boolean;
+  run(ctx: Context): Promise<number>;
+}
