@@ -6,9 +6,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+const scratch = mkdtempSync(join(tmpdir(), 'fm-electron-'));
+
 export default defineConfig({
   files: 'test/electron/**/*.test.js',
   version: '1.100.3',
-  workspaceFolder: mkdtempSync(join(tmpdir(), 'fm-electron-')),
+  workspaceFolder: mkdtempSync(join(scratch, 'workspace-')),
+  // the extension appends each decision (recorded, blocked…) to this file as a JSON line
+  env: { FAILURE_MEMORY_E2E_LOG: join(scratch, 'events.jsonl') },
   mocha: { ui: 'tdd', timeout: 60000 },
 });

@@ -1,7 +1,48 @@
+import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 
+// ---- the layers (data flows one way: event → core decides → store persists → UI) ----------------
+// Relative imports whose path names one of these folders, at any depth: '../store/x', '../../host'.
+const layer = (...names) => `^\\.{1,2}/(?:.*/)?(?:${names.join('|')})(?:\\.[cm]?[jt]s)?(?:/|$)`;
+const vscode = { name: 'vscode', message: 'Only src/host (and src/extension.ts) may import vscode.' };
+const nodeBuiltins = message => builtinModules.filter(m => !m.startsWith('_')).map(name => ({ name, message }));
+// @typescript-eslint's version also sees `import x = require('...')` and `export ... from`.
+const restrict = (paths, patterns = []) => ({
+  'no-restricted-imports': 'off',
+  '@typescript-eslint/no-restricted-imports': ['error', { paths, patterns }],
+});
+
+const layerRules = {
+  core: restrict(
+    [vscode, ...nodeBuiltins('src/core is pure TypeScript: no Node built-ins (the store and the host do the I/O).')],
+    [
+      { group: ['node:*'], message: 'src/core is pure TypeScript: no Node built-ins (the store and the host do the I/O).' },
+      { regex: layer('store', 'host', 'embeddings', 'agents', 'cli', 'extension'), message: 'src/core is the bottom layer: it imports only src/core (and src/shared).' },
+    ],
+  ),
+  webview: restrict(
+    [vscode, ...nodeBuiltins('The webview runs in a browser: no Node built-ins.')],
+    [
+      { group: ['node:*'], message: 'The webview runs in a browser: no Node built-ins.' },
+      { regex: '^(?:\\.\\./)+src/(?!shared/)', message: 'The webview talks to the extension only through src/shared (the typed protocol).' },
+    ],
+  ),
+  store: restrict([vscode], [{ regex: layer('host', 'extension'), message: 'src/store sits below the host: never import src/host.' }]),
+  other: restrict([vscode]),
+};
+
+// Node's globals, for the JavaScript files (ES modules; test/electron is CommonJS)
+const nodeGlobals = Object.fromEntries([
+  'process', 'console', 'Buffer', 'URL', 'URLSearchParams', 'AbortController', 'AbortSignal', 'TextEncoder', 'TextDecoder',
+  'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'queueMicrotask',
+  'structuredClone', 'performance', 'fetch', 'global', 'Blob', 'Event', 'EventTarget', 'crypto', 'WebAssembly',
+].map(g => [g, 'readonly']));
+// what page.evaluate() callbacks of the e2e tests see: they run in the browser
+const browserGlobals = Object.fromEntries(['window', 'document', 'getComputedStyle', 'HTMLElement', 'Element', 'Node', 'navigator', 'location']
+  .map(g => [g, 'readonly']));
+
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.e2e/**', 'out/**', '**/*.js', '**/*.mjs'] },
+  { ignores: ['dist/**', 'node_modules/**', '.e2e/**', 'out/**', '.try/**', 'test-artifacts/**', '.vscode-test/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'webview/**/*.ts'],
@@ -16,15 +57,25 @@ export default tseslint.config(
     },
   },
   {
-    // the engine and the store are plain Node/TypeScript: never the vscode API
-    files: ['src/core/**/*.ts', 'src/store/**/*.ts', 'src/shared/**/*.ts', 'src/embeddings/**/*.ts', 'src/agents/**/*.ts', 'src/cli.ts', 'webview/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'Only src/host may import vscode.' }] }] },
+    files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
+    languageOptions: { ecmaVersion: 'latest', sourceType: 'module', globals: nodeGlobals },
+    rules: {
+      'no-undef': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
   },
+  { files: ['test/e2e/**/*.mjs'], languageOptions: { globals: { ...nodeGlobals, ...browserGlobals } } },
   {
-    // the engine decides; it does not touch files
-    files: ['src/core/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: ['vscode', 'fs', 'node:fs', 'fs/promises', 'node:fs/promises'] }] },
+    // runs inside desktop VS Code under mocha (tdd): CommonJS
+    files: ['test/electron/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { ...nodeGlobals, require: 'readonly', module: 'writable', suite: 'readonly', test: 'readonly', suiteSetup: 'readonly', suiteTeardown: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  // the layers: only src/host and src/extension.ts may import vscode
+  { files: ['src/shared/**/*.ts', 'src/embeddings/**/*.ts', 'src/agents/**/*.ts', 'src/cli.ts', 'src/cli/**/*.ts'], rules: layerRules.other },
+  { files: ['src/core/**/*.ts'], rules: layerRules.core },
+  { files: ['src/store/**/*.ts'], rules: layerRules.store },
+  { files: ['webview/**/*.ts'], rules: layerRules.webview },
   {
     files: ['src/host/**/*.ts', 'src/extension.ts'],
     rules: { 'no-console': 'error' },

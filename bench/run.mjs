@@ -25,7 +25,6 @@ import { DEFAULT_SETTINGS, emptyMemory } from '../src/core/types.ts';
 import { createOfflineScorer, EmbeddingScorer, HybridScorer, OfflineEmbedder, resolveModel, TransformerEmbedder } from '../src/embeddings/index.ts';
 import { evaluateRecall } from '../src/embeddings/recallEval.ts';
 import { loadWordTable } from '../src/embeddings/wordTable.ts';
-import { VectorSnapshot } from '../src/store/vectorStore.ts';
 import { VectorStore } from '../src/store/vectorStore.ts';
 import { MAX_MEMORY_FILE_BYTES } from '../src/store/memoryStore.ts';
 import { WorkspaceMemory } from '../src/store/workspaceMemory.ts';

@@ -12,7 +12,7 @@ const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { stdio: 'inherit'
 const port = Number(process.env.PORT || 8080);
 const tryDir = join(root, '.try');
 
-if (!existsSync('node_modules')) run('npm', ['ci', '--no-audit', '--no-fund'], { env: { ...process.env, ONNXRUNTIME_NODE_INSTALL_CUDA: 'skip' } });
+run(process.execPath, ['scripts/ensure-deps.mjs', '--npm-only']); // npm ci when node_modules is missing or stale
 console.log('== code-server (VS Code 1.100.3) — first time about a minute');
 run('bash', ['test/e2e/setup.sh']);
 console.log('== packaging the extension');

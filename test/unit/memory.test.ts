@@ -302,7 +302,10 @@ describe('limits and eviction (seed 002)', () => {
     run(data, 'c', 1, 'x');
     run(data, 'c', 0, '');
     const s = summarize(data);
-    assert.deepEqual([s.exhausted.length, s.failing.length, s.resolved.length], [1, 1, 1]);
+    assert.deepEqual(
+      { exhausted: s.exhausted.map(a => a.command), failing: s.failing.map(a => a.command), resolved: s.resolved.map(a => a.command) },
+      { exhausted: ['a'], failing: ['b'], resolved: ['c'] },
+    );
   });
 });
 

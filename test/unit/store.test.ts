@@ -31,6 +31,44 @@ function learning(id: string): Learning {
   return { id, type: 'learning', text: `fact ${id}`, source: 'note', createdAt: '2026-11-20T10:00:00.000Z' };
 }
 
+/** Reads memory.json as fast as it can while a child process writes 40 versions of a ~1 MB memory. */
+async function watchWriter(mode: 'store' | 'plain'): Promise<{ reads: number; torn: number; versions: number }> {
+  const { dir } = newStore();
+  const file = path.join(dir, 'memory.json');
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'fixtures', 'bigWriter.ts'), dir, '40', mode], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', b => (out += String(b)));
+  child.stderr.on('data', b => (err += String(b)));
+  const exited = new Promise<number | null>(resolve => child.once('exit', code => resolve(code)));
+  while (!out.includes('ready\n')) {
+    if (child.exitCode !== null) throw new Error(`writer exited early: ${err}`);
+    await new Promise(resolve => setTimeout(resolve, 10));
+  }
+  child.stdin.write('go\n');
+  let reads = 0;
+  let torn = 0;
+  const versions = new Set<string>();
+  while (child.exitCode === null && !out.includes('done\n')) {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      await new Promise(resolve => setImmediate(resolve));
+      continue; // between a plain writer's truncate and its write the file exists; never missing for the store
+    }
+    reads++;
+    try {
+      versions.add((JSON.parse(text) as MemoryData).learnings[0].id);
+    } catch {
+      torn++;
+    }
+    await new Promise(resolve => setImmediate(resolve));
+  }
+  assert.equal(await exited, 0, `writer failed: ${err}`);
+  return { reads, torn, versions: versions.size };
+}
+
 function corruptCopies(dir: string): string[] {
   return fs.readdirSync(dir).filter(n => n.startsWith('memory.json.corrupt-')).map(n => path.join(dir, n));
 }
@@ -110,10 +148,21 @@ void describe('reading and writing', () => {
     assert.equal(fs.readFileSync(path.join(other.dir, '.gitignore'), 'utf8'), '# mine\n');
   });
 
-  void test('writes are atomic: no temp or lock files are left behind', async () => {
+  void test('no temp or lock files are left behind', async () => {
     const { store, dir } = newStore();
     for (let i = 0; i < 20; i++) await store.update(d => void d.learnings.push(learning(String(i))));
     assert.deepEqual(fs.readdirSync(dir).sort(), ['.gitignore', 'memory.json']);
+  });
+
+  void test('writes are atomic: a reader never sees a torn file while another process writes', { timeout: 120_000 }, async t => {
+    // The same reader watches a plain fs.writeFileSync writer first (the control: it must see torn
+    // files, or this test could not tell), then the store's writer (it must never see one).
+    const control = await watchWriter('plain');
+    assert.ok(control.torn > 0, `the control (plain writeFileSync) showed no torn read in ${control.reads} reads: the reader proves nothing`);
+    const store = await watchWriter('store');
+    assert.equal(store.torn, 0, `${store.torn} of ${store.reads} reads saw a torn memory.json`);
+    assert.ok(store.versions >= 3, `the reads overlapped the writes (${store.versions} versions seen)`);
+    t.diagnostic(`plain writer: ${control.torn}/${control.reads} torn reads; store: 0/${store.reads} over ${store.versions} versions`);
   });
 
   void test('a throwing mutate writes nothing and releases the lock', async () => {

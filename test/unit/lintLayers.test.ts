@@ -1,0 +1,84 @@
+// The layer rules of eslint.config.mjs, run through ESLint's own API on fixture texts placed at
+// virtual paths (no real source file is touched): a forbidden import must fail, an allowed one pass.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { ESLint } from 'eslint';
+
+const root = path.resolve(__dirname, '../..');
+
+// Only the layer rule runs: the fixtures are not part of a tsconfig project, so the type-aware
+// rules (and the project service that feeds them) are switched off for them.
+const eslint = new ESLint({
+  cwd: root,
+  overrideConfigFile: path.join(root, 'eslint.config.mjs'),
+  overrideConfig: { languageOptions: { parserOptions: { projectService: false } } },
+  ruleFilter: ({ ruleId }) => ruleId === '@typescript-eslint/no-restricted-imports',
+});
+
+async function violations(file: string, source: string): Promise<string[]> {
+  const [result] = await eslint.lintText(source, { filePath: path.join(root, file) });
+  assert.equal(result.fatalErrorCount, 0, result.messages.map(m => m.message).join('\n'));
+  return result.messages.map(m => m.message);
+}
+
+async function assertForbidden(file: string, source: string, because: RegExp): Promise<void> {
+  const messages = await violations(file, source);
+  assert.equal(messages.length, 1, `${file}: \`${source}\` should be refused once, got ${JSON.stringify(messages)}`);
+  assert.match(messages[0], because);
+}
+
+async function assertAllowed(file: string, source: string): Promise<void> {
+  assert.deepEqual(await violations(file, source), [], `${file}: \`${source}\` should be allowed`);
+}
+
+const CORE = 'src/core/__layer_fixture__.ts';
+const CORE_NESTED = 'src/core/testResults/__layer_fixture__.ts';
+const WEBVIEW = 'webview/__layer_fixture__.ts';
+const STORE = 'src/store/__layer_fixture__.ts';
+const AGENTS = 'src/agents/__layer_fixture__.ts';
+
+test('core refuses Node built-ins, with or without the node: prefix', async () => {
+  await assertForbidden(CORE, "import { spawn } from 'node:child_process';\nexport const s = spawn;", /no Node built-ins/);
+  await assertForbidden(CORE, "import { readFileSync } from 'fs';\nexport const r = readFileSync;", /no Node built-ins/);
+  await assertForbidden(CORE, "import { join } from 'path';\nexport const j = join;", /no Node built-ins/);
+  await assertForbidden(CORE, "import * as fsp from 'node:fs/promises';\nexport const f = fsp;", /no Node built-ins/);
+  await assertForbidden(CORE, "export { createHash } from 'crypto';", /no Node built-ins/);
+});
+
+test('core refuses vscode and every layer above it, at any depth', async () => {
+  await assertForbidden(CORE, "import * as vscode from 'vscode';\nexport const v = vscode;", /Only src\/host/);
+  for (const target of ['../store/memoryStore', '../host/guard', '../embeddings/index', '../agents/tools', '../cli', '../cli/commands/check', '../extension']) {
+    await assertForbidden(CORE, `import { x } from '${target}';\nexport const y = x;`, /bottom layer/);
+  }
+  await assertForbidden(CORE_NESTED, "import type { MemoryStore } from '../../store/memoryStore';\nexport type S = MemoryStore;", /bottom layer/);
+  await assertForbidden(CORE_NESTED, "import fs = require('node:fs');\nexport const f = fs;", /no Node built-ins/);
+});
+
+test('core may import core and the shared protocol', async () => {
+  await assertAllowed(CORE, "import { x } from './types';\nimport { y } from './signature';\nexport const z = [x, y];");
+  await assertAllowed(CORE_NESTED, "import { x } from '../types';\nimport { y } from './jest';\nexport const z = [x, y];");
+  await assertAllowed(CORE, "import { x } from '../shared/protocol';\nexport const z = x;");
+  // a name that merely contains a layer's name is not that layer
+  await assertAllowed(CORE, "import { x } from './storeKeys';\nimport { y } from './hostname';\nexport const z = [x, y];");
+});
+
+test('the webview imports only src/shared from our code: never core, host, store, vscode or Node', async () => {
+  for (const target of ['../src/core/memory', '../src/host/panel', '../src/store/memoryStore', '../src/embeddings/index']) {
+    await assertForbidden(WEBVIEW, `import { x } from '${target}';\nexport const y = x;`, /only through src\/shared/);
+  }
+  await assertForbidden(WEBVIEW, "import * as vscode from 'vscode';\nexport const v = vscode;", /Only src\/host/);
+  await assertForbidden(WEBVIEW, "import { readFile } from 'node:fs';\nexport const r = readFile;", /browser/);
+  await assertAllowed(WEBVIEW, "import type { ToWebview } from '../src/shared/protocol';\nimport { el } from './dom';\nexport type T = ToWebview;\nexport const e = el;");
+});
+
+test('the store may use Node and core, never vscode or the host', async () => {
+  await assertForbidden(STORE, "import * as vscode from 'vscode';\nexport const v = vscode;", /Only src\/host/);
+  await assertForbidden(STORE, "import { Guard } from '../host/guard';\nexport const g = Guard;", /never import src\/host/);
+  await assertAllowed(STORE, "import { readFile } from 'node:fs/promises';\nimport type { Memory } from '../core/types';\nexport const r = readFile;\nexport type M = Memory;");
+});
+
+test('only the host may import vscode: the agents may not', async () => {
+  await assertForbidden(AGENTS, "import * as vscode from 'vscode';\nexport const v = vscode;", /Only src\/host/);
+  await assertAllowed('src/host/__layer_fixture__.ts', "import * as vscode from 'vscode';\nexport const v = vscode;");
+});
