@@ -18,7 +18,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { lexicalScorer } from '../src/core/recall.ts';
+import { lexicalScorer, recall } from '../src/core/recall.ts';
 import { applyAttempt, prepareAttempt } from '../src/core/memory.ts';
 import { createRedactor } from '../src/core/redact.ts';
 import { DEFAULT_SETTINGS, emptyMemory } from '../src/core/types.ts';
@@ -53,6 +53,20 @@ const line = s => {
 const ms = x => (x < 1 ? `${(x * 1000).toFixed(0)} µs` : x < 100 ? `${x.toFixed(2)} ms` : `${x.toFixed(0)} ms`);
 const mb = b => `${(b / 1024 / 1024).toFixed(1)} MB`;
 const kb = b => `${(b / 1024).toFixed(1)} KiB`;
+
+/** Median and p95 of the CPU time (user + system, all threads) of `runs` calls: steadier than the wall clock on a shared machine. */
+async function cpuTime(fn, runs = 20, warmup = 3) {
+  for (let i = 0; i < warmup; i++) await fn(i);
+  const t = [];
+  for (let i = 0; i < runs; i++) {
+    const s = process.cpuUsage();
+    await fn(i);
+    const d = process.cpuUsage(s);
+    t.push((d.user + d.system) / 1000);
+  }
+  t.sort((a, b) => a - b);
+  return { median: t[Math.floor(t.length / 2)], p95: t[Math.min(t.length - 1, Math.floor(t.length * 0.95))] };
+}
 
 /** Median (and p95) of `runs` timings of fn, after `warmup` calls. */
 async function time(fn, runs = 20, warmup = 3) {
@@ -337,6 +351,48 @@ async function vectorSearch() {
 }
 
 /**
+ * Recall scaling (issue 14): the two figures the issue names, on their own so they can be measured
+ * quickly (`--only recallScaling`): recall at 10,000 approaches and top-5 over 100,000 vectors.
+ */
+async function recallScaling() {
+  line('### Recall scaling: recall at 10,000 approaches, top-5 over 100,000 vectors');
+  line('');
+  line('Recall through WorkspaceMemory with TF-IDF ⊕ offline embedder (the CLI default) after the first recall (which embeds everything and writes vectors.bin), each with a new query; "memory loaded" is the same recall over the already parsed memory (`recall()` of src/core with the same scorer), "memory.json read" is the part the store adds (read, parse and validate 14.9 MB). Top-5: brute force over 100,000 stored 384-d float32 rows, query already embedded. CPU time (process.cpuUsage, all threads) is given beside the wall clock because the machine is shared: under load the wall clock measures the queue.');
+  line('');
+  line('| what | wall: median / p95 | CPU time: median / p95 | runs |');
+  line('|---|---|---|---|');
+  const n = 10000;
+  const ws = path.join(tmp, 'ws-scaling');
+  const memory = new WorkspaceMemory(ws);
+  await memory.store.replace(wideMemory(n));
+  memory.scorer = createOfflineScorer({ memoryDir: memory.store.dir, claim: true });
+  await memory.recall('ModuleNotFoundError: No module named numpy', 5);
+  const full = await time(i => memory.recall(`cannot find module number ${i}`, 5), 7, 2);
+  const fullCpu = await cpuTime(i => memory.recall(`cannot find module number ${i}`, 5), 7, 1);
+  line(`| recall at ${n.toLocaleString('en')} approaches (WorkspaceMemory.recall) | ${ms(full.median)} / ${ms(full.p95)} | ${ms(fullCpu.median)} / ${ms(fullCpu.p95)} | 7 |`);
+  const data = await memory.store.read();
+  const loaded = await time(i => recall(data, `cannot find module number ${i + 100}`, 5, memory.scorer), 7, 2);
+  const loadedCpu = await cpuTime(i => recall(data, `cannot find module number ${i + 100}`, 5, memory.scorer), 7, 1);
+  line(`| recall at ${n.toLocaleString('en')} approaches, memory loaded (core recall) | ${ms(loaded.median)} / ${ms(loaded.p95)} | ${ms(loadedCpu.median)} / ${ms(loadedCpu.p95)} | 7 |`);
+  const read = await time(() => memory.store.read(), 7, 2);
+  const readCpu = await cpuTime(() => memory.store.read(), 7, 1);
+  line(`| memory.json read (${n.toLocaleString('en')} approaches, MemoryStore.read) | ${ms(read.median)} / ${ms(read.p95)} | ${ms(readCpu.median)} / ${ms(readCpu.p95)} | 7 |`);
+  fs.rmSync(ws, { recursive: true, force: true });
+
+  const rows = 100000;
+  const dim = 384;
+  const dir = path.join(tmp, 'vec-scaling');
+  const store = new VectorStore(dir);
+  await store.replaceAll('bench', dim, Array.from({ length: rows }, (_, i) => ({ id: `doc-${i}`, vector: randomUnit(dim, i + 1) })));
+  const snap = await store.load();
+  const q = randomUnit(dim, 999);
+  const search = await time(() => snap.search(q, 5), 15, 3);
+  const searchCpu = await cpuTime(() => snap.search(q, 5), 15, 1);
+  line(`| top-5 over ${rows.toLocaleString('en')} vectors (${dim}-d, VectorSnapshot.search) | ${ms(search.median)} / ${ms(search.p95)} | ${ms(searchCpu.median)} / ${ms(searchCpu.p95)} | 15 |`);
+  line('');
+}
+
+/**
  * A memory of `n` approaches with one failed attempt each. Adding them one by one through
  * applyAttempt is quadratic (eviction checks), so each approach is the template of an approach
  * built that way, with its own command, attempt and error.
@@ -477,17 +533,20 @@ async function sizes() {
   line('');
 }
 
-const SECTIONS = [packaging, extensionHost, recallQuality, embeddingSpeed, rss, vectorSearch, engine, sizes];
+const ALL_SECTIONS = [packaging, extensionHost, recallQuality, embeddingSpeed, rss, vectorSearch, recallScaling, engine, sizes];
+// --only a,b: just these sections, written between their own markers (bench:only:<names>)
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : undefined;
+const SECTIONS = only ? ALL_SECTIONS.filter(f => only.includes(f.name)) : ALL_SECTIONS;
 
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-const header = `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpu}, ${os.cpus().length} cores, ${mb(os.totalmem())} RAM, ${os.type()} ${os.release()} ${os.arch()}, Node ${process.version}${quick ? ' (--quick)' : ''}.`;
+const header = `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpu}, ${os.cpus().length} cores, ${mb(os.totalmem())} RAM, ${os.type()} ${os.release()} ${os.arch()}, Node ${process.version}${quick ? ' (--quick)' : ''}, load average ${os.loadavg()[0].toFixed(1)} at the start.`;
 line(header);
 line('');
 for (const section of SECTIONS) await section();
 
 const md = path.join(root, 'BENCHMARKS.md');
-const START = '<!-- bench:start (written by npm run bench) -->';
-const END = '<!-- bench:end -->';
+const START = only ? `<!-- bench:only:${only.join(',')}:start (written by npm run bench -- --only ${only.join(',')}) -->` : '<!-- bench:start (written by npm run bench) -->';
+const END = only ? `<!-- bench:only:${only.join(',')}:end -->` : '<!-- bench:end -->';
 let doc = fs.existsSync(md) ? fs.readFileSync(md, 'utf8') : `# Benchmarks\n\n${START}\n${END}\n`;
 if (!doc.includes(START)) doc += `\n${START}\n${END}\n`;
 doc = doc.slice(0, doc.indexOf(START) + START.length) + `\n${out.join('\n')}\n` + doc.slice(doc.indexOf(END));

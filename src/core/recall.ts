@@ -86,34 +86,97 @@ export function lexicalFeatures(text: string): Map<string, number> {
   return f;
 }
 
-export const lexicalScorer: Scorer = {
-  id: 'lexical-tfidf-v1',
-  score(query: string, documents: readonly string[]): number[] {
-    const docs = documents.map(lexicalFeatures);
-    const q = lexicalFeatures(query);
-    const df = new Map<string, number>();
-    for (const d of docs) for (const t of d.keys()) df.set(t, (df.get(t) ?? 0) + 1);
-    const n = docs.length + 1;
-    const idf = (t: string) => Math.log(1 + n / (1 + (df.get(t) ?? 0)));
-    const weigh = (m: Map<string, number>) => {
-      const v = new Map<string, number>();
-      let norm = 0;
-      for (const [t, c] of m) {
-        const w = (1 + Math.log(c + 1)) * idf(t);
-        v.set(t, w);
-        norm += w * w;
+/**
+ * TF-IDF cosine between a query and each document. The index of the documents (their terms, the
+ * document frequencies, the weighted and normalised rows, the postings per term) is kept between
+ * queries and rebuilt only when the list of documents changes; each document's own features are
+ * memoised by its text, so a rebuild after one new failure does not re-tokenise the others. A query
+ * then costs its own features plus one pass over the postings of its terms.
+ */
+export function createLexicalScorer(): Scorer {
+  const featureMemo = new Map<string, Map<string, number>>();
+  let index: LexicalIndex | undefined;
+
+  const features = (text: string): Map<string, number> => {
+    let f = featureMemo.get(text);
+    if (!f) {
+      f = lexicalFeatures(text);
+      if (featureMemo.size >= FEATURE_MEMO_LIMIT) featureMemo.delete(featureMemo.keys().next().value as string);
+      featureMemo.set(text, f);
+    }
+    return f;
+  };
+
+  return {
+    id: 'lexical-tfidf-v1',
+    score(query: string, documents: readonly string[]): number[] {
+      if (!index || !sameDocuments(index.documents, documents)) {
+        index = buildLexicalIndex(documents.slice(), features);
+        // the memo keeps only what the current documents use (plus room for the next changes)
+        if (featureMemo.size > documents.length * 2 + 1024) {
+          const live = new Set(documents);
+          for (const text of featureMemo.keys()) if (!live.has(text)) featureMemo.delete(text);
+        }
       }
-      return { v, norm: Math.sqrt(norm) || 1 };
-    };
-    const qv = weigh(q);
-    return docs.map(d => {
-      const dv = weigh(d);
-      let dot = 0;
-      for (const [t, w] of qv.v) {
-        const x = dv.v.get(t);
-        if (x) dot += w * x;
+      return index.score(query);
+    },
+  };
+}
+
+const FEATURE_MEMO_LIMIT = 50_000;
+
+function sameDocuments(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+interface LexicalIndex {
+  readonly documents: readonly string[];
+  score(query: string): number[];
+}
+
+function buildLexicalIndex(documents: readonly string[], features: (text: string) => Map<string, number>): LexicalIndex {
+  const docs = documents.map(features);
+  const df = new Map<string, number>();
+  for (const d of docs) for (const t of d.keys()) df.set(t, (df.get(t) ?? 0) + 1);
+  const n = docs.length + 1;
+  const idf = (t: string) => Math.log(1 + n / (1 + (df.get(t) ?? 0)));
+  const idfOf = new Map<string, number>();
+  for (const t of df.keys()) idfOf.set(t, idf(t));
+  // postings: for each term, the documents holding it and the term's weight there
+  const postings = new Map<string, { doc: number[]; weight: number[] }>();
+  const norms = new Float64Array(docs.length);
+  docs.forEach((d, i) => {
+    let norm = 0;
+    for (const [t, c] of d) {
+      const w = (1 + Math.log(c + 1)) * idfOf.get(t)!;
+      let p = postings.get(t);
+      if (!p) postings.set(t, (p = { doc: [], weight: [] }));
+      p.doc.push(i);
+      p.weight.push(w);
+      norm += w * w;
+    }
+    norms[i] = Math.sqrt(norm) || 1;
+  });
+  return {
+    documents,
+    score(query: string): number[] {
+      const dot = new Float64Array(docs.length);
+      let qNorm = 0;
+      // the same sums, in the same order, as comparing the query with each document in turn
+      for (const [t, c] of lexicalFeatures(query)) {
+        const w = (1 + Math.log(c + 1)) * (idfOf.get(t) ?? idf(t));
+        qNorm += w * w;
+        const p = postings.get(t);
+        if (!p) continue;
+        for (let j = 0; j < p.doc.length; j++) dot[p.doc[j]] += w * p.weight[j];
       }
-      return dot / (qv.norm * dv.norm);
-    });
-  },
-};
+      const q = Math.sqrt(qNorm) || 1;
+      return Array.from(dot, (x, i) => x / (q * norms[i]));
+    },
+  };
+}
+
+/** The lexical scorer recall uses by default (one shared index cache). */
+export const lexicalScorer: Scorer = createLexicalScorer();

@@ -42,6 +42,7 @@ export class EmbeddingScorer implements Scorer {
   readonly embedder: Embedder;
   readonly store: VectorStore | undefined;
   private readonly memo = new Map<string, Float32Array>();
+  private readonly ids = new Map<string, string>();
   private readonly opts: Required<Omit<EmbeddingScorerOptions, 'embedder' | 'memoryDir' | 'onProgress' | 'onWarning'>> &
     Pick<EmbeddingScorerOptions, 'onProgress' | 'onWarning'>;
   private background: Promise<void> | undefined;
@@ -69,7 +70,7 @@ export class EmbeddingScorer implements Scorer {
     if (!documents.length) return [];
     // a model that just failed (damaged, out of memory) is not restarted for every query
     if (Date.now() - this.failedAt < this.opts.retryAfterMs) return this.opts.fallback.score(query, documents);
-    const ids = documents.map(documentId);
+    const ids = documents.map(d => this.idOf(d));
     try {
       const snapshot = await this.snapshot();
       const missing = this.missing(ids, documents, snapshot);
@@ -80,9 +81,11 @@ export class EmbeddingScorer implements Scorer {
       if (missing.length) await this.embedAndKeep(missing);
       const q = await this.embedQuery(query);
       await this.prune(ids, snapshot);
-      return ids.map(id => {
-        const v = this.memo.get(id) ?? snapshot?.get(id);
-        const s = v ? dot(q, v) : 0;
+      // rows of the stored vectors are scored in place (one typed array), the rest from the memo
+      const stored = snapshot ? snapshot.scoreIds(q, ids) : [];
+      return ids.map((id, i) => {
+        const v = this.memo.get(id);
+        const s = v ? dot(q, v) : snapshot && !Number.isNaN(stored[i]) ? stored[i] : 0;
         return s < this.opts.minScore ? 0 : Math.min(1, s);
       });
     } catch (err) {
@@ -94,7 +97,7 @@ export class EmbeddingScorer implements Scorer {
 
   /** Embeds (and stores) every document not embedded yet. For a background re-embedding with progress. */
   async index(documents: readonly string[], onProgress: ProgressCallback | undefined = this.opts.onProgress): Promise<void> {
-    const ids = documents.map(documentId);
+    const ids = documents.map(d => this.idOf(d));
     const snapshot = await this.snapshot();
     await this.embedAndKeep(this.missing(ids, documents, snapshot), onProgress);
   }
@@ -194,6 +197,17 @@ export class EmbeddingScorer implements Scorer {
     const [vector] = await this.embedder.embed([query]);
     this.lastQuery = { text: query, vector };
     return vector;
+  }
+
+  /** documentId, memoised by text: a recall over 10,000 documents would otherwise hash them all each time. */
+  private idOf(text: string): string {
+    let id = this.ids.get(text);
+    if (id === undefined) {
+      id = documentId(text);
+      if (this.ids.size >= MEMO_LIMIT) this.ids.delete(this.ids.keys().next().value as string);
+      this.ids.set(text, id);
+    }
+    return id;
   }
 
   private remember(id: string, v: Float32Array): void {

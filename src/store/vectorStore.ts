@@ -505,10 +505,22 @@ function dedupe(entries: readonly VectorEntry[]): VectorEntry[] {
   return entries.filter(e => (seen.has(e.id) ? false : (seen.add(e.id), true)));
 }
 
+/** Dot product of one row with the query: four independent sums (the CPU overlaps them), then the rest. */
 function dotRow(rows: Float32Array, offset: number, q: Float32Array, dim: number): number {
-  let s = 0;
-  for (let d = 0; d < dim; d++) s += rows[offset + d] * q[d];
-  return s;
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let d = 0;
+  for (const end = dim - 3; d < end; d += 4) {
+    const o = offset + d;
+    s0 += rows[o] * q[d];
+    s1 += rows[o + 1] * q[d + 1];
+    s2 += rows[o + 2] * q[d + 2];
+    s3 += rows[o + 3] * q[d + 3];
+  }
+  for (; d < dim; d++) s0 += rows[offset + d] * q[d];
+  return s0 + s1 + (s2 + s3);
 }
 
 function insertSorted(idx: number[], score: number[], r: number, s: number): void {

@@ -118,8 +118,8 @@ test('prototype-pollution attempts are rejected and pollute nothing', () => {
   assert.ok(validateWebviewMessage(Object.assign(Object.create(null), { type: 'ready' })).ok);
 });
 
-test('huge or deeply odd input is rejected quickly', () => {
-  const t0 = Date.now();
+// (how fast is for bench/, not for a timed assertion that fails on a loaded machine)
+test('huge or deeply odd input is rejected', () => {
   const huge = 'x'.repeat(5_000_000);
   assert.equal(validateWebviewMessage({ type: 'search', query: huge }).ok, false);
   assert.equal(validateWebviewMessage({ type: 'addLearning', folder: FOLDER, learningType: 'learning', text: huge }).ok, false);
@@ -127,7 +127,6 @@ test('huge or deeply odd input is rejected quickly', () => {
   const wide: Record<string, unknown> = { type: 'ready' };
   for (let i = 0; i < 10_000; i++) wide[`k${i}`] = i;
   assert.equal(validateWebviewMessage(wide).ok, false);
-  assert.ok(Date.now() - t0 < 500, `took ${Date.now() - t0} ms`);
 });
 
 // ---- host → webview ----
