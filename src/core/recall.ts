@@ -1,6 +1,7 @@
 // Recall of similar past failures. The lexical scorer here needs no model; the embeddings
 // module plugs a semantic scorer into the same `recall()` through `Scorer`.
 
+import { fixLessonText } from './ledger';
 import { describeApproach } from './memory';
 import type { Approach, MemoryData } from './types';
 
@@ -36,6 +37,7 @@ export function lessonFor(data: MemoryData, a: Approach): string | undefined {
     const l = data.learnings[i];
     if (l.key === a.key) return l.text;
   }
+  if (a.fix) return fixLessonText(a.fix);
   if (a.learnedFacts.length) return a.learnedFacts[a.learnedFacts.length - 1];
   if (a.status === 'resolved' && a.resolvedBy === 'success' && a.lastSuccess) {
     return `\`${a.command}\` later succeeded (${a.lastSuccess.slice(0, 10)}) — see what changed before that run.`;
