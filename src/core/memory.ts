@@ -438,6 +438,8 @@ export function explainBlock(c: CheckResult): string {
   ];
   if (c.lastError) lines.push(`Last error: ${c.lastError}`);
   if (c.alternatives.length) lines.push(`Already tried as well: ${c.alternatives.join('; ')}`);
+  if (c.history) lines.push(`History: ${c.history}.`);
+  if (c.changed) lines.push(`${c.changed[0].toUpperCase()}${c.changed.slice(1)}.`);
   lines.push(
     'Running it again the same way will fail the same way. Instead: read the error and change something first,',
     'try a different approach, or ask the user. Reflect: `failure-memory reflect --command "<cmd>"`;',

@@ -29,6 +29,7 @@ import {
   type LearningType,
   type MemoryData,
 } from '../core/types';
+import { buildBrief } from '../core/brief';
 import { comparisonHead, fixLessonText } from '../core/ledger';
 import { committedFiles, readGitState, type GitOptions } from './gitContext';
 import { MemoryStore, memoryDirFor, type StoreOptions } from './memoryStore';
@@ -171,6 +172,18 @@ export class WorkspaceMemory {
       const found = extractLearnings(text);
       if (found.length) addLearnings(data.learnings, found, { source: 'reflection', key: record.failure_memory.key, now: record.timestamp, newId: () => newId() });
     });
+  }
+
+  /**
+   * A redacted markdown brief of an approach (default: the most recent failing or exhausted one) for a
+   * chat or an issue, with what fixed similar failures before. undefined when there is nothing to brief.
+   */
+  async brief(commandOrKey?: string, cwd?: string): Promise<string | undefined> {
+    const data = await this.store.read();
+    const approach = commandOrKey ? findApproach(data, this.redact(commandOrKey), cwd) : defaultReflectionTarget(data);
+    if (!approach) return undefined;
+    const similar = await recall(data, `${approach.label}\n${approach.lastErrorSignature}`, 8, this.scorer);
+    return buildBrief({ approach, threshold: this._settings.threshold, similar, redact: t => this.redact(t) });
   }
 
   async resolve(key: string): Promise<Approach | undefined> {
