@@ -1,6 +1,7 @@
 // Recall of similar past failures. The lexical scorer here needs no model; the embeddings
 // module plugs a semantic scorer into the same `recall()` through `Scorer`.
 
+import { errorConcepts } from './errorConcepts';
 import { fixLessonText } from './ledger';
 import { describeApproach } from './memory';
 import type { Approach, MemoryData } from './types';
@@ -85,8 +86,13 @@ export function lexicalFeatures(text: string): Map<string, number> {
       }
     }
   }
+  // the kind of failure, whatever the wording (./errorConcepts.ts): one rare feature per concept
+  for (const c of errorConcepts(text)) f.set(`c:${c.id}`, CONCEPT_WEIGHT);
   return f;
 }
+
+/** Count given to a concept feature (a word seen this many times). */
+const CONCEPT_WEIGHT = 2;
 
 /**
  * TF-IDF cosine between a query and each document. The index of the documents (their terms, the
