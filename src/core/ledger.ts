@@ -6,6 +6,7 @@
 // Only approaches that failed at least once have a ledger: the success of a command that never failed
 // here is not written at all (one lock-free read, no git), so the hot path stays as cheap as before.
 
+import { flakyVerdict } from './flaky';
 import type { Approach, Attempt, FixRecord, GitState, LedgerRun } from './types';
 
 /** Runs kept per approach. */
@@ -162,6 +163,19 @@ export function listFiles(files: readonly string[], more = 0): string {
 /** The lesson a fix teaches, as recall, the dialog and the agents show it. */
 export function fixLessonText(fix: FixRecord): string {
   return `fixed by changing ${listFiles(fix.files, fix.more)}${fix.signature ? ` (the error was: ${fix.signature.split('\n')[0].slice(0, 160)})` : ''}`;
+}
+
+/** What the ledger says about an approach, one line each (panel, dialog): history, changes, fix, flakiness. */
+export function ledgerLines(a: Approach, now: Date = new Date()): string[] {
+  const lines: string[] = [];
+  const history = describeHistory(a, now);
+  if (history) lines.push(`${history[0].toUpperCase()}${history.slice(1)}`);
+  const changed = a.failures > 0 ? describeChangedSinceLastPass(a, now) : undefined;
+  if (changed) lines.push(`${changed[0].toUpperCase()}${changed.slice(1)}`);
+  if (a.fix) lines.push(`Last time it was ${fixLessonText(a.fix)}`);
+  const flaky = flakyVerdict(a.ledger);
+  if (flaky.flaky) lines.push(`Flaky: ${flaky.reason.replace(/^flaky: /, '')}`);
+  return lines;
 }
 
 /** "changed since the last pass (2 hours ago): `a`, `b`" or undefined. */
