@@ -143,12 +143,11 @@ export function ago(iso: string, now: Date = new Date()): string {
   return 'just now';
 }
 
-/** "passed 12 of the last 20 runs, last passed 2 hours ago"; undefined without a ledger. */
+/** "passed 12 of the last 20 runs, last passed 2 hours ago"; undefined with fewer than two runs (nothing to tell). */
 export function describeHistory(approach: Pick<Approach, 'ledger'>, now: Date = new Date()): string | undefined {
   const s = ledgerStats(approach);
-  if (!s.runs) return undefined;
-  const of = s.runs === 1 ? 'the only recorded run' : `the last ${s.runs} runs`;
-  const head = `passed ${s.passes} of ${of}`;
+  if (s.runs < 2) return undefined;
+  const head = `passed ${s.passes} of the last ${s.runs} runs`;
   return s.lastPass ? `${head}, last passed ${ago(s.lastPass, now)}` : `${head}, never passed since it first failed`;
 }
 

@@ -190,6 +190,7 @@ export class Guard {
         errorSignature: t.errorSignature,
         folder: where.folder.name,
         cwd: where.relCwd,
+        ...(r.ledger.fix ? { fixedBy: r.ledger.fix.files } : {}),
         ...details,
       });
       if (r.stored) this.react(r, where);
