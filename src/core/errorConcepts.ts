@@ -57,6 +57,20 @@ export function errorConcepts(text: string): ErrorConcept[] {
   return ERROR_CONCEPTS.filter(c => c.pattern.test(t));
 }
 
+// Documents are the same from one query to the next: their concepts are remembered (bounded).
+const MEMO_LIMIT = 20000;
+const memo = new Map<string, ReadonlySet<string>>();
+/** The ids of the concepts of a text, remembered for the next query (bounded). */
+export function conceptIds(doc: string): ReadonlySet<string> {
+  let ids = memo.get(doc);
+  if (!ids) {
+    ids = new Set(errorConcepts(doc).map(c => c.id));
+    if (memo.size >= MEMO_LIMIT) memo.delete(memo.keys().next().value as string);
+    memo.set(doc, ids);
+  }
+  return ids;
+}
+
 /**
  * Scores documents by the error concepts they share with the query, each concept weighed by how rare
  * it is among the documents (a concept every document has tells nothing): the share of the query's
@@ -68,7 +82,7 @@ export const conceptScorer = {
   score(query: string, documents: readonly string[]): number[] {
     const q = errorConcepts(query);
     if (!q.length) return documents.map(() => 0);
-    const docs = documents.map(d => new Set(errorConcepts(d).map(c => c.id)));
+    const docs = documents.map(conceptIds);
     const n = docs.length + 1;
     const weight = new Map(q.map(c => [c.id, Math.log(1 + n / (1 + docs.filter(d => d.has(c.id)).length))]));
     let total = 0;

@@ -1,7 +1,7 @@
 // Recall of similar past failures. The lexical scorer here needs no model; the embeddings
 // module plugs a semantic scorer into the same `recall()` through `Scorer`.
 
-import { errorConcepts } from './errorConcepts';
+import { conceptIds } from './errorConcepts';
 import { fixLessonText } from './ledger';
 import { describeApproach } from './memory';
 import type { Approach, MemoryData } from './types';
@@ -87,7 +87,7 @@ export function lexicalFeatures(text: string): Map<string, number> {
     }
   }
   // the kind of failure, whatever the wording (./errorConcepts.ts): one rare feature per concept
-  for (const c of errorConcepts(text)) f.set(`c:${c.id}`, CONCEPT_WEIGHT);
+  for (const id of conceptIds(text)) f.set(`c:${id}`, CONCEPT_WEIGHT);
   return f;
 }
 
