@@ -4,7 +4,7 @@
 
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { GitState } from '../core/types';
 
@@ -105,15 +105,14 @@ async function contentHash(file: string): Promise<string> {
  * Paths are relative to the repository root.
  */
 export async function readGitState(folder: string, o: GitOptions = {}): Promise<GitState | undefined> {
-  const [root, status] = await Promise.all([
-    run(['rev-parse', '--show-toplevel'], folder, o),
-    run(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal'], folder, o),
-  ]);
-  if (root === undefined || status === undefined) return undefined;
+  // not inside a repository (no .git up the tree): no git process at all
+  const top = await findRepositoryRoot(folder);
+  if (top === undefined) return undefined;
+  const status = await run(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal'], folder, o);
+  if (status === undefined) return undefined;
   const { head, branch, paths } = parseStatus(status);
   const sorted = [...new Set(paths)].sort();
   const kept = sorted.slice(0, MAX_DIRTY_FILES);
-  const top = root.trim();
   const hashes = await Promise.all(kept.map(p => contentHash(path.join(top, p))));
   const dirty: Record<string, string> = {};
   kept.forEach((p, i) => (dirty[p] = hashes[i]));
@@ -124,6 +123,23 @@ export async function readGitState(folder: string, o: GitOptions = {}): Promise<
   if (branch) state.branch = branch;
   if (sorted.length > kept.length) state.dirtyTruncated = true;
   return state;
+}
+
+/** The nearest folder up from `folder` holding a `.git` (a folder, or a file for worktrees and submodules). */
+export async function findRepositoryRoot(folder: string): Promise<string | undefined> {
+  let dir = path.resolve(folder);
+  for (let i = 0; i < 64; i++) {
+    try {
+      await stat(path.join(dir, '.git'));
+      return dir;
+    } catch {
+      // not here: one folder up
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+  return undefined;
 }
 
 /** Files changed by the commits between two HEADs (bounded), or undefined when git cannot tell. */
