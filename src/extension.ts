@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { CommandHandlers } from './host/commands';
 import { readConfig, SECTION, type ExtensionConfig } from './host/config';
+import { CapturePause } from './host/capturePause';
 import { Guard } from './host/guard';
 import { createLogger } from './host/logger';
 import { LanguageModelReflection } from './host/lmReflection';
@@ -32,11 +33,12 @@ export function activate(context: vscode.ExtensionContext): void {
   }
 
   const registry = new MemoryRegistry(context, log, config);
+  const pause = new CapturePause(context, log);
   const guard = new Guard(registry, log, () => config);
-  const terminals = new TerminalWatcher(context, registry, guard, log, () => config);
-  const tasks = new TaskWatcher(registry, guard, log, () => config);
+  const terminals = new TerminalWatcher(context, registry, guard, log, () => pause.apply(config));
+  const tasks = new TaskWatcher(registry, guard, log, () => pause.apply(config));
   const commands = new CommandHandlers(registry, log);
-  const capture = () => ({ terminal: config.captureTerminal, tasks: config.captureTasks, terminalsWithIntegration: terminals.activeCount, terminals: terminals.terminalCount });
+  const capture = () => ({ terminal: config.captureTerminal, tasks: config.captureTasks, terminalsWithIntegration: terminals.activeCount, terminals: terminals.terminalCount, paused: pause.paused });
   const status = new StatusBar(registry, capture, log);
 
   context.subscriptions.push(
@@ -46,6 +48,8 @@ export function activate(context: vscode.ExtensionContext): void {
     tasks,
     commands,
     status,
+    pause,
+    pause.onDidChange(() => status.update()),
     terminals.onDidChangeState(() => status.update()),
     vscode.window.registerTerminalLinkProvider(new FailureLinkProvider(registry)),
     vscode.workspace.onDidChangeConfiguration(e => {

@@ -533,6 +533,8 @@ function approachCard(a: ApproachView): HTMLElement {
     for (const p of a.patterns) card.append(h('div', { class: 'pattern' }, icon('info'), h('span', { text: p })));
     if (a.allowOnce) card.append(h('div', { class: 'note' }, icon('debug-continue'), h('span', { text: 'The next run is let through once.' })));
   }
+  // run history, what changed since the last pass, what fixed it, flakiness (from the run ledger)
+  for (const line of a.history ?? []) card.append(h('div', { class: 'note history', attrs: { 'data-role': 'history' } }, icon('git-commit'), h('span', { text: line })));
 
   const actions = h('div', { class: 'actions' });
   if (kind === 'exhausted') {
@@ -547,6 +549,7 @@ function approachCard(a: ApproachView): HTMLElement {
       actionButton('Mark Resolved', 'pass', { type: 'resolve', ...target }, { id }),
     );
   }
+  if (kind !== 'resolved') actions.append(actionButton('Copy as Prompt', 'comment-discussion', { type: 'copyBrief', ...target }, { iconOnly: true, id }));
   actions.append(actionButton('Copy command', 'copy', { type: 'copyCommand', ...target }, { iconOnly: true, id }));
   card.append(actions);
   return card;

@@ -291,6 +291,10 @@ export function checkAnswerText(c: CheckResult, similar: RecallHit[]): string {
     lines.push(`CLEAR — ${cmd} has not failed in ${where} (${c.reason}). You may run it.`);
   }
   if (c.lastError) lines.push(`Last error: ${oneLine(c.lastError)}`);
+  // [ledger] run history, what changed since it last passed, flakiness
+  if (c.history) lines.push(`History: ${c.history}.`);
+  if (c.changed) lines.push(`${c.changed[0].toUpperCase()}${c.changed.slice(1)}.`);
+  if (c.flaky) lines.push(`${c.flaky[0].toUpperCase()}${c.flaky.slice(1)}: a flaky command is not a loop and is not blocked for it.`);
   if (c.status !== 'clear' && c.progress !== 'insufficient_data') lines.push(`Progress over the last attempts: ${c.progress}.`);
   for (const p of c.patterns) lines.push(`Warning: ${p.message}`);
   if (c.alternatives.length) lines.push(`Other approaches that also failed recently: ${c.alternatives.map(a => quote(a)).join('; ')}. Do not simply switch back to one of them.`);

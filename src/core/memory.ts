@@ -7,6 +7,8 @@ import { boundOutput, sanitizeText } from './output';
 import type { Redactor } from './redact';
 import { errorSignature, stripAnsi } from './signature';
 import { pollingStatus } from './polling';
+import { describeChangedSinceLastPass, describeHistory, recordRun, type LedgerUpdate } from './ledger';
+import { flakyVerdict } from './flaky';
 import { parseTestResults } from './testResults';
 import type {
   Approach,
@@ -42,6 +44,10 @@ export interface RecordResult {
   usedAllowOnce: boolean;
   /** Approaches evicted to respect the limits. */
   evicted: string[];
+  /** What the run ledger learned: a fix (files changed since the last failure) or a regression's changes. */
+  ledger: LedgerUpdate;
+  /** The approach alternates pass and fail on the same code (see ./flaky.ts): never exhausted for it. */
+  flaky: boolean;
   /** false when nothing was kept (a success or interrupt of a command that never failed here). */
   stored: boolean;
   reason: string;
@@ -66,6 +72,12 @@ export interface CheckResult {
   patterns: Pattern[];
   allowOnce: boolean;
   reason: string;
+  /** [ledger] "passed 12 of the last 20 runs, last passed 2 hours ago"; absent without a ledger. */
+  history?: string;
+  /** [ledger] files changed since the last pass, when it used to pass. */
+  changed?: string;
+  /** [flaky] alternates pass and fail on the same code. */
+  flaky?: string;
 }
 
 // Exit codes that mean "the user or the system stopped it", not "it failed".
@@ -184,6 +196,12 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Engin
   if (approach.attempts.length > window) approach.attempts.splice(0, approach.attempts.length - window);
 
   // An interrupted run (e.g. the one the guard stopped) does not use up "run anyway once".
+  // [ledger — see ./ledger.ts] every run of a remembered approach, passes included, with its git state
+  const wasFailing = approach.failures > 0 || approach.status === 'exhausted';
+  const ledger: LedgerUpdate = stored ? recordRun(approach, attempt, wasFailing) : {};
+  // [flaky — see ./flaky.ts] pass and fail on the same code: not a loop, never exhausted for it
+  const flaky = stored && flakyVerdict(approach.ledger).flaky;
+
   const usedAllowOnce = !!approach.allowOnce && approach.status === 'exhausted' && attempt.outcome !== 'interrupted';
   if (usedAllowOnce) approach.allowOnce = false;
 
@@ -198,7 +216,7 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Engin
       approach.lastFailure = now;
       if (attempt.errorSignature) approach.lastErrorSignature = attempt.errorSignature;
       if (approach.status === 'resolved') approach.status = 'active';
-      if (approach.status !== 'exhausted' && approach.failures >= settings.threshold) {
+      if (approach.status !== 'exhausted' && approach.failures >= settings.threshold && !flaky) {
         approach.status = 'exhausted';
         approach.exhaustedAt = now;
         becameExhausted = true;
@@ -206,7 +224,7 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Engin
       linkAlternatives(data, approach, now);
       reason = becameExhausted
         ? `failed ${approach.failures} times since the last success (threshold ${settings.threshold}): exhausted`
-        : `failure ${approach.failures} of ${settings.threshold} (exit ${attempt.exitCode})`;
+        : `failure ${approach.failures} of ${settings.threshold} (exit ${attempt.exitCode})${flaky ? '; flaky (passes and fails on the same code): not exhausted' : ''}`;
       break;
     }
     case 'success': {
@@ -235,7 +253,7 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Engin
   const progress = computeProgress(approach.attempts);
   const evicted = stored ? enforceLimits(data, settings.limits, attempt.key) : [];
   if (stored) data.updatedAt = now;
-  return { attempt, approach, patterns, progress, becameExhausted, resolved, usedAllowOnce, evicted, stored, reason };
+  return { attempt, approach, patterns, progress, becameExhausted, resolved, usedAllowOnce, evicted, stored, reason, ledger, flaky };
 }
 
 function linkAlternatives(data: MemoryData, approach: Approach, now: string): void {
@@ -371,6 +389,7 @@ export function checkCommand(
     progress: a ? computeProgress(a.attempts) : ('insufficient_data' as ProgressStatus),
     patterns: a ? detectPatterns(a.attempts) : [],
     allowOnce: !!a?.allowOnce,
+    ...(a ? historyFields(a, now) : {}),
   };
   if (!a || a.failures === 0) {
     return { ...base, status: 'clear', verdict: 'allow', reason: a ? 'last run succeeded' : 'never failed here' };
@@ -386,6 +405,9 @@ export function checkCommand(
   }
   if (a.allowOnce) {
     return { ...base, status: 'exhausted', verdict: 'allow', reason: 'exhausted, but the user allowed one more run' };
+  }
+  if (base.flaky) {
+    return { ...base, status: 'exhausted', verdict: 'warn', reason: `exhausted after ${a.failures} failures, but ${base.flaky}: not a loop` };
   }
   if (base.progress === 'improving') {
     return {
@@ -416,12 +438,26 @@ export function explainBlock(c: CheckResult): string {
   ];
   if (c.lastError) lines.push(`Last error: ${c.lastError}`);
   if (c.alternatives.length) lines.push(`Already tried as well: ${c.alternatives.join('; ')}`);
+  if (c.history) lines.push(`History: ${c.history}.`);
+  if (c.changed) lines.push(`${c.changed[0].toUpperCase()}${c.changed.slice(1)}.`);
   lines.push(
     'Running it again the same way will fail the same way. Instead: read the error and change something first,',
     'try a different approach, or ask the user. Reflect: `failure-memory reflect --command "<cmd>"`;',
     'after fixing the cause, mark it resolved: `failure-memory resolve --command "<cmd>"`.',
   );
   return lines.join('\n');
+}
+
+/** [ledger/flaky] what the run ledger says about an approach, for check and the UI. */
+function historyFields(a: Approach, now: Date): Pick<CheckResult, 'history' | 'changed' | 'flaky'> {
+  const out: Pick<CheckResult, 'history' | 'changed' | 'flaky'> = {};
+  const history = describeHistory(a, now);
+  if (history) out.history = history;
+  const changed = a.failures > 0 ? describeChangedSinceLastPass(a, now) : undefined;
+  if (changed) out.changed = changed;
+  const flaky = flakyVerdict(a.ledger);
+  if (flaky.flaky) out.flaky = flaky.reason;
+  return out;
 }
 
 export function findApproach(data: MemoryData, command: string, cwd?: string): Approach | undefined {
@@ -469,7 +505,7 @@ export function summarize(data: MemoryData): MemorySummary {
 }
 
 function approachBytes(a: Approach): number {
-  let n = 256 + a.command.length + a.lastErrorSignature.length;
+  let n = 256 + a.command.length + a.lastErrorSignature.length + (a.ledger?.length ?? 0) * 200;
   for (const t of a.attempts) n += 256 + t.command.length + t.output.length + t.errorSignature.length;
   return n;
 }

@@ -1,6 +1,8 @@
 // Recall of similar past failures. The lexical scorer here needs no model; the embeddings
 // module plugs a semantic scorer into the same `recall()` through `Scorer`.
 
+import { conceptIds } from './errorConcepts';
+import { fixLessonText } from './ledger';
 import { describeApproach } from './memory';
 import type { Approach, MemoryData } from './types';
 
@@ -36,6 +38,7 @@ export function lessonFor(data: MemoryData, a: Approach): string | undefined {
     const l = data.learnings[i];
     if (l.key === a.key) return l.text;
   }
+  if (a.fix) return fixLessonText(a.fix);
   if (a.learnedFacts.length) return a.learnedFacts[a.learnedFacts.length - 1];
   if (a.status === 'resolved' && a.resolvedBy === 'success' && a.lastSuccess) {
     return `\`${a.command}\` later succeeded (${a.lastSuccess.slice(0, 10)}) — see what changed before that run.`;
@@ -83,8 +86,13 @@ export function lexicalFeatures(text: string): Map<string, number> {
       }
     }
   }
+  // the kind of failure, whatever the wording (./errorConcepts.ts): one rare feature per concept
+  for (const id of conceptIds(text)) f.set(`c:${id}`, CONCEPT_WEIGHT);
   return f;
 }
+
+/** Count given to a concept feature (a word seen this many times). */
+const CONCEPT_WEIGHT = 2;
 
 /**
  * TF-IDF cosine between a query and each document. The index of the documents (their terms, the

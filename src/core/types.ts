@@ -56,6 +56,46 @@ export interface Attempt {
   testResults: TestResults | null;
   /** ISO time the attempt was recorded. */
   timestamp: string;
+  /** The workspace's git state right after the run; absent without git (or when it took too long). */
+  git?: GitState;
+}
+
+/**
+ * The git state of a workspace at one run, cheap and bounded: HEAD, branch, and a fingerprint of the
+ * uncommitted changes (each changed path with a short hash of its content, at most MAX_DIRTY_FILES).
+ */
+export interface GitState {
+  /** Commit id of HEAD ('' before the first commit). */
+  head: string;
+  branch?: string;
+  /** Hash of HEAD plus every changed path and content hash: equal fingerprints = same code. */
+  fingerprint: string;
+  /** Changed (uncommitted or untracked) paths, relative to the repository root → short content hash. */
+  dirty: Record<string, string>;
+  /** More paths were changed than kept in `dirty`. */
+  dirtyTruncated?: boolean;
+  /** Files committed between an earlier run's HEAD and this one (filled by the store when HEAD moved). */
+  committed?: { from: string; files: string[] };
+}
+
+/** One run in an approach's ledger: passes included (a bounded history, newest last). */
+export interface LedgerRun {
+  at: string;
+  outcome: Outcome;
+  exitCode: number | null;
+  signature: string;
+  tests?: { passed: number; failed: number; total: number };
+  git?: GitState;
+}
+
+/** What made a failing approach pass: the files changed between its last failure and the passing run. */
+export interface FixRecord {
+  files: string[];
+  /** More files changed than listed. */
+  more?: number;
+  /** The error it fixed. */
+  signature: string;
+  at: string;
 }
 
 export type ApproachStatus = 'active' | 'exhausted' | 'resolved';
@@ -89,6 +129,12 @@ export interface Approach {
   resolvedBy?: 'success' | 'manual';
   /** When true the next run of this approach is let through once even though it is exhausted. */
   allowOnce?: boolean;
+  /** Run ledger: the last LEDGER_SIZE runs, passes included (see ledger.ts). Kept from the first failure on. */
+  ledger?: LedgerRun[];
+  /** Files changed since the last passing run, when a run that used to pass fails. */
+  changedSinceLastPass?: { files: string[]; more?: number; since: string };
+  /** What fixed it the last time it went from failing to passing. */
+  fix?: FixRecord;
   updatedAt: string;
 }
 
@@ -100,7 +146,7 @@ export interface Learning {
   text: string;
   /** Approach key it relates to, if any. */
   key?: string;
-  source: 'reflection' | 'note' | 'output' | 'user' | 'agent';
+  source: 'reflection' | 'note' | 'output' | 'user' | 'agent' | 'fix';
   createdAt: string;
   updatedAt?: string;
 }
@@ -115,7 +161,7 @@ export interface MemoryData {
   updatedAt: string;
 }
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export function emptyMemory(now: string = new Date().toISOString()): MemoryData {
   return { schemaVersion: SCHEMA_VERSION, approaches: {}, reflections: [], learnings: [], updatedAt: now };

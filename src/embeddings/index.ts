@@ -5,6 +5,7 @@
 //   extension:  const s = createSemanticScorer({ memoryDir, extensionModelsDir, modelDir, globalStorage, allowDownload })
 //               s.mode === 'offline' && s.canDownload → offer s.download({ onProgress }) (never at activation)
 
+import { ConceptBoostScorer, withConcepts } from '../core/errorConcepts';
 import { lexicalScorer, type Scorer } from '../core/recall';
 import { OfflineEmbedder } from './offline';
 import { EmbeddingScorer, HybridScorer } from './scorer';
@@ -34,6 +35,13 @@ export {
  */
 export const HYBRID_LEXICAL_WEIGHT = 0.5;
 
+/**
+ * Share of the error-concept overlap (core/errorConcepts.ts) in recall's final score. 0.15 was chosen
+ * on the dev queries of bench/recall-families.json (0.1 and 0.15 equal there, 0.2+ costs the older
+ * recall set a query); see BENCHMARKS.md.
+ */
+export const CONCEPT_WEIGHT = 0.15;
+
 export interface OfflineScorerOptions {
   /** Folder of memory.json, to cache vectors in vectors.bin; none: in memory only. */
   memoryDir?: string;
@@ -55,7 +63,7 @@ export function createOfflineScorer(options: OfflineScorerOptions = {}): Scorer 
     return lexicalScorer;
   }
   const semantic = new EmbeddingScorer({ embedder, memoryDir: options.memoryDir, claim: options.claim ?? false, onWarning: options.onWarning });
-  return new HybridScorer(lexicalScorer, semantic, HYBRID_LEXICAL_WEIGHT);
+  return withConcepts(new HybridScorer(lexicalScorer, semantic, HYBRID_LEXICAL_WEIGHT), CONCEPT_WEIGHT);
 }
 
 export interface SemanticScorerOptions {
@@ -165,7 +173,8 @@ export class SemanticScorer implements Scorer {
     try {
       const embedder = new TransformerEmbedder({ location: this._model, idleMs: options.idleMs, workerPath: options.workerPath });
       // answers while the transformer embeds the memory: offline vectors, in memory only (no file churn)
-      const interim = offline instanceof HybridScorer && offline.b instanceof EmbeddingScorer ? new EmbeddingScorer({ embedder: offline.b.embedder, onWarning: options.onWarning }) : lexicalScorer;
+      const fused = offline instanceof ConceptBoostScorer ? offline.base : offline;
+      const interim = fused instanceof HybridScorer && fused.b instanceof EmbeddingScorer ? new EmbeddingScorer({ embedder: fused.b.embedder, onWarning: options.onWarning }) : lexicalScorer;
       const semantic = new EmbeddingScorer({
         embedder,
         memoryDir: options.memoryDir,
@@ -177,7 +186,7 @@ export class SemanticScorer implements Scorer {
         onWarning: options.onWarning,
       });
       this.transformer = embedder;
-      this.current = new HybridScorer(lexicalScorer, semantic, HYBRID_LEXICAL_WEIGHT);
+      this.current = withConcepts(new HybridScorer(lexicalScorer, semantic, HYBRID_LEXICAL_WEIGHT), CONCEPT_WEIGHT);
     } catch (err) {
       options.onWarning?.(`the model in ${this._model.root} cannot be used (${(err as Error).message}); recall stays offline.`);
       this._model = undefined;

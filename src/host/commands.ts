@@ -45,6 +45,7 @@ export class CommandHandlers extends Disposable {
     reg(Commands.ClearMemory, () => this.clear());
     reg(Commands.ExportMemory, () => this.export());
     reg(Commands.OpenLog, () => this.log.show());
+    reg(Commands.CopyBrief, ref => this.copyBrief(isApproachRef(ref) ? ref : undefined));
   }
 
   resolveRef(ref: ApproachRef | undefined): Target | undefined {
@@ -101,6 +102,22 @@ export class CommandHandlers extends Disposable {
     this.log.info('commands', `marked resolved: ${describeApproach(target.a)}`);
     this.log.event('resolved', { key: target.a.key, by: 'manual' });
     vscode.window.setStatusBarMessage(`$(check) Failure Memory: "${target.a.label}" marked resolved`, 4000);
+  }
+
+  /** "Copy as Prompt": a redacted markdown brief of the approach on the clipboard, for a chat or an issue. */
+  async copyBrief(ref?: ApproachRef): Promise<string | undefined> {
+    const target = this.resolveRef(ref) ?? (await this.pick(this.failingTargets(), 'Copy a brief of which approach? (most recent first)'));
+    if (!target) {
+      void vscode.window.showInformationMessage('Failure Memory: nothing to brief — no command is failing.');
+      return undefined;
+    }
+    const brief = await target.f.memory.brief(target.a.key);
+    if (!brief) return undefined;
+    await vscode.env.clipboard.writeText(brief);
+    this.log.info('commands', `brief copied: ${describeApproach(target.a)} (${brief.length} characters)`);
+    this.log.event('briefCopied', { key: target.a.key, chars: brief.length });
+    vscode.window.setStatusBarMessage(`$(comment-discussion) Failure Memory: a brief of "${target.a.label}" is on the clipboard`, 4000);
+    return brief;
   }
 
   async runAnywayOnce(ref?: ApproachRef): Promise<void> {

@@ -19,6 +19,9 @@ export const enum Commands {
   ClearMemory = 'failureMemory.clearMemory',
   ExportMemory = 'failureMemory.exportMemory',
   OpenLog = 'failureMemory.openLog',
+  CopyBrief = 'failureMemory.copyBrief',
+  PauseCapture = 'failureMemory.pauseCapture',
+  ResumeCapture = 'failureMemory.resumeCapture',
 }
 
 /** Reference to one approach in one folder, as commands receive it. */
@@ -107,6 +110,7 @@ export class Guard {
       check.lastError ? `Last error: ${check.lastError}` : 'No error output was captured.',
       check.alternatives.length ? `Also tried: ${check.alternatives.join('; ')}` : 'No alternative has been tried yet.',
       ...(seen ? [`Similar failure seen before (${seen.label}): ${seen.lesson}`] : []),
+      ...[check.history && `History: ${check.history}.`, check.changed, check.flaky].filter((l): l is string => !!l),
       '',
       'Running it again the same way will most likely fail the same way. Reflect on the failures, try something else, or run it anyway once.',
     ].join('\n');
@@ -115,6 +119,7 @@ export class Guard {
       { title: 'Show Memory', id: 'show' },
       { title: 'Run Anyway Once', id: 'once' },
       { title: 'Mark Resolved', id: 'resolve' },
+      { title: 'Copy as Prompt', id: 'brief' },
       { title: 'Dismiss', id: 'dismiss', isCloseAffordance: true },
     ];
     this.log.event('helpDialog', { key: check.key });
@@ -137,6 +142,9 @@ export class Guard {
         break;
       case 'resolve':
         await vscode.commands.executeCommand(Commands.MarkResolved, ref);
+        break;
+      case 'brief':
+        await vscode.commands.executeCommand(Commands.CopyBrief, ref);
         break;
     }
   }
@@ -182,6 +190,7 @@ export class Guard {
         errorSignature: t.errorSignature,
         folder: where.folder.name,
         cwd: where.relCwd,
+        ...(r.ledger.fix ? { fixedBy: r.ledger.fix.files } : {}),
         ...details,
       });
       if (r.stored) this.react(r, where);

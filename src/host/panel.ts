@@ -235,6 +235,11 @@ export class MemoryPanel extends Disposable implements vscode.WebviewViewProvide
         vscode.window.setStatusBarMessage(`$(copy) Copied: ${a.command.length > 60 ? `${a.command.slice(0, 60)}…` : a.command}`, 3000);
         return { key: m.key };
       }
+      case 'copyBrief': {
+        this.approach(m.folder, m.key);
+        await this.commands.copyBrief({ folder: m.folder, key: m.key });
+        return { key: m.key };
+      }
       case 'search':
         return this.search(m.query);
       case 'addLearning': {

@@ -4,6 +4,7 @@
 
 import { LEARNING_TYPES } from '../core/learnings';
 import { computeProgress, detectPatterns, summarize } from '../core/memory';
+import { ledgerLines } from '../core/ledger';
 import type { RecallHit } from '../core/recall';
 import type { Approach, LearningType, MemoryData } from '../core/types';
 import {
@@ -54,6 +55,8 @@ export function approachView(folder: string, a: Approach, threshold: number): Ap
       .map(t => (t.testResults ? { passed: t.testResults.passed, failed: t.testResults.failed, total: t.testResults.total } : null)),
     patterns: detectPatterns(a.attempts).map(p => clip(p.message, 500)),
   };
+  const history = ledgerLines(a);
+  if (history.length) view.history = history.map(l => clip(l, 1000));
   if (a.lastFailure) view.lastFailure = a.lastFailure;
   if (a.resolvedAt) view.resolvedAt = a.resolvedAt;
   if (a.resolvedBy) view.resolvedBy = a.resolvedBy;

@@ -113,6 +113,8 @@ export class MemoryRegistry extends Disposable {
         dir,
         settings: engineSettings(this.config),
         onWarning: m => this.warnOnce(m),
+        // git context of runs: never in an untrusted workspace (a repository's config can run programs)
+        git: vscode.workspace.isTrusted ? {} : false,
       });
       // semantic recall: built on the first recall, never at activation
       memory.scorer = this.lazyScorer(memory.store.dir);

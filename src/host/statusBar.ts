@@ -13,6 +13,8 @@ export interface CaptureState {
   tasks: boolean;
   terminalsWithIntegration: number;
   terminals: number;
+  /** Capture paused from the palette or the status bar. */
+  paused?: boolean;
 }
 
 export class StatusBar extends Disposable {
@@ -36,8 +38,14 @@ export class StatusBar extends Disposable {
     const exhausted = groups.flatMap(g => g.exhausted.map(a => ({ a, g })));
     const failing = groups.flatMap(g => g.failing.map(a => ({ a, g })));
     const multi = groups.length > 1;
+    const c = this.capture();
     let text: string;
-    if (exhausted.length) {
+    // paused: the item says so and a click resumes
+    this.item.command = c.paused ? Commands.ResumeCapture : Commands.ShowMemory;
+    if (c.paused) {
+      text = '$(debug-pause) Failure Memory paused';
+      this.item.backgroundColor = undefined;
+    } else if (exhausted.length) {
       text = `$(error) ${exhausted.length} exhausted`;
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     } else if (failing.length) {
@@ -52,7 +60,8 @@ export class StatusBar extends Disposable {
       this.log.event('statusBar', { text, exhausted: exhausted.length, failing: failing.length });
     }
     const tip = new vscode.MarkdownString(undefined, true);
-    tip.isTrusted = false;
+    // only the pause command may run from the tooltip; everything from the memory is appended as text
+    tip.isTrusted = { enabledCommands: [Commands.PauseCapture] };
     tip.appendMarkdown('**Failure Memory**\n\n');
     const line = (a: (typeof exhausted)[number]) => {
       tip.appendMarkdown('- ');
@@ -68,8 +77,8 @@ export class StatusBar extends Disposable {
       failing.slice(0, 10).forEach(line);
     }
     if (!exhausted.length && !failing.length) tip.appendMarkdown('Nothing is failing. Commands that fail in the terminal or in tasks are remembered here.\n\n');
-    const c = this.capture();
     tip.appendMarkdown('\n---\n\nCapture: ');
+    if (c.paused) tip.appendMarkdown('**paused** (nothing is recorded or stopped) · ');
     tip.appendText(
       [
         c.terminal ? `terminal (shell integration active in ${c.terminalsWithIntegration} of ${c.terminals} terminal${c.terminals === 1 ? '' : 's'})` : 'terminal off',
@@ -77,7 +86,7 @@ export class StatusBar extends Disposable {
       ].join(' · '),
     );
     if (groups.some(g => g.folder.private)) tip.appendMarkdown('\n\nUntrusted workspace: memory is kept in extension storage.');
-    tip.appendMarkdown('\n\nClick to show the memory.');
+    tip.appendMarkdown(c.paused ? '\n\nClick to resume capture.' : '\n\nClick to show the memory. [Pause capture](command:failureMemory.pauseCapture)');
     this.item.tooltip = tip;
   }
 }

@@ -75,6 +75,8 @@ export interface ApproachView {
   tests: Array<TestPoint | null>;
   /** Loop-pattern warnings (same error twice, ...). */
   patterns: string[];
+  /** [ledger] run history, what changed since the last pass, what fixed it, flakiness: one line each. */
+  history?: string[];
 }
 
 export interface ReflectionView {
@@ -156,6 +158,7 @@ export type WebviewMessage =
   | ({ type: 'runAnywayOnce' } & ApproachTarget)
   | ({ type: 'reflect' } & ApproachTarget)
   | ({ type: 'copyCommand' } & ApproachTarget)
+  | ({ type: 'copyBrief' } & ApproachTarget)
   | { type: 'search'; query: string }
   | { type: 'addLearning'; folder: string; learningType: LearningTypeView; text: string; key?: string }
   | { type: 'updateLearning'; folder: string; id: string; learningType?: LearningTypeView; text?: string }
@@ -170,6 +173,7 @@ export const WEBVIEW_MESSAGE_TYPES: readonly WebviewMessageType[] = [
   'runAnywayOnce',
   'reflect',
   'copyCommand',
+  'copyBrief',
   'search',
   'addLearning',
   'updateLearning',
@@ -240,6 +244,7 @@ const ALLOWED_FIELDS: Record<WebviewMessageType, readonly string[]> = {
   runAnywayOnce: ['folder', 'key'],
   reflect: ['folder', 'key'],
   copyCommand: ['folder', 'key'],
+  copyBrief: ['folder', 'key'],
   search: ['query'],
   addLearning: ['folder', 'learningType', 'text', 'key'],
   updateLearning: ['folder', 'id', 'learningType', 'text'],
@@ -271,7 +276,8 @@ export function validateWebviewMessage(v: unknown): Validation {
     case 'resolve':
     case 'runAnywayOnce':
     case 'reflect':
-    case 'copyCommand': {
+    case 'copyCommand':
+    case 'copyBrief': {
       const folder = field(v, 'folder', 'folder');
       if (typeof folder !== 'string') return fail(folder.error);
       const key = field(v, 'key', 'key');
@@ -360,7 +366,8 @@ export function isApproachView(v: unknown): v is ApproachView {
     isBool(v.allowOnce) &&
     oneOf(PROGRESS_STATUSES, v.progress) &&
     isArrayOf(v.tests, isTestPoint, 1000) &&
-    isStrArray(v.patterns)
+    isStrArray(v.patterns) &&
+    optional(v.history, isStrArray)
   );
 }
 

@@ -312,7 +312,26 @@ type Doc = Record<string, unknown>;
 const migrations: Record<number, (doc: Doc) => Doc> = {
   // v0: files written before schemaVersion existed; fields may be missing, normalize() fills them.
   0: doc => ({ ...doc, schemaVersion: 1 }),
+  // v1 → v2: the run ledger (core/ledger.ts). Each approach's ledger starts from the attempts of its
+  // short-term window (passes included, no git state: that was not recorded before).
+  1: doc => ({ ...doc, schemaVersion: 2, approaches: mapObject(doc.approaches, seedLedger) }),
 };
+
+function mapObject(v: unknown, fn: (a: Doc) => Doc): unknown {
+  if (!isObject(v)) return v;
+  return Object.fromEntries(Object.entries(v).map(([k, a]) => [k, isObject(a) ? fn(a) : a]));
+}
+
+function seedLedger(a: Doc): Doc {
+  if (a.ledger !== undefined || !Array.isArray(a.attempts)) return a;
+  const ledger = a.attempts.filter(isObject).map(t => {
+    const run: Doc = { at: t.timestamp, outcome: t.outcome, exitCode: t.exitCode ?? null, signature: t.errorSignature ?? '' };
+    const tr = t.testResults;
+    if (isObject(tr)) run.tests = { passed: tr.passed, failed: tr.failed, total: tr.total };
+    return run;
+  });
+  return { ...a, ledger };
+}
 
 /**
  * Turns parsed memory.json into MemoryData: applies migrations from the file's schemaVersion (missing
@@ -367,6 +386,7 @@ function normalizeApproach(key: string, a: Doc, now: string): Approach {
     alternativesTried: field(a, 'alternativesTried', Array.isArray, []),
     learnedFacts: field(a, 'learnedFacts', Array.isArray, []),
     attempts: field(a, 'attempts', Array.isArray, []),
+    ledger: field(a, 'ledger', Array.isArray, []),
     updatedAt: field(a, 'updatedAt', isString, now),
   };
 }

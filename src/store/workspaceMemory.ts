@@ -22,12 +22,16 @@ import {
   DEFAULT_SETTINGS,
   emptyMemory,
   type Approach,
+  type Attempt,
   type AttemptInput,
   type EngineSettings,
   type Learning,
   type LearningType,
   type MemoryData,
 } from '../core/types';
+import { buildBrief } from '../core/brief';
+import { comparisonHead, fixLessonText } from '../core/ledger';
+import { committedFiles, readGitState, type GitOptions } from './gitContext';
 import { MemoryStore, memoryDirFor, type StoreOptions } from './memoryStore';
 import { VectorStore } from './vectorStore';
 
@@ -37,6 +41,11 @@ export interface WorkspaceMemoryOptions extends StoreOptions {
   dir?: string;
   /** Scorer for recall; default lexical. The embeddings module provides a semantic one. */
   scorer?: Scorer;
+  /**
+   * Git context of each remembered run (HEAD, branch, changed files): false for none, or options
+   * (timeout). Default on, read with `git` after the run, bounded (see gitContext.ts).
+   */
+  git?: false | GitOptions;
 }
 
 export interface RecordOutcome extends RecordResult {
@@ -48,6 +57,7 @@ export class WorkspaceMemory {
   readonly store: MemoryStore;
   private _settings: EngineSettings;
   private redactor: Redactor;
+  private readonly git: false | GitOptions;
   scorer: Scorer;
 
   constructor(
@@ -58,6 +68,7 @@ export class WorkspaceMemory {
     this._settings = mergeSettings(options.settings);
     this.redactor = createRedactor(this._settings.extraRedactionPatterns);
     this.scorer = options.scorer ?? lexicalScorer;
+    this.git = options.git ?? {};
   }
 
   get settings(): EngineSettings {
@@ -83,19 +94,43 @@ export class WorkspaceMemory {
   async record(input: AttemptInput): Promise<RecordOutcome> {
     const attempt = prepareAttempt(input, this._settings, this.redactor);
     const found = extractLearnings(attempt.output);
+    let current: MemoryData | undefined;
     if (!found.length && (attempt.outcome === 'success' || attempt.outcome === 'interrupted')) {
       // Most commands succeed and were never remembered: answer from a lock-free read and write
-      // nothing, so `ls` and `git status` cost one read, not a lock and a rewrite of the file.
-      const current = await this.store.read();
+      // nothing, so `ls` and `git status` cost one read, not a lock, no git and no rewrite of the file.
+      current = await this.store.read();
       if (!current.approaches[attempt.key]) return { ...applyAttempt(current, attempt, this._settings), learnings: [] };
     }
+    // [ledger] the git state after the run, before the lock (git is bounded; the lock is not held meanwhile)
+    if (this.git !== false && attempt.outcome !== 'interrupted') await this.addGitContext(attempt, current);
     return this.store.update(data => {
       const result = applyAttempt(data, attempt, this._settings);
       const learnings = found.length
         ? addLearnings(data.learnings, found, { source: 'output', key: attempt.key, now: attempt.timestamp, newId: () => newId() })
         : [];
+      const fix = result.ledger.fix;
+      if (fix) {
+        // what fixed it, as a lesson recall and the panel offer for similar failures
+        const text = this.redact(`\`${result.approach.label}\` ${fixLessonText(fix)}`).slice(0, 2000);
+        learnings.push(...addLearnings(data.learnings, [{ type: 'learning', text }], { source: 'fix', key: attempt.key, now: attempt.timestamp, newId: () => newId() }));
+        if (data.learnings.length > this._settings.limits.maxLearnings) data.learnings.splice(0, data.learnings.length - this._settings.limits.maxLearnings);
+      }
       return { ...result, learnings };
     });
+  }
+
+  /** Git state of the run; the files committed since the run it is compared with when HEAD moved. */
+  private async addGitContext(attempt: Attempt, current: MemoryData | undefined): Promise<void> {
+    const options = this.git === false ? {} : this.git;
+    const state = await readGitState(this.workspaceFolder, options).catch(() => undefined);
+    if (!state) return;
+    const before = (current ?? (await this.store.read().catch(() => undefined)))?.approaches[attempt.key];
+    const from = comparisonHead(before, attempt.outcome);
+    if (from && state.head && from !== state.head) {
+      const files = await committedFiles(this.workspaceFolder, from, state.head, options).catch(() => undefined);
+      if (files) state.committed = { from, files };
+    }
+    attempt.git = state;
   }
 
   async check(command: string, cwd?: string): Promise<CheckResult> {
@@ -137,6 +172,18 @@ export class WorkspaceMemory {
       const found = extractLearnings(text);
       if (found.length) addLearnings(data.learnings, found, { source: 'reflection', key: record.failure_memory.key, now: record.timestamp, newId: () => newId() });
     });
+  }
+
+  /**
+   * A redacted markdown brief of an approach (default: the most recent failing or exhausted one) for a
+   * chat or an issue, with what fixed similar failures before. undefined when there is nothing to brief.
+   */
+  async brief(commandOrKey?: string, cwd?: string): Promise<string | undefined> {
+    const data = await this.store.read();
+    const approach = commandOrKey ? findApproach(data, this.redact(commandOrKey), cwd) : defaultReflectionTarget(data);
+    if (!approach) return undefined;
+    const similar = await recall(data, `${approach.label}\n${approach.lastErrorSignature}`, 8, this.scorer);
+    return buildBrief({ approach, threshold: this._settings.threshold, similar, redact: t => this.redact(t) });
   }
 
   async resolve(key: string): Promise<Approach | undefined> {

@@ -25,6 +25,7 @@ const good: WebviewMessage[] = [
   { type: 'runAnywayOnce', folder: FOLDER, key: KEY },
   { type: 'reflect', folder: FOLDER, key: KEY },
   { type: 'copyCommand', folder: FOLDER, key: KEY },
+  { type: 'copyBrief', folder: FOLDER, key: KEY },
   { type: 'search', query: 'cannot find module @prisma/client' },
   { type: 'search', query: '' },
   { type: 'addLearning', folder: FOLDER, learningType: 'learning', text: 'Run prisma generate after editing schema.prisma' },

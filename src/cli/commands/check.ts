@@ -12,9 +12,12 @@ export const check: Command = {
   async run(ctx) {
     const { io } = ctx;
     const c = await ctx.memory().check(ctx.required('command'), ctx.cwd);
-    if (ctx.json) ctx.print('', { status: c.status, verdict: c.verdict, attempts: c.attempts, threshold: c.threshold, key: c.key, label: c.label, lastError: c.lastError, alternatives: c.alternatives, progress: c.progress, patterns: c.patterns.map(p => p.kind), allowOnce: c.allowOnce, reason: c.reason });
-    else if (c.status === 'clear') io.out(`clear: ${c.label} has not failed here (${c.reason}).\n`);
-    else if (c.verdict !== 'block') io.out(`${c.status}: ${c.label} — ${c.reason}${c.lastError ? `\nlast error: ${c.lastError}` : ''}\n`);
+    // [ledger] run history, what changed since the last pass, flakiness
+    const ledger = { ...(c.history ? { history: c.history } : {}), ...(c.changed ? { changed: c.changed } : {}), ...(c.flaky ? { flaky: c.flaky } : {}) };
+    const ledgerLines = [c.history, c.changed, c.flaky].filter(Boolean).map(l => `\n${l}`).join('');
+    if (ctx.json) ctx.print('', { status: c.status, verdict: c.verdict, attempts: c.attempts, threshold: c.threshold, key: c.key, label: c.label, lastError: c.lastError, alternatives: c.alternatives, progress: c.progress, patterns: c.patterns.map(p => p.kind), allowOnce: c.allowOnce, reason: c.reason, ...ledger });
+    else if (c.status === 'clear') io.out(`clear: ${c.label} has not failed here (${c.reason}).${c.history ? `\n${c.history}` : ''}\n`);
+    else if (c.verdict !== 'block') io.out(`${c.status}: ${c.label} — ${c.reason}${c.lastError ? `\nlast error: ${c.lastError}` : ''}${ledgerLines}\n`);
     if (c.verdict === 'block') {
       io.err(`${explainBlock(c)}\n`);
       return 2;

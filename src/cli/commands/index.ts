@@ -1,5 +1,6 @@
 // Every subcommand, in the order --help lists them. A new subcommand is one file here and one line below.
 import type { Command } from '../types';
+import { brief } from './brief';
 import { check } from './check';
 import { clear } from './clear';
 import { exportMemory } from './export';
@@ -12,4 +13,4 @@ import { redact } from './redact';
 import { reflect } from './reflect';
 import { allow, resolve } from './resolve';
 
-export const COMMANDS: readonly Command[] = [record, check, recall, reflect, redact, resolve, allow, learn, list, exportMemory, clear, mcp];
+export const COMMANDS: readonly Command[] = [record, check, recall, reflect, brief, redact, resolve, allow, learn, list, exportMemory, clear, mcp];

@@ -1,0 +1,151 @@
+// Git context of a run: HEAD, branch and a fingerprint of the working tree's changes, read with one
+// `git status` after the run (never before it, never on the check path), bounded in time and size.
+// No git, not a repository, a slow or broken git: no context, no error.
+
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { open, stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import type { GitState } from '../core/types';
+
+/** Changed paths kept (and hashed) per run. */
+export const MAX_DIRTY_FILES = 32;
+/** Files larger than this are fingerprinted by size and modification time, not read. */
+const MAX_HASHED_BYTES = 1024 * 1024;
+const MAX_STATUS_BYTES = 1024 * 1024;
+const MAX_COMMITTED_FILES = 50;
+
+export interface GitOptions {
+  /** Each git call is killed after this long. Default 1500 ms. */
+  timeoutMs?: number;
+  /** The git program. Default 'git'. */
+  git?: string;
+}
+
+function run(args: string[], cwd: string, o: GitOptions): Promise<string | undefined> {
+  return new Promise(resolve => {
+    try {
+      execFile(
+        o.git ?? 'git',
+        args,
+        {
+          cwd,
+          timeout: o.timeoutMs ?? 1500,
+          maxBuffer: MAX_STATUS_BYTES,
+          windowsHide: true,
+          encoding: 'utf8',
+          // no index refresh lock taken by a read (another git in the same repository never waits on us),
+          // no pager, no prompt for credentials (status never needs the network anyway)
+          env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C' },
+        },
+        (err, stdout) => resolve(err ? undefined : stdout),
+      );
+    } catch {
+      resolve(undefined); // git missing on some platforms throws synchronously
+    }
+  });
+}
+
+/** Parses `git status --porcelain=v2 --branch -z`: HEAD, branch and the changed paths. */
+export function parseStatus(out: string): { head: string; branch?: string; paths: string[] } {
+  let head = '';
+  let branch: string | undefined;
+  const paths: string[] = [];
+  const records = out.split('\0');
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i];
+    if (!r) continue;
+    if (r.startsWith('# branch.oid ')) {
+      const oid = r.slice('# branch.oid '.length).trim();
+      head = /^[0-9a-f]{7,64}$/.test(oid) ? oid : '';
+    } else if (r.startsWith('# branch.head ')) {
+      const b = r.slice('# branch.head '.length).trim();
+      if (b && b !== '(detached)') branch = b;
+    } else if (r.startsWith('1 ')) {
+      paths.push(field(r, 8));
+    } else if (r.startsWith('2 ')) {
+      paths.push(field(r, 9));
+      i++; // the original path of a rename follows as its own record
+    } else if (r.startsWith('u ')) {
+      paths.push(field(r, 10));
+    } else if (r.startsWith('? ')) {
+      paths.push(r.slice(2));
+    }
+  }
+  return { head, branch, paths: paths.filter(Boolean) };
+}
+
+/** The path of a porcelain v2 record: everything after the first `n` space-separated fields. */
+function field(r: string, n: number): string {
+  let at = 0;
+  for (let k = 0; k < n; k++) {
+    at = r.indexOf(' ', at) + 1;
+    if (at === 0) return '';
+  }
+  return r.slice(at);
+}
+
+async function contentHash(file: string): Promise<string> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+    const st = await handle.stat();
+    if (!st.isFile()) return 'not-a-file';
+    if (st.size > MAX_HASHED_BYTES) return `size:${st.size}:${Math.round(st.mtimeMs)}`;
+    return createHash('sha1').update(await handle.readFile()).digest('hex').slice(0, 12);
+  } catch {
+    return 'deleted';
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+/**
+ * The git state of the repository holding `folder`, or undefined (no git, not a repository, too slow).
+ * Paths are relative to the repository root.
+ */
+export async function readGitState(folder: string, o: GitOptions = {}): Promise<GitState | undefined> {
+  // not inside a repository (no .git up the tree): no git process at all
+  const top = await findRepositoryRoot(folder);
+  if (top === undefined) return undefined;
+  const status = await run(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal'], folder, o);
+  if (status === undefined) return undefined;
+  const { head, branch, paths } = parseStatus(status);
+  const sorted = [...new Set(paths)].sort();
+  const kept = sorted.slice(0, MAX_DIRTY_FILES);
+  const hashes = await Promise.all(kept.map(p => contentHash(path.join(top, p))));
+  const dirty: Record<string, string> = {};
+  kept.forEach((p, i) => (dirty[p] = hashes[i]));
+  const fp = createHash('sha1').update(head);
+  for (const p of kept) fp.update(`\0${p}\0${dirty[p]}`);
+  if (sorted.length > kept.length) fp.update(`\0+${sorted.length}`);
+  const state: GitState = { head, fingerprint: fp.digest('hex').slice(0, 16), dirty };
+  if (branch) state.branch = branch;
+  if (sorted.length > kept.length) state.dirtyTruncated = true;
+  return state;
+}
+
+/** The nearest folder up from `folder` holding a `.git` (a folder, or a file for worktrees and submodules). */
+export async function findRepositoryRoot(folder: string): Promise<string | undefined> {
+  let dir = path.resolve(folder);
+  for (let i = 0; i < 64; i++) {
+    try {
+      await stat(path.join(dir, '.git'));
+      return dir;
+    } catch {
+      // not here: one folder up
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+  return undefined;
+}
+
+/** Files changed by the commits between two HEADs (bounded), or undefined when git cannot tell. */
+export async function committedFiles(folder: string, from: string, to: string, o: GitOptions = {}): Promise<string[] | undefined> {
+  if (!/^[0-9a-f]{7,64}$/.test(from) || !/^[0-9a-f]{7,64}$/.test(to)) return undefined;
+  const out = await run(['diff', '--name-only', '-z', '--no-renames', from, to], folder, o);
+  if (out === undefined) return undefined;
+  return out.split('\0').filter(Boolean).slice(0, MAX_COMMITTED_FILES);
+}
