@@ -6,8 +6,8 @@
 import * as vscode from 'vscode';
 import { buildReflectionPrompt, mergeModelReflection, parseModelReflection } from '../core/lmReflection';
 import type { ReflectionRecord } from '../core/reflection';
-import type { ReflectionWriter } from './commands';
-import type { ExtensionConfig } from './config';
+import type { ReflectionWriter } from './actions';
+import type { ExtensionConfig } from '../core/config';
 import { Disposable } from './disposable';
 import type { Logger } from './logger';
 import type { FolderMemory } from './registry';

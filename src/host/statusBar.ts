@@ -3,29 +3,23 @@
 
 import * as vscode from 'vscode';
 import { describeApproach } from '../core/memory';
+import type { CaptureView } from '../shared/protocol';
+import { CommandId } from './commandIds';
 import { Disposable } from './disposable';
-import { Commands } from './guard';
 import type { Logger } from './logger';
 import type { MemoryRegistry } from './registry';
-
-export interface CaptureState {
-  terminal: boolean;
-  tasks: boolean;
-  terminalsWithIntegration: number;
-  terminals: number;
-}
 
 export class StatusBar extends Disposable {
   private readonly item = this.track(vscode.window.createStatusBarItem('failureMemory.status', vscode.StatusBarAlignment.Left, 50));
 
   constructor(
     private readonly registry: MemoryRegistry,
-    private readonly capture: () => CaptureState,
+    private readonly capture: () => CaptureView,
     private readonly log: Logger,
   ) {
     super();
     this.item.name = 'Failure Memory';
-    this.item.command = Commands.ShowMemory;
+    this.item.command = CommandId.ShowMemory;
     this.track(registry.onDidChange(() => this.update()));
     this.update();
     this.item.show();
@@ -38,10 +32,10 @@ export class StatusBar extends Disposable {
     const multi = groups.length > 1;
     let text: string;
     if (exhausted.length) {
-      text = `$(error) ${exhausted.length} exhausted`;
+      text = `$(error) ${vscode.l10n.t('{0} exhausted', exhausted.length)}`;
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     } else if (failing.length) {
-      text = `$(history) ${failing.length} failing`;
+      text = `$(history) ${vscode.l10n.t('{0} failing', failing.length)}`;
       this.item.backgroundColor = undefined;
     } else {
       text = '$(history)';
@@ -53,31 +47,50 @@ export class StatusBar extends Disposable {
     }
     const tip = new vscode.MarkdownString(undefined, true);
     tip.isTrusted = false;
-    tip.appendMarkdown('**Failure Memory**\n\n');
+    const t = vscode.l10n.t;
+    // every string goes in through appendText (escaped); only our own structure is Markdown
+    tip.appendMarkdown('**');
+    tip.appendText('Failure Memory');
+    tip.appendMarkdown('**\n\n');
     const line = (a: (typeof exhausted)[number]) => {
       tip.appendMarkdown('- ');
-      tip.appendText(`${describeApproach(a.a)}${multi ? ` [${a.g.folder.folder.name}]` : ''} — ${a.a.failures} failure(s)`);
+      tip.appendText(`${describeApproach(a.a)}${multi ? ` [${a.g.folder.folder.name}]` : ''} — ${a.a.failures === 1 ? t('1 failure') : t('{0} failures', a.a.failures)}`);
       tip.appendMarkdown('\n');
     };
     if (exhausted.length) {
-      tip.appendMarkdown('$(error) Exhausted (running them again is stopped):\n\n');
+      tip.appendMarkdown('$(error) ');
+      tip.appendText(t('Exhausted (running them again is stopped):'));
+      tip.appendMarkdown('\n\n');
       exhausted.slice(0, 10).forEach(line);
     }
     if (failing.length) {
-      tip.appendMarkdown('\n$(history) Failing:\n\n');
+      tip.appendMarkdown('\n$(history) ');
+      tip.appendText(t('Failing:'));
+      tip.appendMarkdown('\n\n');
       failing.slice(0, 10).forEach(line);
     }
-    if (!exhausted.length && !failing.length) tip.appendMarkdown('Nothing is failing. Commands that fail in the terminal or in tasks are remembered here.\n\n');
+    if (!exhausted.length && !failing.length) {
+      tip.appendText(t('Nothing is failing. Commands that fail in the terminal or in tasks are remembered here.'));
+      tip.appendMarkdown('\n\n');
+    }
     const c = this.capture();
-    tip.appendMarkdown('\n---\n\nCapture: ');
+    tip.appendMarkdown('\n---\n\n');
     tip.appendText(
       [
-        c.terminal ? `terminal (shell integration active in ${c.terminalsWithIntegration} of ${c.terminals} terminal${c.terminals === 1 ? '' : 's'})` : 'terminal off',
-        c.tasks ? 'tasks' : 'tasks off',
+        c.terminal
+          ? c.terminals === 1
+            ? t('Capture: terminal (shell integration active in {0} of 1 terminal)', c.terminalsWithIntegration)
+            : t('Capture: terminal (shell integration active in {0} of {1} terminals)', c.terminalsWithIntegration, c.terminals)
+          : t('Capture: terminal off'),
+        c.tasks ? t('tasks') : t('tasks off'),
       ].join(' · '),
     );
-    if (groups.some(g => g.folder.private)) tip.appendMarkdown('\n\nUntrusted workspace: memory is kept in extension storage.');
-    tip.appendMarkdown('\n\nClick to show the memory.');
+    if (groups.some(g => g.folder.private)) {
+      tip.appendMarkdown('\n\n');
+      tip.appendText(t('Untrusted workspace: memory is kept in extension storage.'));
+    }
+    tip.appendMarkdown('\n\n');
+    tip.appendText(t('Click to show the memory.'));
     this.item.tooltip = tip;
   }
 }

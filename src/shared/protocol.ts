@@ -63,8 +63,12 @@ export interface ApproachView {
   /** Failures since the last success. */
   failures: number;
   totalAttempts: number;
+  /** Runs of the current streak that ran to an end (interrupted runs are not counted). */
+  runs: number;
   threshold: number;
   lastErrorSignature: string;
+  /** The last error as the output printed it (redacted); the signature when no output was kept. */
+  lastError: string;
   alternativesTried: string[];
   lastFailure?: string;
   resolvedAt?: string;
@@ -351,8 +355,10 @@ export function isApproachView(v: unknown): v is ApproachView {
     oneOf(APPROACH_STATUSES, v.status) &&
     isNum(v.failures) &&
     isNum(v.totalAttempts) &&
+    isNum(v.runs) &&
     isNum(v.threshold) &&
     isStr(v.lastErrorSignature) &&
+    isStr(v.lastError) &&
     isStrArray(v.alternativesTried) &&
     optional(v.lastFailure, isStr) &&
     optional(v.resolvedAt, isStr) &&
