@@ -53,7 +53,8 @@ export function approachView(folder: string, a: Approach, threshold: number): Ap
     status: a.status,
     failures: a.failures,
     totalAttempts: a.totalAttempts,
-    runs: countedRuns(shown).length,
+    // a streak's runs are its failures (a success ends it); interrupted runs are not runs
+    runs: Math.max(a.status === 'resolved' ? 0 : a.failures, countedRuns(shown).length),
     threshold,
     lastErrorSignature: clip(a.lastErrorSignature),
     lastError: clip(lastErrorLine(shown, a.lastErrorSignature), 1000),

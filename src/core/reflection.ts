@@ -2,7 +2,8 @@
 // The engine fills the self-reflection from heuristics per error category; the host may replace
 // it with a language model's answer and marks which produced it.
 
-import { computeProgress, describeApproach, detectPatterns, type Pattern, type ProgressStatus } from './memory';
+import { streakPatterns } from './guardVerdict';
+import { computeProgress, describeApproach, type Pattern, type ProgressStatus } from './memory';
 import type { RecallHit } from './recall';
 import type { Block, Line, ReflectionDoc } from '../shared/reflectionDoc';
 import { errorCategory, type ErrorCategory } from './signature';
@@ -282,7 +283,10 @@ export function buildReflection(input: ReflectionInput): ReflectionRecord {
   const { data, approach: a, threshold } = input;
   const now = (input.now ?? new Date()).toISOString();
   const omega = Math.min(10, Math.max(1, input.omega ?? 3));
-  const patterns = detectPatterns(a.attempts);
+  // the loop patterns of the current streak (none from before a resolution, none while improving),
+  // the repeated error named by its real line
+  const lastFailed = [...a.attempts].reverse().find(t => t.outcome === 'failure');
+  const patterns = streakPatterns(a).map(p => (p.kind === 'same_error' && lastFailed ? { ...p, subject: errorLineOf(lastFailed) } : p));
   const progress = computeProgress(a.attempts);
   const warnings = warningsFor(patterns, a, threshold);
   const recent = recentAttempts(a);

@@ -4,6 +4,7 @@
 
 import * as vscode from 'vscode';
 import { OutputBuffer } from '../core/output';
+import { plainText } from '../core/plainText';
 import type { ExtensionConfig } from '../core/config';
 import { Disposable } from './disposable';
 import type { Guard } from './guard';
@@ -111,13 +112,18 @@ export class TerminalWatcher extends Disposable {
     if (this.noticeShown || !this.config().captureTerminal) return;
     this.noticeShown = true;
     await this.context.globalState.update(NOTICE_KEY, true);
+    const openSetting = vscode.l10n.t('Open Setting');
+    const learnMore = vscode.l10n.t('Learn More');
     const pick = await vscode.window.showInformationMessage(
-      `Failure Memory cannot see commands in terminal "${name}": shell integration is not active there. Turn it on (or use bash, zsh, fish or PowerShell) to have failing commands remembered.`,
-      'Open Setting',
-      'Learn More',
+      vscode.l10n.t(
+        'Failure Memory cannot see commands in terminal “{0}”: shell integration is not active there. Turn it on (or use bash, zsh, fish or PowerShell) to have failing commands remembered.',
+        plainText(name, 80),
+      ),
+      openSetting,
+      learnMore,
     );
-    if (pick === 'Open Setting') await vscode.commands.executeCommand('workbench.action.openSettings', 'terminal.integrated.shellIntegration.enabled');
-    else if (pick === 'Learn More') await vscode.env.openExternal(vscode.Uri.parse('https://code.visualstudio.com/docs/terminal/shell-integration'));
+    if (pick === openSetting) await vscode.commands.executeCommand('workbench.action.openSettings', 'terminal.integrated.shellIntegration.enabled');
+    else if (pick === learnMore) await vscode.env.openExternal(vscode.Uri.parse('https://code.visualstudio.com/docs/terminal/shell-integration'));
   }
 
   private forget(t: vscode.Terminal): void {
