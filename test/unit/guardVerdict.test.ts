@@ -99,6 +99,9 @@ describe('guard verdict: what a recorded run is worth telling', () => {
     let r = run(data, 'cargo build', 101, 'error[E0425]: cannot find value `x` in this scope');
     for (let i = 0; i < 4; i++) r = run(data, 'cargo build', 101, `error[E0425]: cannot find value \`x${i}\` in this scope`);
     assert.deepEqual(reactionTo(r, true), { kind: 'exhausted', failures: 5 });
+    const sixth = run(data, 'cargo build', 101, 'error[E0425]: cannot find value `y` in this scope');
+    assert.doesNotMatch(sixth.reason, /6 of 5/, 'the log never says "failure 6 of 5"');
+    assert.match(sixth.reason, /failure 6, still exhausted/);
     assert.deepEqual(reactionTo(run(data, 'cargo build', 0, ''), true), { kind: 'resolved' });
     assert.deepEqual(reactionTo(run(emptyMemory(), 'ls', 0, ''), true), { kind: 'none' });
   });
