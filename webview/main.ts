@@ -16,8 +16,8 @@ import {
   type WebviewMessage,
 } from '../src/shared/protocol';
 import { ago, fullTime, h, icon, plural } from './dom';
-import { restoreState, SECTIONS, TYPE_LABEL, type SectionId, type UiState } from './state';
-import { approachDetails, captureLine, emptyContent, reflectionItem, similarItem } from './views';
+import { matchesAll, restoreState, searchWords, SECTIONS, TYPE_LABEL, type SectionId, type UiState } from './state';
+import { approachDetails, bannerContent, captureLine, emptyContent, reflectionItem, similarItem } from './views';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -256,16 +256,8 @@ function sectionOf(a: ApproachView): SectionId {
 
 // ---- filtering ----
 
-function words(): string[] {
-  return ui.search.toLowerCase().split(/\s+/).filter(Boolean);
-}
-
-function matches(texts: Array<string | undefined>): boolean {
-  const w = words();
-  if (!w.length) return true;
-  const hay = texts.filter(Boolean).join('\n').toLowerCase();
-  return w.every(x => hay.includes(x));
-}
+const words = () => searchWords(ui.search);
+const matches = (texts: Array<string | undefined>) => matchesAll(words(), texts);
 
 const folderName = (uri: string) => snapshot?.folders.find(f => f.uri === uri)?.name ?? '';
 const multiRoot = () => (snapshot?.folders.length ?? 0) > 1;
@@ -284,7 +276,7 @@ function render(): void {
   renderEmpty(nothing);
   clearSearch.hidden = !ui.search;
 
-  const approachText = (a: ApproachView) => [a.label, a.command, a.cwd, a.lastErrorSignature, ...a.alternativesTried, folderName(a.folder)];
+  const approachText = (a: ApproachView) => [a.label, a.command, a.cwd, a.lastError, a.lastErrorSignature, ...a.alternativesTried, folderName(a.folder)];
   const exhausted = s.exhausted.filter(a => matches(approachText(a)));
   const failing = s.failing.filter(a => matches(approachText(a)));
   const resolved = s.resolved.filter(a => matches(approachText(a)));
@@ -346,11 +338,7 @@ function renderBanner(): void {
   bannerEl.hidden = !banner;
   bannerEl.replaceChildren();
   if (!banner) return;
-  bannerEl.append(
-    icon('error'),
-    h('span', { class: 'banner-text', text: banner }),
-    h('button', { class: 'icon-button banner-close', title: 'Dismiss', attrs: { type: 'button', 'aria-label': 'Dismiss' } }, icon('close')),
-  );
+  bannerEl.append(...bannerContent(banner));
 }
 
 function renderEmpty(show: boolean): void {

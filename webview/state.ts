@@ -51,3 +51,15 @@ export function restoreState(v: unknown): UiState {
         : undefined,
   };
 }
+
+/** The words of a search, lower-cased. */
+export function searchWords(search: string): string[] {
+  return search.toLowerCase().split(/\s+/).filter(Boolean);
+}
+
+/** Every word appears somewhere in the texts (no words: everything matches). */
+export function matchesAll(words: readonly string[], texts: Array<string | undefined>): boolean {
+  if (!words.length) return true;
+  const hay = texts.filter(Boolean).join('\n').toLowerCase();
+  return words.every(x => hay.includes(x));
+}

@@ -108,3 +108,12 @@ export function approachDetails(a: ApproachView, kind: string): HTMLElement[] {
   if (a.allowOnce) out.push(h('div', { class: 'note' }, icon('debug-continue'), h('span', { text: 'The next run is let through once.' })));
   return out;
 }
+
+/** An error the host reported, with its close button. */
+export function bannerContent(text: string): HTMLElement[] {
+  return [
+    icon('error'),
+    h('span', { class: 'banner-text', text }),
+    h('button', { class: 'icon-button banner-close', title: 'Dismiss', attrs: { type: 'button', 'aria-label': 'Dismiss' } }, icon('close')),
+  ];
+}
