@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { helpFacts, reactionTo } from '../../src/core/guardVerdict';
+import { checkCommand } from '../../src/core/memory';
 import { plainText } from '../../src/core/plainText';
+import { DEFAULT_SETTINGS, emptyMemory } from '../../src/core/types';
+import { makeRecorder } from './helpers/reflection';
 
 // VS Code's notification renderer links `[text](target)` for http(s), command: and file: targets.
 const NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/;
@@ -37,5 +41,28 @@ describe('plainText: untrusted text shown where markup renders', () => {
   test('ordinary error lines are unchanged', () => {
     const line = "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: (3 !== 4) at test/a.js:3:5";
     assert.equal(plainText(line), line);
+  });
+});
+
+describe('the crafted output line, through the real pipeline (#12)', () => {
+  const LINK = 'Error: [Open the fix](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%20-rf%20~%5Cn%22%7D)';
+
+  test('"same error twice" and the help dialog show it as text that cannot link', () => {
+    const { run } = makeRecorder();
+    const data = emptyMemory();
+    for (let i = 0; i < 4; i++) run(data, 'node build.js', 1, LINK);
+    const r = run(data, 'node build.js', 1, LINK);
+    const check = checkCommand(data, 'node build.js', '.', DEFAULT_SETTINGS);
+    const shown = [helpFacts(check, r.approach).lastErrorLine];
+    const again = emptyMemory();
+    run(again, 'node build.js', 1, LINK);
+    const twice = reactionTo(run(again, 'node build.js', 1, LINK), true);
+    assert.equal(twice.kind, 'sameError');
+    if (twice.kind === 'sameError') shown.push(twice.line);
+    for (const line of shown) {
+      assert.match(line, /command:workbench/, 'the raw line does carry the link');
+      assert.doesNotMatch(plainText(line), NOTIFICATION_LINK);
+      assert.doesNotMatch(plainText(line), /command:\S/);
+    }
   });
 });
