@@ -131,6 +131,8 @@ export class Guard {
     rerun: (() => void) | undefined,
     where: Located,
   ): Promise<void> {
+    // recall runs while the interrupt is confirmed: the dialog waits for the slower of the two, bounded
+    const seen = this.similarLesson(check, where);
     const result = stopped ? await stopped : undefined;
     const label = plainText(check.label, 80);
     if (result) {
@@ -139,12 +141,17 @@ export class Guard {
       else if (result.kind === 'stillRunning') this.say(`$(warning) ${vscode.l10n.t('Failure Memory could not stop “{0}”: it is still running.', label)}`);
       else this.say(`$(info) ${vscode.l10n.t('“{0}” ended before Failure Memory could stop it.', label)}`);
     }
-    await this.showHelp(facts, ref, result, result?.kind === 'stopped' ? rerun : undefined, where, check);
+    await this.showHelp(facts, ref, result, result?.kind === 'stopped' ? rerun : undefined, await seen);
   }
 
   /** The help dialog (modal: it steps in only when an exhausted approach is run again). */
-  async showHelp(facts: HelpFacts, ref: ApproachRef, stop: StopResult | undefined, rerun: (() => void) | undefined, where?: Located, check?: CheckResult): Promise<void> {
-    const seen = where && check ? await this.similarLesson(check, where) : undefined;
+  async showHelp(
+    facts: HelpFacts,
+    ref: ApproachRef,
+    stop: StopResult | undefined,
+    rerun: (() => void) | undefined,
+    seen: { label: string; lesson: string } | undefined,
+  ): Promise<void> {
     const t = vscode.l10n.t;
     const label = plainText(facts.label, 120);
     const title = !stop
@@ -239,7 +246,10 @@ export class Guard {
         cwd: where.relCwd,
         ...details,
       });
-      this.react(r);
+      if (this.react(r) === 'exhausted') {
+        // the help dialog will want similar failures soon: build recall's index now, off the hot path
+        void where.memory.recall(r.approach.label, 1).catch(e => this.log.debug('guard', `recall warm-up failed: ${String(e)}`));
+      }
       return r;
     } catch (err) {
       this.log.error(input.source, `could not record a ${input.source} run`, err);
@@ -248,14 +258,14 @@ export class Guard {
   }
 
   /** Tells the user what recording found, in the status bar: exhausted now, resolved, the same error or test twice. */
-  react(r: RecordOutcome): void {
+  react(r: RecordOutcome): ReturnType<typeof reactionTo>['kind'] {
     const cfg = this.config();
     const reaction = reactionTo(r, cfg.notifySameError);
     const name = plainText(describeApproach(r.approach), 80);
     const t = vscode.l10n.t;
     switch (reaction.kind) {
       case 'none':
-        return;
+        return reaction.kind;
       case 'exhausted':
         this.say(
           `$(error) ${
@@ -276,6 +286,7 @@ export class Guard {
         break;
     }
     this.log.event('reacted', { key: r.approach.key, reaction: reaction.kind });
+    return reaction.kind;
   }
 
   dispose(): void {
