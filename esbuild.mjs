@@ -58,7 +58,7 @@ if (existsSync('webview/main.ts')) {
   configs.push({
     bundle: true, platform: 'browser', format: 'iife', target: 'es2022', minify: production,
     sourcemap: !production, sourcesContent: false, logLevel: 'warning', plugins: watch ? [problemMatcher] : [],
-    entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist',
+    entryPoints: { webview: 'webview/main.ts', reflection: 'webview/reflection.ts' }, outdir: 'dist',
   });
   // the panel's icon font, served from dist/ (the webview may load nothing outside dist/ and media/)
   mkdirSync('dist', { recursive: true });

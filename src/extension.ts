@@ -1,8 +1,10 @@
 // Composition root: build the objects, register them, no logic. Nothing heavy loads here.
 
 import * as vscode from 'vscode';
+import { readConfig, SECTION, type ExtensionConfig } from './core/config';
+import { ApproachActions } from './host/actions';
+import { CommandId } from './host/commandIds';
 import { CommandHandlers } from './host/commands';
-import { readConfig, SECTION, type ExtensionConfig } from './host/config';
 import { CapturePause } from './host/capturePause';
 import { Guard } from './host/guard';
 import { createLogger } from './host/logger';
@@ -11,11 +13,13 @@ import { LanguageModelTools } from './host/lmTools';
 import { McpServerProvider } from './host/mcpProvider';
 import { ModelDownloads } from './host/modelDownload';
 import { MemoryPanel } from './host/panel';
+import { ReflectionView } from './host/reflectionView';
 import { MemoryRegistry } from './host/registry';
 import { StatusBar } from './host/statusBar';
 import { TaskWatcher } from './host/taskWatcher';
 import { FailureLinkProvider } from './host/terminalLinks';
 import { TerminalWatcher } from './host/terminalWatcher';
+import type { CaptureView } from './shared/protocol';
 
 export function activate(context: vscode.ExtensionContext): void {
   const t0 = Date.now();
@@ -24,34 +28,50 @@ export function activate(context: vscode.ExtensionContext): void {
 
   let config: ExtensionConfig = loadConfig();
   function loadConfig(): ExtensionConfig {
-    const { config: c, problems } = readConfig();
+    const settings = vscode.workspace.getConfiguration(SECTION);
+    const { config: c, problems } = readConfig(k => settings.get(k));
     for (const p of problems) {
       log.warn('config', p);
-      void vscode.window.showWarningMessage(`Failure Memory: ${p}`);
+      void vscode.window.showWarningMessage(p);
     }
     return c;
   }
+  const currentConfig = () => config;
 
-  const registry = new MemoryRegistry(context, log, config);
+  // semantic recall: the model is offered (once) when recall first needs it, never here
+  const models = new ModelDownloads(context, log, () => registry.reload());
+  const registry = new MemoryRegistry(context, log, config, s => models.maybeOffer(s));
   const pause = new CapturePause(context, log);
-  const guard = new Guard(registry, log, () => config);
-  const terminals = new TerminalWatcher(context, registry, guard, log, () => pause.apply(config));
-  const tasks = new TaskWatcher(registry, guard, log, () => pause.apply(config));
-  const commands = new CommandHandlers(registry, log);
-  const capture = () => ({ terminal: config.captureTerminal, tasks: config.captureTasks, terminalsWithIntegration: terminals.activeCount, terminals: terminals.terminalCount, paused: pause.paused });
+  // the watchers act on the configuration with capture off while paused
+  const captureConfig = () => pause.apply(config);
+  const guard = new Guard(registry, log, currentConfig);
+  const terminals = new TerminalWatcher(context, registry, guard, log, captureConfig);
+  const tasks = new TaskWatcher(registry, guard, log, captureConfig);
+  const capture = (): CaptureView => ({ terminal: config.captureTerminal, tasks: config.captureTasks, terminalsWithIntegration: terminals.activeCount, terminals: terminals.terminalCount, paused: pause.paused });
   const status = new StatusBar(registry, capture, log);
+
+  // what can be done to an approach, and where it shows: the panel and the reflection view
+  const lmReflection = new LanguageModelReflection(context, log, currentConfig);
+  const actions = new ApproachActions(registry, log, currentConfig, lmReflection.write);
+  const reflections = new ReflectionView(context.extensionUri, log);
+  const panel = new MemoryPanel(context.extensionUri, registry, actions, reflections, log, capture, terminals.onDidChangeState);
+  const commands = new CommandHandlers(registry, actions, { showMemory: ref => panel.reveal(ref), showReflection: r => reflections.show(r) }, log);
 
   context.subscriptions.push(
     channel,
     registry,
+    guard,
     terminals,
     tasks,
-    commands,
     status,
     pause,
     pause.onDidChange(() => status.update()),
+    lmReflection,
+    reflections,
+    panel,
+    commands,
     terminals.onDidChangeState(() => status.update()),
-    vscode.window.registerTerminalLinkProvider(new FailureLinkProvider(registry)),
+    vscode.window.registerTerminalLinkProvider(new FailureLinkProvider(registry, guard.stops)),
     vscode.workspace.onDidChangeConfiguration(e => {
       if (!e.affectsConfiguration(SECTION)) return;
       config = loadConfig();
@@ -59,18 +79,11 @@ export function activate(context: vscode.ExtensionContext): void {
       status.update();
       log.info('config', `settings applied: ${JSON.stringify(config)}`);
     }),
+    // agents: language-model tools and the MCP server offered to VS Code
+    new LanguageModelTools(registry, log),
+    new McpServerProvider(context, log),
+    vscode.commands.registerCommand(CommandId.DownloadModel, () => models.download(registry.firstScorer())),
   );
-  context.subscriptions.push(new MemoryPanel(context.extensionUri, registry, commands, log, capture, terminals.onDidChangeState));
-
-  // agents: language-model tools, the MCP server offered to VS Code, reflections by a chat model
-  const lmReflection = new LanguageModelReflection(context, log, () => config);
-  commands.writeReflection = lmReflection.write;
-  context.subscriptions.push(new LanguageModelTools(registry, log), new McpServerProvider(context, log), lmReflection);
-
-  // semantic recall: the model is offered (once) when recall first needs it, never here
-  const models = new ModelDownloads(context, log, () => registry.reload());
-  registry.onScorerCreated = s => models.maybeOffer(s);
-  context.subscriptions.push(vscode.commands.registerCommand('failureMemory.downloadModel', () => models.download(registry.firstScorer())));
 
   const took = Date.now() - t0;
   log.info('activate', `Failure Memory activated in ${took} ms (capture: terminal ${config.captureTerminal ? 'on' : 'off'}, tasks ${config.captureTasks ? 'on' : 'off'}; blockMode ${config.blockMode}; threshold ${config.threshold})`);

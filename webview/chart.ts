@@ -45,7 +45,7 @@ export function testChart(tests: ReadonlyArray<TestPoint | null>, progress: Prog
 
   const W = 240;
   const H = 46;
-  const PX = 12;
+  const PX = 22;
   const PT = 13;
   const PB = 5;
   const x = (i: number) => PX + (i * (W - 2 * PX)) / (points.length - 1);
@@ -62,6 +62,9 @@ export function testChart(tests: ReadonlyArray<TestPoint | null>, progress: Prog
     },
     svg('line', { class: 'chart-grid', x1: PX, x2: W - PX, y1: y(max), y2: y(max) }),
     svg('line', { class: 'chart-grid', x1: PX, x2: W - PX, y1: y(0), y2: y(0) }),
+    // the scale, so that a low count never reads as "all": top line = every test, bottom = none
+    svg('text', { class: 'chart-axis', x: 2, y: (y(max) + 3).toFixed(1) }, String(max)),
+    svg('text', { class: 'chart-axis', x: 2, y: (y(0) + 3).toFixed(1) }, '0'),
     svg('polygon', { class: 'chart-area', points: area }),
     svg('polyline', { class: 'chart-line', points: line }),
   );

@@ -15,8 +15,9 @@ import {
   type Snapshot,
   type WebviewMessage,
 } from '../src/shared/protocol';
-import { meter, testChart } from './chart';
 import { ago, fullTime, h, icon, plural } from './dom';
+import { matchesAll, restoreState, searchWords, SECTIONS, TYPE_LABEL, type SectionId, type UiState } from './state';
+import { approachDetails, bannerContent, captureLine, emptyContent, reflectionItem, similarItem } from './views';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -24,32 +25,6 @@ interface VsCodeApi {
   setState(state: unknown): void;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
-
-type SectionId = 'similar' | 'exhausted' | 'failing' | 'resolved' | 'reflections' | 'learnings';
-const SECTIONS: Array<{ id: SectionId; title: string }> = [
-  { id: 'similar', title: 'Similar failures' },
-  { id: 'exhausted', title: 'Exhausted' },
-  { id: 'failing', title: 'Failing' },
-  { id: 'resolved', title: 'Resolved recently' },
-  { id: 'reflections', title: 'Reflections' },
-  { id: 'learnings', title: 'Learnings' },
-];
-
-interface UiState {
-  search: string;
-  collapsed: Partial<Record<SectionId, boolean>>;
-  openReflections: string[];
-  draft: { type: LearningTypeView; text: string; folder: string };
-  editing?: { folder: string; id: string; type: LearningTypeView; text: string };
-}
-
-const TYPE_LABEL: Record<LearningTypeView, string> = {
-  decision: 'Decision',
-  learning: 'Learning',
-  failed_approach: 'Failed approach',
-  code_location: 'Code location',
-  pattern: 'Pattern',
-};
 
 const api = acquireVsCodeApi();
 const ui: UiState = restoreState(api.getState());
@@ -62,29 +37,6 @@ let flash: { folder: string; key: string; until: number; scrolled: boolean } | u
 let scrollToReflection: string | undefined;
 let confirmDelete: string | undefined;
 let searchTimer: ReturnType<typeof setTimeout> | undefined;
-
-function restoreState(v: unknown): UiState {
-  const s = (typeof v === 'object' && v !== null ? v : {}) as Partial<UiState>;
-  const collapsed: UiState['collapsed'] = {};
-  if (s.collapsed && typeof s.collapsed === 'object') {
-    for (const { id } of SECTIONS) if (s.collapsed[id] === true) collapsed[id] = true;
-  }
-  const draft = s.draft && typeof s.draft === 'object' ? s.draft : undefined;
-  return {
-    search: typeof s.search === 'string' ? s.search.slice(0, 500) : '',
-    collapsed,
-    openReflections: Array.isArray(s.openReflections) ? s.openReflections.filter((x): x is string => typeof x === 'string').slice(-50) : [],
-    draft: {
-      type: LEARNING_TYPES.includes(draft?.type as LearningTypeView) ? (draft!.type as LearningTypeView) : 'learning',
-      text: typeof draft?.text === 'string' ? draft.text.slice(0, 2000) : '',
-      folder: typeof draft?.folder === 'string' ? draft.folder : '',
-    },
-    editing:
-      s.editing && typeof s.editing.id === 'string' && typeof s.editing.folder === 'string' && typeof s.editing.text === 'string' && LEARNING_TYPES.includes(s.editing.type)
-        ? { folder: s.editing.folder, id: s.editing.id, type: s.editing.type, text: s.editing.text.slice(0, 2000) }
-        : undefined,
-  };
-}
 
 function save(): void {
   api.setState(ui);
@@ -106,7 +58,7 @@ app.textContent = '';
 
 const searchInput = h('input', {
   class: 'search-input',
-  attrs: { type: 'search', id: 'search', placeholder: 'Search commands, errors, learnings…', 'aria-label': 'Search the memory', maxlength: 500, spellcheck: 'false' },
+  attrs: { type: 'search', id: 'search', placeholder: 'Search the memory', 'aria-label': 'Search the memory', maxlength: 500, spellcheck: 'false' },
 });
 searchInput.value = ui.search;
 const clearSearch = h('button', { class: 'icon-button search-clear', title: 'Clear search', attrs: { type: 'button', 'aria-label': 'Clear search' } }, icon('close'));
@@ -155,7 +107,7 @@ typeSelect.value = ui.draft.type;
 const folderSelect = h('select', { class: 'select', attrs: { id: 'learning-folder', 'aria-label': 'Workspace folder', hidden: true } });
 const learningText = h('textarea', {
   class: 'textarea',
-  attrs: { id: 'learning-text', rows: 2, maxlength: 2000, placeholder: 'What should be remembered? e.g. Run prisma generate after editing schema.prisma', 'aria-label': 'Learning text' },
+  attrs: { id: 'learning-text', rows: 2, maxlength: 2000, placeholder: 'A lesson worth remembering', 'aria-label': 'Learning text' },
 });
 learningText.value = ui.draft.text;
 const addButton = h('button', { class: 'button primary', attrs: { type: 'submit', id: 'learning-add' } }, icon('add'), h('span', { text: 'Add learning' }));
@@ -304,16 +256,8 @@ function sectionOf(a: ApproachView): SectionId {
 
 // ---- filtering ----
 
-function words(): string[] {
-  return ui.search.toLowerCase().split(/\s+/).filter(Boolean);
-}
-
-function matches(texts: Array<string | undefined>): boolean {
-  const w = words();
-  if (!w.length) return true;
-  const hay = texts.filter(Boolean).join('\n').toLowerCase();
-  return w.every(x => hay.includes(x));
-}
+const words = () => searchWords(ui.search);
+const matches = (texts: Array<string | undefined>) => matchesAll(words(), texts);
 
 const folderName = (uri: string) => snapshot?.folders.find(f => f.uri === uri)?.name ?? '';
 const multiRoot = () => (snapshot?.folders.length ?? 0) > 1;
@@ -332,7 +276,7 @@ function render(): void {
   renderEmpty(nothing);
   clearSearch.hidden = !ui.search;
 
-  const approachText = (a: ApproachView) => [a.label, a.command, a.cwd, a.lastErrorSignature, ...a.alternativesTried, folderName(a.folder)];
+  const approachText = (a: ApproachView) => [a.label, a.command, a.cwd, a.lastError, a.lastErrorSignature, ...a.alternativesTried, folderName(a.folder)];
   const exhausted = s.exhausted.filter(a => matches(approachText(a)));
   const failing = s.failing.filter(a => matches(approachText(a)));
   const resolved = s.resolved.filter(a => matches(approachText(a)));
@@ -344,7 +288,7 @@ function render(): void {
   fillSection('exhausted', exhausted.length, s.exhausted.length, !nothing, exhausted.map(a => approachCard(a)), 'Nothing is exhausted.');
   fillSection('failing', failing.length, s.failing.length, !nothing, failing.map(a => approachCard(a)), 'Nothing is failing right now.');
   fillSection('resolved', resolved.length, s.resolved.length, !nothing, resolved.map(a => approachCard(a)), 'No approach was resolved recently.');
-  fillSection('reflections', reflections.length, s.reflections.length, !nothing, reflections.map(reflectionItem), 'No reflection yet: use Reflect on an approach.');
+  fillSection('reflections', reflections.length, s.reflections.length, !nothing, reflections.map(r => reflectionItem(r, isOpen(r), open => toggleReflection(r, open))), 'No reflection yet: use Reflect on an approach.');
   fillSection('learnings', learnings.length, s.learnings.length, true, learnings.map(learningItem), 'No learning yet. Add what you or your agent should remember.');
 
   renderFolders();
@@ -394,61 +338,20 @@ function renderBanner(): void {
   bannerEl.hidden = !banner;
   bannerEl.replaceChildren();
   if (!banner) return;
-  bannerEl.append(
-    icon('error'),
-    h('span', { class: 'banner-text', text: banner }),
-    h('button', { class: 'icon-button banner-close', title: 'Dismiss', attrs: { type: 'button', 'aria-label': 'Dismiss' } }, icon('close')),
-  );
-}
-
-function captureLine(): { ok: boolean | 'info'; text: string } {
-  const c = snapshot!.capture;
-  if (!c.terminal) return { ok: false, text: 'Terminal capture is off (setting failureMemory.capture.terminal).' };
-  if (!c.terminals) return { ok: 'info', text: 'No terminal open yet. Terminals need shell integration (on by default for bash, zsh, fish and PowerShell).' };
-  if (c.terminalsWithIntegration === c.terminals) {
-    return { ok: true, text: `Shell integration active in ${c.terminals === 1 ? 'the terminal' : `all ${c.terminals} terminals`}: failing commands are recorded.` };
-  }
-  return {
-    ok: false,
-    text: `Shell integration active in ${c.terminalsWithIntegration} of ${plural(c.terminals, 'terminal')}: commands in the others are not recorded. Enable terminal.integrated.shellIntegration.enabled or use bash, zsh, fish or PowerShell.`,
-  };
+  bannerEl.append(...bannerContent(banner));
 }
 
 function renderEmpty(show: boolean): void {
   emptyEl.hidden = !show;
   emptyEl.replaceChildren();
   if (!show) return;
-  const s = snapshot!;
-  const threshold = s.folders[0]?.threshold ?? 5;
-  if (!s.folders.length) {
-    emptyEl.append(
-      h('div', { class: 'empty-icon' }, icon('folder-opened')),
-      h('h3', { text: 'Open a folder' }),
-      h('p', { text: 'Failure Memory keeps one memory per workspace folder. Open a folder to start remembering failing commands.' }),
-    );
-    return;
-  }
-  const cap = captureLine();
-  emptyEl.append(
-    h('div', { class: 'empty-icon' }, icon('history')),
-    h('h3', { text: 'No failures remembered yet' }),
-    h('p', { text: 'Run commands in the integrated terminal or in tasks as usual. When one fails, it shows up here:' }),
-    h(
-      'ul',
-      { class: 'empty-list' },
-      h('li', {}, icon('history'), h('span', { text: `Failing — each failure counts toward the threshold (${threshold}); test runs show tests passed per attempt.` })),
-      h('li', {}, icon('error'), h('span', { text: `Exhausted — failed ${threshold} times with no success: running it again is stopped.` })),
-      h('li', {}, icon('lightbulb'), h('span', { text: 'Reflections and learnings — what to do differently next time.' })),
-    ),
-    h('div', { class: `empty-capture ${cap.ok === true ? 'ok' : cap.ok ? 'info' : 'warn'}` }, icon(cap.ok === true ? 'pass' : cap.ok ? 'info' : 'warning'), h('span', { text: cap.text })),
-    h('p', { class: 'hint', text: 'Agents and scripts can record and check commands with the failure-memory CLI.' }),
-  );
+  emptyEl.append(...emptyContent(snapshot!));
 }
 
 function renderCapture(): void {
   const s = snapshot!;
   const c = s.capture;
-  const cap = captureLine();
+  const cap = captureLine(s.capture);
   const parts = [c.terminal ? (c.terminals ? `terminal ${c.terminalsWithIntegration}/${c.terminals} with shell integration` : 'terminal') : 'terminal off', c.tasks ? 'tasks' : 'tasks off'];
   footerEl.replaceChildren(icon(cap.ok ? 'record' : 'warning', cap.ok ? 'capture-on' : 'capture-warn'), h('span', { text: `Capturing: ${parts.join(' · ')}`, title: cap.text }));
   if (s.folders.some(f => f.private)) footerEl.append(h('span', { class: 'private', text: ' · untrusted: memory kept in extension storage' }));
@@ -511,28 +414,12 @@ function approachCard(a: ApproachView): HTMLElement {
   if (multiRoot()) meta.push(folderName(a.folder));
   if (a.cwd !== '.') meta.push(a.cwd);
   if (kind === 'resolved') meta.push(`resolved ${ago(a.resolvedAt)}${a.resolvedBy === 'success' ? ' (a run succeeded)' : ''}`);
-  else meta.push(`${plural(a.totalAttempts, 'run')} · last failed ${ago(a.lastFailure)}`);
+  else meta.push(`${plural(a.runs, 'run')} · last failed ${ago(a.lastFailure)}`);
   card.append(h('div', { class: 'meta', text: meta.join(' · '), title: fullTime(kind === 'resolved' ? a.resolvedAt : a.lastFailure) }));
 
   card.append(h('code', { class: 'command', text: a.command, title: a.command }));
 
-  if (kind !== 'resolved') {
-    if (a.lastErrorSignature) card.append(h('div', { class: 'signature', title: 'Last error' }, icon('warning'), h('span', { text: a.lastErrorSignature })));
-    if (kind === 'failing') {
-      card.append(meter(a.failures, a.threshold, false));
-      const chart = testChart(a.tests, a.progress);
-      if (chart) card.append(chart);
-    }
-    if (kind === 'exhausted') {
-      if (a.alternativesTried.length) {
-        card.append(h('div', { class: 'alternatives' }, h('span', { class: 'label', text: 'Also tried: ' }), h('span', { text: a.alternativesTried.join(' · ') })));
-      }
-      const chart = testChart(a.tests, a.progress);
-      if (chart) card.append(chart);
-    }
-    for (const p of a.patterns) card.append(h('div', { class: 'pattern' }, icon('info'), h('span', { text: p })));
-    if (a.allowOnce) card.append(h('div', { class: 'note' }, icon('debug-continue'), h('span', { text: 'The next run is let through once.' })));
-  }
+  if (kind !== 'resolved') card.append(...approachDetails(a, kind));
   // run history, what changed since the last pass, what fixed it, flakiness (from the run ledger)
   for (const line of a.history ?? []) card.append(h('div', { class: 'note history', attrs: { 'data-role': 'history' } }, icon('git-commit'), h('span', { text: line })));
 
@@ -560,58 +447,26 @@ function similarItems(): HTMLElement[] {
   if (!recall.results.length) return [h('p', { class: 'none', text: 'No similar failure in memory.' })];
   return recall.results.map(r => {
     const known = findApproach(r.folder, r.key);
-    const item = h(
-      'div',
-      { class: `similar similar-${r.status}`, attrs: { role: 'listitem' } },
-      h(
-        'div',
-        { class: 'card-head' },
-        icon(r.status === 'exhausted' ? 'error' : r.status === 'resolved' ? 'pass' : 'history', 'status-icon'),
-        h('span', { class: 'card-title', text: r.label }),
-        h('span', { class: 'pill pill-score', text: `${Math.round(r.score * 100)}%`, title: 'Similarity to the search' }),
-      ),
-      r.errorSignature ? h('div', { class: 'signature' }, icon('warning'), h('span', { text: r.errorSignature })) : null,
-      r.lesson ? h('div', { class: 'lesson' }, icon('lightbulb'), h('span', { text: r.lesson })) : null,
+    return similarItem(
+      r,
+      known &&
+        (() => {
+          flash = { folder: r.folder, key: r.key, until: Date.now() + 2500, scrolled: false };
+          ui.collapsed[sectionOf(known)] = false;
+          save();
+          render();
+        }),
     );
-    if (known) {
-      const show = h('button', { class: 'link-button', text: 'Show', attrs: { type: 'button', 'data-fid': `show:${r.folder}\u0000${r.key}` } });
-      show.addEventListener('click', () => {
-        flash = { folder: r.folder, key: r.key, until: Date.now() + 2500, scrolled: false };
-        ui.collapsed[sectionOf(known)] = false;
-        save();
-        render();
-      });
-      item.append(show);
-    }
-    return item;
   });
 }
 
-function reflectionItem(r: ReflectionView): HTMLElement {
-  const open = ui.openReflections.includes(r.id) || (snapshot?.reflections[0]?.id === r.id && !ui.openReflections.includes(`closed:${r.id}`));
-  const by = r.producedBy === 'language-model' ? `language model${r.model ? ` (${r.model})` : ''}` : 'heuristics';
-  const summary = h(
-    'summary',
-    { attrs: { 'data-fid': `reflection:${r.id}` } },
-    icon('lightbulb', 'status-icon'),
-    h('span', { class: 'card-title', text: r.label }),
-    h('span', { class: 'meta-inline', text: ago(r.timestamp), title: fullTime(r.timestamp) }),
-  );
-  const body = h('div', { class: 'reflection-body' });
-  for (const w of r.warnings) body.append(h('div', { class: 'warning' }, icon('warning'), h('span', { text: w })));
-  if (r.reflectionText) body.append(h('p', { class: 'reflection-text', text: r.reflectionText }));
-  if (r.rootCause) body.append(h('p', { class: 'root-cause' }, h('span', { class: 'label', text: 'Root cause: ' }), h('span', { text: r.rootCause })));
-  if (r.insights.length) body.append(h('h4', { text: 'What to do differently' }), h('ul', {}, ...r.insights.map(i => h('li', { text: i }))));
-  if (r.lessons.length) body.append(h('h4', { text: 'Lessons' }), h('ul', {}, ...r.lessons.map(l => h('li', { text: l }))));
-  body.append(h('div', { class: `produced-by produced-${r.producedBy}` }, icon(r.producedBy === 'language-model' ? 'sparkle' : 'tools'), h('span', { text: `Written by ${by}` })));
-  const details = h('details', { class: 'card reflection', attrs: { role: 'listitem', 'data-reflection': r.id, open } }, summary, body);
-  details.addEventListener('toggle', () => {
-    ui.openReflections = ui.openReflections.filter(x => x !== r.id && x !== `closed:${r.id}`);
-    ui.openReflections.push(details.open ? r.id : `closed:${r.id}`);
-    ui.openReflections = ui.openReflections.slice(-50);
-    save();
-  });
-  return details;
+const isOpen = (r: ReflectionView) => ui.openReflections.includes(r.id) || (snapshot?.reflections[0]?.id === r.id && !ui.openReflections.includes(`closed:${r.id}`));
+
+function toggleReflection(r: ReflectionView, open: boolean): void {
+  ui.openReflections = ui.openReflections.filter(x => x !== r.id && x !== `closed:${r.id}`);
+  ui.openReflections.push(open ? r.id : `closed:${r.id}`);
+  ui.openReflections = ui.openReflections.slice(-50);
+  save();
 }
 
 function learningItem(l: LearningView): HTMLElement {

@@ -302,7 +302,7 @@ export function checkAnswerText(c: CheckResult, similar: RecallHit[]): string {
   if (c.status === 'exhausted' && c.verdict === 'block') {
     lines.push(
       'What to do instead: read the last error and change its cause first; try an approach different from all of the above; or ask the user for help.',
-      'Only the user should unblock it (Failure Memory: Run Exhausted Approach Anyway Once, or Mark Approach Resolved once the cause is fixed).',
+      'Only the user should unblock it (Failure Memory: Run Anyway Once, or Mark Resolved once the cause is fixed).',
     );
   }
   return lines.join('\n');

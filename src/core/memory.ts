@@ -224,7 +224,9 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Engin
       linkAlternatives(data, approach, now);
       reason = becameExhausted
         ? `failed ${approach.failures} times since the last success (threshold ${settings.threshold}): exhausted`
-        : `failure ${approach.failures} of ${settings.threshold} (exit ${attempt.exitCode})${flaky ? '; flaky (passes and fails on the same code): not exhausted' : ''}`;
+        : approach.status === 'exhausted'
+          ? `failure ${approach.failures}, still exhausted (threshold ${settings.threshold}; exit ${attempt.exitCode})`
+          : `failure ${approach.failures} of ${settings.threshold} (exit ${attempt.exitCode})${flaky ? '; flaky (passes and fails on the same code): not exhausted' : ''}`;
       break;
     }
     case 'success': {

@@ -2,10 +2,18 @@
 // The engine fills the self-reflection from heuristics per error category; the host may replace
 // it with a language model's answer and marks which produced it.
 
-import { computeProgress, describeApproach, detectPatterns, type Pattern, type ProgressStatus } from './memory';
+import { streakPatterns } from './guardVerdict';
+import { computeProgress, describeApproach, type Pattern, type ProgressStatus } from './memory';
 import type { RecallHit } from './recall';
+import type { Block, Line, ReflectionDoc } from '../shared/reflectionDoc';
 import { errorCategory, type ErrorCategory } from './signature';
+import { currentStreak, errorLineOf, recurringError, recurringTests } from './streak';
 import type { Approach, Attempt, MemoryData } from './types';
+
+/** "1 attempt", "3 attempts" (English: the record is data for people and agents alike). */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
 
 export const REFLECTION_QUESTIONS = [
   'What specifically went wrong in the last attempt?',
@@ -238,19 +246,22 @@ export interface ReflectionInput {
   id: string;
 }
 
+/** The last three runs that ran to an end (an interrupted run says nothing about the approach). */
 function recentAttempts(a: Approach): RecentAttempt[] {
-  const list = a.attempts.slice(-3);
-  const first = a.totalAttempts - list.length + 1;
-  return list.map((t, i) => ({
-    number: first + i,
-    command: t.command,
-    outcome: t.outcome,
-    exitCode: t.exitCode,
-    timestamp: t.timestamp,
-    error: t.errorSignature,
-    tests: t.testResults ? { passed: t.testResults.passed, failed: t.testResults.failed, total: t.testResults.total } : undefined,
-    failingTests: (t.testResults?.failures ?? []).slice(0, 5).map(f => f.name),
-  }));
+  const numbered = a.attempts.map((t, i) => ({ t, number: a.totalAttempts - (a.attempts.length - 1 - i) }));
+  return numbered
+    .filter(({ t }) => t.outcome !== 'interrupted')
+    .slice(-3)
+    .map(({ t, number }) => ({
+      number: Math.max(1, number),
+      command: t.command,
+      outcome: t.outcome,
+      exitCode: t.exitCode,
+      timestamp: t.timestamp,
+      error: t.outcome === 'success' ? '' : errorLineOf(t),
+      tests: t.testResults ? { passed: t.testResults.passed, failed: t.testResults.failed, total: t.testResults.total } : undefined,
+      failingTests: (t.testResults?.failures ?? []).slice(0, 5).map(f => f.name),
+    }));
 }
 
 export function warningsFor(patterns: Pattern[], a: Approach, threshold: number): string[] {
@@ -272,32 +283,51 @@ export function buildReflection(input: ReflectionInput): ReflectionRecord {
   const { data, approach: a, threshold } = input;
   const now = (input.now ?? new Date()).toISOString();
   const omega = Math.min(10, Math.max(1, input.omega ?? 3));
-  const patterns = detectPatterns(a.attempts);
+  // the loop patterns of the current streak (none from before a resolution, none while improving),
+  // the repeated error named by its real line
+  const lastFailed = [...a.attempts].reverse().find(t => t.outcome === 'failure');
+  const patterns = streakPatterns(a).map(p => (p.kind === 'same_error' && lastFailed ? { ...p, subject: errorLineOf(lastFailed) } : p));
   const progress = computeProgress(a.attempts);
   const warnings = warningsFor(patterns, a, threshold);
   const recent = recentAttempts(a);
   const last = a.attempts[a.attempts.length - 1];
   const prev = a.attempts[a.attempts.length - 2];
-  const sig = a.lastErrorSignature || last?.errorSignature || '';
-  const outputTail = last?.output ? last.output.slice(-4000) : '';
-  const category = errorCategory(sig ? `${sig}\n${outputTail}` : outputTail);
+  // the cause is what recurs across the streak, not only what the last run printed
+  const streak = currentStreak(a);
+  const cause = recurringError(streak.length ? streak : a.attempts);
+  const sharedTests = recurringTests(streak.length ? streak : a.attempts);
+  const sig = cause?.signature || a.lastErrorSignature || last?.errorSignature || '';
+  const causeAttempt = cause?.attempt ?? last;
+  const causeLine = causeAttempt ? errorLineOf(causeAttempt) : sig;
+  const outputTail = causeAttempt?.output ? causeAttempt.output.slice(-4000) : '';
+  let category = errorCategory(sig ? `${sig}\n${outputTail}` : outputTail);
+  if (category === 'unknown' && sharedTests.length) category = 'test_failure';
   const h = HEURISTICS[category] ?? HEURISTICS.unknown;
   const lastTests = last?.testResults;
-  const failingTests = (lastTests?.failures ?? []).map(f => f.name);
+  const failingTests = sharedTests.length ? sharedTests.map(t => t.name) : (lastTests?.failures ?? []).map(f => f.name);
+  const lastFailure = [...a.attempts].reverse().find(t => t.outcome === 'failure');
+  const lastDiffers = !!cause && cause.count > 1 && !!lastFailure && lastFailure.errorSignature !== cause.signature;
 
   const insights = [...h.insights];
   if (patterns.some(p => p.kind === 'same_error')) insights.unshift('The last two failures had the same error: change the approach, not the flags.');
-  if (patterns.some(p => p.kind === 'same_test_failure')) insights.push(`Focus on the test that keeps failing: ${patterns.find(p => p.kind === 'same_test_failure')?.subject}.`);
+  if (sharedTests.length) insights.push(`Focus on the test that keeps failing: ${sharedTests[0].name}.`);
   if (progress === 'improving') insights.push('More tests pass each time: keep going in this direction.');
   if (progress === 'regressing') insights.push('Fewer tests pass than before: undo the last change and reconsider.');
   for (const s of input.similar.filter(s => s.key !== a.key && s.lesson).slice(0, 2)) insights.push(`Similar failure before (${s.label}): ${s.lesson}`);
 
   const failingIdx = a.attempts.map((t, i) => (t.outcome === 'failure' ? i : -1)).filter(i => i >= 0);
+  const where = a.cwd !== '.' ? ` in ${a.cwd}` : '';
   const reflectionText = [
-    `I ran \`${a.label}\`${a.cwd !== '.' ? ` in ${a.cwd}` : ''} ${a.totalAttempts} time(s); it failed ${a.failures} time(s) since the last success.`,
-    sig ? `The error was: ${sig}.` : 'No error text was captured.',
+    `I ran “${a.label}”${where} ${plural(a.totalAttempts, 'time')}; it failed ${plural(a.failures, 'time')} since the last success.`,
+    !sig
+      ? 'No error text was captured.'
+      : cause && cause.count > 1
+        ? `The error that keeps coming back (${cause.count} of ${cause.of} failures): ${causeLine}.`
+        : `The error was: ${causeLine}.`,
+    lastDiffers && lastFailure ? `The last run failed differently (${errorLineOf(lastFailure)}), but that is not the recurring cause.` : '',
+    sharedTests.length ? `Tests failing again and again: ${sharedTests.slice(0, 3).map(t => t.name).join(', ')}.` : '',
     `Likely cause: ${h.rootCause}`,
-    progress !== 'insufficient_data' ? `Progress is ${progress}.` : '',
+    progress !== 'insufficient_data' ? `Progress is ${progress.replace(/_/g, ' ')}.` : '',
     `Next time: ${insights[0]}`,
   ]
     .filter(Boolean)
@@ -311,15 +341,15 @@ export function buildReflection(input: ReflectionInput): ReflectionRecord {
     loop_id: `ralph-fm-${slug(a.label)}`,
     iteration: Math.max(0, a.totalAttempts - 1),
     timestamp: now,
-    task_description: `Make \`${a.label}\` succeed${a.cwd !== '.' ? ` in ${a.cwd}` : ''} without repeating a failing approach.`,
+    task_description: `Make “${a.label}” succeed${where} without repeating a failing approach.`,
     actor_output: {
       actions: a.attempts.map(t => ({
         type: t.testResults ? ('test_execution' as const) : ('command_execution' as const),
-        description: `${t.source} ran \`${t.command}\` → ${t.outcome}${t.exitCode !== null ? ` (exit ${t.exitCode})` : ''}`,
+        description: `${t.source} ran “${t.command}” → ${t.outcome}${t.exitCode !== null ? ` (exit ${t.exitCode})` : ''}`,
         command: t.command,
         timestamp: t.timestamp,
       })),
-      rationale: `Re-ran the ${describeApproach(a)} approach ${a.totalAttempts} time(s).`,
+      rationale: `Re-ran the ${describeApproach(a)} approach ${plural(a.totalAttempts, 'time')}.`,
       strategy: a.alternativesTried.length ? `Also tried: ${a.alternativesTried.join('; ')}` : 'Repeated the same approach.',
     },
     evaluator_output: {
@@ -331,7 +361,7 @@ export function buildReflection(input: ReflectionInput): ReflectionRecord {
         ...(t.exitCode !== null ? { exit_code: t.exitCode } : {}),
         ...(t.durationMs !== undefined ? { duration_ms: Math.round(t.durationMs) } : {}),
       })),
-      errors: sig ? [{ type: REFLEXION_ERROR_TYPE[category] ?? 'runtime_error', message: sig, ...(failingTests[0] ? { rule: failingTests[0] } : {}) }] : [],
+      errors: sig ? [{ type: REFLEXION_ERROR_TYPE[category] ?? 'runtime_error', message: causeLine || sig, ...(failingTests[0] ? { rule: failingTests[0] } : {}) }] : [],
       reward_signal: Math.round(reward(last) * 1000) / 1000,
       metrics: lastTests ? { tests_passed: lastTests.passed, tests_failed: lastTests.failed, tests_total: lastTests.total } : {},
     },
@@ -339,7 +369,7 @@ export function buildReflection(input: ReflectionInput): ReflectionRecord {
       reflection_text: reflectionText,
       credit_assignment: { failing_action_indices: failingIdx, root_cause: h.rootCause, failure_category: h.category },
       causal_reasoning: sig
-        ? `The error "${sig}" is a ${category.replace(/_/g, ' ')} error. ${h.rootCause} Repeating the command does not change that cause.`
+        ? `The error “${causeLine}” is a ${category.replace(/_/g, ' ')} error${cause && cause.count > 1 ? `, seen in ${cause.count} of ${cause.of} failures` : ''}. ${h.rootCause} Repeating the command does not change that cause.`
         : `The command exits with a failure but printed no recognizable error. ${h.rootCause}`,
       actionable_insights: insights,
       lessons_learned: [h.lesson],
@@ -360,7 +390,7 @@ export function buildReflection(input: ReflectionInput): ReflectionRecord {
       error_count_change: errorCount(last) - errorCount(prev),
       is_improvement: reward(last) > reward(prev),
     },
-    notes: `Generated by Failure Memory from ${a.attempts.length} recorded attempt(s).`,
+    notes: `Generated by Failure Memory from ${plural(a.attempts.length, 'recorded attempt')}.`,
     failure_memory: {
       id: input.id,
       key: a.key,
@@ -391,37 +421,92 @@ export function storeReflection(data: MemoryData, r: ReflectionRecord, max: numb
   if (data.reflections.length > max) data.reflections.splice(0, data.reflections.length - max);
 }
 
-/** The reflection as Markdown (seed 000 layout). All memory text goes into code spans or plain lines. */
-export function reflectionToMarkdown(r: ReflectionRecord): string {
+const OUTCOME_WORD: Record<Attempt['outcome'], string> = { success: 'Succeeded', failure: 'Failed', interrupted: 'Interrupted', unknown: 'Exit unknown' };
+
+/**
+ * The reflection laid out in blocks of plain text (seed 000 layout): rendered as Markdown for the
+ * CLI and as text in the read-only reflection view. Interrupted runs are not listed.
+ */
+export function reflectionDoc(r: ReflectionRecord): ReflectionDoc {
   const fm = r.failure_memory;
-  const md: string[] = [];
-  md.push(`# Reflection: \`${code(fm.label)}\``, '');
-  md.push(`You have made ${fm.attempts} failing attempt(s) of this approach${fm.cwd !== '.' ? ` in \`${code(fm.cwd)}\`` : ''} (threshold ${fm.threshold}).`);
-  md.push(`Status: **${fm.status}** · Progress status: **${fm.progress}**`, '');
-  for (const w of fm.warnings) md.push(`> ⚠️ WARNING: ${text(w)}`, '');
-  md.push('## Recent attempts', '');
-  for (const t of fm.recent) {
-    md.push(`**Attempt ${t.number}:** ${t.outcome === 'success' ? '✅ SUCCEEDED' : t.outcome === 'failure' ? '❌ FAILED' : `⏹ ${t.outcome.toUpperCase()}`} — \`${code(t.command)}\`${t.exitCode !== null ? ` (exit ${t.exitCode})` : ''}`);
-    if (t.tests) md.push(`- Tests: ${t.tests.passed}/${t.tests.total} passed`);
-    if (t.failingTests.length) md.push(`- Failed tests: ${t.failingTests.map(n => `\`${code(n)}\``).join(', ')}`);
-    if (t.error) md.push(`- Error: \`${code(t.error)}\``);
-    md.push('');
+  const t = (text: string) => ({ text });
+  const c = (text: string) => ({ text, code: true });
+  const b = (text: string) => ({ text, strong: true });
+  const blocks: Block[] = [];
+  for (const w of fm.warnings) blocks.push({ kind: 'warning', line: [t(w)] });
+  blocks.push({ kind: 'heading', level: 2, line: [t('Recent attempts')] });
+  const recent = (fm.recent ?? []).filter(x => x.outcome !== 'interrupted');
+  if (!recent.length) blocks.push({ kind: 'paragraph', line: [t('No finished run is left in the short-term window.')] });
+  for (const x of recent) {
+    const details: Line[] = [];
+    if (x.tests) details.push([t(`Tests: ${x.tests.passed} of ${x.tests.total} passed`)]);
+    if (x.failingTests.length) details.push([t(x.failingTests.length === 1 ? 'Failed test: ' : 'Failed tests: '), ...x.failingTests.flatMap((n, i) => (i ? [t(', '), c(n)] : [c(n)]))]);
+    if (x.error) details.push([t('Error: '), c(x.error)]);
+    blocks.push({
+      kind: 'attempt',
+      outcome: x.outcome,
+      title: [b(`Attempt ${x.number}`), t(` · ${OUTCOME_WORD[x.outcome] ?? x.outcome}${x.exitCode !== null ? ` (exit ${x.exitCode})` : ''} · `), c(x.command)],
+      details,
+    });
   }
-  md.push(`## Self-reflection (${fm.produced_by === 'language-model' ? `by language model${fm.model ? ` ${text(fm.model)}` : ''}` : 'by Failure Memory heuristics'})`, '');
-  md.push(text(r.self_reflection.reflection_text), '');
-  md.push(`- **Root cause:** ${text(r.self_reflection.credit_assignment.root_cause)}`);
-  md.push(`- **Category:** ${fm.error_category.replace(/_/g, ' ')} (${r.self_reflection.credit_assignment.failure_category.replace(/_/g, ' ')})`, '');
-  md.push('### What to do differently', '');
-  for (const i of r.self_reflection.actionable_insights) md.push(`- ${text(i)}`);
-  md.push('', '### Lessons', '');
-  for (const l of r.self_reflection.lessons_learned) md.push(`- ${text(l)}`);
+  const by = fm.produced_by === 'language-model' ? `by a language model${fm.model ? ` (${fm.model})` : ''}` : 'by Failure Memory';
+  blocks.push({ kind: 'heading', level: 2, line: [t(`Self-reflection, ${by}`)] });
+  blocks.push({ kind: 'paragraph', line: [t(r.self_reflection.reflection_text)] });
+  blocks.push({
+    kind: 'list',
+    ordered: false,
+    items: [
+      [b('Root cause:'), t(` ${r.self_reflection.credit_assignment.root_cause}`)],
+      [b('Category:'), t(` ${fm.error_category.replace(/_/g, ' ')} (${r.self_reflection.credit_assignment.failure_category.replace(/_/g, ' ')})`)],
+    ],
+  });
+  blocks.push({ kind: 'heading', level: 3, line: [t('What to do differently')] });
+  blocks.push({ kind: 'list', ordered: false, items: r.self_reflection.actionable_insights.map(i => [t(i)]) });
+  blocks.push({ kind: 'heading', level: 3, line: [t('Lessons')] });
+  blocks.push({ kind: 'list', ordered: false, items: r.self_reflection.lessons_learned.map(l => [t(l)]) });
   if (fm.similar.length) {
-    md.push('', '## Similar past failures', '');
-    for (const s of fm.similar) md.push(`- \`${code(s.label)}\` (${s.status}, score ${s.score})${s.errorSignature ? `: \`${code(s.errorSignature)}\`` : ''}${s.lesson ? ` — ${text(s.lesson)}` : ''}`);
+    blocks.push({ kind: 'heading', level: 2, line: [t('Similar past failures')] });
+    blocks.push({
+      kind: 'list',
+      ordered: false,
+      items: fm.similar.map(s => [c(s.label), t(` (${s.status}, ${Math.round(s.score * 100)}% similar)`), ...(s.errorSignature ? [t(': '), c(s.errorSignature)] : []), ...(s.lesson ? [t(` — ${s.lesson}`)] : [])]),
+    });
   }
-  md.push('', '## Before you try again, ask yourself', '');
-  fm.questions.forEach((q, i) => md.push(`${i + 1}. ${q}`));
-  md.push('');
+  blocks.push({ kind: 'heading', level: 2, line: [t('Before you try again, ask yourself')] });
+  blocks.push({ kind: 'list', ordered: true, items: fm.questions.map(q => [t(q)]) });
+  const where = fm.cwd !== '.' ? ` in ${fm.cwd}` : '';
+  return {
+    label: fm.label,
+    summary: `${plural(fm.attempts, 'failing attempt')} of this approach${where} (threshold ${fm.threshold}) · status: ${fm.status} · progress: ${fm.progress.replace(/_/g, ' ')}`,
+    blocks,
+  };
+}
+
+/** The reflection as Markdown. All memory text goes into code spans or escaped plain text. */
+export function reflectionToMarkdown(r: ReflectionRecord): string {
+  const doc = reflectionDoc(r);
+  const line = (l: Line) => l.map(s => (s.code ? `\`${code(s.text)}\`` : s.strong ? `**${text(s.text)}**` : text(s.text))).join('');
+  const md: string[] = [`# Reflection: \`${code(doc.label)}\``, '', text(doc.summary), ''];
+  for (const blk of doc.blocks) {
+    switch (blk.kind) {
+      case 'heading':
+        md.push(`${'#'.repeat(blk.level)} ${line(blk.line)}`, '');
+        break;
+      case 'paragraph':
+        md.push(line(blk.line), '');
+        break;
+      case 'warning':
+        md.push(`> **Warning:** ${line(blk.line)}`, '');
+        break;
+      case 'list':
+        blk.items.forEach((it, i) => md.push(`${blk.ordered ? `${i + 1}.` : '-'} ${line(it)}`));
+        md.push('');
+        break;
+      case 'attempt':
+        md.push(line(blk.title), ...blk.details.map(d => `- ${line(d)}`), '');
+        break;
+    }
+  }
   return md.join('\n');
 }
 
@@ -432,5 +517,5 @@ function code(s: string): string {
 
 /** Memory text as plain Markdown text: no HTML, no links, no emphasis injection. */
 export function text(s: string): string {
-  return s.replace(/[\\`*_[\]<>#|!]/g, m => `\\${m}`).replace(/\n/g, ' ');
+  return s.replace(/[\\`*_[\]<>#!]/g, m => `\\${m}`).replace(/\n/g, ' ');
 }

@@ -318,24 +318,7 @@ export interface SignatureOptions {
 export function errorSignature(output: string, maxLength = 300, options: SignatureOptions = {}): string {
   if (!output || maxLength <= 0) return '';
   const fallback = options.fallback ?? true;
-  const text = stripAnsi(boundForScan(output));
-  const lines = text.split('\n');
-  const preferLast = /Traceback \(most recent call last\)|^\s*Caused by: /m.test(text);
-
-  const scored: Scored[] = [];
-  const cleaned: string[] = new Array<string>(lines.length);
-  let lastMeaningful = -1;
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i].length > LINE_LIMIT ? lines[i].slice(0, LINE_LIMIT) : lines[i];
-    const c = preClean(raw);
-    if (isNoise(c.text)) continue;
-    cleaned[i] = c.text;
-    lastMeaningful = i;
-    let score = scoreLine(c.text);
-    if (c.pytestE) score = Math.max(score, 45);
-    if (c.causedBy && score >= 85) score += 5;
-    if (score >= MIN_SCORE) scored.push({ index: i, score, display: clip(c.text) });
-  }
+  const { lines, cleaned, scored, lastMeaningful, preferLast } = scanLines(output);
 
   if (!scored.length) {
     if (!fallback || lastMeaningful < 0) return '';
@@ -371,6 +354,49 @@ export function errorSignature(output: string, maxLength = 300, options: Signatu
     }
   }
   return bound(second && second !== first ? [first, second] : [first], maxLength);
+}
+
+/**
+ * The error line a person would point at, as the output printed it (not normalized: real paths,
+ * numbers and times stay): the line the signature is built from. '' when the output has none.
+ * Output passed here must already be redacted.
+ */
+export function errorLine(output: string, maxLength = 300): string {
+  if (!output || maxLength <= 0) return '';
+  const { lines, cleaned, scored, lastMeaningful, preferLast } = scanLines(output);
+  if (!scored.length) return lastMeaningful < 0 ? '' : truncate(cleaned[lastMeaningful].replace(/\s+/g, ' '), maxLength);
+  const primary = pickBest(scored, preferLast);
+  let line = cleaned[primary.index] ?? primary.display;
+  if (/:$/.test(line)) {
+    for (let j = primary.index + 1; j < Math.min(lines.length, primary.index + 4); j++) {
+      if (cleaned[j] !== undefined) {
+        line = `${line} ${clip(cleaned[j])}`;
+        break;
+      }
+    }
+  }
+  return truncate(line.replace(/\s+/g, ' ').trim(), maxLength);
+}
+
+function scanLines(output: string): { lines: string[]; cleaned: string[]; scored: Scored[]; lastMeaningful: number; preferLast: boolean } {
+  const text = stripAnsi(boundForScan(output));
+  const lines = text.split('\n');
+  const preferLast = /Traceback \(most recent call last\)|^\s*Caused by: /m.test(text);
+  const scored: Scored[] = [];
+  const cleaned: string[] = new Array<string>(lines.length);
+  let lastMeaningful = -1;
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i].length > LINE_LIMIT ? lines[i].slice(0, LINE_LIMIT) : lines[i];
+    const c = preClean(raw);
+    if (isNoise(c.text)) continue;
+    cleaned[i] = c.text;
+    lastMeaningful = i;
+    let score = scoreLine(c.text);
+    if (c.pytestE) score = Math.max(score, 45);
+    if (c.causedBy && score >= 85) score += 5;
+    if (score >= MIN_SCORE) scored.push({ index: i, score, display: clip(c.text) });
+  }
+  return { lines, cleaned, scored, lastMeaningful, preferLast };
 }
 
 function pickBest(items: Scored[], preferLast: boolean): Scored {

@@ -2,9 +2,9 @@
 // neither recorded nor stopped: the watchers see capture as off. Kept per workspace across reloads.
 
 import * as vscode from 'vscode';
-import type { ExtensionConfig } from './config';
+import type { ExtensionConfig } from '../core/config';
 import { Disposable } from './disposable';
-import { Commands } from './guard';
+import { CommandId } from './commandIds';
 import type { Logger } from './logger';
 
 const STATE_KEY = 'failureMemory.capturePaused';
@@ -20,8 +20,8 @@ export class CapturePause extends Disposable {
   ) {
     super();
     this._paused = context.workspaceState.get<boolean>(STATE_KEY) === true;
-    this.track(vscode.commands.registerCommand(Commands.PauseCapture, () => this.set(true)));
-    this.track(vscode.commands.registerCommand(Commands.ResumeCapture, () => this.set(false)));
+    this.track(vscode.commands.registerCommand(CommandId.PauseCapture, () => this.set(true)));
+    this.track(vscode.commands.registerCommand(CommandId.ResumeCapture, () => this.set(false)));
     void vscode.commands.executeCommand('setContext', 'failureMemory.capturePaused', this._paused);
   }
 

@@ -1,56 +1,65 @@
-// The guard: when an exhausted approach starts again it is stopped at once (blockMode interrupt)
-// and the help dialog says what failed, how often, and what to do instead (seed 001).
-// It also reacts to what recording decided: "same error twice", "now exhausted".
+// The guard's VS Code side: when an exhausted approach starts again it is stopped at once
+// (blockMode interrupt) and the help dialog says what failed and what to do (seed 001). The
+// decisions themselves are pure and live in core/guardVerdict.ts; here they are carried out.
+// Quiet by design: the modal help dialog is the only thing that asks for a decision; everything
+// else (exhausted now, same error twice, resolved, who stopped a run) goes to the status bar.
 
 import * as vscode from 'vscode';
 import { matchesGlob } from '../core/approach';
+import type { ExtensionConfig } from '../core/config';
+import { decideStart, helpFacts, noticeKey, reactionTo, stopResult, type HelpFacts, type StopResult } from '../core/guardVerdict';
 import { checkCommand, describeApproach, type CheckResult } from '../core/memory';
+import { plainText } from '../core/plainText';
 import type { AttemptInput } from '../core/types';
 import type { RecordOutcome } from '../store/workspaceMemory';
-import type { ExtensionConfig } from './config';
+import { CommandId, type ApproachRef } from './commandIds';
 import type { Logger } from './logger';
 import type { Located, MemoryRegistry } from './registry';
 
-export const enum Commands {
-  Reflect = 'failureMemory.reflect',
-  ShowMemory = 'failureMemory.showMemory',
-  MarkResolved = 'failureMemory.markResolved',
-  RunAnywayOnce = 'failureMemory.runAnywayOnce',
-  ClearMemory = 'failureMemory.clearMemory',
-  ExportMemory = 'failureMemory.exportMemory',
-  OpenLog = 'failureMemory.openLog',
-  CopyBrief = 'failureMemory.copyBrief',
-  PauseCapture = 'failureMemory.pauseCapture',
-  ResumeCapture = 'failureMemory.resumeCapture',
-}
-
-/** Reference to one approach in one folder, as commands receive it. */
-export interface ApproachRef {
-  folder: string;
-  key: string;
-}
-
 /** Least recall score for a past failure to be offered as "seen before" (blended TF-IDF + embeddings). */
 const SIMILAR_MIN_SCORE = 0.3;
+/** How long the status bar shows what the guard did. */
+const STATUS_MS = 8000;
 
 export interface StartDecision {
   check: CheckResult;
   blocked: boolean;
 }
 
+/** Sends the interrupt and resolves with the run's end (exit code) once it ended, or undefined when it did not end in time. */
+export type Interrupt = () => Promise<{ exitCode: number | undefined } | undefined>;
+
+/** Where a terminal run was stopped by the guard: the terminal link on `^C` says so on hover. */
+export interface StopNote {
+  label: string;
+  failures: number;
+  at: number;
+  ref: ApproachRef;
+}
+
 export class Guard {
   /** Exhausted-but-progressing streaks already told about (one notice each, not one per run). */
   private readonly noticed = new Set<string>();
+  /** The last status-bar message: a new one replaces it. */
+  private status: vscode.Disposable | undefined;
+  /** Terminals the guard stopped a run in, with what it stopped (for the `^C` link's hover). */
+  readonly stops = new WeakMap<vscode.Terminal, StopNote>();
 
   constructor(
     private readonly registry: MemoryRegistry,
     private readonly log: Logger,
-    private config: () => ExtensionConfig,
+    private readonly config: () => ExtensionConfig,
   ) {}
 
   isIgnored(command: string): boolean {
     const globs = this.config().ignoreCommands;
     return globs.length > 0 && matchesGlob(command, globs);
+  }
+
+  /** Shows one status-bar message, replacing the previous one. */
+  private say(text: string): void {
+    this.status?.dispose();
+    this.status = vscode.window.setStatusBarMessage(text, STATUS_MS);
   }
 
   /**
@@ -61,90 +70,138 @@ export class Guard {
     source: 'terminal' | 'task',
     command: string,
     where: Located,
-    interrupt: () => void,
+    interrupt: Interrupt,
     rerun: (() => void) | undefined,
+    terminal?: vscode.Terminal,
   ): StartDecision | undefined {
     const cfg = this.config();
     const check = checkCommand(where.data, where.memory.redact(command), where.relCwd, where.memory.settings);
-    if (check.status === 'clear') return { check, blocked: false };
     const ref: ApproachRef = { folder: where.folder.uri.toString(), key: check.key };
-    if (check.verdict === 'allow' && check.allowOnce) {
-      this.log.info('guard', `let through once: ${check.label} (${source}) — ${check.reason}`);
-      this.log.event('allowedOnce', { key: check.key, command });
-      return { check, blocked: false };
-    }
-    if (check.verdict !== 'block') {
-      this.log.debug('guard', `${check.status}: ${check.label} — ${check.reason}`);
-      // exhausted but not a loop (tests improving, a status probe being polled): say so once per streak
-      const notice = `${ref.folder}\u0000${check.key}\u0000${where.data.approaches[check.key]?.firstFailure ?? ''}`;
-      if (check.status === 'exhausted' && !this.noticed.has(notice)) {
-        this.noticed.add(notice);
-        void vscode.window.showWarningMessage(`Failure Memory: "${check.label}" is ${check.reason}. Not stopped.`);
+    const approach = Object.prototype.hasOwnProperty.call(where.data.approaches, check.key) ? where.data.approaches[check.key] : undefined;
+    const action = decideStart(check, cfg.blockMode);
+    const label = plainText(check.label, 80);
+    switch (action) {
+      case 'run':
+        if (check.status !== 'clear') this.log.debug('guard', `${check.status}: ${check.label} — ${check.reason}`);
+        return { check, blocked: false };
+      case 'runOnce':
+        this.log.info('guard', `let through once: ${check.label} (${source}) — ${check.reason}`);
+        this.log.event('allowedOnce', { key: check.key, command: check.command });
+        return { check, blocked: false };
+      case 'notice': {
+        this.log.debug('guard', `${check.status}: ${check.label} — ${check.reason}`);
+        const key = noticeKey(ref.folder, check, approach);
+        if (!this.noticed.has(key)) {
+          this.noticed.add(key);
+          this.say(`$(pass) ${vscode.l10n.t('Failure Memory let “{0}” run: it is making progress, not looping.', label)}`);
+        }
+        return { check, blocked: false };
       }
-      return { check, blocked: false };
-    }
-    if (cfg.blockMode === 'off') {
-      this.log.info('guard', `exhausted approach started, blockMode off: ${check.label}`);
-      this.log.event('notBlocked', { key: check.key, command, blockMode: 'off' });
-      return { check, blocked: false };
-    }
-    const interrupted = cfg.blockMode === 'interrupt';
-    if (interrupted) {
-      try {
-        interrupt();
-      } catch (e) {
-        this.log.error('guard', 'could not interrupt', e);
+      case 'remember':
+        this.log.info('guard', `exhausted approach started, blockMode off: ${check.label}`);
+        this.log.event('notBlocked', { key: check.key, blockMode: 'off' });
+        return { check, blocked: false };
+      case 'warn':
+      case 'stop': {
+        const stopping = action === 'stop';
+        let stopped: Promise<StopResult> | undefined;
+        if (stopping) {
+          try {
+            stopped = interrupt().then(stopResult, () => stopResult(undefined));
+          } catch (e) {
+            this.log.error('guard', 'could not interrupt', e);
+            stopped = Promise.resolve(stopResult(undefined));
+          }
+          if (terminal) this.stops.set(terminal, { label: check.label, failures: check.attempts, at: Date.now(), ref });
+        }
+        this.log.warn('guard', `${stopping ? 'BLOCKED (interrupted)' : 'WARNED'} ${source} approach ${check.label}: ${check.reason}`);
+        this.log.event('blocked', { key: check.key, command: check.command, source, interrupted: stopping, attempts: check.attempts, folder: where.folder.name });
+        void this.afterBlock(check, approach ? helpFacts(check, approach) : helpFacts(check, undefined), ref, stopped, rerun, where);
+        return { check, blocked: stopping };
       }
     }
-    this.log.warn('guard', `${interrupted ? 'BLOCKED (interrupted)' : 'WARNED'} ${source} \`${command}\`: ${check.reason}`);
-    this.log.event('blocked', { key: check.key, command, source, interrupted, attempts: check.attempts, folder: where.folder.name });
-    void this.showHelp(check, ref, interrupted ? rerun : undefined, interrupted, where);
-    return { check, blocked: interrupted };
+  }
+
+  /** Waits for the interrupt to be confirmed (or not), says so in the status bar, then shows the dialog. */
+  private async afterBlock(
+    check: CheckResult,
+    facts: HelpFacts,
+    ref: ApproachRef,
+    stopped: Promise<StopResult> | undefined,
+    rerun: (() => void) | undefined,
+    where: Located,
+  ): Promise<void> {
+    // recall runs while the interrupt is confirmed: the dialog waits for the slower of the two, bounded
+    const seen = this.similarLesson(check, where);
+    const result = stopped ? await stopped : undefined;
+    const label = plainText(check.label, 80);
+    if (result) {
+      this.log.event('stopResult', { key: check.key, result: result.kind });
+      if (result.kind === 'stopped') this.say(`$(debug-stop) ${vscode.l10n.t('Failure Memory stopped “{0}”: it failed {1} times in a row.', label, check.attempts)}`);
+      else if (result.kind === 'stillRunning') this.say(`$(warning) ${vscode.l10n.t('Failure Memory could not stop “{0}”: it is still running.', label)}`);
+      else this.say(`$(info) ${vscode.l10n.t('“{0}” ended before Failure Memory could stop it.', label)}`);
+    }
+    await this.showHelp(facts, ref, result, result?.kind === 'stopped' ? rerun : undefined, await seen);
   }
 
   /** The help dialog (modal: it steps in only when an exhausted approach is run again). */
-  async showHelp(check: CheckResult, ref: ApproachRef, rerun: (() => void) | undefined, interrupted: boolean, where?: Located): Promise<void> {
-    const seen = where ? await this.similarLesson(check, where) : undefined;
-    const detail = [
-      `${interrupted ? 'It was stopped: ' : ''}it failed ${check.attempts} times${check.cwd !== '.' ? ` in ${check.cwd}` : ''} (threshold ${check.threshold}) with no success since.`,
-      check.lastError ? `Last error: ${check.lastError}` : 'No error output was captured.',
-      check.alternatives.length ? `Also tried: ${check.alternatives.join('; ')}` : 'No alternative has been tried yet.',
-      ...(seen ? [`Similar failure seen before (${seen.label}): ${seen.lesson}`] : []),
-      ...[check.history && `History: ${check.history}.`, check.changed, check.flaky].filter((l): l is string => !!l),
-      '',
-      'Running it again the same way will most likely fail the same way. Reflect on the failures, try something else, or run it anyway once.',
-    ].join('\n');
-    const items: Array<vscode.MessageItem & { id: string }> = [
-      { title: 'Reflect on Failures', id: 'reflect' },
-      { title: 'Show Memory', id: 'show' },
-      { title: 'Run Anyway Once', id: 'once' },
-      { title: 'Mark Resolved', id: 'resolve' },
-      { title: 'Copy as Prompt', id: 'brief' },
-      { title: 'Dismiss', id: 'dismiss', isCloseAffordance: true },
-    ];
-    this.log.event('helpDialog', { key: check.key });
-    const pick = await vscode.window.showWarningMessage(
-      `Failure Memory ${interrupted ? 'stopped' : 'warns about'} "${check.label}": an exhausted approach`,
-      { modal: true, detail },
-      ...items,
+  async showHelp(
+    facts: HelpFacts,
+    ref: ApproachRef,
+    stop: StopResult | undefined,
+    rerun: (() => void) | undefined,
+    seen: { label: string; lesson: string } | undefined,
+  ): Promise<void> {
+    const t = vscode.l10n.t;
+    const label = plainText(facts.label, 120);
+    const title = !stop
+      ? t('“{0}” has failed too often', label)
+      : stop.kind === 'stopped'
+        ? t('Failure Memory stopped “{0}”', label)
+        : stop.kind === 'stillRunning'
+          ? t('Failure Memory could not stop “{0}”', label)
+          : t('“{0}” ended before Failure Memory could stop it', label);
+    const lines: string[] = [];
+    lines.push(
+      facts.cwd !== '.'
+        ? t('It failed {0} times in a row in {1} (the limit is {2}).', facts.failures, plainText(facts.cwd, 120), facts.threshold)
+        : t('It failed {0} times in a row (the limit is {1}).', facts.failures, facts.threshold),
     );
-    this.log.event('helpDialogChoice', { key: check.key, choice: pick?.id ?? 'dismiss' });
+    if (stop?.kind === 'stillRunning') lines.push(t('It is still running: press Ctrl+C in the terminal to stop it.'));
+    if (stop?.kind === 'endedFirst') lines.push(stop.exitCode === undefined ? t('It ended on its own; its result is recorded.') : t('It ended on its own with exit code {0}; its result is recorded.', stop.exitCode));
+    lines.push(facts.lastErrorLine ? t('Last error: {0}', plainText(facts.lastErrorLine, 400)) : t('No error output was captured.'));
+    if (facts.variants.length) lines.push(t('Also run as: {0}', facts.variants.map(v => plainText(v, 120)).join(' · ')));
+    if (facts.alternatives.length) lines.push(t('Other approaches tried: {0}', facts.alternatives.map(v => plainText(v, 120)).join(' · ')));
+    if (seen) lines.push(t('A similar failure was fixed before ({0}): {1}', plainText(seen.label, 120), plainText(seen.lesson, 400)));
+    for (const h of facts.history) lines.push(plainText(h, 400));
+    lines.push('', t('Running it again unchanged will fail the same way: change the code, the configuration or the command first.'));
+    const items: Array<vscode.MessageItem & { id: string }> = [
+      { title: t('Reflect on Failures'), id: 'reflect' },
+      { title: t('Show Memory'), id: 'show' },
+      ...(stop?.kind === 'stopped' || !stop ? [{ title: t('Run Anyway Once'), id: 'once' }] : []),
+      { title: t('Mark Resolved'), id: 'resolve' },
+      { title: t('Copy as Prompt'), id: 'brief' },
+      { title: t('Dismiss'), id: 'dismiss', isCloseAffordance: true },
+    ];
+    this.log.event('helpDialog', { key: ref.key, stop: stop?.kind ?? 'warned', lastErrorLine: facts.lastErrorLine ? 'real' : 'none' });
+    const pick = await vscode.window.showWarningMessage(title, { modal: true, detail: lines.join('\n') }, ...items);
+    this.log.event('helpDialogChoice', { key: ref.key, choice: pick?.id ?? 'dismiss' });
     switch (pick?.id) {
       case 'reflect':
-        await vscode.commands.executeCommand(Commands.Reflect, ref);
+        await vscode.commands.executeCommand(CommandId.Reflect, ref);
         break;
       case 'show':
-        await vscode.commands.executeCommand(Commands.ShowMemory, ref);
+        await vscode.commands.executeCommand(CommandId.ShowMemory, ref);
         break;
       case 'once':
-        await vscode.commands.executeCommand(Commands.RunAnywayOnce, ref);
+        await vscode.commands.executeCommand(CommandId.RunAnywayOnce, ref);
         rerun?.();
         break;
       case 'resolve':
-        await vscode.commands.executeCommand(Commands.MarkResolved, ref);
+        await vscode.commands.executeCommand(CommandId.MarkResolved, ref);
         break;
       case 'brief':
-        await vscode.commands.executeCommand(Commands.CopyBrief, ref);
+        await vscode.commands.executeCommand(CommandId.CopyBrief, ref);
         break;
     }
   }
@@ -154,10 +211,11 @@ export class Guard {
    * error that has a lesson. Bounded in time: the dialog never waits long for recall.
    */
   private async similarLesson(check: CheckResult, where: Located): Promise<{ label: string; lesson: string } | undefined> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       const hits = await Promise.race([
         where.memory.recall(`${check.label}\n${check.lastError}`, 5),
-        new Promise<[]>(r => setTimeout(() => r([]), 500)),
+        new Promise<[]>(r => (timer = setTimeout(() => r([]), 500))),
       ]);
       const hit = hits.find(h => h.key !== check.key && h.lesson && h.score >= SIMILAR_MIN_SCORE);
       if (hit?.lesson) this.log.event('similarShown', { key: check.key, similar: hit.key, score: hit.score });
@@ -165,18 +223,20 @@ export class Guard {
     } catch (e) {
       this.log.debug('guard', `recall for the help dialog failed: ${String(e)}`);
       return undefined;
+    } finally {
+      if (timer) clearTimeout(timer);
     }
   }
 
   /**
    * Records a finished command or task in its folder's memory, logs the decision with its reason,
-   * and tells the user what it means (exhausted now, same error twice…). Never throws.
+   * and tells the user what it means (in the status bar). Never throws.
    */
   async record(where: Located, input: AttemptInput, details: Record<string, unknown> = {}): Promise<RecordOutcome | undefined> {
     try {
       const r = await this.registry.write(where, m => m.record({ ...input, cwd: where.relCwd }));
       const t = r.attempt;
-      this.log[t.outcome === 'failure' ? 'info' : 'debug'](input.source, `\`${t.command}\` → ${t.outcome} (exit ${t.exitCode ?? 'unknown'}), ${r.reason}`);
+      this.log[t.outcome === 'failure' ? 'info' : 'debug'](input.source, `${r.approach.label} → ${t.outcome} (exit ${t.exitCode ?? 'unknown'}), ${r.reason}`);
       this.log.event('recorded', {
         source: input.source,
         command: t.command,
@@ -187,53 +247,55 @@ export class Guard {
         attempts: r.approach.failures,
         stored: r.stored,
         outputChars: t.output.length,
-        errorSignature: t.errorSignature,
         folder: where.folder.name,
         cwd: where.relCwd,
         ...(r.ledger.fix ? { fixedBy: r.ledger.fix.files } : {}),
         ...details,
       });
-      if (r.stored) this.react(r, where);
+      if (this.react(r) === 'exhausted') {
+        // the help dialog will want similar failures soon: build recall's index now, off the hot path
+        void where.memory.recall(r.approach.label, 1).catch(e => this.log.debug('guard', `recall warm-up failed: ${String(e)}`));
+      }
       return r;
     } catch (err) {
-      this.log.error(input.source, `could not record \`${input.command}\``, err);
+      this.log.error(input.source, `could not record a ${input.source} run`, err);
       return undefined;
     }
   }
 
-  /** Tells the user what recording found: exhausted now, or the same error/test twice. */
-  react(r: RecordOutcome, where: Located): void {
+  /** Tells the user what recording found, in the status bar: exhausted now, resolved, the same error or test twice. */
+  react(r: RecordOutcome): ReturnType<typeof reactionTo>['kind'] {
     const cfg = this.config();
-    const ref: ApproachRef = { folder: where.folder.uri.toString(), key: r.approach.key };
-    const name = describeApproach(r.approach);
-    if (r.becameExhausted) {
-      void this.offer(
-        `Failure Memory: "${name}" failed ${r.approach.failures} times — this approach is exhausted. ${cfg.blockMode === 'interrupt' ? 'Running it again will be stopped.' : ''}`,
-        ref,
-        ['Reflect on Failures', 'Show Memory', 'Mark Resolved'],
-      );
-      return;
+    const reaction = reactionTo(r, cfg.notifySameError);
+    const name = plainText(describeApproach(r.approach), 80);
+    const t = vscode.l10n.t;
+    switch (reaction.kind) {
+      case 'none':
+        return reaction.kind;
+      case 'exhausted':
+        this.say(
+          `$(error) ${
+            cfg.blockMode === 'interrupt'
+              ? t('“{0}” failed {1} times in a row: running it again will be stopped.', name, reaction.failures)
+              : t('“{0}” failed {1} times in a row.', name, reaction.failures)
+          }`,
+        );
+        break;
+      case 'resolved':
+        this.say(`$(check) ${t('“{0}” succeeded: its failures are cleared.', name)}`);
+        break;
+      case 'sameError':
+        this.say(`$(warning) ${t('Same error twice in “{0}”: {1}', name, plainText(reaction.line, 160))}`);
+        break;
+      case 'sameTest':
+        this.say(`$(warning) ${t('The same test failed twice in “{0}”: {1}', name, plainText(reaction.test, 160))}`);
+        break;
     }
-    if (r.resolved) {
-      vscode.window.setStatusBarMessage(`$(check) Failure Memory: "${name}" succeeded — resolved`, 5000);
-      return;
-    }
-    if (!cfg.notifySameError || r.approach.status === 'exhausted') return;
-    const sameTest = r.patterns.find(p => p.kind === 'same_test_failure');
-    const sameError = r.patterns.find(p => p.kind === 'same_error');
-    if (sameError || sameTest) {
-      const msg = sameError
-        ? `Same error twice — try a different approach. "${name}": ${sameError.subject ?? ''}`
-        : `Same test failing twice — focus on it. "${name}": ${sameTest?.subject ?? ''}`;
-      this.log.event('warned', { key: r.approach.key, pattern: sameError ? 'same_error' : 'same_test_failure' });
-      void this.offer(`Failure Memory: ${msg}`, ref, ['Reflect on Failures', 'Show Memory']);
-    }
+    this.log.event('reacted', { key: r.approach.key, reaction: reaction.kind });
+    return reaction.kind;
   }
 
-  private async offer(message: string, ref: ApproachRef, actions: string[]): Promise<void> {
-    const pick = await vscode.window.showWarningMessage(message.length > 400 ? `${message.slice(0, 400)}…` : message, ...actions);
-    if (pick === 'Reflect on Failures') await vscode.commands.executeCommand(Commands.Reflect, ref);
-    else if (pick === 'Show Memory') await vscode.commands.executeCommand(Commands.ShowMemory, ref);
-    else if (pick === 'Mark Resolved') await vscode.commands.executeCommand(Commands.MarkResolved, ref);
+  dispose(): void {
+    this.status?.dispose();
   }
 }

@@ -5,9 +5,10 @@
 
 import * as vscode from 'vscode';
 import { buildReflectionPrompt, mergeModelReflection, parseModelReflection } from '../core/lmReflection';
+import { plainText } from '../core/plainText';
 import type { ReflectionRecord } from '../core/reflection';
-import type { ReflectionWriter } from './commands';
-import type { ExtensionConfig } from './config';
+import type { ReflectionWriter } from './actions';
+import type { ExtensionConfig } from '../core/config';
 import { Disposable } from './disposable';
 import type { Logger } from './logger';
 import type { FolderMemory } from './registry';
@@ -71,16 +72,18 @@ export class LanguageModelReflection extends Disposable {
       this.log.info('reflect', `language-model reflection was declined earlier: heuristics reflection (turn ${SETTING} off and on to be asked again)`);
       return false;
     }
-    const allow = 'Allow';
-    const deny = "Don't Allow";
+    const allow = vscode.l10n.t('Allow');
+    const deny = vscode.l10n.t("Don't Allow");
     const pick = await vscode.window.showInformationMessage(
-      `Let the chat model "${model.name}" write Failure Memory's reflections?`,
+      vscode.l10n.t('Let the chat model “{0}” write Failure Memory\'s reflections?', model.name),
       {
         modal: true,
-        detail:
-          `To reflect on a failing command, Failure Memory would send that command's recent attempts to ${model.name} (${model.vendor}): ` +
-          'command lines, error signatures, test results and the last part of their output, with secrets already replaced by [REDACTED] markers. ' +
-          `Nothing is sent unless you allow it. Your answer is remembered; the setting ${SETTING} turns it off.`,
+        detail: vscode.l10n.t(
+          "To reflect on a failing command, Failure Memory would send that command's recent attempts to {0} ({1}): command lines, error signatures, test results and the last part of their output, with secrets already replaced by [REDACTED] markers. Nothing is sent unless you allow it. Your answer is remembered; the setting {2} turns it off.",
+          model.name,
+          model.vendor,
+          SETTING,
+        ),
       },
       allow,
       deny,
@@ -94,7 +97,7 @@ export class LanguageModelReflection extends Disposable {
     const approach = f.data.approaches[record.failure_memory.key];
     const prompt = buildReflectionPrompt(record, approach, s => f.memory.redact(s));
     return vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Failure Memory: ${model.name} is reflecting on "${record.failure_memory.label}"…`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('{0} is reflecting on “{1}”…', model.name, plainText(record.failure_memory.label, 80)), cancellable: true },
       async (_progress, cancel) => {
         const t0 = Date.now();
         const cts = new vscode.CancellationTokenSource();

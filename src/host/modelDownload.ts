@@ -2,6 +2,7 @@
 // downloaded into global storage with a progress notification (never at activation).
 
 import * as vscode from 'vscode';
+import { plainText } from '../core/plainText';
 import type { SemanticScorer } from '../embeddings';
 import type { Logger } from './logger';
 
@@ -25,39 +26,40 @@ export class ModelDownloads {
     if (this.offered || !scorer.canDownload) return;
     this.offered = true;
     void this.context.globalState.update(ASKED_KEY, true);
+    const download = vscode.l10n.t('Download');
     void vscode.window
       .showInformationMessage(
-        'Failure Memory finds similar past failures with a built-in offline embedder. Download the local sentence-embedding model (all-MiniLM-L6-v2, about 23 MB, runs on this machine) for better recall?',
-        'Download',
-        'Not Now',
+        vscode.l10n.t('Failure Memory finds similar past failures with a built-in offline embedder. Download the local sentence-embedding model (all-MiniLM-L6-v2, about 23 MB, runs on this machine) for better recall?'),
+        download,
+        vscode.l10n.t('Not Now'),
       )
       .then(pick => {
-        if (pick === 'Download') void this.download(scorer);
+        if (pick === download) void this.download(scorer);
       });
   }
 
   async download(scorer: SemanticScorer | undefined): Promise<void> {
     if (!scorer) {
-      void vscode.window.showInformationMessage('Failure Memory: open a workspace folder first.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Open a workspace folder first.'));
       return;
     }
     if (scorer.mode === 'transformer') {
-      void vscode.window.showInformationMessage(`Failure Memory: the embedding model is already in use (${scorer.model?.root}).`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('The embedding model is already in use ({0}).', scorer.model?.root ?? ''));
       return;
     }
     if (!scorer.runtimeAvailable) {
-      void vscode.window.showWarningMessage('Failure Memory: this build has no ONNX runtime for this platform; recall uses the offline embedder.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('This build has no ONNX runtime for this platform; recall uses the offline embedder.'));
       return;
     }
     if (!scorer.canDownload) {
-      void vscode.window.showWarningMessage('Failure Memory: model downloads are turned off (failureMemory.embeddings.allowDownload).');
+      void vscode.window.showWarningMessage(vscode.l10n.t('Model downloads are turned off (failureMemory.embeddings.allowDownload).'));
       return;
     }
     if (this.running) return this.running;
     this.running = (async () => {
       try {
         await vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Notification, title: 'Failure Memory: downloading the embedding model', cancellable: true },
+          { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Downloading the embedding model'), cancellable: true },
           async (progress, token) => {
             const abort = new AbortController();
             token.onCancellationRequested(() => abort.abort());
@@ -76,10 +78,10 @@ export class ModelDownloads {
           },
         );
         this.onInstalled();
-        void vscode.window.showInformationMessage('Failure Memory: the embedding model is installed; recall now uses it.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('The embedding model is installed; recall now uses it.'));
       } catch (e) {
         this.log.error('recall', 'model download failed', e);
-        void vscode.window.showWarningMessage(`Failure Memory: the model download failed (${(e as Error).message}). Recall keeps using the offline embedder.`);
+        void vscode.window.showWarningMessage(vscode.l10n.t('The model download failed ({0}). Recall keeps using the offline embedder.', plainText((e as Error).message, 200)));
       } finally {
         this.running = undefined;
       }

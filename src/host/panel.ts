@@ -6,16 +6,16 @@
 
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { ReflectionRecord } from '../core/reflection';
+import { buildSnapshot, searchResults } from '../core/panelModel';
+import { plainText } from '../core/plainText';
 import type { Approach } from '../core/types';
-import { validateWebviewMessage, type HostMessage, type RecallView, type WebviewMessage } from '../shared/protocol';
-import type { CommandHandlers } from './commands';
+import { validateWebviewMessage, type CaptureView, type HostMessage, type RecallView, type WebviewMessage } from '../shared/protocol';
+import type { ApproachActions } from './actions';
+import { CommandId, type ApproachRef } from './commandIds';
 import { Disposable } from './disposable';
-import type { ApproachRef } from './guard';
 import type { Logger } from './logger';
-import { buildSnapshot, recallView } from './panelModel';
+import type { ReflectionView } from './reflectionView';
 import type { FolderMemory, MemoryRegistry } from './registry';
-import type { CaptureState } from './statusBar';
 
 /** A request the webview may make but that cannot be carried out; shown to the user in the panel. */
 class Refused extends Error {}
@@ -28,15 +28,15 @@ export class MemoryPanel extends Disposable implements vscode.WebviewViewProvide
   private ready = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private highlight: ApproachRef | undefined;
-  private highlightReflection: string | undefined;
   private searchSeq = 0;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly registry: MemoryRegistry,
-    private readonly commands: CommandHandlers,
+    private readonly actions: ApproachActions,
+    private readonly reflections: ReflectionView,
     private readonly log: Logger,
-    private readonly capture: () => CaptureState,
+    private readonly capture: () => CaptureView,
     onCaptureChange?: vscode.Event<void>,
   ) {
     super();
@@ -44,14 +44,6 @@ export class MemoryPanel extends Disposable implements vscode.WebviewViewProvide
     this.track(registry.onDidChange(() => this.scheduleSnapshot()));
     if (onCaptureChange) this.track(onCaptureChange(() => this.scheduleSnapshot()));
     this.track(vscode.workspace.onDidChangeConfiguration(e => e.affectsConfiguration('failureMemory') && this.scheduleSnapshot()));
-
-    // Show Memory now opens the panel; reflections show in the panel and still as a Markdown document
-    commands.showMemory = ref => this.reveal(ref);
-    const showDocument = commands.showReflection;
-    commands.showReflection = async record => {
-      await this.revealReflection(record);
-      await showDocument(record);
-    };
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -86,13 +78,6 @@ export class MemoryPanel extends Disposable implements vscode.WebviewViewProvide
     this.postSnapshot();
   }
 
-  private async revealReflection(record: ReflectionRecord): Promise<void> {
-    this.highlightReflection = record.failure_memory.id;
-    if (this.view) this.view.show(true);
-    else await vscode.commands.executeCommand(`${MemoryPanel.viewId}.focus`);
-    this.postSnapshot();
-  }
-
   private html(webview: vscode.Webview): string {
     const nonce = randomBytes(16).toString('base64');
     const uri = (...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, ...p)).toString();
@@ -113,7 +98,7 @@ export class MemoryPanel extends Disposable implements vscode.WebviewViewProvide
 <title>Failure Memory</title>
 </head>
 <body>
-<div id="app" class="app"><p class="loading">Loading the memory…</p></div>
+<div id="app" class="app"><p class="loading">${vscode.l10n.t('Loading the memory…')}</p></div>
 <script nonce="${nonce}" src="${uri('dist', 'webview.js')}"></script>
 </body>
 </html>`;
@@ -145,10 +130,9 @@ export class MemoryPanel extends Disposable implements vscode.WebviewViewProvide
         threshold: f.memory.settings.threshold,
       })),
       this.capture(),
-      { highlight: this.highlight, highlightReflection: this.highlightReflection },
+      { highlight: this.highlight },
     );
     this.highlight = undefined;
-    this.highlightReflection = undefined;
     this.post({ type: 'snapshot', snapshot });
     const counts = {
       exhausted: snapshot.exhausted.length,
@@ -163,21 +147,20 @@ export class MemoryPanel extends Disposable implements vscode.WebviewViewProvide
 
   private folder(uri: string): FolderMemory {
     const f = this.registry.byFolderUri(uri);
-    if (!f) throw new Refused('That workspace folder is not open any more.');
+    if (!f) throw new Refused(vscode.l10n.t('That workspace folder is not open any more.'));
     return f;
   }
 
   private approach(folder: string, key: string): { f: FolderMemory; a: Approach } {
-    const f = this.folder(folder);
-    // own properties only: a key such as "__proto__" must never reach Object.prototype
-    const a = Object.prototype.hasOwnProperty.call(f.data.approaches, key) ? f.data.approaches[key] : undefined;
-    if (!a) throw new Refused('That approach is no longer in memory.');
-    return { f, a };
+    this.folder(folder);
+    const target = this.actions.resolveRef({ folder, key });
+    if (!target) throw new Refused(vscode.l10n.t('That approach is no longer in memory.'));
+    return target;
   }
 
   private learning(folder: string, id: string): FolderMemory {
     const f = this.folder(folder);
-    if (!f.data.learnings.some(l => l.id === id)) throw new Refused('That learning is no longer in memory.');
+    if (!f.data.learnings.some(l => l.id === id)) throw new Refused(vscode.l10n.t('That learning is no longer in memory.'));
     return f;
   }
 
@@ -204,7 +187,7 @@ export class MemoryPanel extends Disposable implements vscode.WebviewViewProvide
       if (e instanceof Refused) this.log.warn('panel', `${m.type} refused: ${message}`);
       else this.log.error('panel', `${m.type} failed`, e);
       this.log.event('panelAction', { action: m.type, ok: false, error: message });
-      this.post({ type: 'error', message: e instanceof Refused ? message : `Failure Memory could not ${m.type}: ${message}` });
+      this.post({ type: 'error', message: e instanceof Refused ? message : vscode.l10n.t('That did not work ({0}): {1}', m.type, message) });
       this.postSnapshot();
     }
   }
@@ -212,32 +195,32 @@ export class MemoryPanel extends Disposable implements vscode.WebviewViewProvide
   private async act(m: Exclude<WebviewMessage, { type: 'ready' }>): Promise<Record<string, unknown>> {
     switch (m.type) {
       case 'resolve': {
-        const { a } = this.approach(m.folder, m.key);
-        if (a.status === 'resolved') throw new Refused(`"${a.label}" is already resolved.`);
-        await this.commands.markResolved({ folder: m.folder, key: m.key });
+        const target = this.approach(m.folder, m.key);
+        if (target.a.status === 'resolved') throw new Refused(vscode.l10n.t('“{0}” is already resolved.', target.a.label));
+        await this.actions.markResolved(target);
         return { key: m.key };
       }
       case 'runAnywayOnce': {
-        const { a } = this.approach(m.folder, m.key);
-        if (a.status !== 'exhausted') throw new Refused(`"${a.label}" is not exhausted: it may run already.`);
-        await this.commands.runAnywayOnce({ folder: m.folder, key: m.key });
-        vscode.window.setStatusBarMessage(`$(debug-continue) Failure Memory: the next run of "${a.label}" is let through`, 5000);
+        const target = this.approach(m.folder, m.key);
+        if (target.a.status !== 'exhausted') throw new Refused(vscode.l10n.t('“{0}” is not exhausted: it may run already.', target.a.label));
+        await this.actions.runAnywayOnce(target);
+        vscode.window.setStatusBarMessage(`$(debug-continue) ${vscode.l10n.t('The next run of “{0}” is let through', plainText(target.a.label, 80))}`, 5000);
         return { key: m.key };
       }
       case 'reflect': {
-        this.approach(m.folder, m.key);
-        const record = await this.commands.reflect({ folder: m.folder, key: m.key });
+        const record = await this.actions.reflect(this.approach(m.folder, m.key));
+        if (record) await this.reflections.show(record);
         return { key: m.key, id: record?.failure_memory.id };
       }
       case 'copyCommand': {
         const { a } = this.approach(m.folder, m.key);
         await vscode.env.clipboard.writeText(a.command);
-        vscode.window.setStatusBarMessage(`$(copy) Copied: ${a.command.length > 60 ? `${a.command.slice(0, 60)}…` : a.command}`, 3000);
+        vscode.window.setStatusBarMessage(`$(copy) ${vscode.l10n.t('Copied: {0}', plainText(a.command, 60))}`, 3000);
         return { key: m.key };
       }
       case 'copyBrief': {
         this.approach(m.folder, m.key);
-        await this.commands.copyBrief({ folder: m.folder, key: m.key });
+        await vscode.commands.executeCommand(CommandId.CopyBrief, { folder: m.folder, key: m.key });
         return { key: m.key };
       }
       case 'search':
@@ -271,10 +254,7 @@ export class MemoryPanel extends Disposable implements vscode.WebviewViewProvide
     const q = query.trim();
     let results: RecallView[] = [];
     if (q.length >= 2) {
-      const perFolder = await Promise.all(
-        this.registry.all().map(async f => (await f.memory.recall(q, 5)).map(h => recallView(f.folder.uri.toString(), h))),
-      );
-      results = perFolder.flat().sort((a, b) => b.score - a.score).slice(0, 8);
+      results = searchResults(await Promise.all(this.registry.all().map(async f => ({ folder: f.folder.uri.toString(), hits: await f.memory.recall(q, 5) }))));
     }
     if (seq === this.searchSeq) this.post({ type: 'recallResults', query, results });
     return { results: results.length, top: results[0]?.key };

@@ -8,10 +8,11 @@ import * as vscode from 'vscode';
 import { summarize, type MemorySummary } from '../core/memory';
 import type { Scorer } from '../core/recall';
 import { createSemanticScorer, type SemanticScorer } from '../embeddings';
+import { plainText } from '../core/plainText';
 import { emptyMemory, type MemoryData } from '../core/types';
 import { StoreError } from '../store/memoryStore';
 import { WorkspaceMemory } from '../store/workspaceMemory';
-import { engineSettings, type ExtensionConfig } from './config';
+import { engineSettings, type ExtensionConfig } from '../core/config';
 import { Disposable } from './disposable';
 import type { Logger } from './logger';
 
@@ -43,6 +44,8 @@ export class MemoryRegistry extends Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly log: Logger,
     private config: ExtensionConfig,
+    /** Told when recall first builds a folder's scorer (the host may offer the model download). */
+    private readonly onScorerCreated: (s: SemanticScorer) => void = () => {},
   ) {
     super();
     this.track(vscode.workspace.onDidChangeWorkspaceFolders(() => this.rebuild()));
@@ -75,7 +78,7 @@ export class MemoryRegistry extends Disposable {
           onProgress: p => this.log.debug('recall', `embedding memory: ${JSON.stringify(p)}`),
         });
         this.scorers.add(inner);
-        this.onScorerCreated?.(inner);
+        this.onScorerCreated(inner);
         this.log.info('recall', `semantic recall ready in ${Date.now() - t0} ms: ${inner.mode}${inner.model ? ` (${inner.model.root})` : ' (offline embedder)'}`);
       }
       return inner;
@@ -85,8 +88,6 @@ export class MemoryRegistry extends Disposable {
 
   /** The semantic scorers in use (the download command switches them to the transformer). */
   readonly scorers = new Set<SemanticScorer>();
-  /** Told when recall first builds a folder's scorer (the host may offer the model download). */
-  onScorerCreated: ((s: SemanticScorer) => void) | undefined;
 
   /** The first folder's scorer, built if needed. */
   firstScorer(): SemanticScorer | undefined {
@@ -134,7 +135,7 @@ export class MemoryRegistry extends Disposable {
     this.log.warn('store', message);
     if (this.warned.has(message)) return;
     this.warned.add(message);
-    void vscode.window.showWarningMessage(`Failure Memory: ${message}`);
+    void vscode.window.showWarningMessage(plainText(message, 500));
   }
 
   /** Re-reads every folder's memory soon (coalesces bursts of file events). */

@@ -3,31 +3,23 @@
 
 import * as vscode from 'vscode';
 import { describeApproach } from '../core/memory';
+import type { CaptureView } from '../shared/protocol';
+import { CommandId } from './commandIds';
 import { Disposable } from './disposable';
-import { Commands } from './guard';
 import type { Logger } from './logger';
 import type { MemoryRegistry } from './registry';
-
-export interface CaptureState {
-  terminal: boolean;
-  tasks: boolean;
-  terminalsWithIntegration: number;
-  terminals: number;
-  /** Capture paused from the palette or the status bar. */
-  paused?: boolean;
-}
 
 export class StatusBar extends Disposable {
   private readonly item = this.track(vscode.window.createStatusBarItem('failureMemory.status', vscode.StatusBarAlignment.Left, 50));
 
   constructor(
     private readonly registry: MemoryRegistry,
-    private readonly capture: () => CaptureState,
+    private readonly capture: () => CaptureView,
     private readonly log: Logger,
   ) {
     super();
     this.item.name = 'Failure Memory';
-    this.item.command = Commands.ShowMemory;
+    this.item.command = CommandId.ShowMemory;
     this.track(registry.onDidChange(() => this.update()));
     this.update();
     this.item.show();
@@ -41,15 +33,15 @@ export class StatusBar extends Disposable {
     const c = this.capture();
     let text: string;
     // paused: the item says so and a click resumes
-    this.item.command = c.paused ? Commands.ResumeCapture : Commands.ShowMemory;
+    this.item.command = c.paused ? CommandId.ResumeCapture : CommandId.ShowMemory;
     if (c.paused) {
-      text = '$(debug-pause) Failure Memory paused';
+      text = `$(debug-pause) ${vscode.l10n.t('Failure Memory paused')}`;
       this.item.backgroundColor = undefined;
     } else if (exhausted.length) {
-      text = `$(error) ${exhausted.length} exhausted`;
+      text = `$(error) ${vscode.l10n.t('{0} exhausted', exhausted.length)}`;
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     } else if (failing.length) {
-      text = `$(history) ${failing.length} failing`;
+      text = `$(history) ${vscode.l10n.t('{0} failing', failing.length)}`;
       this.item.backgroundColor = undefined;
     } else {
       text = '$(history)';
@@ -60,33 +52,58 @@ export class StatusBar extends Disposable {
       this.log.event('statusBar', { text, exhausted: exhausted.length, failing: failing.length });
     }
     const tip = new vscode.MarkdownString(undefined, true);
-    // only the pause command may run from the tooltip; everything from the memory is appended as text
-    tip.isTrusted = { enabledCommands: [Commands.PauseCapture] };
-    tip.appendMarkdown('**Failure Memory**\n\n');
+    // only the pause command may run from the tooltip; everything from the memory goes in through appendText
+    tip.isTrusted = { enabledCommands: [CommandId.PauseCapture] };
+    const t = vscode.l10n.t;
+    tip.appendMarkdown('**');
+    tip.appendText('Failure Memory');
+    tip.appendMarkdown('**\n\n');
     const line = (a: (typeof exhausted)[number]) => {
       tip.appendMarkdown('- ');
-      tip.appendText(`${describeApproach(a.a)}${multi ? ` [${a.g.folder.folder.name}]` : ''} — ${a.a.failures} failure(s)`);
+      tip.appendText(`${describeApproach(a.a)}${multi ? ` [${a.g.folder.folder.name}]` : ''} — ${a.a.failures === 1 ? t('1 failure') : t('{0} failures', a.a.failures)}`);
       tip.appendMarkdown('\n');
     };
     if (exhausted.length) {
-      tip.appendMarkdown('$(error) Exhausted (running them again is stopped):\n\n');
+      tip.appendMarkdown('$(error) ');
+      tip.appendText(t('Exhausted (running them again is stopped):'));
+      tip.appendMarkdown('\n\n');
       exhausted.slice(0, 10).forEach(line);
     }
     if (failing.length) {
-      tip.appendMarkdown('\n$(history) Failing:\n\n');
+      tip.appendMarkdown('\n$(history) ');
+      tip.appendText(t('Failing:'));
+      tip.appendMarkdown('\n\n');
       failing.slice(0, 10).forEach(line);
     }
-    if (!exhausted.length && !failing.length) tip.appendMarkdown('Nothing is failing. Commands that fail in the terminal or in tasks are remembered here.\n\n');
-    tip.appendMarkdown('\n---\n\nCapture: ');
-    if (c.paused) tip.appendMarkdown('**paused** (nothing is recorded or stopped) · ');
+    if (!exhausted.length && !failing.length) {
+      tip.appendText(t('Nothing is failing. Commands that fail in the terminal or in tasks are remembered here.'));
+      tip.appendMarkdown('\n\n');
+    }
+    tip.appendMarkdown('\n---\n\n');
+    if (c.paused) {
+      tip.appendText(t('Capture paused (nothing is recorded or stopped).'));
+      tip.appendMarkdown('\n\n');
+    }
     tip.appendText(
       [
-        c.terminal ? `terminal (shell integration active in ${c.terminalsWithIntegration} of ${c.terminals} terminal${c.terminals === 1 ? '' : 's'})` : 'terminal off',
-        c.tasks ? 'tasks' : 'tasks off',
+        c.terminal
+          ? c.terminals === 1
+            ? t('Capture: terminal (shell integration active in {0} of 1 terminal)', c.terminalsWithIntegration)
+            : t('Capture: terminal (shell integration active in {0} of {1} terminals)', c.terminalsWithIntegration, c.terminals)
+          : t('Capture: terminal off'),
+        c.tasks ? t('tasks') : t('tasks off'),
       ].join(' · '),
     );
-    if (groups.some(g => g.folder.private)) tip.appendMarkdown('\n\nUntrusted workspace: memory is kept in extension storage.');
-    tip.appendMarkdown(c.paused ? '\n\nClick to resume capture.' : '\n\nClick to show the memory. [Pause capture](command:failureMemory.pauseCapture)');
+    if (groups.some(g => g.folder.private)) {
+      tip.appendMarkdown('\n\n');
+      tip.appendText(t('Untrusted workspace: memory is kept in extension storage.'));
+    }
+    tip.appendMarkdown('\n\n');
+    if (c.paused) tip.appendText(t('Click to resume capture.'));
+    else {
+      tip.appendText(t('Click to show the memory.'));
+      tip.appendMarkdown(` [${t('Pause capture')}](command:${CommandId.PauseCapture})`);
+    }
     this.item.tooltip = tip;
   }
 }

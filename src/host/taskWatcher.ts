@@ -2,7 +2,7 @@
 // from the task's definition (there is no output API for tasks).
 
 import * as vscode from 'vscode';
-import type { ExtensionConfig } from './config';
+import type { ExtensionConfig } from '../core/config';
 import { Disposable } from './disposable';
 import type { Guard } from './guard';
 import type { Logger } from './logger';
@@ -45,10 +45,13 @@ export function taskCwd(task: vscode.Task): string | undefined {
   return resolved.startsWith('/') || /^[a-zA-Z]:[\\/]/.test(resolved) ? resolved : `${root}/${resolved}`;
 }
 
+const STOP_CONFIRM_MS = 3000;
+
 export class TaskWatcher extends Disposable {
   private readonly started = new Map<vscode.TaskExecution, string>();
   /** Executions the guard terminated: their end is not an attempt. */
   private readonly blocked = new WeakSet<vscode.TaskExecution>();
+  private readonly endWaiters = new Map<vscode.TaskExecution, () => void>();
 
   constructor(
     private readonly registry: MemoryRegistry,
@@ -69,11 +72,29 @@ export class TaskWatcher extends Disposable {
     if (!command || this.guard.isIgnored(command)) return;
     const where = this.registry.locate(taskCwd(task));
     if (!where) return;
-    const d = this.guard.onStart('task', command, where, () => e.execution.terminate(), () => void vscode.tasks.executeTask(task));
+    const d = this.guard.onStart('task', command, where, () => this.terminate(e.execution), () => void vscode.tasks.executeTask(task));
     if (d?.blocked) this.blocked.add(e.execution);
   }
 
+  /** Terminates a task and waits (briefly) for its process to end: the guard only says "stopped" when it did. */
+  private terminate(execution: vscode.TaskExecution): Promise<{ exitCode: number | undefined } | undefined> {
+    return new Promise(resolve => {
+      const timer = setTimeout(() => {
+        this.endWaiters.delete(execution);
+        resolve(undefined);
+      }, STOP_CONFIRM_MS);
+      // terminate() kills the task's process: an end right after it is that kill, whatever exit code the task's shell reports
+      this.endWaiters.set(execution, () => {
+        clearTimeout(timer);
+        this.endWaiters.delete(execution);
+        resolve({ exitCode: 130 });
+      });
+      execution.terminate();
+    });
+  }
+
   private async onEnd(e: vscode.TaskProcessEndEvent): Promise<void> {
+    this.endWaiters.get(e.execution)?.();
     if (!this.config().captureTasks) return;
     const task = e.execution.task;
     const startedAt = this.started.get(e.execution);

@@ -4,7 +4,8 @@
 
 import * as vscode from 'vscode';
 import { OutputBuffer } from '../core/output';
-import type { ExtensionConfig } from './config';
+import { plainText } from '../core/plainText';
+import type { ExtensionConfig } from '../core/config';
 import { Disposable } from './disposable';
 import type { Guard } from './guard';
 import type { Logger } from './logger';
@@ -18,6 +19,8 @@ interface Running {
 
 /** How long the end handler waits for the output stream to finish. */
 const READ_GRACE_MS = 3000;
+/** How long a run may take to end after Ctrl+C before the guard says it could not be stopped. */
+const STOP_CONFIRM_MS = 3000;
 /** How long a new terminal may take to report shell integration before the user is told. */
 const SHELL_INTEGRATION_WAIT_MS = 10_000;
 const NOTICE_KEY = 'failureMemory.shellIntegrationNoticeShown';
@@ -40,6 +43,8 @@ function cwdOf(execution: vscode.TerminalShellExecution, terminal: vscode.Termin
 
 export class TerminalWatcher extends Disposable {
   private readonly running = new Map<vscode.TerminalShellExecution, Running>();
+  /** Interrupted runs waiting for their end event (to confirm Ctrl+C stopped them). */
+  private readonly endWaiters = new Map<vscode.TerminalShellExecution, (end: { exitCode: number | undefined }) => void>();
   private readonly withIntegration = new Set<vscode.Terminal>();
   private readonly pending = new Map<vscode.Terminal, ReturnType<typeof setTimeout>>();
   private readonly stateChanged = this.track(new vscode.EventEmitter<void>());
@@ -107,13 +112,18 @@ export class TerminalWatcher extends Disposable {
     if (this.noticeShown || !this.config().captureTerminal) return;
     this.noticeShown = true;
     await this.context.globalState.update(NOTICE_KEY, true);
+    const openSetting = vscode.l10n.t('Open Setting');
+    const learnMore = vscode.l10n.t('Learn More');
     const pick = await vscode.window.showInformationMessage(
-      `Failure Memory cannot see commands in terminal "${name}": shell integration is not active there. Turn it on (or use bash, zsh, fish or PowerShell) to have failing commands remembered.`,
-      'Open Setting',
-      'Learn More',
+      vscode.l10n.t(
+        'Failure Memory cannot see commands in terminal “{0}”: shell integration is not active there. Turn it on (or use bash, zsh, fish or PowerShell) to have failing commands remembered.',
+        plainText(name, 80),
+      ),
+      openSetting,
+      learnMore,
     );
-    if (pick === 'Open Setting') await vscode.commands.executeCommand('workbench.action.openSettings', 'terminal.integrated.shellIntegration.enabled');
-    else if (pick === 'Learn More') await vscode.env.openExternal(vscode.Uri.parse('https://code.visualstudio.com/docs/terminal/shell-integration'));
+    if (pick === openSetting) await vscode.commands.executeCommand('workbench.action.openSettings', 'terminal.integrated.shellIntegration.enabled');
+    else if (pick === learnMore) await vscode.env.openExternal(vscode.Uri.parse('https://code.visualstudio.com/docs/terminal/shell-integration'));
   }
 
   private forget(t: vscode.Terminal): void {
@@ -145,17 +155,31 @@ export class TerminalWatcher extends Disposable {
     const where = this.registry.locate(cwdOf(execution, e.terminal));
     if (!where) return;
     const canRerun = execution.commandLine.isTrusted && execution.commandLine.confidence === vscode.TerminalShellExecutionCommandLineConfidence.High;
-    this.guard.onStart(
-      'terminal',
-      command,
-      where,
-      () => e.terminal.sendText('\x03', false),
-      canRerun ? () => e.terminal.sendText(command, true) : undefined,
-    );
+    this.guard.onStart('terminal', command, where, () => this.interrupt(e.terminal, execution), canRerun ? () => e.terminal.sendText(command, true) : undefined, e.terminal);
+  }
+
+  /**
+   * Sends Ctrl+C and waits (briefly) for the run's end event: only an end with an interrupt exit
+   * code lets the guard say "stopped". Resolves undefined when the run did not end in time.
+   */
+  private interrupt(terminal: vscode.Terminal, execution: vscode.TerminalShellExecution): Promise<{ exitCode: number | undefined } | undefined> {
+    return new Promise(resolve => {
+      const timer = setTimeout(() => {
+        this.endWaiters.delete(execution);
+        resolve(undefined);
+      }, STOP_CONFIRM_MS);
+      this.endWaiters.set(execution, end => {
+        clearTimeout(timer);
+        this.endWaiters.delete(execution);
+        resolve(end);
+      });
+      terminal.sendText('\x03', false);
+    });
   }
 
   private async onEnd(e: vscode.TerminalShellExecutionEndEvent): Promise<void> {
     const execution = e.execution;
+    this.endWaiters.get(execution)?.({ exitCode: e.exitCode });
     const run = this.running.get(execution);
     this.running.delete(execution);
     if (!run) return; // capture was off when it started

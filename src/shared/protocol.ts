@@ -35,6 +35,8 @@ export interface CaptureView {
   tasks: boolean;
   terminalsWithIntegration: number;
   terminals: number;
+  /** Capture paused from the palette or the status bar. */
+  paused?: boolean;
 }
 
 export interface FolderView {
@@ -63,8 +65,12 @@ export interface ApproachView {
   /** Failures since the last success. */
   failures: number;
   totalAttempts: number;
+  /** Runs of the current streak that ran to an end (interrupted runs are not counted). */
+  runs: number;
   threshold: number;
   lastErrorSignature: string;
+  /** The last error as the output printed it (redacted); the signature when no output was kept. */
+  lastError: string;
   alternativesTried: string[];
   lastFailure?: string;
   resolvedAt?: string;
@@ -357,8 +363,10 @@ export function isApproachView(v: unknown): v is ApproachView {
     oneOf(APPROACH_STATUSES, v.status) &&
     isNum(v.failures) &&
     isNum(v.totalAttempts) &&
+    isNum(v.runs) &&
     isNum(v.threshold) &&
     isStr(v.lastErrorSignature) &&
+    isStr(v.lastError) &&
     isStrArray(v.alternativesTried) &&
     optional(v.lastFailure, isStr) &&
     optional(v.resolvedAt, isStr) &&
@@ -427,7 +435,7 @@ function isFolderView(v: unknown): v is FolderView {
 }
 
 function isCaptureView(v: unknown): v is CaptureView {
-  return isPlainObject(v) && isBool(v.terminal) && isBool(v.tasks) && isNum(v.terminalsWithIntegration) && isNum(v.terminals);
+  return isPlainObject(v) && isBool(v.terminal) && isBool(v.tasks) && isNum(v.terminalsWithIntegration) && isNum(v.terminals) && optional(v.paused, isBool);
 }
 
 export function isSnapshot(v: unknown): v is Snapshot {

@@ -51,6 +51,10 @@ export async function run(h) {
   await h.openTerminal();
   await h.waitForEvent(e => e.event === 'shellIntegration', { what: 'shell integration reported to the extension' });
 
+  // Failure Memory's notifications on screen (the modal help dialog is not one)
+  const toasts = () => page.locator('.notification-toast').evaluateAll(els => els.map(e => e.textContent ?? ''));
+  let firstOutput = '';
+
   // 1. five failures of one approach, with other flags each time
   const variants = ['bash check.sh', 'bash check.sh --verbose', 'bash  check.sh -v', 'DEBUG=1 bash check.sh', 'bash check.sh --retry=2'];
   for (const [i, cmd] of variants.entries()) {
@@ -61,11 +65,11 @@ export async function run(h) {
     assert.equal(rec.key, '.::bash check.sh', `same approach for ${cmd}`);
     assert.equal(rec.attempts, i + 1);
     assert.equal(rec.status, i < 4 ? 'active' : 'exhausted');
+    if (i === 0) firstOutput = r.output;
     if (i === 1) {
-      // same error twice: the inline warning (seed 000)
-      await page.locator('.notification-toast', { hasText: 'Same error twice' }).first().waitFor({ timeout: 10000 });
+      // same error twice: said in the status bar (seed 000), not in a notification that stays
+      await page.locator('.statusbar-item', { hasText: 'Same error twice' }).first().waitFor({ timeout: 10000 });
       await h.screenshot('same-error-warning');
-      await h.clearNotifications();
     }
     if (i === 3) await page.locator(STATUS, { hasText: '1 failing' }).waitFor({ timeout: 10000 });
   }
@@ -81,7 +85,8 @@ export async function run(h) {
   await page.locator(STATUS, { hasText: '1 exhausted' }).waitFor({ timeout: 10000 });
   const bg = await page.locator(STATUS).first().evaluate(el => getComputedStyle(el).backgroundColor);
   assert.notEqual(bg, 'rgba(0, 0, 0, 0)', 'warning background');
-  await h.clearNotifications();
+  await page.locator('.statusbar-item', { hasText: 'running it again will be stopped' }).first().waitFor({ timeout: 10000 });
+  assert.deepEqual(await toasts(), [], 'five failures: no notification piles up');
 
   // a lesson recorded with a similar failure elsewhere (another approach, by meaning)
   const cli = path.join(REPO_ROOT, 'dist/cli.js');
@@ -102,13 +107,22 @@ export async function run(h) {
   const dialog = page.locator('.monaco-dialog-box');
   await dialog.waitFor({ timeout: 10000 });
   const dialogText = await dialog.innerText();
-  assert.match(dialogText, /exhausted approach/);
-  assert.match(dialogText, /failed 5 times/);
-  assert.match(dialogText, /Cannot find module/);
-  assert.match(dialogText, /Similar failure seen before \(node scripts\/seed-db\.js\): Run npm install @prisma\/client first/);
+  assert.match(dialogText, /Failure Memory stopped “bash check\.sh”/, 'stopped: confirmed by the run ending with an interrupt');
+  assert.equal(dialogText.match(/stopped/g)?.length, 1, 'the title is not repeated in the text');
+  assert.match(dialogText, /failed 5 times in a row/);
+  // the last error as the output printed it: a real line of the terminal output, not the masked signature
+  const lastError = dialogText.split('\n').find(l => l.startsWith('Last error: '))?.slice('Last error: '.length);
+  assert.ok(lastError, dialogText);
+  assert.ok(firstOutput.split('\n').map(l => l.trim()).includes(lastError), `"${lastError}" is a line of the output:\n${firstOutput}`);
+  assert.doesNotMatch(lastError, /<\w+>| \| /);
+  assert.match(dialogText, /Also run as: .*--verbose/, 'the variants actually tried');
+  assert.doesNotMatch(dialogText, /No alternative has been tried/);
+  assert.match(dialogText, /A similar failure was fixed before \(node scripts\/seed-db\.js\): Run npm install @prisma\/client first/);
   for (const b of ['Reflect on Failures', 'Show Memory', 'Run Anyway Once', 'Mark Resolved', 'Dismiss']) {
     assert.ok(await dialog.locator('.monaco-button', { hasText: b }).count(), `button ${b}`);
   }
+  assert.ok((await toasts()).length <= 1, `at most one notification with the block: ${JSON.stringify(await toasts())}`);
+  await page.locator('.statusbar-item', { hasText: 'Failure Memory stopped “bash check.sh”' }).first().waitFor({ timeout: 10000 });
   await h.screenshot('help-dialog');
   fm(['resolve', '--command', 'node scripts/seed-db.js']);
   const interrupted = await h.waitForEvent(e => e.event === 'recorded' && e.exitCode === 130, { since: n, what: 'the interrupted run recorded' });
@@ -175,6 +189,15 @@ export async function run(h) {
 
   await reflectFromPalette(h, readMemory);
   await h.screenshot('reflection');
+
+  // 8. Mark Resolved from the palette (the dialog's button word): quiet afterwards, no notification left
+  await h.runCommand('Failure Memory: Mark Resolved', { waitHidden: false });
+  const pick = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'prisma generate' }).first();
+  await pick.waitFor({ timeout: 10000 });
+  await pick.click();
+  await h.waitFor(() => readMemory().approaches['.::prisma generate'].status === 'resolved', 10000, 'prisma generate resolved');
+  await h.waitFor(async () => !(await statusText()).includes('exhausted'), 10000, 'the status bar no longer says exhausted');
+  assert.deepEqual(await toasts(), [], 'no notification after Mark Resolved');
 }
 
 // Reflect on Failures from the command palette: the stored record validates against the seed 003 schema.
@@ -196,5 +219,21 @@ export async function reflectFromPalette(h, readMemory) {
   assert.ok(validate(record), JSON.stringify(validate.errors));
   assert.equal(record.failure_memory.error_category, 'missing_module');
   // and it is shown as a Markdown document
-  await h.page.locator('.tab', { hasText: /Reflection|Untitled/ }).first().waitFor({ timeout: 10000 });
+  await h.page.locator('.tab', { hasText: 'Reflection: prisma generate' }).first().waitFor({ timeout: 10000 });
+  assert.equal(await h.page.locator('.tab', { hasText: 'Untitled' }).count(), 0, 'read-only view, no Untitled document');
+  // rendered as text: no Markdown escapes, no interrupted runs among the recent attempts
+  const frame = await h.waitFor(async () => {
+    for (const f of h.page.frames()) {
+      try {
+        if (await f.locator('main.reflection h1').count()) return f;
+      } catch {
+        // a frame that went away while we looked
+      }
+    }
+    return null;
+  }, 20000, 'the reflection view');
+  const text = await frame.locator('main.reflection').innerText();
+  assert.match(text, /Recent attempts/);
+  assert.doesNotMatch(text, /\\[[\]_<>*`#!\\]/, 'no Markdown escapes');
+  assert.doesNotMatch(text, /Interrupted/, 'no interrupted attempts');
 }

@@ -46,7 +46,8 @@ export async function run(h) {
   assert.equal(blocked.interrupted, false);
   const dialog = page.locator('.monaco-dialog-box');
   await dialog.waitFor({ timeout: 10000 });
-  assert.match(await dialog.innerText(), /warns about "sh fail.sh"/);
+  assert.match(await dialog.innerText(), /“sh fail\.sh” has failed too often/);
+  assert.doesNotMatch(await dialog.innerText(), /stopped/, 'warn mode never says stopped');
   await dialog.locator('.monaco-button', { hasText: 'Dismiss' }).click();
   const rec = await h.waitForEvent(e => e.event === 'recorded' && e.exitCode === 1, { since: n, what: 'third run recorded' });
   assert.equal(rec.attempts, 3);

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from './harness.mjs';
 
-export const timeout = 180_000;
+export const timeout = 300_000;
 export const options = {
   settings: { 'workbench.colorTheme': 'Default Dark Modern', 'workbench.activityBar.location': 'default' },
   viewport: { width: 1400, height: 900 },
@@ -80,7 +80,11 @@ export async function run(h) {
   await frame.locator('#section-learnings .learning', { hasText: learning }).waitFor({ state: 'visible', timeout: 5000 });
   step('learning added from the panel');
 
-  // ---- Reflect from the panel: stored, shown in the panel and as a Markdown document ----
+  // an improving suite (3 → 6 → 8 passing) shows no "same test" loop warning next to "Improving"
+  assert.equal(await failingCard.locator('.pattern').count(), 0, 'no loop pattern on an improving suite');
+
+  // ---- Reflect from the panel: stored, shown in the panel and in the read-only reflection view ----
+  record('npx prisma generate', 130, '^C'); // an interrupted run: not an attempt worth listing
   since = h.readEvents().length;
   await exhaustedCard.locator('[data-action=reflect]').click();
   const reflected = await h.waitForEvent(e => e.event === 'reflected', { since, what: 'reflected' });
@@ -88,13 +92,22 @@ export async function run(h) {
   const reflection = frame.locator(`#section-reflections [data-reflection="${reflected.id}"]`);
   await reflection.waitFor({ state: 'visible', timeout: 10000 });
   assert.match(await reflection.innerText(), /exhausted/i);
+  assert.doesNotMatch(await reflection.innerText(), /`/, 'no literal backticks in the reflection text');
   assert.equal(await reflection.getAttribute('open'), '', 'the new reflection is open');
-  await h.page.locator('.tab', { hasText: /Untitled|Reflection/ }).first().waitFor({ state: 'visible', timeout: 10000 });
+  // the panel does not jump to the reflection: the exhausted card stays in view
+  assert.ok(await exhaustedCard.evaluate(el => el.getBoundingClientRect().top < window.innerHeight), 'the exhausted card is still on screen');
+  await h.page.locator('.tab', { hasText: 'Reflection: prisma generate' }).first().waitFor({ state: 'visible', timeout: 10000 });
+  assert.equal(await h.page.locator('.tab', { hasText: 'Untitled' }).count(), 0, 'no unsaved Untitled document');
+  const view = await h.waitFor(() => findFrame(h.page, 'main.reflection h1'), 20000, 'the reflection view webview frame');
+  const viewText = await view.locator('main.reflection').innerText();
+  assert.match(viewText, /Reflection: prisma generate/);
+  assert.match(viewText, /Cannot find module "@prisma\/client"/);
+  assert.doesNotMatch(viewText, /\\[[\]_<>*`#!\\]/, 'no Markdown escapes');
+  assert.doesNotMatch(viewText, /Interrupted|\(s\)/, 'no interrupted attempts, no "(s)" plurals');
+  assert.equal(await view.locator('main.reflection a, main.reflection script, main.reflection img, main.reflection iframe').count(), 0, 'nothing in the view can be a link');
   assert.equal(memory().reflections.length, 1);
-  await h.runCommand('Markdown: Open Preview'); // the document as a reader sees it (for the screenshots)
-  await h.page.locator('.tab', { hasText: /^Preview / }).first().waitFor({ state: 'visible', timeout: 10000 });
-  await h.page.waitForTimeout(800); // the preview's webview takes focus once loaded: let it before the palette opens again
-  step('reflection shown in the panel and as a document');
+  assert.deepEqual((await h.waitForEvent(e => e.event === 'reflectionShown', { since, what: 'reflectionShown' })).recent, ['failure', 'failure', 'failure']);
+  step('reflection shown in the panel and in the reflection view');
 
   // ---- screenshots: dark, light, high contrast ----
   const shoot = async name => {
@@ -104,6 +117,8 @@ export async function run(h) {
     await h.page.waitForTimeout(500);
     await h.screenshot(name);
   };
+  // the Output panel would cover the reflection view
+  if (await h.page.locator('.part.panel').isVisible()) await h.runCommand('View: Toggle Panel Visibility');
   await shoot('panel-dark');
   for (const [theme, bodyClass, shot] of [
     ['Default Light Modern', 'vscode-light', 'panel-light'],
@@ -112,6 +127,7 @@ export async function run(h) {
   ]) {
     await setColorTheme(h, theme);
     await h.waitFor(async () => (await frame.locator('body').getAttribute('class'))?.split(/\s+/).includes(bodyClass), 15000, `the ${theme} theme in the panel`);
+    await h.waitFor(async () => (await view.locator('body').getAttribute('class'))?.split(/\s+/).includes(bodyClass), 15000, `the ${theme} theme in the reflection view`);
     if (shot) await shoot(shot);
   }
   step('screenshots taken');
@@ -135,7 +151,17 @@ export async function run(h) {
   assert.equal(memory().approaches['.::prisma generate'].resolvedBy, 'manual');
   await frame.locator('#section-resolved .card', { hasText: 'prisma generate' }).waitFor({ state: 'visible', timeout: 5000 });
   assert.equal(await frame.locator('#section-exhausted .card').count(), 0);
+  assert.equal(await h.page.locator('.notification-toast').count(), 0, 'no notification after Mark Resolved');
   step('Mark Resolved moved the approach to Resolved');
+
+  // ---- one new failure after Mark Resolved: 1/5, one run, nothing from before ----
+  record('npx prisma generate', 1, PRISMA_ERROR);
+  const again1 = frame.locator('#section-failing .card', { hasText: 'prisma generate' });
+  await again1.waitFor({ state: 'visible', timeout: 10000 });
+  assert.match(await again1.locator('.pill').innerText(), /1\/5/);
+  assert.match(await again1.locator('.meta').innerText(), /\b1 run\b/);
+  assert.equal(await again1.locator('.pattern').count(), 0, 'no "same error twice" from before the resolution');
+  step('a new streak after Mark Resolved shows only itself');
 
   // ---- a record from outside (CLI) updates the open panel live ----
   record('npm run build', 2, 'src/index.ts(3,7): error TS2322: Type \'string\' is not assignable to type \'number\'.\n');
@@ -148,6 +174,7 @@ export async function run(h) {
   await h.waitForEvent(e => e.event === 'panelAction' && e.action === 'search' && e.results > 0, { since, what: 'panelAction search' });
   await frame.locator('#section-similar .similar', { hasText: 'prisma generate' }).waitFor({ state: 'visible', timeout: 5000 });
   assert.equal(await frame.locator('#section-failing .card', { hasText: 'npm run build' }).count(), 0, 'the search filters the lists');
+  for (const score of await frame.locator('#section-similar .pill-score').allInnerTexts()) assert.ok(parseInt(score, 10) >= 15, `no weak "similar" hit (${score})`);
   step('search and recall');
 
   // ---- hidden and shown again (no retainContextWhenHidden): a fresh webview restores its UI state ----
@@ -174,10 +201,15 @@ export async function run(h) {
 }
 
 /** The frame holding the panel's DOM (VS Code nests each webview in two iframes). */
-async function findPanelFrame(page) {
+function findPanelFrame(page) {
+  return findFrame(page, '#section-exhausted');
+}
+
+/** The first frame with an element matching `selector`. */
+async function findFrame(page, selector) {
   for (const f of page.frames()) {
     try {
-      if (await f.locator('#section-exhausted').count()) return f;
+      if (await f.locator(selector).count()) return f;
     } catch {
       // a frame that went away while we looked
     }

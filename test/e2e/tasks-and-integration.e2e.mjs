@@ -65,7 +65,7 @@ export async function run(h) {
   assert.equal(blocked.interrupted, true);
   const dialog = page.locator('.monaco-dialog-box');
   await dialog.waitFor({ timeout: 10000 });
-  assert.match(await dialog.innerText(), /stopped "sh build.sh"/);
+  assert.match(await dialog.innerText(), /Failure Memory stopped “sh build\.sh”/);
   await dialog.locator('.monaco-button', { hasText: 'Dismiss' }).click();
   // the terminated run is not an attempt
   await h.waitFor(() => Date.now() - t0 > 4000, 10000, 'the task would have ended by now');

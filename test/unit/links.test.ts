@@ -36,3 +36,15 @@ test('other errors, short lines and resolved approaches are not linked', () => {
   assert.equal(matchKnownFailure('make: *** No rule to make target `build`.  Stop.', approaches), undefined, 'make succeeded since');
   assert.equal(matchKnownFailure('x'.repeat(5000), approaches), undefined);
 });
+
+test('the count is how often this error came, not every failure of the approach (#13: "seen 4 times")', () => {
+  const approaches = memoryWith([
+    ['python train.py', 1, "ModuleNotFoundError: No module named 'numpy'"],
+    ['python train.py', 127, 'bash: python: command not found'],
+    ['python train.py', 1, "ModuleNotFoundError: No module named 'numpy'"],
+    ['python train.py', 1, "ModuleNotFoundError: No module named 'numpy'"],
+  ]);
+  const m = matchKnownFailure("ModuleNotFoundError: No module named 'numpy'", approaches);
+  assert.equal(m?.approach.failures, 4);
+  assert.equal(m?.count, 3);
+});

@@ -108,7 +108,7 @@ describe('merging into the record', () => {
     assert.deepEqual(merged.self_reflection.credit_assignment.failing_action_indices, record.self_reflection.credit_assignment.failing_action_indices);
     assert.deepEqual(merged.evaluator_output, record.evaluator_output);
     assert.match(merged.notes, /GPT-4o/);
-    assert.match(reflectionToMarkdown(merged), /by language model copilot-gpt-4o/);
+    assert.match(reflectionToMarkdown(merged), /by a language model \(copilot-gpt-4o\)/);
     // the heuristics record is untouched (it is the fallback)
     assert.equal(record.failure_memory.produced_by, 'heuristics');
     assert.notEqual(record.self_reflection.reflection_text, merged.self_reflection.reflection_text);

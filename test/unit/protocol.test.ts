@@ -4,7 +4,7 @@ import { applyAttempt, newId, prepareAttempt } from '../../src/core/memory';
 import { createRedactor } from '../../src/core/redact';
 import { buildReflection } from '../../src/core/reflection';
 import { DEFAULT_SETTINGS, emptyMemory, type MemoryData } from '../../src/core/types';
-import { buildSnapshot, reflectionView } from '../../src/host/panelModel';
+import { buildSnapshot, reflectionView } from '../../src/core/panelModel';
 import {
   isHostMessage,
   isSnapshot,

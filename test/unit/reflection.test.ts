@@ -73,9 +73,11 @@ describe('reflection record (seed 003 schema)', () => {
     const data = emptyMemory();
     for (let i = 0; i < 2; i++) run(data, 'node build.js', 1, 'Error: <img src=x onerror=alert(1)> **boom** `tick`');
     const md = reflectionToMarkdown(await reflect(data, '.::node build.js'));
-    assert.match(md, /Progress status: \*\*stable\*\*/);
-    assert.match(md, /WARNING: Same error twice/);
-    assert.match(md, /\*\*Attempt 2:\*\* ❌ FAILED/);
+    assert.match(md, /progress: stable/);
+    assert.match(md, /\*\*Warning:\*\* Same error twice/);
+    assert.match(md, /\*\*Attempt 2\*\* · Failed \(exit 1\)/);
+    assert.doesNotMatch(md, /\(s\)/, 'no "(s)" plurals');
+    assert.doesNotMatch(md, /[\u{1F300}-\u{1FAFF}\u2700-\u27BF\u23E9-\u23FF\u2600-\u26FF]/u, 'no emoji that need an emoji font');
     assert.match(md, /What specifically went wrong/);
     // memory text is either inside a code span (rendered literally) or escaped
     const outsideCode = md.replace(/(^|[^\\])`[^`\n]*`/g, '$1');
@@ -104,5 +106,56 @@ describe('reflection record (seed 003 schema)', () => {
       const r = await reflect(data, '.::tool go');
       assert.ok(validate(r), `${out}: ${JSON.stringify(validate.errors)}`);
     }
+  });
+
+  test('the cause is the error that recurs across the streak, not a typo in the last run (#10)', async () => {
+    const data = emptyMemory();
+    const assertion = (passed: number) =>
+      `▶ math\n  ✖ adds (1ms)\n    AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n\n3 !== 4\n\n✖ failing tests:\n\ntest at test/math.test.js:4:1\n✖ adds (1ms)\n  AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n\nℹ tests 3\nℹ pass ${passed}\nℹ fail 1\n`;
+    run(data, 'node --test', 1, assertion(2));
+    run(data, 'node --test test/', 1, assertion(2));
+    run(data, 'node --test --test-reporter spec', 1, assertion(2));
+    run(data, 'node --test --test-reporter=spec', 1, "Could not find '/work/proj/--test-reporter=spec'");
+    const a = data.approaches[Object.keys(data.approaches)[0]];
+    const r = await reflect(data, a.key);
+    assert.ok(validate(r), JSON.stringify(validate.errors));
+    assert.notEqual(r.failure_memory.error_category, 'unknown', 'the recurring assertion names a cause');
+    assert.match(r.self_reflection.reflection_text, /keeps coming back \(3 of 4 failures\): AssertionError/);
+    assert.match(r.self_reflection.reflection_text, /last run failed differently/);
+    assert.match(r.evaluator_output.errors[0].message, /AssertionError/);
+  });
+
+  test('tests failing in several runs are named as the shared cause', async () => {
+    const data = emptyMemory();
+    const out = (names: string[]) => `${names.map(n => `  ● ${n}\n\n    expect(received).toBe(expected)\n`).join('\n')}\nTests:       ${names.length} failed, 1 passed, ${names.length + 1} total\n`;
+    run(data, 'npx jest', 1, out(['Calc › adds', 'Calc › divides']));
+    run(data, 'npx jest', 1, out(['Calc › divides']));
+    run(data, 'npx jest', 1, out(['Calc › divides', 'Calc › rounds']));
+    const r = await reflect(data, '.::jest');
+    assert.match(r.self_reflection.reflection_text, /Tests failing again and again: Calc › divides\./);
+    assert.ok(r.self_reflection.actionable_insights.some(i => i.includes('Calc › divides')));
+    assert.equal(r.evaluator_output.errors[0].rule, 'Calc › divides');
+  });
+
+  test('interrupted runs are left out of the recent attempts, and error lines are the real ones', async () => {
+    const data = emptyMemory();
+    run(data, 'npm test', 1, 'Error: connect ECONNREFUSED 127.0.0.1:5432\n    at TCPConnectWrap.afterConnect (node:net:1555:16)');
+    run(data, 'npm test', 130, '^C');
+    run(data, 'npm test', 1, 'Error: connect ECONNREFUSED 127.0.0.1:5432');
+    run(data, 'npm test', 130, '^C');
+    const r = await reflect(data, '.::npm test');
+    assert.deepEqual(r.failure_memory.recent.map(x => x.outcome), ['failure', 'failure']);
+    assert.deepEqual(r.failure_memory.recent.map(x => x.number), [1, 3]);
+    assert.equal(r.failure_memory.recent[1].error, 'Error: connect ECONNREFUSED 127.0.0.1:5432', 'the line as printed, port not masked');
+    const md = reflectionToMarkdown(r);
+    assert.doesNotMatch(md, /Interrupted/);
+  });
+
+  test('the reflection text carries no Markdown (no backticks) and says "1 time", not "1 time(s)"', async () => {
+    const data = emptyMemory();
+    run(data, 'make build', 2, 'make: *** [build] Error 2');
+    const r = await reflect(data, '.::make build');
+    assert.doesNotMatch(r.self_reflection.reflection_text, /`|\(s\)/);
+    assert.match(r.self_reflection.reflection_text, /1 time;/);
   });
 });

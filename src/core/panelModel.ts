@@ -1,12 +1,15 @@
 // What the memory panel shows, built from each folder's memory: the snapshot the host posts to the
 // webview. Pure (no vscode), so it is unit-tested with the protocol. Reflections are read
-// defensively: the CLI, agents or an older version may have written them.
+// defensively: the CLI, agents or an older version may have written them. An approach is shown
+// through its current streak (since the last success or "Mark Resolved"): nothing older shows.
 
-import { LEARNING_TYPES } from '../core/learnings';
-import { computeProgress, detectPatterns, summarize } from '../core/memory';
-import { ledgerLines } from '../core/ledger';
-import type { RecallHit } from '../core/recall';
-import type { Approach, LearningType, MemoryData } from '../core/types';
+import { LEARNING_TYPES } from './learnings';
+import { streakPatterns } from './guardVerdict';
+import { ledgerLines } from './ledger';
+import { computeProgress, summarize } from './memory';
+import type { RecallHit } from './recall';
+import { countedRuns, currentStreak, lastErrorLine } from './streak';
+import type { Approach, LearningType, MemoryData } from './types';
 import {
   LEARNING_TYPES as PROTOCOL_LEARNING_TYPES,
   PROGRESS_STATUSES,
@@ -32,10 +35,16 @@ export interface FolderInput {
 
 export const SNAPSHOT_LIMITS = { resolved: 20, reflections: 30, learnings: 500, text: 4000, list: 20 } as const;
 
+/** Recall hits scoring below this are not "similar" (a few shared words give 3–10%). */
+export const SEARCH_MIN_SCORE = 0.15;
+
 const clip = (s: string, max: number = SNAPSHOT_LIMITS.text) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 const byNewest = <T>(time: (x: T) => string) => (a: T, b: T) => (time(b) < time(a) ? -1 : time(b) > time(a) ? 1 : 0);
 
 export function approachView(folder: string, a: Approach, threshold: number): ApproachView {
+  const streak = currentStreak(a);
+  // a resolved approach shows its last streak's story (the window), an active one only its streak
+  const shown = a.status === 'resolved' && !streak.length ? a.attempts : streak;
   const view: ApproachView = {
     folder,
     key: a.key,
@@ -45,15 +54,16 @@ export function approachView(folder: string, a: Approach, threshold: number): Ap
     status: a.status,
     failures: a.failures,
     totalAttempts: a.totalAttempts,
+    // a streak's runs are its failures (a success ends it); interrupted runs are not runs
+    runs: Math.max(a.status === 'resolved' ? 0 : a.failures, countedRuns(shown).length),
     threshold,
     lastErrorSignature: clip(a.lastErrorSignature),
+    lastError: clip(lastErrorLine(shown, a.lastErrorSignature), 1000),
     alternativesTried: a.alternativesTried.slice(-SNAPSHOT_LIMITS.list).map(s => clip(s, 500)),
     allowOnce: !!a.allowOnce,
-    progress: computeProgress(a.attempts),
-    tests: a.attempts
-      .filter(t => t.outcome === 'failure' || t.outcome === 'success')
-      .map(t => (t.testResults ? { passed: t.testResults.passed, failed: t.testResults.failed, total: t.testResults.total } : null)),
-    patterns: detectPatterns(a.attempts).map(p => clip(p.message, 500)),
+    progress: computeProgress(shown),
+    tests: countedRuns(shown).map(t => (t.testResults ? { passed: t.testResults.passed, failed: t.testResults.failed, total: t.testResults.total } : null)),
+    patterns: a.status === 'resolved' ? [] : streakPatterns(a).map(p => clip(p.message, 500)),
   };
   const history = ledgerLines(a);
   if (history.length) view.history = history.map(l => clip(l, 1000));
@@ -91,7 +101,8 @@ export function reflectionView(folder: string, raw: unknown): ReflectionView | u
     threshold: num(fm.threshold),
     progress,
     warnings: strs(fm.warnings),
-    reflectionText: str(sr.reflection_text),
+    // records written before reflections dropped Markdown quote commands in backticks
+    reflectionText: str(sr.reflection_text).replace(/`([^`\n]*)`/g, '“$1”'),
     rootCause: str(obj(sr.credit_assignment).root_cause),
     insights: strs(sr.actionable_insights),
     lessons: strs(sr.lessons_learned),
@@ -99,6 +110,14 @@ export function reflectionView(folder: string, raw: unknown): ReflectionView | u
   const model = str(fm.model, 200);
   if (model) view.model = model;
   return view;
+}
+
+/** Search results of every folder, best first, without hits too weak to call similar. */
+export function searchResults(perFolder: ReadonlyArray<{ folder: string; hits: readonly RecallHit[] }>, max = 8): RecallView[] {
+  return perFolder
+    .flatMap(f => f.hits.filter(h => h.score >= SEARCH_MIN_SCORE).map(h => recallView(f.folder, h)))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, max);
 }
 
 export function recallView(folder: string, h: RecallHit): RecallView {

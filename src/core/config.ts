@@ -1,8 +1,8 @@
-// One typed mirror of every failureMemory.* setting, validated once per change.
+// One typed mirror of every failureMemory.* setting, validated once per change. Pure: the host
+// passes a getter over vscode.workspace.getConfiguration, the tests a plain object.
 
-import * as vscode from 'vscode';
-import { validatePatterns } from '../core/redact';
-import { DEFAULT_SETTINGS, type EngineSettings } from '../core/types';
+import { validatePatterns } from './redact';
+import { DEFAULT_SETTINGS, type EngineSettings } from './types';
 
 export type BlockMode = 'interrupt' | 'warn' | 'off';
 
@@ -25,6 +25,45 @@ export interface ExtensionConfig {
 
 export const SECTION = 'failureMemory';
 
+/** The settings as package.json declares them (keys under `failureMemory.`), with their raw types. */
+export interface RawSettings {
+  threshold: number;
+  blockMode: BlockMode;
+  shortTermWindow: number;
+  'capture.terminal': boolean;
+  'capture.tasks': boolean;
+  storeOutput: boolean;
+  maxOutputBytes: number;
+  'redaction.extraPatterns': string[];
+  ignoreCommands: string[];
+  'notifications.sameError': boolean;
+  'reflection.useLanguageModel': boolean;
+  'reflection.earlierReflections': number;
+  'embeddings.modelPath': string;
+  'embeddings.allowDownload': boolean;
+}
+
+/** Every key package.json contributes; a unit test checks both lists agree. */
+export const SETTING_KEYS = [
+  'threshold',
+  'blockMode',
+  'shortTermWindow',
+  'capture.terminal',
+  'capture.tasks',
+  'storeOutput',
+  'maxOutputBytes',
+  'redaction.extraPatterns',
+  'ignoreCommands',
+  'notifications.sameError',
+  'reflection.useLanguageModel',
+  'reflection.earlierReflections',
+  'embeddings.modelPath',
+  'embeddings.allowDownload',
+] as const satisfies ReadonlyArray<keyof RawSettings>;
+
+/** Reads one setting by its key; the key must be one package.json declares. */
+export type SettingGetter = (key: keyof RawSettings) => unknown;
+
 function int(v: unknown, def: number, min: number, max: number, name: string, problems: string[]): number {
   if (v === undefined || v === null) return def;
   if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) {
@@ -38,12 +77,16 @@ function bool(v: unknown, def: boolean): boolean {
   return typeof v === 'boolean' ? v : def;
 }
 
+function str(v: unknown): string {
+  return typeof v === 'string' ? v.trim() : '';
+}
+
 function strings(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : [];
 }
 
 /** Reads and sanitizes the configuration; `problems` lists what was wrong and what is used instead. */
-export function readConfig(get: (key: string) => unknown = k => vscode.workspace.getConfiguration(SECTION).get(k)): {
+export function readConfig(get: SettingGetter): {
   config: ExtensionConfig;
   problems: string[];
 } {
@@ -66,8 +109,8 @@ export function readConfig(get: (key: string) => unknown = k => vscode.workspace
       ignoreCommands: strings(get('ignoreCommands')),
       notifySameError: bool(get('notifications.sameError'), true),
       useLanguageModel: bool(get('reflection.useLanguageModel'), false),
-      omega: int(get('reflection.omega'), 3, 1, 10, 'reflection.omega', problems),
-      modelPath: typeof get('embeddings.modelPath') === 'string' ? (get('embeddings.modelPath') as string).trim() : '',
+      omega: int(get('reflection.earlierReflections'), 3, 1, 10, 'reflection.earlierReflections', problems),
+      modelPath: str(get('embeddings.modelPath')),
       allowModelDownload: bool(get('embeddings.allowDownload'), true),
     },
     problems,

@@ -1,0 +1,89 @@
+// What can be done to one approach — reflect on it, mark it resolved, let it run once — for every
+// front door of the window (palette commands, the help dialog, the panel, terminal links). These
+// act on the memory only; showing the result is the caller's business.
+
+import * as vscode from 'vscode';
+import type { ExtensionConfig } from '../core/config';
+import { describeApproach } from '../core/memory';
+import { plainText } from '../core/plainText';
+import { currentStreak, lastErrorLine } from '../core/streak';
+import type { ReflectionRecord } from '../core/reflection';
+import type { Approach } from '../core/types';
+import type { ApproachRef } from './commandIds';
+import type { Logger } from './logger';
+import type { FolderMemory, MemoryRegistry } from './registry';
+
+export interface Target {
+  f: FolderMemory;
+  a: Approach;
+}
+
+/** Produces the self-reflection (the engine's heuristics, or a language model when allowed). */
+export type ReflectionWriter = (record: ReflectionRecord, f: FolderMemory) => Promise<ReflectionRecord>;
+
+const failingOrExhausted = (a: Approach) => a.status === 'exhausted' || (a.status === 'active' && a.failures > 0);
+
+export class ApproachActions {
+  constructor(
+    private readonly registry: MemoryRegistry,
+    private readonly log: Logger,
+    private readonly config: () => ExtensionConfig,
+    private readonly writeReflection: ReflectionWriter,
+  ) {}
+
+  resolveRef(ref: ApproachRef | undefined): Target | undefined {
+    if (!ref) return undefined;
+    const f = this.registry.byFolderUri(ref.folder);
+    // own properties only: a key such as "__proto__" must never reach Object.prototype
+    const a = f && Object.prototype.hasOwnProperty.call(f.data.approaches, ref.key) ? f.data.approaches[ref.key] : undefined;
+    return f && a ? { f, a } : undefined;
+  }
+
+  /** Approaches of every folder (failing and exhausted by default), most recently failed first. */
+  targets(filter: (a: Approach) => boolean = failingOrExhausted): Target[] {
+    return this.registry
+      .all()
+      .flatMap(f => Object.values(f.data.approaches).filter(filter).map(a => ({ f, a })))
+      .sort((x, y) => ((y.a.lastFailure ?? '') > (x.a.lastFailure ?? '') ? 1 : -1));
+  }
+
+  /** A Quick Pick over targets (the only one when there is one). */
+  async pick(targets: Target[], placeHolder: string): Promise<Target | undefined> {
+    if (targets.length <= 1) return targets[0];
+    const multi = this.registry.all().length > 1;
+    const t = vscode.l10n.t;
+    const items = targets.map(x => ({
+      label: `${x.a.status === 'exhausted' ? '$(error)' : x.a.status === 'resolved' ? '$(pass)' : '$(history)'} ${plainText(x.a.label, 200)}`,
+      description: [x.a.failures === 1 ? t('1 failure') : t('{0} failures', x.a.failures), x.a.cwd !== '.' ? x.a.cwd : '', multi ? x.f.folder.name : ''].filter(Boolean).join(' · '),
+      detail: plainText(lastErrorLine(currentStreak(x.a), x.a.lastErrorSignature), 200) || undefined,
+      x,
+    }));
+    return (await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true, matchOnDetail: true }))?.x;
+  }
+
+  /** Builds, writes (heuristics or a model) and saves a reflection on one approach. */
+  async reflect(target: Target): Promise<ReflectionRecord | undefined> {
+    const t0 = Date.now();
+    let record = await target.f.memory.reflect(target.a.key, undefined, { store: false, omega: this.config().omega });
+    if (!record) return undefined;
+    record = await this.writeReflection(record, target.f);
+    const saved = record;
+    await this.registry.write(target.f, m => m.saveReflection(saved));
+    this.log.info('reflect', `reflection on ${describeApproach(target.a)} (${record.failure_memory.produced_by}) in ${Date.now() - t0} ms`);
+    this.log.event('reflected', { key: target.a.key, producedBy: record.failure_memory.produced_by, id: record.failure_memory.id });
+    return record;
+  }
+
+  async markResolved(target: Target): Promise<void> {
+    await this.registry.write(target.f, m => m.resolve(target.a.key));
+    this.log.info('commands', `marked resolved: ${describeApproach(target.a)}`);
+    this.log.event('resolved', { key: target.a.key, by: 'manual' });
+    vscode.window.setStatusBarMessage(`$(check) ${vscode.l10n.t('“{0}” marked resolved', plainText(target.a.label, 80))}`, 4000);
+  }
+
+  async runAnywayOnce(target: Target): Promise<void> {
+    await this.registry.write(target.f, m => m.allowOnce(target.a.key));
+    this.log.info('commands', `run anyway once: ${describeApproach(target.a)}`);
+    this.log.event('allowOnce', { key: target.a.key });
+  }
+}

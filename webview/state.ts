@@ -1,0 +1,65 @@
+// The panel's own UI state (search, collapsed sections, open reflections, drafts): restored from
+// getState() defensively (an older version may have saved another shape).
+
+import { LEARNING_TYPES, type LearningTypeView } from '../src/shared/protocol';
+
+export type SectionId = 'similar' | 'exhausted' | 'failing' | 'resolved' | 'reflections' | 'learnings';
+export const SECTIONS: Array<{ id: SectionId; title: string }> = [
+  { id: 'similar', title: 'Similar failures' },
+  { id: 'exhausted', title: 'Exhausted' },
+  { id: 'failing', title: 'Failing' },
+  { id: 'resolved', title: 'Resolved recently' },
+  { id: 'reflections', title: 'Reflections' },
+  { id: 'learnings', title: 'Learnings' },
+];
+
+export interface UiState {
+  search: string;
+  collapsed: Partial<Record<SectionId, boolean>>;
+  openReflections: string[];
+  draft: { type: LearningTypeView; text: string; folder: string };
+  editing?: { folder: string; id: string; type: LearningTypeView; text: string };
+}
+
+export const TYPE_LABEL: Record<LearningTypeView, string> = {
+  decision: 'Decision',
+  learning: 'Learning',
+  failed_approach: 'Failed approach',
+  code_location: 'Code location',
+  pattern: 'Pattern',
+};
+
+export function restoreState(v: unknown): UiState {
+  const s = (typeof v === 'object' && v !== null ? v : {}) as Partial<UiState>;
+  const collapsed: UiState['collapsed'] = {};
+  if (s.collapsed && typeof s.collapsed === 'object') {
+    for (const { id } of SECTIONS) if (s.collapsed[id] === true) collapsed[id] = true;
+  }
+  const draft = s.draft && typeof s.draft === 'object' ? s.draft : undefined;
+  return {
+    search: typeof s.search === 'string' ? s.search.slice(0, 500) : '',
+    collapsed,
+    openReflections: Array.isArray(s.openReflections) ? s.openReflections.filter((x): x is string => typeof x === 'string').slice(-50) : [],
+    draft: {
+      type: LEARNING_TYPES.includes(draft?.type as LearningTypeView) ? (draft!.type as LearningTypeView) : 'learning',
+      text: typeof draft?.text === 'string' ? draft.text.slice(0, 2000) : '',
+      folder: typeof draft?.folder === 'string' ? draft.folder : '',
+    },
+    editing:
+      s.editing && typeof s.editing.id === 'string' && typeof s.editing.folder === 'string' && typeof s.editing.text === 'string' && LEARNING_TYPES.includes(s.editing.type)
+        ? { folder: s.editing.folder, id: s.editing.id, type: s.editing.type, text: s.editing.text.slice(0, 2000) }
+        : undefined,
+  };
+}
+
+/** The words of a search, lower-cased. */
+export function searchWords(search: string): string[] {
+  return search.toLowerCase().split(/\s+/).filter(Boolean);
+}
+
+/** Every word appears somewhere in the texts (no words: everything matches). */
+export function matchesAll(words: readonly string[], texts: Array<string | undefined>): boolean {
+  if (!words.length) return true;
+  const hay = texts.filter(Boolean).join('\n').toLowerCase();
+  return words.every(x => hay.includes(x));
+}
