@@ -4,7 +4,7 @@
 // belong to the user: dialog, panel, palette or their own terminal).
 
 import { normalizeErrorLine, stripAnsi } from './signature';
-import type { CheckResult } from './memory';
+import { describeApproach, type CheckResult } from './memory';
 import type { Approach, MemoryData } from './types';
 
 /** The summary injected into an agent's context stays under this many characters. */
@@ -69,9 +69,9 @@ function variants(a: Approach, max = 4): string[] {
   return out;
 }
 
-/** The approaches memory knows under a label (an alternative is stored by its label). */
-function byLabel(data: MemoryData, label: string): Approach[] {
-  return Object.values(data.approaches).filter(a => a.label === label);
+/** The approaches an alternative names (stored as describeApproach: the label, and its folder). */
+function byLabel(data: MemoryData, name: string): Approach[] {
+  return Object.values(data.approaches).filter(a => describeApproach(a) === name || a.label === name);
 }
 
 /**
@@ -88,6 +88,7 @@ export function agentDenyReason(c: CheckResult, data: MemoryData): string {
   if (err) lines.push(`Last error: ${oneLine(err, 300)}`);
   const tried: string[] = [];
   if (a) for (const v of variants(a)) tried.push(`${code(v)} in ${where(a.cwd)}`);
+  if (!tried.length && c.command) tried.push(`${code(c.command)} in ${where(c.cwd)}`);
   for (const label of c.alternatives.slice(-4)) {
     const others = byLabel(data, label).filter(o => o.key !== c.key);
     if (!others.length) tried.push(code(label));
