@@ -103,14 +103,13 @@ function denyReason(h: HarnessId, r: HookReply, payloadEvent = 'PreToolUse', cam
       assert.deepEqual(Object.keys(j).sort(), ['cancel', 'errorMessage']);
       assert.equal(j.cancel, true);
       return j.errorMessage;
-    case 'copilot':
-      if (camel) {
+    default:
+      if (h === 'copilot' && camel) {
         assert.deepEqual(Object.keys(j).sort(), ['permissionDecision', 'permissionDecisionReason']);
         assert.equal(j.permissionDecision, 'deny');
         return j.permissionDecisionReason;
       }
-    // falls through: the VS Code compatible payload gets the VS Code answer
-    default:
+      // Claude Code, VS Code, and Copilot's VS Code compatible payloads
       assert.deepEqual(Object.keys(j), ['hookSpecificOutput']);
       assert.deepEqual(Object.keys(j.hookSpecificOutput).sort(), ['hookEventName', 'permissionDecision', 'permissionDecisionReason']);
       assert.equal(j.hookSpecificOutput.hookEventName, payloadEvent);
