@@ -291,8 +291,10 @@ export function applySetup(workspace: string, changes: FileChange[]): void {
 }
 
 /** One line per file, for a person: what happens where. */
-export function describeChanges(changes: FileChange[]): string[] {
-  const verb = { create: 'create', update: 'add entries to', remove: 'remove', unchanged: 'already set up:', skip: 'skip' } as const;
+export function describeChanges(changes: FileChange[], removing = false): string[] {
+  const verb = removing
+    ? ({ create: 'create', update: 'take the entries out of', remove: 'delete', unchanged: 'nothing to remove in', skip: 'skip' } as const)
+    : ({ create: 'create', update: 'add entries to', remove: 'delete', unchanged: 'already set up:', skip: 'skip' } as const);
   return changes.map(c => `${verb[c.action]} ${c.file} (${c.harnesses.join(', ')})${c.reason ? ` — ${c.reason}` : ''}`);
 }
 

@@ -3,6 +3,7 @@ import type { Command } from '../types';
 import { check } from './check';
 import { clear } from './clear';
 import { exportMemory } from './export';
+import { hook } from './hook';
 import { learn } from './learn';
 import { list } from './list';
 import { mcp } from './mcp';
@@ -11,5 +12,6 @@ import { record } from './record';
 import { redact } from './redact';
 import { reflect } from './reflect';
 import { allow, resolve } from './resolve';
+import { setupAgents } from './setupAgents';
 
-export const COMMANDS: readonly Command[] = [record, check, recall, reflect, redact, resolve, allow, learn, list, exportMemory, clear, mcp];
+export const COMMANDS: readonly Command[] = [record, check, recall, reflect, redact, resolve, allow, learn, list, exportMemory, clear, mcp, hook, setupAgents];
