@@ -1,6 +1,7 @@
 // Composition root: build the objects, register them, no logic. Nothing heavy loads here.
 
 import * as vscode from 'vscode';
+import { AgentGates } from './host/agentGates';
 import { CommandHandlers } from './host/commands';
 import { readConfig, SECTION, type ExtensionConfig } from './host/config';
 import { Guard } from './host/guard';
@@ -62,6 +63,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const lmReflection = new LanguageModelReflection(context, log, () => config);
   commands.writeReflection = lmReflection.write;
   context.subscriptions.push(new LanguageModelTools(registry, log), new McpServerProvider(context, log), lmReflection);
+  // agent hooks: the launcher (on PATH in terminals) and Set Up Agent Gates
+  context.subscriptions.push(new AgentGates(context, log));
 
   // semantic recall: the model is offered (once) when recall first needs it, never here
   const models = new ModelDownloads(context, log, () => registry.reload());
