@@ -439,15 +439,26 @@ export async function runTool(name: string, m: MemoryAccess, input: unknown): Pr
 }
 
 /**
- * The cwd a tool input names, relative to `root` ('.' for the root itself). undefined when an
- * absolute cwd lies outside `root`. Plain string work (POSIX and Windows separators).
+ * The cwd a tool input names, relative to `root` ('.' for the root itself). undefined when a cwd
+ * (absolute, or relative with `..`) lies outside `root`. Plain string work (POSIX and Windows separators).
  */
 export function relativeCwd(root: string, cwd: string | undefined): string | undefined {
   if (!cwd || !cwd.trim()) return '.';
   const norm = (p: string) => p.trim().replace(/\\/g, '/').replace(/\/+$/, '');
   const c = norm(cwd);
   const absolute = c.startsWith('/') || /^[A-Za-z]:(\/|$)/.test(c);
-  if (!absolute) return c || '.';
+  if (!absolute) {
+    // a relative cwd may not climb out of the folder (`../..`) any more than an absolute one
+    const parts: string[] = [];
+    for (const seg of c.split('/')) {
+      if (seg === '' || seg === '.') continue;
+      if (seg === '..') {
+        if (!parts.length) return undefined;
+        parts.pop();
+      } else parts.push(seg);
+    }
+    return parts.length ? parts.join('/') : '.';
+  }
   const r = norm(root);
   const caseless = /^[A-Za-z]:/.test(r);
   const eq = (a: string, b: string) => (caseless ? a.toLowerCase() === b.toLowerCase() : a === b);

@@ -416,10 +416,11 @@ export function explainBlock(c: CheckResult): string {
   ];
   if (c.lastError) lines.push(`Last error: ${c.lastError}`);
   if (c.alternatives.length) lines.push(`Already tried as well: ${c.alternatives.join('; ')}`);
+  // never an instruction to unblock: a model reads this too (resolve / allow are the user's)
   lines.push(
     'Running it again the same way will fail the same way. Instead: read the error and change something first,',
-    'try a different approach, or ask the user. Reflect: `failure-memory reflect --command "<cmd>"`;',
-    'after fixing the cause, mark it resolved: `failure-memory resolve --command "<cmd>"`.',
+    `try a different approach, or ask the user. Reflect: failure-memory reflect --command '${c.command.replace(/'/g, `'\\''`)}'`,
+    'Only the user unblocks it (Failure Memory: Mark Approach Resolved, or Run Exhausted Approach Anyway Once).',
   );
   return lines.join('\n');
 }

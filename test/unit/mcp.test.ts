@@ -128,6 +128,12 @@ describe('failure-memory mcp (stdio, the SDK client)', () => {
     const bad = await call(client, 'failure_memory_record', { command: 'make', exitCode: 1, cwd: '/somewhere/else' });
     assert.equal(bad.isError, true);
     assert.match(bad.text, /outside the workspace/);
+    for (const cwd of ['../..', 'api/../../x', '..']) {
+      const climb = await call(client, 'failure_memory_record', { command: 'make', exitCode: 1, cwd });
+      assert.equal(climb.isError, true, `a relative cwd ${cwd} that leaves the folder is refused like an absolute one`);
+      assert.match(climb.text, /outside the workspace/);
+    }
+    assert.equal((await call(client, 'failure_memory_check', { command: 'make', cwd: 'api/../api/./' })).json.cwd, 'api');
     const wrongType = await call(client, 'failure_memory_add_learning', { type: 'rumour', text: 'x' });
     assert.equal(wrongType.isError, true);
     // still serving

@@ -11,12 +11,16 @@ export const check: Command = {
   },
   async run(ctx) {
     const { io } = ctx;
-    const c = await ctx.memory().check(ctx.required('command'), ctx.cwd);
-    if (ctx.json) ctx.print('', { status: c.status, verdict: c.verdict, attempts: c.attempts, threshold: c.threshold, key: c.key, label: c.label, lastError: c.lastError, alternatives: c.alternatives, progress: c.progress, patterns: c.patterns.map(p => p.kind), allowOnce: c.allowOnce, reason: c.reason });
-    else if (c.status === 'clear') io.out(`clear: ${c.label} has not failed here (${c.reason}).\n`);
-    else if (c.verdict !== 'block') io.out(`${c.status}: ${c.label} — ${c.reason}${c.lastError ? `\nlast error: ${c.lastError}` : ''}\n`);
+    const memory = ctx.memory();
+    const c = await memory.check(ctx.required('command'), ctx.cwd);
+    // learnings linked to this approach (from reflections, output, agents, people)
+    const learnings = (await memory.read()).learnings.filter(l => l.key === c.key).map(l => ({ type: l.type, text: l.text }));
+    const learned = learnings.map(l => `\nlearned (${l.type}): ${l.text}`).join('');
+    if (ctx.json) ctx.print('', { status: c.status, verdict: c.verdict, mustNotRun: c.verdict === 'block', attempts: c.attempts, threshold: c.threshold, key: c.key, label: c.label, lastError: c.lastError, alternatives: c.alternatives, progress: c.progress, patterns: c.patterns.map(p => p.kind), allowOnce: c.allowOnce, reason: c.reason, learnings });
+    else if (c.status === 'clear') io.out(`clear: ${c.label} has not failed here (${c.reason}).${learned}\n`);
+    else if (c.verdict !== 'block') io.out(`${c.status}: ${c.label} — ${c.reason}${c.lastError ? `\nlast error: ${c.lastError}` : ''}${learned}\n`);
     if (c.verdict === 'block') {
-      io.err(`${explainBlock(c)}\n`);
+      io.err(`${explainBlock(c)}${learned}\n`);
       return 2;
     }
     if (c.status === 'exhausted') io.err(`failure-memory: ${c.reason}\n`);
