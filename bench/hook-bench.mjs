@@ -86,7 +86,7 @@ const deny = r => {
 const allow = r => {
   if (r.status !== 0 || r.stdout !== '') throw new Error(`expected no opinion: ${r.status} ${r.stdout} ${r.stderr}`);
 };
-const blocked = 'tool0 run --step 9';
+const blocked = 'tool1 run --step 9';
 const rows = [
   versus('`hook claude pre`, an exhausted approach (deny) — dist/hook.js', [HOOK, 'hook', 'claude', 'pre'], payload(blocked), deny),
   versus('`hook claude pre`, a command never seen (allow) — dist/hook.js', [HOOK, 'hook', 'claude', 'pre'], payload('make lint'), allow),

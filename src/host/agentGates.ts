@@ -31,8 +31,23 @@ export class AgentGates extends Disposable {
   ) {
     super();
     this.track(vscode.commands.registerCommand(SETUP_AGENT_GATES_COMMAND, (args?: SetupArgs) => this.setup(args)));
-    // off the activation path: a few small file operations in the user's home
-    setTimeout(() => this.pointLauncher(), 0);
+    // off the activation path: a few small file operations in the user's home and the folders
+    setTimeout(() => {
+      this.pointLauncher();
+      this.markIfSetUp();
+    }, 0);
+  }
+
+  /** Ticks the walkthrough step off when a folder already has the gates (set up earlier, or committed). */
+  private markIfSetUp(): void {
+    try {
+      const folders = (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file');
+      if (folders.some(f => planSetup(f.uri.fsPath, { harnesses: ['vscode'] }).every(c => c.action === 'unchanged'))) {
+        void vscode.commands.executeCommand('setContext', AGENT_GATES_CONTEXT_KEY, true);
+      }
+    } catch {
+      // a folder we cannot read: the step just stays unticked
+    }
   }
 
   /** Rewrites the launcher for this extension version and puts its folder first on terminals' PATH. */
