@@ -51,11 +51,22 @@ const exhausted = Object.values(data.approaches).filter(a => a.status === 'exhau
 const payload = (command, tool = 'Bash') => JSON.stringify({ session_id: 'b', transcript_path: '/tmp/t.jsonl', cwd: ws, hook_event_name: 'PreToolUse', tool_name: tool, tool_input: tool === 'Bash' ? { command } : { file_path: 'x' }, tool_use_id: 't' });
 const env = { ...process.env, CLAUDE_PROJECT_DIR: ws, FAILURE_MEMORY_CACHE_DIR: cache };
 
+// CPU time (user + system) of the child from GNU time when it is there: on a busy shared machine
+// wall time mostly measures the queue for a core, CPU time what the process itself costs.
+const GNU_TIME = ['/usr/bin/time', '/bin/time'].find(f => fs.existsSync(f));
+const timeFile = path.join(cache, 'time.txt');
 function once(args, input) {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { input, env, encoding: 'utf8' });
+  const r = GNU_TIME
+    ? spawnSync(GNU_TIME, ['-f', '%U %S', '-o', timeFile, process.execPath, ...args], { input, env, encoding: 'utf8' })
+    : spawnSync(process.execPath, args, { input, env, encoding: 'utf8' });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  return { ms, status: r.status, stdout: r.stdout, stderr: r.stderr };
+  let cpu = NaN;
+  if (GNU_TIME) {
+    const [u, sys] = fs.readFileSync(timeFile, 'utf8').trim().split(/\s+/).slice(-2).map(Number);
+    cpu = (u + sys) * 1000;
+  }
+  return { ms, cpu, status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 const median = xs => {
   const s = [...xs].sort((a, b) => a - b);
@@ -70,14 +81,20 @@ function versus(name, args, input, check) {
   const a = [];
   const b = [];
   const ratio = [];
+  const ca = [];
+  const cb = [];
+  const cratio = [];
   for (let i = 0; i < runs; i++) {
     const x = once(args, input);
     const y = once(['-e', '0'], input);
     a.push(x.ms);
     b.push(y.ms);
     ratio.push(x.ms / y.ms);
+    ca.push(x.cpu);
+    cb.push(y.cpu);
+    if (y.cpu > 0) cratio.push(x.cpu / y.cpu);
   }
-  return { name, a: median(a), b: median(b), ratio: median(ratio), min: Math.min(...ratio), max: Math.max(...ratio) };
+  return { name, a: median(a), b: median(b), ratio: median(ratio), min: Math.min(...ratio), max: Math.max(...ratio), ca: median(ca), cb: median(cb), cratio: cratio.length ? median(cratio) : NaN };
 }
 
 const deny = r => {
@@ -102,11 +119,11 @@ rows.push(post);
 const f = v => v.toFixed(0);
 const table = [
   `Machine: ${os.cpus()[0]?.model ?? 'cpu'} × ${os.cpus().length}, ${os.platform()} ${os.release()}, Node ${process.version}, load average ${os.loadavg().map(x => x.toFixed(1)).join(' ')}; ${new Date().toISOString().slice(0, 10)}.`,
-  `Memory: ${approaches} approaches (${exhausted} exhausted), memory.json ${(fs.statSync(memoryFile).size / 1024).toFixed(0)} KB. ${runs} pairs per row after a warm-up; wall time of a whole process, stdin fed.`,
+  `Memory: ${approaches} approaches (${exhausted} exhausted), memory.json ${(fs.statSync(memoryFile).size / 1024).toFixed(0)} KB. ${runs} pairs per row after a warm-up, each a whole process with the hook JSON on stdin; CPU = user + system time of the process (GNU time), the figure to read on a busy machine.`,
   '',
-  '| Hook call | median ms | `node -e 0` median ms | ratio (median of pairs) | ratio min–max |',
-  '|---|---:|---:|---:|---:|',
-  ...rows.map(r => `| ${r.name} | ${f(r.a)} | ${f(r.b)} | **${r.ratio.toFixed(2)}×** | ${r.min.toFixed(2)}–${r.max.toFixed(2)} |`),
+  '| Hook call | wall ms (median) | `node -e 0` wall ms | wall ratio (median of pairs, min–max) | CPU ms (median) | `node -e 0` CPU ms | **CPU ratio** (median of pairs) |',
+  '|---|---:|---:|---:|---:|---:|---:|',
+  ...rows.map(r => `| ${r.name} | ${f(r.a)} | ${f(r.b)} | ${r.ratio.toFixed(2)}× (${r.min.toFixed(2)}–${r.max.toFixed(2)}) | ${f(r.ca)} | ${f(r.cb)} | **${r.cratio.toFixed(2)}×** |`),
 ].join('\n');
 console.log(table);
 
