@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { readConfig, SECTION, type ExtensionConfig } from './core/config';
 import { ApproachActions } from './host/actions';
 import { CommandId } from './host/commandIds';
+import { AgentGates } from './host/agentGates';
 import { CommandHandlers } from './host/commands';
 import { CapturePause } from './host/capturePause';
 import { Guard } from './host/guard';
@@ -82,6 +83,8 @@ export function activate(context: vscode.ExtensionContext): void {
     // agents: language-model tools and the MCP server offered to VS Code
     new LanguageModelTools(registry, log),
     new McpServerProvider(context, log),
+    // agent hooks: the launcher (on PATH in terminals) and Set Up Agent Gates
+    new AgentGates(context, log),
     vscode.commands.registerCommand(CommandId.DownloadModel, () => models.download(registry.firstScorer())),
   );
 

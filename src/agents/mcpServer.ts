@@ -5,9 +5,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import * as z from 'zod';
 import type { WorkspaceMemory } from '../store/workspaceMemory';
-import { directAccess, relativeCwd, runTool, TOOL_DEFINITIONS, ToolInputError, type JsonSchema } from './tools';
+import { directAccess, relativeCwd, runTool, TOOL_DEFINITIONS, ToolInputError } from './tools';
 
 export interface McpOptions {
   /** Absolute workspace folder the memory belongs to. */
@@ -18,29 +17,6 @@ export interface McpOptions {
   log?: (message: string) => void;
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
-}
-
-/** A zod object schema for the SDK (it validates calls and lists the JSON Schema back to clients). */
-function zodObject(schema: JsonSchema): z.ZodObject {
-  const shape: Record<string, z.ZodType> = {};
-  for (const [name, p] of Object.entries(schema.properties ?? {})) {
-    let t: z.ZodType;
-    if (p.enum) t = z.enum(p.enum as [string, ...string[]]);
-    else if (p.type === 'integer') {
-      let n = z.number().int();
-      if (p.minimum !== undefined) n = n.min(p.minimum);
-      if (p.maximum !== undefined) n = n.max(p.maximum);
-      t = n;
-    } else {
-      let s = z.string();
-      if (p.minLength !== undefined) s = s.min(p.minLength);
-      if (p.maxLength !== undefined) s = s.max(p.maxLength);
-      t = s;
-    }
-    if (p.description) t = t.describe(p.description);
-    shape[name] = schema.required?.includes(name) ? t : t.optional();
-  }
-  return z.object(shape);
 }
 
 /** The MCP server with the four tools registered (not yet connected). */
@@ -61,13 +37,14 @@ export function createMcpServer(opts: Pick<McpOptions, 'workspace' | 'memory' | 
       {
         title: def.displayName,
         description: def.modelDescription,
-        inputSchema: zodObject(def.inputSchema),
+        // the tool's one zod schema (agents/tools.ts): the SDK validates calls and lists its JSON Schema
+        inputSchema: def.input,
         annotations: { readOnlyHint: !def.writes, destructiveHint: false, idempotentHint: !def.writes, openWorldHint: false },
       },
       async (args: Record<string, unknown>): Promise<CallToolResult> => {
         try {
           const input = { ...args };
-          if (def.inputSchema.properties?.cwd) {
+          if (def.hasCwd) {
             // absolute folders become relative to the workspace, as the extension stores them
             const rel = relativeCwd(opts.workspace, typeof input.cwd === 'string' ? input.cwd : undefined);
             if (rel === undefined) throw new ToolInputError(`cwd ${String(input.cwd)} is outside the workspace folder of this server (${opts.workspace}).`);

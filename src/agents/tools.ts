@@ -3,7 +3,8 @@
 // (agents/mcpServer.ts). Plain TypeScript over WorkspaceMemory: no vscode, no MCP SDK.
 // Every answer is text written for a model plus the same facts as JSON.
 
-import { isLearningType, LEARNING_TYPES } from '../core/learnings';
+import * as z from 'zod';
+import { LEARNING_TYPES } from '../core/learnings';
 import { describeApproach, type CheckResult } from '../core/memory';
 import type { RecallHit } from '../core/recall';
 import type { LearningType } from '../core/types';
@@ -17,18 +18,63 @@ export const ToolNames = {
 } as const;
 export type ToolName = (typeof ToolNames)[keyof typeof ToolNames];
 
-/** The subset of JSON Schema the tools use (what package.json and MCP clients see). */
-export interface JsonSchema {
-  type?: 'object' | 'string' | 'integer' | 'number' | 'boolean' | 'array';
-  description?: string;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  enum?: readonly string[];
-  minimum?: number;
-  maximum?: number;
-  minLength?: number;
-  maxLength?: number;
-  additionalProperties?: boolean;
+/** A JSON Schema document, as package.json and MCP clients see it (generated from the zod schemas below). */
+export type JsonSchema = Record<string, unknown>;
+
+/** The longest learning text a tool takes (one or two sentences). */
+export const MAX_LEARNING_CHARS = 2000;
+/** The longest command line or query a tool takes. */
+export const MAX_COMMAND_CHARS = 10_000;
+
+// ---- inputs: ONE zod schema per tool feeds the manifest (scripts/gen-tool-manifest.mjs), the parsing and the types ----
+
+const cwd = z
+  .string()
+  .describe('Folder the command runs (or ran) in: absolute, or relative to the workspace folder. Default: the workspace folder itself.')
+  .optional();
+const command = z
+  .string()
+  .min(1, { error: 'needs "command" (a non-empty string)' })
+  .max(MAX_COMMAND_CHARS, { error: `"command" is too long (at most ${MAX_COMMAND_CHARS} characters)` })
+  .describe('The full shell command line, exactly as it is (or was) run.');
+
+export const CheckInputSchema = z.object({ command, cwd });
+export const RecordInputSchema = z.object({
+  command,
+  exitCode: z
+    .union([z.number().int(), z.null()], { error: 'needs "exitCode" (an integer: 0 for success)' })
+    .describe('Exit code of the command: 0 for success; 130 if it was interrupted; null if unknown.'),
+  output: z.string({ error: '"output" must be a string' }).describe('stdout and stderr of the command (the tail is enough).').optional(),
+  cwd,
+});
+export const RecallInputSchema = z.object({
+  query: z
+    .string()
+    .min(1, { error: 'needs "query" (a non-empty string)' })
+    .max(MAX_COMMAND_CHARS, { error: `"query" is too long (at most ${MAX_COMMAND_CHARS} characters)` })
+    .describe('An error message, a command or a short description of the task.'),
+  k: z.number().int().min(1, { error: '"k" must be an integer from 1 to 20' }).max(20, { error: '"k" must be an integer from 1 to 20' }).describe('How many results, at most (default 5).').optional(),
+});
+export const AddLearningInputSchema = z.object({
+  type: z.enum(LEARNING_TYPES as [LearningType, ...LearningType[]], { error: `"type" must be one of ${LEARNING_TYPES.join(', ')}` }).describe('Kind of learning.'),
+  text: z
+    .string()
+    .min(1, { error: 'needs "text" (a non-empty string)' })
+    .max(MAX_LEARNING_CHARS, { error: `"text" is too long (at most ${MAX_LEARNING_CHARS} characters)` })
+    .describe('The learning itself, one or two sentences.'),
+  command: z.string().describe('Optional: the command (approach) it is about.').optional(),
+  cwd,
+});
+
+export type CheckInput = z.output<typeof CheckInputSchema>;
+export type RecordInput = Omit<z.output<typeof RecordInputSchema>, 'output'> & { output: string };
+export type RecallInput = Omit<z.output<typeof RecallInputSchema>, 'k'> & { k: number };
+export type AddLearningInput = z.output<typeof AddLearningInputSchema>;
+
+/** The JSON Schema of a tool's input, as package.json declares it (a unit test holds them equal). */
+export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input' }) as JsonSchema;
+  return rest;
 }
 
 export interface ToolDefinition {
@@ -39,16 +85,13 @@ export interface ToolDefinition {
   icon: string;
   userDescription: string;
   modelDescription: string;
-  inputSchema: JsonSchema;
+  /** The one schema of the input: parsing, types, and (generated) the JSON Schema of the manifest and MCP. */
+  input: z.ZodObject;
+  /** The input has a cwd (made relative to the workspace folder before the tool runs). */
+  hasCwd: boolean;
   /** Writes to the memory: VS Code asks the user to confirm first. */
   writes: boolean;
 }
-
-const CWD: JsonSchema = {
-  type: 'string',
-  description: 'Folder the command runs (or ran) in: absolute, or relative to the workspace folder. Default: the workspace folder itself.',
-};
-const COMMAND: JsonSchema = { type: 'string', minLength: 1, maxLength: 10_000, description: 'The full shell command line, exactly as it is (or was) run.' };
 
 export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   {
@@ -64,11 +107,8 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       'or exhausted (failed too many times in a row: a loop). It also gives the last error, the alternatives already tried and ' +
       'similar past failures with their lessons. When the status is exhausted the command must NOT be run again the same way: ' +
       'change something first (code, config, dependencies), try a different approach than those already tried, or ask the user.',
-    inputSchema: {
-      type: 'object',
-      properties: { command: COMMAND, cwd: CWD },
-      required: ['command'],
-    },
+    input: CheckInputSchema,
+    hasCwd: true,
     writes: false,
   },
   {
@@ -82,16 +122,8 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       'process runner), so that Failure Memory can count failures and stop loops. Commands run in the VS Code terminal or as ' +
       'tasks are recorded automatically: do not report those. Give the exit code and the output (the last few hundred lines ' +
       'are enough); secrets are redacted before anything is stored. The answer says whether the approach is now exhausted.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        command: COMMAND,
-        exitCode: { type: 'integer', description: 'Exit code of the command: 0 for success; 130 if it was interrupted.' },
-        output: { type: 'string', description: 'stdout and stderr of the command (the tail is enough).' },
-        cwd: CWD,
-      },
-      required: ['command', 'exitCode'],
-    },
+    input: RecordInputSchema,
+    hasCwd: true,
     writes: true,
   },
   {
@@ -105,14 +137,8 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       '(for example "Cannot find module @prisma/client" or "database migration"). Returns the most similar failures, best ' +
       'first, with their status (resolved ones often say what fixed them) and lessons learned. Use it when you meet an error, ' +
       'before trying a fix.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        query: { type: 'string', minLength: 1, maxLength: 10_000, description: 'An error message, a command or a short description of the task.' },
-        k: { type: 'integer', minimum: 1, maximum: 20, description: 'How many results, at most (default 5).' },
-      },
-      required: ['query'],
-    },
+    input: RecallInputSchema,
+    hasCwd: false,
     writes: false,
   },
   {
@@ -126,107 +152,88 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       '(it is returned with recalls and checks). Types: learning (a fact discovered), decision (a choice made and why), ' +
       'failed_approach (something that does not work here, and why), code_location (where something lives), pattern ' +
       '(a convention of this code base). Keep it to one or two sentences. Optionally name the command it is about.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        type: { type: 'string', enum: LEARNING_TYPES, description: 'Kind of learning.' },
-        text: { type: 'string', minLength: 1, maxLength: 2000, description: 'The learning itself, one or two sentences.' },
-        command: { type: 'string', description: 'Optional: the command (approach) it is about.' },
-        cwd: CWD,
-      },
-      required: ['type', 'text'],
-    },
+    input: AddLearningInputSchema,
+    hasCwd: true,
     writes: true,
   },
 ];
+
+/** package.json's contributes.languageModelTools, generated (scripts/gen-tool-manifest.mjs). */
+export function languageModelToolsManifest(): Array<Record<string, unknown>> {
+  return TOOL_DEFINITIONS.map(d => ({
+    name: d.name,
+    displayName: d.displayName,
+    toolReferenceName: d.toolReferenceName,
+    canBeReferencedInPrompt: true,
+    icon: d.icon,
+    userDescription: d.userDescription,
+    modelDescription: d.modelDescription,
+    inputSchema: jsonSchemaOf(d.input),
+  }));
+}
 
 export function toolDefinition(name: string): ToolDefinition | undefined {
   return TOOL_DEFINITIONS.find(d => d.name === name);
 }
 
-// ---- inputs ----
-
 /** The input does not fit the tool's schema; the message is written for the model. */
 export class ToolInputError extends Error {}
 
-export interface CheckInput {
-  command: string;
-  cwd?: string;
-}
-export interface RecordInput {
-  command: string;
-  exitCode: number | null;
-  output: string;
-  cwd?: string;
-}
-export interface RecallInput {
-  query: string;
-  k: number;
-}
-export interface AddLearningInput {
-  type: LearningType;
-  text: string;
-  command?: string;
-  cwd?: string;
-}
-
-function obj(v: unknown, tool: string): Record<string, unknown> {
+/** Parses a tool's input with its schema; the first problem becomes a sentence for the model. */
+function parseWith<T>(schema: z.ZodType<T>, v: unknown, tool: string): T {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ToolInputError(`${tool} needs an object as input.`);
-  return v as Record<string, unknown>;
+  const r = schema.safeParse(v);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const field = issue?.path.length ? String(issue.path[0]) : '';
+  const msg = issue?.message ?? 'invalid input';
+  // our own messages start with "needs" or a quoted field; zod's generic ones get the field named
+  throw new ToolInputError(/^needs /.test(msg) ? `${tool} ${msg}.` : /^"/.test(msg) ? `${msg}.` : `"${field}": ${msg}.`);
 }
 
-function requiredText(o: Record<string, unknown>, name: string, tool: string, max = 10_000): string {
-  const v = o[name];
-  if (typeof v !== 'string' || !v.trim()) throw new ToolInputError(`${tool} needs "${name}" (a non-empty string).`);
-  if (v.length > max) throw new ToolInputError(`"${name}" is too long (${v.length} characters; at most ${max}).`);
-  return v;
+/** Empty optional strings (and null) mean "not given". */
+function dropEmpty(v: unknown, names: string[]): unknown {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+  const o = { ...(v as Record<string, unknown>) };
+  for (const n of names) if (o[n] === null || o[n] === '') delete o[n];
+  return o;
 }
 
-function optionalText(o: Record<string, unknown>, name: string): string | undefined {
-  const v = o[name];
-  if (v === undefined || v === null || v === '') return undefined;
-  if (typeof v !== 'string') throw new ToolInputError(`"${name}" must be a string.`);
-  return v;
-}
+const nonBlank = (s: string, name: string, tool: string) => {
+  if (!s.trim()) throw new ToolInputError(`${tool} needs "${name}" (a non-empty string).`);
+  return s;
+};
 
 export function parseCheckInput(v: unknown): CheckInput {
-  const o = obj(v, ToolNames.check);
-  return { command: requiredText(o, 'command', ToolNames.check), cwd: optionalText(o, 'cwd') };
+  const i = parseWith(CheckInputSchema, dropEmpty(v, ['cwd']), ToolNames.check);
+  return { command: nonBlank(i.command, 'command', ToolNames.check), cwd: i.cwd };
 }
 
 /** Output beyond this is cut to its tail before it is handed to the store (which bounds it again). */
 const MAX_OUTPUT_CHARS = 1024 * 1024;
 
 export function parseRecordInput(v: unknown): RecordInput {
-  const o = obj(v, ToolNames.record);
-  const raw = o.exitCode;
-  let exitCode: number | null;
-  if (raw === null || raw === 'unknown') exitCode = null;
-  else if (typeof raw === 'number' && Number.isInteger(raw)) exitCode = raw;
-  else if (typeof raw === 'string' && /^-?\d+$/.test(raw.trim())) exitCode = Number(raw);
-  else throw new ToolInputError(`${ToolNames.record} needs "exitCode" (an integer: 0 for success).`);
-  const out = o.output;
-  if (out !== undefined && out !== null && typeof out !== 'string') throw new ToolInputError('"output" must be a string.');
-  const output = typeof out === 'string' ? (out.length > MAX_OUTPUT_CHARS ? out.slice(-MAX_OUTPUT_CHARS) : out) : '';
-  return { command: requiredText(o, 'command', ToolNames.record), exitCode, output, cwd: optionalText(o, 'cwd') };
+  let input = dropEmpty(v, ['cwd', 'output']);
+  // models send exit codes as text too: "1", "unknown"
+  if (input && typeof input === 'object' && !Array.isArray(input)) {
+    const o = { ...(input as Record<string, unknown>) };
+    if (o.exitCode === 'unknown') o.exitCode = null;
+    else if (typeof o.exitCode === 'string' && /^-?\d+$/.test(o.exitCode.trim())) o.exitCode = Number(o.exitCode);
+    input = o;
+  }
+  const i = parseWith(RecordInputSchema, input, ToolNames.record);
+  const out = i.output ?? '';
+  return { command: nonBlank(i.command, 'command', ToolNames.record), exitCode: i.exitCode, output: out.length > MAX_OUTPUT_CHARS ? out.slice(-MAX_OUTPUT_CHARS) : out, cwd: i.cwd };
 }
 
 export function parseRecallInput(v: unknown): RecallInput {
-  const o = obj(v, ToolNames.recall);
-  const k = o.k === undefined || o.k === null ? 5 : o.k;
-  if (typeof k !== 'number' || !Number.isInteger(k) || k < 1 || k > 20) throw new ToolInputError('"k" must be an integer from 1 to 20.');
-  return { query: requiredText(o, 'query', ToolNames.recall), k };
+  const i = parseWith(RecallInputSchema, dropEmpty(v, ['k']), ToolNames.recall);
+  return { query: nonBlank(i.query, 'query', ToolNames.recall), k: i.k ?? 5 };
 }
 
 export function parseAddLearningInput(v: unknown): AddLearningInput {
-  const o = obj(v, ToolNames.addLearning);
-  if (!isLearningType(o.type)) throw new ToolInputError(`"type" must be one of ${LEARNING_TYPES.join(', ')}.`);
-  return {
-    type: o.type,
-    text: requiredText(o, 'text', ToolNames.addLearning, 2000),
-    command: optionalText(o, 'command'),
-    cwd: optionalText(o, 'cwd'),
-  };
+  const i = parseWith(AddLearningInputSchema, dropEmpty(v, ['command', 'cwd']), ToolNames.addLearning);
+  return { type: i.type, text: nonBlank(i.text, 'text', ToolNames.addLearning), command: i.command, cwd: i.cwd };
 }
 
 // ---- answers ----
@@ -443,15 +450,26 @@ export async function runTool(name: string, m: MemoryAccess, input: unknown): Pr
 }
 
 /**
- * The cwd a tool input names, relative to `root` ('.' for the root itself). undefined when an
- * absolute cwd lies outside `root`. Plain string work (POSIX and Windows separators).
+ * The cwd a tool input names, relative to `root` ('.' for the root itself). undefined when a cwd
+ * (absolute, or relative with `..`) lies outside `root`. Plain string work (POSIX and Windows separators).
  */
 export function relativeCwd(root: string, cwd: string | undefined): string | undefined {
   if (!cwd || !cwd.trim()) return '.';
   const norm = (p: string) => p.trim().replace(/\\/g, '/').replace(/\/+$/, '');
   const c = norm(cwd);
   const absolute = c.startsWith('/') || /^[A-Za-z]:(\/|$)/.test(c);
-  if (!absolute) return c || '.';
+  if (!absolute) {
+    // a relative cwd may not climb out of the folder (`../..`) any more than an absolute one
+    const parts: string[] = [];
+    for (const seg of c.split('/')) {
+      if (seg === '' || seg === '.') continue;
+      if (seg === '..') {
+        if (!parts.length) return undefined;
+        parts.pop();
+      } else parts.push(seg);
+    }
+    return parts.length ? parts.join('/') : '.';
+  }
   const r = norm(root);
   const caseless = /^[A-Za-z]:/.test(r);
   const eq = (a: string, b: string) => (caseless ? a.toLowerCase() === b.toLowerCase() : a === b);

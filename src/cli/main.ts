@@ -45,6 +45,8 @@ export interface Parsed {
   command: Command | undefined;
   name: string;
   values: Record<string, string | boolean | undefined>;
+  /** Plain arguments after the subcommand's name, for commands that declare them. */
+  args: string[];
 }
 
 /** Splits argv into the subcommand and its options; throws UsageError for anything unknown. */
@@ -57,9 +59,10 @@ export function parseArgs(argv: string[]): Parsed {
   const options = { ...GLOBAL_OPTIONS, ...(command?.options ?? {}) };
   try {
     const { values, positionals } = nodeParseArgs({ args: argv, options: strip(options), strict: true, allowPositionals: true });
-    const extra = positionals.filter(p => p !== name);
+    const extra = positionals.filter((_, i) => i !== positionals.indexOf(name));
+    const args = command?.args ? extra.splice(0, command.args) : [];
     if (extra.length) throw new UsageError(`unexpected argument: ${extra[0]}${command ? ` (${command.name} takes options only; quote a command line: --command "…")` : ''}`);
-    return { command, name, values: values as Parsed['values'] };
+    return { command, name, values: values as Parsed['values'], args };
   } catch (e) {
     if (e instanceof UsageError) throw e;
     throw new UsageError(explainParseError(e as Error & { code?: string }, Object.keys(options), name));
@@ -125,7 +128,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     io.err(`failure-memory: ${(e as Error).message}\nRun \`failure-memory --help\` for usage.\n`);
     return 1;
   }
-  const { command, name, values } = parsed;
+  const { command, name, values, args } = parsed;
   if (name === 'version' || (values.version && !values.help)) {
     io.out(`${VERSION}\n`);
     return 0;
@@ -143,7 +146,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     return 1;
   }
   try {
-    const ctx = createContext(command, values, io);
+    const ctx = createContext(command, values, io, args);
     return await command.run(ctx);
   } catch (e) {
     if (e instanceof UsageError) {
@@ -165,7 +168,7 @@ function commandHelp(c: Command): string {
   return `failure-memory ${c.usage}\n\n${c.summary}\n\nOptions:\n${opts.join('\n')}\n`;
 }
 
-function createContext(command: Command, values: Parsed['values'], io: Io): Context {
+function createContext(command: Command, values: Parsed['values'], io: Io, args: string[] = []): Context {
   const str = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
   const workspaceArg = str('workspace');
   const workspace = resolve(workspaceArg ?? process.cwd());
@@ -204,6 +207,7 @@ function createContext(command: Command, values: Parsed['values'], io: Io): Cont
       }
       return memory;
     },
+    args,
     str,
     required(k) {
       const v = str(k);

@@ -26,6 +26,8 @@ export interface Context {
   memory(): WorkspaceMemory;
   /** --cwd as a workspace-relative folder (an absolute one inside the workspace is made relative). */
   cwd: string | undefined;
+  /** Plain arguments after the subcommand's name (see Command.args). */
+  args: string[];
   /** A string option's value, or undefined. */
   str(name: string): string | undefined;
   /** A required string option's value: a UsageError when it is missing or blank. */
@@ -46,5 +48,7 @@ export interface Command {
   options?: Record<string, OptionSpec>;
   /** Recall-type commands get the offline semantic scorer unless --lexical. */
   semantic?: boolean;
+  /** How many plain arguments follow the subcommand's name (`hook <harness> <event>`: 2). Default 0. */
+  args?: number;
   run(ctx: Context): Promise<number>;
 }

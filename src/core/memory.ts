@@ -442,10 +442,11 @@ export function explainBlock(c: CheckResult): string {
   if (c.alternatives.length) lines.push(`Already tried as well: ${c.alternatives.join('; ')}`);
   if (c.history) lines.push(`History: ${c.history}.`);
   if (c.changed) lines.push(`${c.changed[0].toUpperCase()}${c.changed.slice(1)}.`);
+  // never an instruction to unblock: a model reads this too (resolve / allow are the user's)
   lines.push(
     'Running it again the same way will fail the same way. Instead: read the error and change something first,',
-    'try a different approach, or ask the user. Reflect: `failure-memory reflect --command "<cmd>"`;',
-    'after fixing the cause, mark it resolved: `failure-memory resolve --command "<cmd>"`.',
+    `try a different approach, or ask the user. Reflect: failure-memory reflect --command '${c.command.replace(/'/g, `'\\''`)}'`,
+    'Only the user unblocks it (Failure Memory: Mark Resolved, or Run Anyway Once).',
   );
   return lines.join('\n');
 }

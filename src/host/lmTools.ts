@@ -44,7 +44,7 @@ class FailureMemoryTool implements vscode.LanguageModelTool<ToolInput> {
     }
     // write through the registry's own entry so its cache (status bar, guard, panel) is fresh at once
     const folder = this.registry.byFolderUri(located.folder.uri.toString()) ?? located;
-    if (this.def.inputSchema.properties?.cwd) input.cwd = located.relCwd;
+    if (this.def.hasCwd) input.cwd = located.relCwd;
     if (token.isCancellationRequested) throw new vscode.CancellationError();
     try {
       const answer = await runTool(this.def.name, { memory: folder.memory, write: op => this.registry.write(folder, op) }, input);

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { TOOL_DEFINITIONS } from '../../src/agents/tools';
+import { jsonSchemaOf, languageModelToolsManifest, MAX_LEARNING_CHARS, parseAddLearningInput, parseCheckInput, parseRecallInput, parseRecordInput, TOOL_DEFINITIONS, ToolInputError } from '../../src/agents/tools';
 
 const CLI = resolve(__dirname, '../../dist/cli.js');
 const PRISMA = "Error: Cannot find module '@prisma/client'\nRequire stack:\n- /home/dev/app/node_modules/.prisma/client/index.js\n";
@@ -32,20 +32,38 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
 }
 
 describe('one definition of the tools', () => {
-  test('package.json declares the language-model tools exactly as the MCP server serves them', () => {
+  test('package.json declares the language-model tools exactly as generated from the zod schemas (scripts/gen-tool-manifest.mjs)', () => {
     const pkg = JSON.parse(readFileSync(resolve(__dirname, '../../package.json'), 'utf8'));
     const declared = pkg.contributes.languageModelTools as Array<Record<string, unknown>>;
+    assert.deepEqual(declared, languageModelToolsManifest(), 'run node --import tsx scripts/gen-tool-manifest.mjs');
     assert.deepEqual(declared.map(t => t.name), TOOL_DEFINITIONS.map(d => d.name));
     for (const def of TOOL_DEFINITIONS) {
       const t = declared.find(x => x.name === def.name)!;
       assert.equal(t.modelDescription, def.modelDescription, def.name);
-      assert.deepEqual(t.inputSchema, def.inputSchema, def.name);
+      assert.deepEqual(t.inputSchema, jsonSchemaOf(def.input), def.name);
       assert.equal(t.toolReferenceName, def.toolReferenceName, def.name);
       assert.equal(t.canBeReferencedInPrompt, true, def.name);
     }
     // the MCP provider id under both names VS Code has used (1.100 and 1.101+)
     assert.deepEqual(pkg.contributes.modelContextServerCollections, pkg.contributes.mcpServerDefinitionProviders);
     assert.equal(pkg.contributes.mcpServerDefinitionProviders[0].id, 'failureMemory.mcpServers');
+  });
+});
+
+describe('tool inputs parsed by the same schemas', () => {
+  test('exit codes as text, blanks, limits: one clear sentence for the model', () => {
+    assert.equal(parseRecordInput({ command: 'make', exitCode: '2' }).exitCode, 2);
+    assert.equal(parseRecordInput({ command: 'make', exitCode: 'unknown' }).exitCode, null);
+    assert.deepEqual(parseRecordInput({ command: 'make', exitCode: 0, output: null, cwd: '' }), { command: 'make', exitCode: 0, output: '', cwd: undefined });
+    assert.throws(() => parseRecordInput({ command: 'make' }), (e: unknown) => e instanceof ToolInputError && /needs "exitCode" \(an integer: 0 for success\)/.test(e.message));
+    assert.throws(() => parseCheckInput({ command: '   ' }), (e: unknown) => e instanceof ToolInputError && /needs "command"/.test(e.message));
+    assert.throws(() => parseCheckInput('make'), (e: unknown) => e instanceof ToolInputError && /needs an object/.test(e.message));
+    assert.throws(() => parseAddLearningInput({ type: 'learning', text: 'x'.repeat(MAX_LEARNING_CHARS + 1) }), (e: unknown) => e instanceof ToolInputError && /at most 2000 characters/.test(e.message));
+    assert.throws(() => parseAddLearningInput({ type: 'rumour', text: 'x' }), (e: unknown) => e instanceof ToolInputError && /"type" must be one of/.test(e.message));
+    assert.equal(parseRecallInput({ query: 'boom' }).k, 5);
+    assert.throws(() => parseRecallInput({ query: 'boom', k: 50 }), (e: unknown) => e instanceof ToolInputError && /"k" must be an integer from 1 to 20/.test(e.message));
+    const schema = jsonSchemaOf(TOOL_DEFINITIONS.find(d => d.name === 'failure_memory_add_learning')!.input) as { properties: { text: { maxLength: number } } };
+    assert.equal(schema.properties.text.maxLength, MAX_LEARNING_CHARS, 'the limit is defined once');
   });
 });
 
@@ -74,8 +92,9 @@ describe('failure-memory mcp (stdio, the SDK client)', () => {
     for (const def of TOOL_DEFINITIONS) {
       const t = tools.find(x => x.name === def.name)!;
       assert.equal(t.description, def.modelDescription);
-      assert.deepEqual(Object.keys(t.inputSchema.properties ?? {}).sort(), Object.keys(def.inputSchema.properties ?? {}).sort(), def.name);
-      assert.deepEqual([...(t.inputSchema.required ?? [])].sort(), [...(def.inputSchema.required ?? [])].sort(), def.name);
+      const schema = jsonSchemaOf(def.input) as { properties?: Record<string, unknown>; required?: string[] };
+      assert.deepEqual(Object.keys(t.inputSchema.properties ?? {}).sort(), Object.keys(schema.properties ?? {}).sort(), def.name);
+      assert.deepEqual([...(t.inputSchema.required ?? [])].sort(), [...(schema.required ?? [])].sort(), def.name);
       assert.equal(t.annotations?.readOnlyHint, !def.writes, def.name);
     }
   });
@@ -128,6 +147,12 @@ describe('failure-memory mcp (stdio, the SDK client)', () => {
     const bad = await call(client, 'failure_memory_record', { command: 'make', exitCode: 1, cwd: '/somewhere/else' });
     assert.equal(bad.isError, true);
     assert.match(bad.text, /outside the workspace/);
+    for (const cwd of ['../..', 'api/../../x', '..']) {
+      const climb = await call(client, 'failure_memory_record', { command: 'make', exitCode: 1, cwd });
+      assert.equal(climb.isError, true, `a relative cwd ${cwd} that leaves the folder is refused like an absolute one`);
+      assert.match(climb.text, /outside the workspace/);
+    }
+    assert.equal((await call(client, 'failure_memory_check', { command: 'make', cwd: 'api/../api/./' })).json.cwd, 'api');
     const wrongType = await call(client, 'failure_memory_add_learning', { type: 'rumour', text: 'x' });
     assert.equal(wrongType.isError, true);
     // still serving

@@ -210,6 +210,8 @@ describe('the gate (check)', () => {
     const msg = explainBlock(c);
     assert.match(msg, /NOT RUN/);
     assert.match(msg, /failed 5 times/);
+    assert.match(msg, /Reflect: failure-memory reflect --command 'cargo build'/, 'the command filled in, no placeholder');
+    assert.doesNotMatch(msg, /<cmd>|failure-memory (resolve|allow|clear)/, 'never tells a model to unblock itself');
   });
 
   test('run anyway once lets exactly one run through', () => {

@@ -16,9 +16,10 @@
 
 __fm_bin() { print -rn -- "${FAILURE_MEMORY_BIN:-failure-memory}" }
 
+# Physical paths throughout (:A): a symlinked project folder is the same folder as its target.
 __fm_workspace() {
-  if [[ -n ${FAILURE_MEMORY_WORKSPACE-} ]]; then print -rn -- "${FAILURE_MEMORY_WORKSPACE%/}"; return 0; fi
-  local d=$PWD
+  if [[ -n ${FAILURE_MEMORY_WORKSPACE-} ]]; then print -rn -- "${FAILURE_MEMORY_WORKSPACE:A}"; return 0; fi
+  local d=${PWD:A}
   while [[ -n $d ]]; do
     [[ -d $d/.vscode/failure-memory ]] && { print -rn -- "$d"; return 0 }
     d=${d%/*}
@@ -27,9 +28,10 @@ __fm_workspace() {
 }
 
 __fm_rel() {
-  case "$PWD" in
+  local here=${PWD:A}
+  case "$here" in
     "$1") print -rn -- . ;;
-    "$1"/*) print -rn -- "${PWD#"$1"/}" ;;
+    "$1"/*) print -rn -- "${here#"$1"/}" ;;
     *) print -rn -- . ;;
   esac
 }
@@ -43,15 +45,25 @@ __fm_gate() {
   ws=$(__fm_workspace) && [[ -n $ws ]] || return 0
   rel=$(__fm_rel "$ws")
   __fm_reason=$("$(__fm_bin)" check --command "$line" --cwd "$rel" --workspace "$ws" 2>&1 >/dev/null)
-  [[ $? -eq 2 ]] && return 1
+  local rc=$?
+  [[ $rc -eq 2 ]] && return 1
+  if [[ $rc -eq 127 ]]; then
+    # not installed: said once per shell, never silently
+    [[ -n ${__fm_missing_said-} ]] || print -u2 -r -- "Failure Memory: $(__fm_bin) not found; commands are not checked in this shell."
+    typeset -g __fm_missing_said=1
+  elif [[ $rc -ne 0 ]]; then
+    print -u2 -r -- "Failure Memory: the gate could not check this line (${__fm_reason%%$'\n'*}); it runs."
+  fi
   __fm_reason=
   return 0
 }
 
+# A blocked line inside a multi-line command ($PREBUFFER holds the lines before it) must stop the
+# whole command: it becomes a token zsh cannot parse, so zsh drops all of it instead of running the rest.
 __fm_accept_line() {
   if ! __fm_gate "$BUFFER"; then
     print -s -- "$BUFFER"
-    BUFFER=''
+    if [[ -n $PREBUFFER ]]; then BUFFER=') # Failure Memory: NOT RUN, the whole command is dropped'; else BUFFER=''; fi
     zle -I
     print -u2 -r -- "$__fm_reason"
   fi
@@ -74,7 +86,8 @@ __fm_precmd() {
   local rc=$? line=$__fm_pending
   __fm_pending=
   [[ -n $line ]] || return 0
-  if [[ ${FAILURE_MEMORY_SYNC-} == 1 ]]; then
+  # failures before the next prompt (the next gate counts them), successes in the background
+  if [[ $rc -ne 0 || ${FAILURE_MEMORY_SYNC-} == 1 ]]; then
     __fm_record "$line" "$rc" "$__fm_pending_ws" "$__fm_pending_rel"
   else
     ( __fm_record "$line" "$rc" "$__fm_pending_ws" "$__fm_pending_rel" & ) 2>/dev/null

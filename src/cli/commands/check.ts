@@ -11,15 +11,19 @@ export const check: Command = {
   },
   async run(ctx) {
     const { io } = ctx;
-    const c = await ctx.memory().check(ctx.required('command'), ctx.cwd);
+    const memory = ctx.memory();
+    const c = await memory.check(ctx.required('command'), ctx.cwd);
+    // learnings linked to this approach (from reflections, output, agents, people)
+    const learnings = (await memory.read()).learnings.filter(l => l.key === c.key).map(l => ({ type: l.type, text: l.text }));
+    const learned = learnings.map(l => `\nlearned (${l.type}): ${l.text}`).join('');
     // [ledger] run history, what changed since the last pass, flakiness
     const ledger = { ...(c.history ? { history: c.history } : {}), ...(c.changed ? { changed: c.changed } : {}), ...(c.flaky ? { flaky: c.flaky } : {}) };
     const ledgerLines = [c.history, c.changed, c.flaky].filter(Boolean).map(l => `\n${l}`).join('');
-    if (ctx.json) ctx.print('', { status: c.status, verdict: c.verdict, attempts: c.attempts, threshold: c.threshold, key: c.key, label: c.label, lastError: c.lastError, alternatives: c.alternatives, progress: c.progress, patterns: c.patterns.map(p => p.kind), allowOnce: c.allowOnce, reason: c.reason, ...ledger });
-    else if (c.status === 'clear') io.out(`clear: ${c.label} has not failed here (${c.reason}).${c.history ? `\n${c.history}` : ''}\n`);
-    else if (c.verdict !== 'block') io.out(`${c.status}: ${c.label} — ${c.reason}${c.lastError ? `\nlast error: ${c.lastError}` : ''}${ledgerLines}\n`);
+    if (ctx.json) ctx.print('', { status: c.status, verdict: c.verdict, mustNotRun: c.verdict === 'block', attempts: c.attempts, threshold: c.threshold, key: c.key, label: c.label, lastError: c.lastError, alternatives: c.alternatives, progress: c.progress, patterns: c.patterns.map(p => p.kind), allowOnce: c.allowOnce, reason: c.reason, learnings, ...ledger });
+    else if (c.status === 'clear') io.out(`clear: ${c.label} has not failed here (${c.reason}).${c.history ? `\n${c.history}` : ''}${learned}\n`);
+    else if (c.verdict !== 'block') io.out(`${c.status}: ${c.label} — ${c.reason}${c.lastError ? `\nlast error: ${c.lastError}` : ''}${ledgerLines}${learned}\n`);
     if (c.verdict === 'block') {
-      io.err(`${explainBlock(c)}\n`);
+      io.err(`${explainBlock(c)}${learned}\n`);
       return 2;
     }
     if (c.status === 'exhausted') io.err(`failure-memory: ${c.reason}\n`);

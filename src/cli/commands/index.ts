@@ -4,6 +4,7 @@ import { brief } from './brief';
 import { check } from './check';
 import { clear } from './clear';
 import { exportMemory } from './export';
+import { hook } from './hook';
 import { learn } from './learn';
 import { list } from './list';
 import { mcp } from './mcp';
@@ -12,5 +13,6 @@ import { record } from './record';
 import { redact } from './redact';
 import { reflect } from './reflect';
 import { allow, resolve } from './resolve';
+import { setupAgents } from './setupAgents';
 
-export const COMMANDS: readonly Command[] = [record, check, recall, reflect, brief, redact, resolve, allow, learn, list, exportMemory, clear, mcp];
+export const COMMANDS: readonly Command[] = [record, check, recall, reflect, brief, redact, resolve, allow, learn, list, exportMemory, clear, mcp, hook, setupAgents];

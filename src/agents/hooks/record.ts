@@ -1,0 +1,25 @@
+// The post hook's write: one command result into the workspace memory (redacted, locked, atomic).
+// Its own small bundle (dist/hook-record.js), loaded only by post calls, so that the gate's
+// bundle carries no store writer.
+import type { MemoryData } from '../../core/types';
+import { MemoryStore, memoryDirFor } from '../../store/memoryStore';
+import { WorkspaceMemory } from '../../store/workspaceMemory';
+import { readWorkspaceSettings } from '../../store/workspaceSettings';
+
+export interface HookRecord {
+  workspace: string;
+  command: string;
+  cwd: string;
+  exitCode: number | null;
+  output: string;
+}
+
+export async function recordHookResult(r: HookRecord): Promise<void> {
+  const memory = new WorkspaceMemory(r.workspace, { settings: readWorkspaceSettings(r.workspace), onWarning: () => undefined });
+  await memory.record({ command: r.command, cwd: r.cwd, exitCode: r.exitCode, output: r.output, source: 'agent' });
+}
+
+/** The store's full read: migrations, a damaged file moved aside (when the hook's quick read cannot use it). */
+export function readMemoryFull(workspace: string): Promise<MemoryData> {
+  return new MemoryStore(memoryDirFor(workspace), { onWarning: () => undefined }).read();
+}

@@ -1,0 +1,283 @@
+// `failure-memory hook <harness> <event>`: one process reads the harness's hook JSON on stdin and
+// answers in that harness's protocol (./<harness>.ts). pre: the gate; post: record the result;
+// session-start / prompt: the failure summary for the agent's context.
+// Fast path: a pre call for a tool that runs no shell command is answered before memory is read;
+// a pre check reads memory.json without the write lock. When it cannot decide (unreadable memory,
+// outside any workspace, bad input) it lets the call through and says so in one stderr line.
+
+import { existsSync, readFileSync, realpathSync, statSync, writeSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { agentDenyReason, agentSummary, userOnlyReason, userOnlySubcommand } from '../../core/agentContext';
+import { checkCommand } from '../../core/memory';
+import { createRedactor } from '../../core/redact';
+import { DEFAULT_SETTINGS, SCHEMA_VERSION, type EngineSettings, type MemoryData } from '../../core/types';
+import { readWorkspaceSettings } from '../../store/workspaceSettings';
+import type { HookRecord } from './record';
+import { HARNESSES, HOOK_EVENTS, type HarnessAdapter, type HookAnswer, type HookEvent, type HookInput, type HookReply, type Json } from './index';
+
+export const HOOK_USAGE = `Usage: failure-memory hook <harness> <event>   (the hook JSON on stdin)
+  harness: ${Object.keys(HARNESSES).join(', ')}
+  event:   ${HOOK_EVENTS.join(', ')}
+`;
+
+const PREFIX = 'Failure Memory hook';
+
+/** Lets the call through and says why in one line (never silent, never blocking). */
+function failOpen(adapter: HarnessAdapter | undefined, event: HookEvent | undefined, payload: Json, why: string): HookReply {
+  const stderr = `${PREFIX}: ${why}; not checked, the agent goes on.\n`;
+  if (!adapter || !event) return { exitCode: 1, stdout: '', stderr };
+  const base = adapter.reply(event, { kind: 'allow' }, payload);
+  return { exitCode: adapter.failOpenExitCode, stdout: base.stdout, stderr };
+}
+
+const real = (p: string): string => {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return resolve(p);
+  }
+};
+
+const isDir = (p: string) => {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+/** `inner` relative to `outer` with '/' separators; undefined when it is not inside. */
+function inside(outer: string, inner: string): string | undefined {
+  const rel = relative(outer, inner);
+  if (rel === '') return '.';
+  if (rel.startsWith('..') || isAbsolute(rel)) return undefined;
+  return rel.split(sep).join('/');
+}
+
+/** The nearest folder at or above `dir` holding Failure Memory's folder, else a git top level. */
+function findWorkspaceAbove(dir: string): string | undefined {
+  let gitTop: string | undefined;
+  for (let d = dir; ; d = dirname(d)) {
+    if (isDir(memoryDir(d))) return d;
+    if (!gitTop && existsSync(join(d, '.git'))) gitTop = d;
+    if (dirname(d) === d) return gitTop;
+  }
+}
+
+export interface Located {
+  workspace: string;
+  /** cwd relative to the workspace ('.' for the root). */
+  rel: string;
+}
+
+/**
+ * The workspace folder and relative cwd of a hook call. Both sides are compared as real paths, so
+ * a symlinked project folder (a harness reporting /real/path while the project says /link) matches.
+ */
+export function locate(root: string | undefined, cwd: string | undefined): Located | string {
+  const c = cwd && isAbsolute(cwd) ? real(cwd) : undefined;
+  if (root && isAbsolute(root)) {
+    const r = real(root);
+    if (!c) return { workspace: r, rel: '.' };
+    const rel = inside(r, c);
+    if (rel !== undefined) return { workspace: r, rel };
+  }
+  if (c) {
+    const ws = findWorkspaceAbove(c);
+    if (ws) return { workspace: ws, rel: inside(ws, c) ?? '.' };
+    return `${cwd} is outside any workspace (no .vscode/failure-memory or git repository above it)`;
+  }
+  return 'the call names no folder (no cwd, no project directory)';
+}
+
+export interface HookRunOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Writes a post result (./record.ts; dist/hook.js loads it from its own bundle only when needed). */
+  record: (r: HookRecord) => Promise<void>;
+  /** The store's own read (migrations, a damaged file moved aside), when the quick read cannot use the file. */
+  readFull: (workspace: string) => Promise<MemoryData>;
+}
+
+function settingsFor(workspace: string): EngineSettings {
+  const s = readWorkspaceSettings(workspace);
+  const set = Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)) as Partial<EngineSettings>;
+  return { ...DEFAULT_SETTINGS, ...set, limits: { ...DEFAULT_SETTINGS.limits, ...(s.limits ?? {}) } };
+}
+
+/**
+ * <workspace>/.vscode/failure-memory, as store/memoryStore.ts's memoryDirFor (a unit test holds
+ * them equal): importing the store here would load node:crypto and fs/promises on every hook call.
+ */
+export function memoryDir(workspace: string): string {
+  return join(workspace, '.vscode', 'failure-memory');
+}
+
+const MAX_FAST_READ_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The memory as the store last wrote it, read synchronously without the lock (writes are atomic
+ * renames). null: no memory yet. undefined: not a current, well-formed file (older schema, damaged,
+ * too large): the caller asks the store, which migrates or moves it aside.
+ */
+export function readMemorySnapshot(workspace: string): MemoryData | null | undefined {
+  let text: string;
+  try {
+    const file = join(memoryDir(workspace), 'memory.json');
+    if (statSync(file).size > MAX_FAST_READ_BYTES) return undefined;
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
+  }
+  let d: MemoryData;
+  try {
+    d = JSON.parse(text) as MemoryData;
+  } catch {
+    return undefined;
+  }
+  if (!d || typeof d !== 'object' || d.schemaVersion !== SCHEMA_VERSION || !d.approaches || typeof d.approaches !== 'object' || !Array.isArray(d.learnings)) return undefined;
+  for (const a of Object.values(d.approaches)) {
+    const ok = a && typeof a === 'object' && typeof a.key === 'string' && typeof a.command === 'string' && typeof a.label === 'string' && typeof a.cwd === 'string' &&
+      typeof a.status === 'string' && typeof a.failures === 'number' && typeof a.lastErrorSignature === 'string' && typeof a.updatedAt === 'string' &&
+      Array.isArray(a.attempts) && Array.isArray(a.alternativesTried);
+    if (!ok) return undefined;
+  }
+  return d;
+}
+
+async function readMemory(workspace: string, full: HookRunOptions['readFull']): Promise<MemoryData> {
+  const snap = readMemorySnapshot(workspace);
+  if (snap) return snap;
+  if (snap === null) return { schemaVersion: SCHEMA_VERSION, approaches: {}, reflections: [], learnings: [], updatedAt: new Date().toISOString() };
+  return full(workspace);
+}
+
+/** Answers one hook call. Never throws: every failure is a fail-open reply. */
+export async function runHook(harness: string, event: string, stdinText: string, opts: HookRunOptions): Promise<HookReply> {
+  const adapter = (HARNESSES as Record<string, HarnessAdapter | undefined>)[harness];
+  if (!adapter || !(HOOK_EVENTS as readonly string[]).includes(event)) {
+    return { exitCode: 1, stdout: '', stderr: `${PREFIX}: unknown ${adapter ? 'event' : 'harness'} "${adapter ? event : harness}"; not checked.\n${HOOK_USAGE}` };
+  }
+  const ev = event as HookEvent;
+  let payload: Json;
+  try {
+    const v: unknown = JSON.parse(stdinText);
+    if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error('not an object');
+    payload = v as Json;
+  } catch {
+    return failOpen(adapter, ev, {}, `the ${adapter.title} hook input is not a JSON object`);
+  }
+  let input: HookInput;
+  try {
+    input = adapter.parse(ev, payload, opts.env ?? process.env);
+  } catch (e) {
+    return failOpen(adapter, ev, payload, `cannot read the ${adapter.title} hook input (${(e as Error).message})`);
+  }
+  const answer = (a: HookAnswer) => adapter.reply(ev, a, payload);
+  try {
+    switch (ev) {
+      case 'pre':
+        return await pre(input, answer, adapter, payload, opts.readFull);
+      case 'post':
+        return await post(input, answer, adapter, payload, opts.record);
+      default:
+        return await context(input, answer, adapter, ev, payload, opts.readFull);
+    }
+  } catch (e) {
+    return failOpen(adapter, ev, payload, `memory could not be used (${oneLine((e as Error)?.message ?? String(e))})`);
+  }
+}
+
+const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 300);
+
+async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, payload: Json, readFull: HookRunOptions['readFull']): Promise<HookReply> {
+  // other tools are not the gate's business: answered at once, memory untouched
+  if (!input.command || !input.command.trim()) return answer({ kind: 'allow' });
+  const sub = userOnlySubcommand(input.command);
+  if (sub) return answer({ kind: 'deny', reason: userOnlyReason(sub) });
+  const where = locate(input.root, input.cwd);
+  if (typeof where === 'string') return failOpen(adapter, 'pre', payload, where);
+  const settings = settingsFor(where.workspace);
+  const data = await readMemory(where.workspace, readFull);
+  const redacted = createRedactor(settings.extraRedactionPatterns).redact(input.command).text;
+  const c = checkCommand(data, redacted, where.rel, settings);
+  if (c.verdict !== 'block') return answer({ kind: 'allow' });
+  return answer({ kind: 'deny', reason: agentDenyReason(c, data) });
+}
+
+async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, payload: Json, record: HookRunOptions['record']): Promise<HookReply> {
+  if (!input.command || !input.command.trim() || !input.result || input.recordedElsewhere) return answer({ kind: 'none' });
+  const where = locate(input.root, input.cwd);
+  if (typeof where === 'string') return failOpen(adapter, 'post', payload, `${where}: the result is not recorded`);
+  await record({ workspace: where.workspace, command: input.command, cwd: where.rel, exitCode: input.result.exitCode, output: input.result.output });
+  return answer({ kind: 'none' });
+}
+
+async function context(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, ev: HookEvent, payload: Json, readFull: HookRunOptions['readFull']): Promise<HookReply> {
+  if (!adapter.nativeEvents[ev]) return answer({ kind: 'none' });
+  const where = locate(input.root, input.root ? undefined : input.cwd);
+  if (typeof where === 'string') return failOpen(adapter, ev, payload, where);
+  const settings = settingsFor(where.workspace);
+  const data = await readMemory(where.workspace, readFull);
+  const text = agentSummary(data, settings.threshold);
+  return answer(text ? { kind: 'context', text } : { kind: 'none' });
+}
+
+/** Reads stdin to the end (bounded: a hook payload with a huge tool output is cut to its tail). */
+export async function readAll(stream: NodeJS.ReadableStream, max = 8 * 1024 * 1024): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of stream) {
+    const b = typeof c === 'string' ? Buffer.from(c) : (c as Buffer);
+    chunks.push(b);
+    size += b.length;
+    while (size > max && chunks.length > 1) size -= chunks.shift()!.length;
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The whole process: argv [harness, event]; writes the reply and returns the exit code. */
+export interface HookIo extends HookRunOptions {
+  /** The payload; default: fd 0 read synchronously (no stream machinery on the hot path). */
+  stdin?: NodeJS.ReadableStream;
+  out?: (s: string) => unknown;
+  err?: (s: string) => unknown;
+}
+
+/** stdin in one synchronous read of fd 0 (pipes and files); a stream only where that cannot work. */
+async function readStdin(stream?: NodeJS.ReadableStream): Promise<string> {
+  if (stream) return readAll(stream);
+  try {
+    const b = readFileSync(0);
+    return (b.length > 8 * 1024 * 1024 ? b.subarray(b.length - 8 * 1024 * 1024) : b).toString('utf8');
+  } catch {
+    return readAll(process.stdin);
+  }
+}
+
+function writeFd(fd: 1 | 2, s: string): void {
+  try {
+    writeSync(fd, s);
+  } catch {
+    (fd === 1 ? process.stdout : process.stderr).write(s);
+  }
+}
+
+export async function hookMain(argv: string[], io: HookIo): Promise<number> {
+  const out = io.out ?? ((s: string) => writeFd(1, s));
+  const err = io.err ?? ((s: string) => writeFd(2, s));
+  const [harness, event] = argv;
+  if (!harness || !event || argv.length > 2) {
+    err(`${PREFIX}: expected <harness> <event>; not checked.\n${HOOK_USAGE}`);
+    return 1;
+  }
+  let text = '';
+  try {
+    text = await readStdin(io.stdin);
+  } catch {
+    // unreadable stdin: the runner fails open on the empty input
+  }
+  const reply = await runHook(harness, event, text, io);
+  if (reply.stdout) out(reply.stdout);
+  if (reply.stderr) err(reply.stderr);
+  return reply.exitCode;
+}

@@ -1,0 +1,115 @@
+// The shared shape of an agent-harness hook: each harness's adapter (one file per harness) maps
+// its own stdin JSON to a HookInput and a HookAnswer back to its own protocol (exit code, stdout
+// JSON, stderr). Pure protocol mapping: no memory, no files. The runner (./runner.ts) decides.
+
+export const HOOK_EVENTS = ['pre', 'post', 'session-start', 'prompt'] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+export const HARNESS_IDS = ['vscode', 'claude', 'copilot', 'cursor', 'gemini', 'codex', 'cline', 'windsurf'] as const;
+export type HarnessId = (typeof HARNESS_IDS)[number];
+
+/** One tool call or session event, as the runner needs it. */
+export interface HookInput {
+  /** The project folder the harness names (CLAUDE_PROJECT_DIR, workspace_roots[0], …), if any. */
+  root?: string;
+  /** Folder the command runs in (absolute), if the harness says. */
+  cwd?: string;
+  /** The harness's tool name ('' for session events). */
+  tool: string;
+  /** The shell command line, when the tool is one that runs shell commands. */
+  command?: string;
+  /** post: what the command did. exitCode null: the harness did not say. */
+  result?: { exitCode: number | null; output: string };
+  /**
+   * The command ran in VS Code's integrated terminal (VS Code's run_in_terminal): the extension
+   * records it through shell integration already, so the hook must not record it twice.
+   */
+  recordedElsewhere?: boolean;
+}
+
+export type HookAnswer =
+  /** Let it run: no opinion (never "allow" that would skip the user's own approval prompt). */
+  | { kind: 'allow' }
+  /** Do not run it; the reason is for the model. */
+  | { kind: 'deny'; reason: string }
+  /** Add this text to the agent's context. */
+  | { kind: 'context'; text: string }
+  /** Nothing to say (post). */
+  | { kind: 'none' };
+
+/** What the hook process does: exit code, stdout, stderr. */
+export interface HookReply {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export type Json = Record<string, unknown>;
+
+export interface HarnessAdapter {
+  id: HarnessId;
+  title: string;
+  /** The documentation page this adapter follows. */
+  doc: string;
+  /** The harness's own event name for each of our events it has; a missing event is not supported. */
+  nativeEvents: Partial<Record<HookEvent, string>>;
+  /** Tool names that run shell commands. */
+  terminalTools: readonly string[];
+  parse(event: HookEvent, payload: Json, env: NodeJS.ProcessEnv): HookInput;
+  reply(event: HookEvent, answer: HookAnswer, payload: Json): HookReply;
+  /** Exit code when the hook cannot decide (fail open): one that the harness shows but does not block on. */
+  failOpenExitCode: number;
+}
+
+// ---- helpers shared by the adapters ----
+
+export const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+export const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
+export const int = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && /^-?\d{1,10}$/.test(v.trim()) ? Number(v) : undefined;
+
+/** Tool arguments that may come as an object or as a JSON string. */
+export function args(v: unknown): Json {
+  if (typeof v === 'string') {
+    try {
+      return obj(JSON.parse(v));
+    } catch {
+      return {};
+    }
+  }
+  return obj(v);
+}
+
+/** "Exit code 1", "exited with exit code 2", "Exit Code: 3", "status code 4" in a tool's text result. */
+export function exitCodeIn(text: string): number | undefined {
+  const m = /(?:exit(?:ed)?(?: with)?(?: non-zero)?(?: status)? code|status code)\s*[:=]?\s*(-?\d{1,10})/i.exec(text.slice(-20_000));
+  return m ? Number(m[1]) : undefined;
+}
+
+export const none: HookReply = { exitCode: 0, stdout: '', stderr: '' };
+export const json = (value: unknown): HookReply => ({ exitCode: 0, stdout: `${JSON.stringify(value)}\n`, stderr: '' });
+export const block2 = (reason: string): HookReply => ({ exitCode: 2, stdout: '', stderr: `${reason}\n` });
+
+/** The Claude Code answer shape, shared by VS Code, Codex and Copilot's VS Code-compatible payloads. */
+export function claudeStyleReply(event: HookEvent, answer: HookAnswer, eventName: string): HookReply {
+  if (answer.kind === 'deny' && event === 'pre') {
+    return json({ hookSpecificOutput: { hookEventName: eventName, permissionDecision: 'deny', permissionDecisionReason: answer.reason } });
+  }
+  if (answer.kind === 'context') return json({ hookSpecificOutput: { hookEventName: eventName, additionalContext: answer.text } });
+  return none;
+}
+
+/** Claude-style post payloads: tool_response (success) or error (PostToolUseFailure). */
+export function claudeStyleResult(payload: Json): { exitCode: number | null; output: string } {
+  const r = payload.tool_response;
+  if (payload.hook_event_name === 'PostToolUseFailure' || (payload.error !== undefined && r === undefined)) {
+    const err = typeof payload.error === 'string' ? payload.error : payload.error ? JSON.stringify(payload.error) : '';
+    const code = payload.is_interrupt === true ? 130 : (exitCodeIn(err.slice(0, 200)) ?? 1);
+    return { exitCode: code, output: err.replace(/^(?:Error: )?Exit code -?\d+\s*\n?/i, '') };
+  }
+  if (typeof r === 'string') return { exitCode: exitCodeIn(r) ?? 0, output: r };
+  const o = obj(r);
+  let code = int(o.exit_code) ?? int(o.exitCode) ?? int(o.returnCode) ?? int(o.code);
+  if (code === undefined) code = o.interrupted === true ? 130 : o.is_error === true || o.isError === true ? 1 : 0;
+  return { exitCode: code, output: [str(o.stdout), str(o.stderr), str(o.output)].filter(Boolean).join('\n') };
+}

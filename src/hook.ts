@@ -1,0 +1,24 @@
+// dist/hook-main.js: the hook path alone (`failure-memory hook <harness> <event>` through the
+// launcher), without the MCP SDK, zod, the embeddings or the store's writer: a post call loads
+// dist/hook-record.js beside it. dist/hook.js (src/hookLoader.ts) runs this with a V8 code cache.
+import { join } from 'node:path';
+import type { HookRecord } from './agents/hooks/record';
+import { hookMain } from './agents/hooks/runner';
+
+// a path esbuild leaves alone: the store is its own bundle, loaded only by post calls (and by a
+// pre call that finds an old or damaged memory.json)
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a runtime path, on purpose not bundled
+const store = () => require(join(__dirname, 'hook-record.js')) as typeof import('./agents/hooks/record');
+const record = (r: HookRecord): Promise<void> => store().recordHookResult(r);
+const readFull = (workspace: string) => store().readMemoryFull(workspace);
+
+const argv = process.argv.slice(2);
+hookMain(argv[0] === 'hook' ? argv.slice(1) : argv, { record, readFull }).then(
+  code => {
+    process.exitCode = code;
+  },
+  e => {
+    process.stderr.write(`Failure Memory hook: ${e}; not checked, the agent goes on.\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,132 @@
+// Agent gates from VS Code: the `failure-memory` launcher in ~/.failure-memory/bin re-pointed at
+// this extension at each activation (hook files and terminals call that stable path), the launcher's
+// folder on PATH in integrated terminals, and "Failure Memory: Set Up Agent Gates", which writes the
+// hook entries of the coding agents used in a folder (../agents/setup.ts) after showing where.
+
+import { delimiter } from 'node:path';
+import * as vscode from 'vscode';
+import { applySetup, describeChanges, detectHarnesses, planSetup, targetFor } from '../agents/setup';
+import { HARNESSES, HARNESS_IDS, type HarnessId } from '../agents/hooks';
+import { installLauncher, launcherDir } from '../agents/launcher';
+import { Disposable } from './disposable';
+import type { Logger } from './logger';
+import { nodeExecutable } from './mcpProvider';
+
+export const SETUP_AGENT_GATES_COMMAND = 'failureMemory.setupAgentGates';
+/** Set once the gates are set up in a folder: the walkthrough step ticks itself off. */
+export const AGENT_GATES_CONTEXT_KEY = 'failureMemory.agentGatesSetUp';
+
+interface SetupArgs {
+  /** Folder path; default: the only folder, else a pick. */
+  folder?: string;
+  harnesses?: HarnessId[];
+  /** false: write without the confirmation dialog (for callers that already asked). */
+  confirm?: boolean;
+}
+
+export class AgentGates extends Disposable {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: Logger,
+  ) {
+    super();
+    this.track(vscode.commands.registerCommand(SETUP_AGENT_GATES_COMMAND, (args?: SetupArgs) => this.setup(args)));
+    // off the activation path: a few small file operations in the user's home and the folders
+    setTimeout(() => {
+      this.pointLauncher();
+      this.markIfSetUp();
+    }, 0);
+  }
+
+  /** Ticks the walkthrough step off when a folder already has the gates (set up earlier, or committed). */
+  private markIfSetUp(): void {
+    try {
+      const folders = (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file');
+      if (folders.some(f => planSetup(f.uri.fsPath, { harnesses: ['vscode'] }).every(c => c.action === 'unchanged'))) {
+        void vscode.commands.executeCommand('setContext', AGENT_GATES_CONTEXT_KEY, true);
+      }
+    } catch {
+      // a folder we cannot read: the step just stays unticked
+    }
+  }
+
+  /** Rewrites the launcher for this extension version and puts its folder first on terminals' PATH. */
+  private pointLauncher(): void {
+    const dist = vscode.Uri.joinPath(this.context.extensionUri, 'dist').fsPath;
+    const version = String((this.context.extension?.packageJSON as { version?: string } | undefined)?.version ?? '0');
+    const electron = process.versions.electron ? process.execPath : undefined;
+    try {
+      const { dir, changed } = installLauncher({ dist, node: nodeExecutable(), electron, version }, launcherDir());
+      const env = this.context.environmentVariableCollection;
+      env.description = 'Puts the `failure-memory` command on PATH';
+      env.prepend('PATH', `${dir}${delimiter}`);
+      this.log.info('agents', `launcher ${changed ? 'written' : 'up to date'}: ${dir} (on PATH in new terminals)`);
+      this.log.event('launcher', { dir, changed, dist });
+    } catch (e) {
+      this.log.warn('agents', `cannot write the failure-memory launcher in ${launcherDir()}: ${(e as Error)?.message ?? e}`);
+      this.log.event('launcher', { error: (e as Error)?.message ?? String(e) });
+    }
+  }
+
+  private async setup(args: SetupArgs = {}): Promise<void> {
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file');
+    if (!folders.length) {
+      void vscode.window.showInformationMessage('Failure Memory: open a folder first: agent gates are set up per workspace folder.');
+      return;
+    }
+    if (!vscode.workspace.isTrusted) {
+      void vscode.window.showWarningMessage('Failure Memory: agent gates write hook files into the workspace. Trust the workspace first.');
+      return;
+    }
+    const folder = args.folder ? folders.find(f => f.uri.fsPath === args.folder) : folders.length === 1 ? folders[0] : (await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Set up agent gates in which folder?' }));
+    if (!folder) return;
+    const root = folder.uri.fsPath;
+    let harnesses = args.harnesses;
+    if (!harnesses) {
+      const detected = new Set<HarnessId>(['vscode', ...detectHarnesses(root)]);
+      const items = HARNESS_IDS.map(id => {
+        const t = targetFor(id);
+        const files = t.kind === 'json' ? t.file : Object.keys(t.files)[0].replace(/\/[^/]+$/, '/');
+        return { label: HARNESSES[id].title, description: files, detail: detected.has(id) ? 'found in this folder' : undefined, picked: detected.has(id), id };
+      });
+      const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: 'Failure Memory: Set Up Agent Gates', placeHolder: 'The coding agents to gate in this folder (found ones are selected)', ignoreFocusOut: true });
+      if (!picked?.length) return;
+      harnesses = picked.map(p => p.id);
+    }
+    const changes = planSetup(root, { harnesses });
+    const lines = describeChanges(changes);
+    const toWrite = changes.filter(c => c.action === 'create' || c.action === 'update');
+    this.log.event('agentGatesPlan', { folder: root, harnesses, changes: changes.map(c => ({ file: c.file, action: c.action, reason: c.reason })) });
+    if (!toWrite.length) {
+      void vscode.commands.executeCommand('setContext', AGENT_GATES_CONTEXT_KEY, true);
+      void vscode.window.showInformationMessage(`Failure Memory: agent gates are already set up in ${folder.name}. ${lines.join('; ')}`);
+      this.log.event('agentGates', { folder: root, written: [], unchanged: changes.map(c => c.file) });
+      return;
+    }
+    if (args.confirm !== false) {
+      const ok = await vscode.window.showInformationMessage(
+        `Set up agent gates in ${folder.name}?`,
+        {
+          modal: true,
+          detail: `${lines.join('\n')}\n\nThe hooks run \`failure-memory\` from ~/.failure-memory/bin; on a machine without Failure Memory they let the agent go on. Your own hooks stay as they are; run \`failure-memory setup-agents --remove\` to take them out again.`,
+        },
+        'Write Files',
+      );
+      if (ok !== 'Write Files') return;
+    }
+    try {
+      applySetup(root, changes);
+    } catch (e) {
+      this.log.error('agents', 'agent gates could not be written', e);
+      void vscode.window.showErrorMessage(`Failure Memory: agent gates could not be written: ${(e as Error)?.message ?? e}`);
+      return;
+    }
+    void vscode.commands.executeCommand('setContext', AGENT_GATES_CONTEXT_KEY, true);
+    this.log.info('agents', `agent gates set up in ${root}: ${lines.join('; ')}`);
+    this.log.event('agentGates', { folder: root, written: toWrite.map(c => c.file), unchanged: changes.filter(c => c.action === 'unchanged').map(c => c.file), skipped: changes.filter(c => c.action === 'skip').map(c => c.file) });
+    const skipped = changes.filter(c => c.action === 'skip');
+    void vscode.window.showInformationMessage(
+      `Failure Memory: agent gates set up in ${folder.name} (${toWrite.map(c => c.file).join(', ')}).${skipped.length ? ` Skipped: ${skipped.map(c => `${c.file} (${c.reason})`).join('; ')}.` : ''}`,
+    );
+  }
+}

@@ -1,0 +1,342 @@
+// `failure-memory hook <harness> <event>`: every harness's documented payloads (fixtures in
+// test/unit/fixtures/hooks/<harness>/, each naming the doc page it follows) for every event, with
+// the exact answer in that harness's protocol. The runner runs in-process; a few cases run the
+// built dist/hook.js as a harness would (stdin, exit code, stderr).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, test } from 'node:test';
+import { agentSummary } from '../../src/core/agentContext';
+import { HARNESSES, HARNESS_IDS, type HarnessId, type HookEvent, type HookReply } from '../../src/agents/hooks';
+import { readMemoryFull, recordHookResult } from '../../src/agents/hooks/record';
+import { locate, memoryDir, readMemorySnapshot, runHook } from '../../src/agents/hooks/runner';
+import { memoryDirFor } from '../../src/store/memoryStore';
+
+const FIXTURES = resolve(__dirname, 'fixtures/hooks');
+const HOOK_JS = resolve(__dirname, '../../dist/hook.js');
+const PRISMA_OUT = "Environment variables loaded from .env\nError: Cannot find module '@prisma/client'\nRequire stack:\n- /home/dev/app/api/node_modules/.prisma/client/index.js\n";
+const EXHAUSTED_VARIANT = 'npx prisma generate --schema=prisma/schema.prisma';
+
+/** The gate's reason for EXHAUSTED_VARIANT in the seeded workspace: the same words in every harness. */
+const EXPECTED_REASON = [
+  'Failure Memory: NOT RUN — `npx prisma generate --schema=prisma/schema.prisma` is an exhausted approach (`prisma generate` in api).',
+  'It failed 5 times in a row (threshold 5) with no success since: running it again the same way will fail the same way.',
+  "Last error: Error: Cannot find module '@prisma/client'",
+  'Already tried: `npx prisma generate --schema prisma/schema.prisma` in api; `npx prisma generate` in api; `npm install @prisma/client` in api (active, 2 failure(s)).',
+  'What to do instead: read the last error and change its cause first (code, configuration, dependencies, the environment); then try an approach different from everything above — not another flag on the same command; or stop and ask the user.',
+].join('\n');
+
+const opts = (env: NodeJS.ProcessEnv = {}) => ({ record: recordHookResult, readFull: readMemoryFull, env });
+
+async function seeded(): Promise<string> {
+  const ws = realpathSync(mkdtempSync(join(tmpdir(), 'fm-agent-hooks-')));
+  mkdirSync(join(ws, 'api'));
+  mkdirSync(join(ws, '.git'));
+  for (let i = 0; i < 2; i++) {
+    await recordHookResult({ workspace: ws, command: 'npm install @prisma/client', cwd: 'api', exitCode: 1, output: 'npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.npmjs.org/@prisma%2fclient' });
+  }
+  for (const c of ['npx prisma generate', 'npx prisma generate', 'npx prisma generate --schema prisma/schema.prisma', 'npx prisma generate', 'npx prisma generate --schema prisma/schema.prisma']) {
+    await recordHookResult({ workspace: ws, command: c, cwd: 'api', exitCode: 1, output: PRISMA_OUT });
+  }
+  return ws;
+}
+
+interface Fixture {
+  $doc: string;
+  payload: Record<string, unknown>;
+  env?: Record<string, string>;
+}
+
+/** Fills {{COMMAND}}, {{CWD}}, {{ROOT}}, {{OUTPUT}} in every string (also inside JSON-string tool arguments). */
+function fill(v: unknown, vars: Record<string, string>): unknown {
+  if (typeof v === 'string') {
+    if (/^\s*\{/.test(v)) {
+      try {
+        return JSON.stringify(fill(JSON.parse(v), vars));
+      } catch {
+        // not JSON: a plain string
+      }
+    }
+    return v.replace(/\{\{(\w+)\}\}/g, (_, k: string) => vars[k] ?? '');
+  }
+  if (Array.isArray(v)) return v.map(x => fill(x, vars));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x, vars)]));
+  return v;
+}
+
+function fixture(h: HarnessId, name: string): Fixture | undefined {
+  const file = join(FIXTURES, h, `${name}.json`);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Fixture) : undefined;
+}
+
+async function call(h: HarnessId, event: HookEvent, name: string, vars: Record<string, string>): Promise<HookReply> {
+  const f = fixture(h, name)!;
+  const env = fill(f.env ?? {}, vars) as Record<string, string>;
+  return runHook(h, event, JSON.stringify(fill(f.payload, vars)), opts(env));
+}
+
+const parse = (r: HookReply) => JSON.parse(r.stdout) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The reason a deny carries, read in each harness's own protocol (asserting the envelope exactly). */
+function denyReason(h: HarnessId, r: HookReply, payloadEvent = 'PreToolUse', camel = false): string {
+  if (h === 'codex' || h === 'windsurf') {
+    assert.equal(r.exitCode, 2);
+    assert.equal(r.stdout, '');
+    return r.stderr.replace(/\n$/, '');
+  }
+  assert.equal(r.exitCode, 0);
+  assert.equal(r.stderr, '');
+  const j = parse(r);
+  switch (h) {
+    case 'cursor':
+      assert.deepEqual(Object.keys(j).sort(), ['agent_message', 'permission', 'user_message']);
+      assert.equal(j.permission, 'deny');
+      assert.equal(j.user_message, j.agent_message.split('\n')[0]);
+      return j.agent_message;
+    case 'gemini':
+      assert.deepEqual(Object.keys(j).sort(), ['decision', 'reason']);
+      assert.equal(j.decision, 'deny');
+      return j.reason;
+    case 'cline':
+      assert.deepEqual(Object.keys(j).sort(), ['cancel', 'errorMessage']);
+      assert.equal(j.cancel, true);
+      return j.errorMessage;
+    default:
+      if (h === 'copilot' && camel) {
+        assert.deepEqual(Object.keys(j).sort(), ['permissionDecision', 'permissionDecisionReason']);
+        assert.equal(j.permissionDecision, 'deny');
+        return j.permissionDecisionReason;
+      }
+      // Claude Code, VS Code, and Copilot's VS Code compatible payloads
+      assert.deepEqual(Object.keys(j), ['hookSpecificOutput']);
+      assert.deepEqual(Object.keys(j.hookSpecificOutput).sort(), ['hookEventName', 'permissionDecision', 'permissionDecisionReason']);
+      assert.equal(j.hookSpecificOutput.hookEventName, payloadEvent);
+      assert.equal(j.hookSpecificOutput.permissionDecision, 'deny');
+      return j.hookSpecificOutput.permissionDecisionReason;
+  }
+}
+
+/** "No opinion": what each harness reads as "go on as usual" (never an explicit allow that skips the user's approval). */
+const ALLOW: Record<HarnessId, HookReply> = {
+  claude: { exitCode: 0, stdout: '', stderr: '' },
+  vscode: { exitCode: 0, stdout: '', stderr: '' },
+  copilot: { exitCode: 0, stdout: '', stderr: '' },
+  codex: { exitCode: 0, stdout: '', stderr: '' },
+  windsurf: { exitCode: 0, stdout: '', stderr: '' },
+  cursor: { exitCode: 0, stdout: '{}\n', stderr: '' },
+  gemini: { exitCode: 0, stdout: '{}\n', stderr: '' },
+  cline: { exitCode: 0, stdout: '{"cancel":false}\n', stderr: '' },
+};
+
+/** The context a session-start / prompt answer carries, in each protocol; undefined when the harness has no such channel. */
+function contextText(h: HarnessId, event: 'session-start' | 'prompt', r: HookReply): string | undefined {
+  assert.equal(r.exitCode, 0);
+  assert.equal(r.stderr, '');
+  if (h === 'copilot' || h === 'windsurf' || (h === 'cursor' && event === 'prompt')) return undefined;
+  const j = parse(r);
+  if (h === 'cursor') {
+    assert.deepEqual(Object.keys(j), ['additional_context']);
+    return j.additional_context;
+  }
+  if (h === 'cline') {
+    assert.equal(j.cancel, false);
+    return j.contextModification;
+  }
+  const names: Record<string, [string, string]> = { gemini: ['SessionStart', 'BeforeAgent'] };
+  const [start, prompt] = names[h] ?? ['SessionStart', 'UserPromptSubmit'];
+  assert.deepEqual(j.hookSpecificOutput, { hookEventName: event === 'session-start' ? start : prompt, additionalContext: j.hookSpecificOutput.additionalContext });
+  return j.hookSpecificOutput.additionalContext;
+}
+
+describe('every fixture names the documentation page it follows', () => {
+  test('one folder per harness, each file with $doc (a URL on the page the adapter cites) and a payload', () => {
+    assert.deepEqual(readdirSync(FIXTURES).sort(), [...HARNESS_IDS].sort());
+    for (const h of HARNESS_IDS) {
+      const files = readdirSync(join(FIXTURES, h));
+      assert.ok(files.includes('pre.json'), `${h}: pre.json`);
+      for (const f of files) {
+        const fx = JSON.parse(readFileSync(join(FIXTURES, h, f), 'utf8')) as Fixture;
+        assert.match(fx.$doc, /^https:\/\//, `${h}/${f}`);
+        assert.ok(fx.$doc.startsWith(HARNESSES[h].doc), `${h}/${f} follows ${HARNESSES[h].doc}`);
+        assert.equal(typeof fx.payload, 'object');
+      }
+    }
+  });
+});
+
+for (const h of HARNESS_IDS) {
+  const adapter = HARNESSES[h];
+  describe(`hook ${h} (${adapter.doc})`, () => {
+    test('pre: an exhausted approach is denied with the approach, failures, real last error, variants with folders and what to do instead', async () => {
+      const ws = await seeded();
+      const r = await call(h, 'pre', 'pre', { COMMAND: EXHAUSTED_VARIANT, CWD: join(ws, 'api'), ROOT: ws });
+      const reason = denyReason(h, r, 'PreToolUse', h === 'copilot');
+      assert.equal(reason, EXPECTED_REASON);
+      assert.doesNotMatch(reason, /\b(resolve|allow|clear)\b/, 'never tells the model to unblock itself');
+      if (fixture(h, 'pre-vscode-format')) {
+        const v = await call(h, 'pre', 'pre-vscode-format', { COMMAND: EXHAUSTED_VARIANT, CWD: join(ws, 'api'), ROOT: ws });
+        assert.equal(denyReason(h, v, 'PreToolUse'), EXPECTED_REASON);
+      }
+    });
+
+    test('pre: other commands, other folders and non-terminal tools are let through', async () => {
+      const ws = await seeded();
+      assert.deepEqual(await call(h, 'pre', 'pre', { COMMAND: 'npm test', CWD: join(ws, 'api'), ROOT: ws }), ALLOW[h]);
+      // the same command in another folder is another approach
+      assert.deepEqual(await call(h, 'pre', 'pre', { COMMAND: 'npx prisma generate', CWD: ws, ROOT: ws }), ALLOW[h]);
+      if (fixture(h, 'pre-other')) {
+        // answered at once: even a memory file that cannot be read is not looked at
+        writeFileSync(join(memoryDir(ws), 'memory.json'), '{ not json');
+        assert.deepEqual(await call(h, 'pre', 'pre-other', { COMMAND: EXHAUSTED_VARIANT, CWD: join(ws, 'api'), ROOT: ws }), ALLOW[h]);
+      }
+    });
+
+    test('pre: `failure-memory resolve|allow|clear` through the agent is refused', async () => {
+      const ws = await seeded();
+      for (const cmd of ['failure-memory resolve --command "npx prisma generate"', 'npx failure-memory --workspace . allow --command x', 'node dist/cli.js clear --yes']) {
+        const reason = denyReason(h, await call(h, 'pre', 'pre', { COMMAND: cmd, CWD: ws, ROOT: ws }), 'PreToolUse', h === 'copilot');
+        assert.match(reason, /^Failure Memory: NOT RUN — `failure-memory (resolve|allow|clear)` is for the user, not for an agent\./);
+      }
+    });
+
+    test('post: the result is recorded as a failure of the approach (or left to whoever records it)', async () => {
+      const ws = await seeded();
+      const post = fixture(h, 'post');
+      if (!post) {
+        assert.equal(adapter.nativeEvents.post, undefined, `${h} has no post event: nothing to record with`);
+        const r = await runHook(h, 'post', JSON.stringify(fill(fixture(h, 'pre')!.payload, { COMMAND: 'cargo build', CWD: ws, ROOT: ws })), opts());
+        assert.deepEqual(r, ALLOW[h].stdout === '' ? ALLOW[h] : r);
+        assert.equal((await readMemoryFull(ws)).approaches['.::cargo build'], undefined);
+        return;
+      }
+      const r = await call(h, 'post', 'post', { COMMAND: 'cargo build --release', CWD: ws, ROOT: ws, OUTPUT: 'error[E0432]: unresolved import `foo::bar`' });
+      assert.equal(r.exitCode, 0);
+      assert.equal(r.stderr, '');
+      const a = (await readMemoryFull(ws)).approaches['.::cargo build'];
+      if (h === 'vscode') {
+        // run_in_terminal runs in VS Code's terminal: the extension records it through shell integration
+        assert.equal(a, undefined, 'not recorded twice');
+        return;
+      }
+      assert.ok(a, `${h}: recorded`);
+      const t = a.attempts.at(-1)!;
+      assert.equal(t.source, 'agent');
+      assert.equal(t.command, 'cargo build --release');
+      if (h === 'cursor') {
+        // afterShellExecution reports no exit code: kept, never counted
+        assert.equal(t.outcome, 'unknown');
+        assert.equal(a.failures, 0);
+      } else {
+        assert.equal(t.outcome, 'failure');
+        assert.equal(t.exitCode, 1);
+        assert.equal(a.failures, 1);
+        assert.match(a.lastErrorSignature, /unresolved import/);
+      }
+      const ok = fixture(h, 'post-success');
+      if (ok) {
+        await call(h, 'post', 'post-success', { COMMAND: 'cargo build', CWD: ws, ROOT: ws, OUTPUT: 'Finished release' });
+        assert.equal((await readMemoryFull(ws)).approaches['.::cargo build'].status, 'resolved');
+      }
+    });
+
+    for (const event of ['session-start', 'prompt'] as const) {
+      test(`${event}: the failure summary goes into the agent's context (bounded)`, async () => {
+        const ws = await seeded();
+        const f = fixture(h, event);
+        if (!f) {
+          assert.ok(!adapter.nativeEvents[event], `${h} documents no ${event} hook`);
+          return;
+        }
+        const r = await call(h, event, event, { CWD: ws, ROOT: ws });
+        const text = contextText(h, event, r);
+        if (text === undefined) {
+          assert.deepEqual(r, ALLOW[h].stdout ? r : ALLOW[h], `${h} ${event}: no context channel, nothing said`);
+          return;
+        }
+        assert.equal(text, agentSummary(await readMemoryFull(ws), 5));
+        assert.match(text, /EXHAUSTED: `npx prisma generate --schema prisma\/schema\.prisma` in api, 5 failure\(s\) — Error: Cannot find module '@prisma\/client'/);
+        assert.match(text, /failing: `npm install @prisma\/client` in api, 2 failure\(s\)/);
+        assert.ok(text.length <= 1500);
+      });
+    }
+  });
+}
+
+describe('where a hook call belongs', () => {
+  test('a symlinked project folder matches the real path the harness reports', async () => {
+    const ws = await seeded();
+    const link = join(realpathSync(mkdtempSync(join(tmpdir(), 'fm-link-'))), 'proj');
+    symlinkSync(ws, link);
+    assert.deepEqual(locate(link, join(ws, 'api')), { workspace: ws, rel: 'api' });
+    assert.deepEqual(locate(ws, join(link, 'api')), { workspace: ws, rel: 'api' });
+    const r = await runHook('claude', 'pre', JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: EXHAUSTED_VARIANT }, cwd: join(ws, 'api') }), opts({ CLAUDE_PROJECT_DIR: link }));
+    assert.equal(denyReason('claude', r), EXPECTED_REASON);
+  });
+
+  test('without a project directory: the nearest folder with .vscode/failure-memory (or a git top level) above the cwd', async () => {
+    const ws = await seeded();
+    mkdirSync(join(ws, 'api', 'src'));
+    assert.deepEqual(locate(undefined, join(ws, 'api', 'src')), { workspace: ws, rel: 'api/src' });
+    assert.equal(memoryDir(ws), memoryDirFor(ws), 'the hook reads where the store writes');
+  });
+
+  test('outside any workspace, bad input, unreadable memory: let through with one clear stderr line', async () => {
+    const nowhere = realpathSync(mkdtempSync(join(tmpdir(), 'fm-nowhere-')));
+    const pre = (cwd: string) => JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'make' }, cwd });
+    const outside = await runHook('claude', 'pre', pre(nowhere), opts());
+    assert.equal(outside.exitCode, 1, 'a non-blocking error in Claude Code');
+    assert.equal(outside.stdout, '');
+    assert.match(outside.stderr, /^Failure Memory hook: .* is outside any workspace .*; not checked, the agent goes on\.\n$/);
+    const bad = await runHook('gemini', 'pre', 'not json', opts());
+    assert.deepEqual(bad, { exitCode: 1, stdout: '{}\n', stderr: 'Failure Memory hook: the Gemini CLI hook input is not a JSON object; not checked, the agent goes on.\n' });
+    const ws = await seeded();
+    writeFileSync(join(memoryDir(ws), 'memory.json'), JSON.stringify({ schemaVersion: 99 }));
+    const newer = await runHook('claude', 'pre', pre(join(ws, 'api')), opts({ CLAUDE_PROJECT_DIR: ws }));
+    assert.equal(newer.exitCode, 1);
+    assert.match(newer.stderr, /^Failure Memory hook: memory could not be used \(.*newer version of Failure Memory.*\); not checked, the agent goes on\.\n$/);
+    assert.equal((await runHook('nope', 'pre', '{}', opts())).exitCode, 1);
+  });
+
+  test('the quick read takes only current, well-formed files; the rest goes to the store', async () => {
+    const ws = await seeded();
+    assert.ok(readMemorySnapshot(ws));
+    assert.equal(readMemorySnapshot(realpathSync(mkdtempSync(join(tmpdir(), 'fm-empty-')))), null);
+    writeFileSync(join(memoryDir(ws), 'memory.json'), JSON.stringify({ approaches: {} }));
+    assert.equal(readMemorySnapshot(ws), undefined, 'schema v0: migrated by the store');
+  });
+});
+
+describe('dist/hook.js as a harness runs it', { skip: !existsSync(HOOK_JS) && 'dist/hook.js is not built (npm run build)' }, () => {
+  const run = (args: string[], input: string, env: NodeJS.ProcessEnv = {}) => {
+    const r = spawnSync(process.execPath, [HOOK_JS, ...args], { input, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME, FAILURE_MEMORY_CACHE_DIR: join(tmpdir(), 'fm-hook-cache-test'), ...env } });
+    return { exitCode: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+
+  test('pre denies (twice: the second run with its code cache), post records through hook-record.js', async () => {
+    const ws = await seeded();
+    const payload = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: EXHAUSTED_VARIANT }, cwd: join(ws, 'api') });
+    for (let i = 0; i < 2; i++) {
+      const r = run(['hook', 'claude', 'pre'], payload, { CLAUDE_PROJECT_DIR: ws });
+      assert.equal(denyReason('claude', { exitCode: r.exitCode!, stdout: r.stdout, stderr: r.stderr }), EXPECTED_REASON);
+    }
+    const post = JSON.stringify({ hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command: 'go build ./...' }, cwd: ws, error: 'Exit code 2\n./main.go:3:2: undefined: foo' });
+    assert.deepEqual(run(['claude', 'post'], post, { CLAUDE_PROJECT_DIR: ws }), { exitCode: 0, stdout: '', stderr: '' });
+    assert.equal((await readMemoryFull(ws)).approaches['.::go build'].failures, 1);
+  });
+
+  test('a broken cache file is ignored', async () => {
+    const ws = await seeded();
+    const dir = mkdtempSync(join(tmpdir(), 'fm-bad-cache-'));
+    const r0 = run(['claude', 'pre'], '{}', { FAILURE_MEMORY_CACHE_DIR: dir });
+    assert.equal(r0.exitCode, 0);
+    for (const f of readdirSync(dir)) {
+      writeFileSync(join(dir, f), 'garbage');
+      chmodSync(join(dir, f), 0o600);
+    }
+    const payload = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: EXHAUSTED_VARIANT }, cwd: join(ws, 'api') });
+    const r = run(['claude', 'pre'], payload, { CLAUDE_PROJECT_DIR: ws, FAILURE_MEMORY_CACHE_DIR: dir });
+    assert.equal(denyReason('claude', { exitCode: r.exitCode!, stdout: r.stdout, stderr: r.stderr }), EXPECTED_REASON);
+  });
+});
