@@ -28,7 +28,7 @@ import {
   type LearningType,
   type MemoryData,
 } from '../core/types';
-import { MemoryStore, memoryDirFor, type StoreOptions } from './memoryStore';
+import { MemoryStore, memoryDirFor, type MemoryStorePort, type StoreOptions } from './memoryStore';
 import { VectorStore } from './vectorStore';
 
 export interface WorkspaceMemoryOptions extends StoreOptions {
@@ -37,6 +37,8 @@ export interface WorkspaceMemoryOptions extends StoreOptions {
   dir?: string;
   /** Scorer for recall; default lexical. The embeddings module provides a semantic one. */
   scorer?: Scorer;
+  /** The store to use instead of memory.json under `dir` (InMemoryStore for replay and tests). */
+  store?: MemoryStorePort;
 }
 
 export interface RecordOutcome extends RecordResult {
@@ -45,7 +47,7 @@ export interface RecordOutcome extends RecordResult {
 }
 
 export class WorkspaceMemory {
-  readonly store: MemoryStore;
+  readonly store: MemoryStorePort;
   private _settings: EngineSettings;
   private redactor: Redactor;
   scorer: Scorer;
@@ -54,7 +56,7 @@ export class WorkspaceMemory {
     readonly workspaceFolder: string,
     options: WorkspaceMemoryOptions = {},
   ) {
-    this.store = new MemoryStore(options.dir ?? memoryDirFor(workspaceFolder), options);
+    this.store = options.store ?? new MemoryStore(options.dir ?? memoryDirFor(workspaceFolder), options);
     this._settings = mergeSettings(options.settings);
     this.redactor = createRedactor(this._settings.extraRedactionPatterns);
     this.scorer = options.scorer ?? lexicalScorer;

@@ -10,6 +10,7 @@ import { recall } from './recall';
 import { record } from './record';
 import { redact } from './redact';
 import { reflect } from './reflect';
+import { replay } from './replay';
 import { allow, resolve } from './resolve';
 
-export const COMMANDS: readonly Command[] = [record, check, recall, reflect, redact, resolve, allow, learn, list, exportMemory, clear, mcp];
+export const COMMANDS: readonly Command[] = [record, check, recall, reflect, redact, resolve, allow, learn, list, exportMemory, clear, replay, mcp];
