@@ -27,7 +27,8 @@
 //   COMMAND FAMILY (see family() below): the sequence of the programs a command line runs, element by
 //   element of its &&/||/;/newline list (first stage of each pipeline), leaving out cd, echo and
 //   other shell bookkeeping; each program is its base name (python3 -> python) plus, for
-//   interpreters, the script (or -c / -m MODULE), and for tools with subcommands, the subcommand.
+//   interpreters, the script (or -c / -m MODULE), for test runners the test files (node ids
+//   dropped), and for tools with subcommands, the subcommand.
 //   ERROR LINE (see errorLine() below): the last output line that reads like an error (error,
 //   exception, failed, fatal, not found, no such file, cannot, denied, refused, invalid, ...), else
 //   the last non-empty line; lowercased, numbers, hex ids and temp paths masked, spaces collapsed.

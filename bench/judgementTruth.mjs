@@ -9,7 +9,8 @@ export const outcome = code => (code === null || code === undefined ? 'unknown' 
 const BOOKKEEPING = new Set(['cd', 'pushd', 'popd', 'echo', 'printf', 'export', 'source', '.', 'set', 'unset', 'true', ':', 'sleep', 'clear', 'pwd', 'exit', 'wait']);
 const PEEL = new Set(['sudo', 'env', 'time', 'nohup', 'timeout', 'command', 'exec', 'stdbuf', 'xvfb-run']);
 const INTERPRETERS = new Set(['python', 'node', 'bash', 'sh', 'zsh', 'ruby', 'perl', 'php', 'deno', 'bun', 'ts-node', 'tsx']);
-const SUBCOMMANDS = new Set(['git', 'npm', 'npx', 'yarn', 'pnpm', 'pip', 'uv', 'poetry', 'cargo', 'go', 'docker', 'kubectl', 'apt', 'apt-get', 'conda', 'make', 'dotnet', 'gradle', 'mvn', 'brew', 'systemctl', 'service', 'django-admin', 'flask', 'rails', 'bundle', 'gem', 'helm', 'terraform', 'jupyter', 'pytest']);
+const TEST_RUNNERS = new Set(['pytest', 'jest', 'vitest', 'mocha', 'rspec', 'phpunit']);
+const SUBCOMMANDS = new Set(['git', 'npm', 'npx', 'yarn', 'pnpm', 'pip', 'uv', 'poetry', 'cargo', 'go', 'docker', 'kubectl', 'apt', 'apt-get', 'conda', 'make', 'dotnet', 'gradle', 'mvn', 'brew', 'systemctl', 'service', 'django-admin', 'flask', 'rails', 'bundle', 'gem', 'helm', 'terraform', 'jupyter']);
 
 function splitTop(line) {
   // split on && || ; newlines (outside quotes); keep only the first stage of each pipeline
@@ -53,12 +54,21 @@ function programHead(element) {
   while (i < words.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]) || PEEL.has(words[i]) || (words[i - 1] === 'timeout' && /^\d/.test(words[i])))) i++;
   if (i >= words.length) return '';
   let prog = words[i].replace(/^.*\//, '').toLowerCase().replace(/^(python|pip)\d+(\.\d+)*$/, '$1');
-  if (prog === 'python' && words[i + 1] === '-m' && words[i + 2]) return `${words[i + 2]}`;
+  let rest = words.slice(i + 1);
+  if (prog === 'python' && words[i + 1] === '-m' && words[i + 2]) {
+    // python -m MODULE runs the module as a program
+    prog = words[i + 2].toLowerCase();
+    rest = words.slice(i + 3);
+  }
   if (BOOKKEEPING.has(prog) || prog === '' || prog.startsWith('<') || prog.startsWith('>')) return '';
-  const rest = words.slice(i + 1);
   if (INTERPRETERS.has(prog)) {
     const first = rest.find(w => !w.startsWith('-') || w === '-c' || w === '-e');
     return first ? `${prog} ${first === '-c' || first === '-e' ? first : first.replace(/^\.\//, '')}` : prog;
+  }
+  if (TEST_RUNNERS.has(prog)) {
+    // for a test runner the test files are what runs, as the script is for an interpreter
+    const files = [...new Set(rest.filter(w => !w.startsWith('-') && /\.[a-z]+(::|$)/i.test(w)).map(w => w.split('::')[0]))].sort();
+    return [prog, ...files].join(' ');
   }
   if (SUBCOMMANDS.has(prog)) {
     const sub = rest.find(w => !w.startsWith('-'));
@@ -74,8 +84,8 @@ export function family(command) {
 
 const ERRORISH = /error|exception|traceback|failed|failure|fatal|not found|no such file|cannot|can't|could not|denied|refused|invalid|undefined|timed out|abort|segmentation|killed|unable/i;
 
-/** Rulers and test-count summary lines: never an error line. */
-const SUMMARY_BAR = /^[=_-]{3,}|^(?:\d+ (?:failed|passed|errors?|skipped|warnings?)[, ]*)+(?:in [\d.]+s)?$/i;
+/** Rulers and test-count summary lines (pytest's bar, unittest's `FAILED (errors=1)`): never an error line. */
+const SUMMARY_BAR = /^[=_-]{3,}|^FAILED \((?:failures|errors|skipped|expected failures)=[^)]*\)$|^Ran \d+ tests? in |^(?:\d+ (?:failed|passed|errors?|skipped|warnings?)[, ]*)+(?:in [\d.]+s)?$/i;
 
 export function errorLine(output) {
   const lines = (output ?? '').split('\n').map(l => l.trim()).filter(Boolean);

@@ -6,6 +6,7 @@ import { approachKey, approachLabel, normalizeCwd } from './approach';
 import { boundOutput, sanitizeText } from './output';
 import type { Redactor } from './redact';
 import { errorSignature, stripAnsi } from './signature';
+import { clearStreak, judgeStreak, pushStreakError } from './judgement';
 import { pollingStatus } from './polling';
 import { parseTestResults } from './testResults';
 import type {
@@ -197,6 +198,7 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Engin
       approach.failures += 1;
       approach.lastFailure = now;
       if (attempt.errorSignature) approach.lastErrorSignature = attempt.errorSignature;
+      pushStreakError(approach, attempt.errorSignature);
       if (approach.status === 'resolved') approach.status = 'active';
       if (approach.status !== 'exhausted' && approach.failures >= settings.threshold) {
         approach.status = 'exhausted';
@@ -212,6 +214,7 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Engin
     case 'success': {
       resolved = approach.failures > 0 || approach.status !== 'active';
       approach.failures = 0;
+      clearStreak(approach);
       approach.lastSuccess = now;
       approach.allowOnce = false;
       if (resolved) {
@@ -395,6 +398,13 @@ export function checkCommand(
       reason: `exhausted after ${a.failures} failures, but more tests pass each time (improving): not a loop`,
     };
   }
+  // [judgement — see ./judgement.ts] errors that keep changing are an agent making progress, not a loop
+  // (when the runs report test counts, the counts say what progress is: see 'improving' above)
+  const lastFailure = [...a.attempts].reverse().find(failed);
+  const streak = lastFailure?.testResults ? undefined : judgeStreak(a, settings.threshold);
+  if (streak && !streak.loop) {
+    return { ...base, status: 'exhausted', verdict: 'warn', reason: `exhausted after ${a.failures} failures, but ${streak.reason}` };
+  }
   // [polling — see ./polling.ts] a status probe polled while something starts is waiting, not looping
   const poll = pollingStatus(a, now);
   if (poll.polling) {
@@ -434,6 +444,7 @@ export function markResolved(data: MemoryData, key: string, now: string = new Da
   if (!a) return undefined;
   a.status = 'resolved';
   a.failures = 0;
+  clearStreak(a);
   a.resolvedAt = now;
   a.resolvedBy = 'manual';
   a.allowOnce = false;

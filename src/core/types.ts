@@ -79,6 +79,8 @@ export interface Approach {
   lastErrorSignature: string;
   /** Other approach keys that failed in the same stretch (labels, most recent last). */
   alternativesTried: string[];
+  /** Primary error of each failure since the last success, oldest first (bounded): tells a loop from progress. */
+  streakErrors?: string[];
   /** Free-text facts learned about this approach. */
   learnedFacts: string[];
   /** Short-term memory: the last N attempts (FIFO, N = window setting). */

@@ -11,6 +11,7 @@ import { FAMILIES, PLAIN } from './families';
 import { GENERAL_VALUE_FLAGS, type FamilyRule } from './familyTypes';
 import { lex, type Token } from './lexer';
 import { ABSOLUTE_RE, clip, isAbsolutePath, joinCwd, normalizeCwd, scriptPath } from './paths';
+import { isHelpRun, workArguments } from './work';
 import { CD, FEEDERS, NOISE, PROGRAM_ALIASES, WRAPPERS, type WrapperRule } from './wrappers';
 
 export interface ParsedCommand {
@@ -354,7 +355,7 @@ function finish(env: string[], wrappers: string[], prog: ProgramName, args: stri
   }
   if (prog.script) {
     const sig = applyRule(UNKNOWN_RULE, rest, depth).significant;
-    return { env, wrappers, program: clip(name), significant: sig };
+    return { env, wrappers, program: clip(name), significant: isHelpRun(rest) ? [...sig, '--help'] : sig };
   }
   const rule = own(FAMILIES, name) ?? (PLAIN.has(name) ? PLAIN_RULE : UNKNOWN_RULE);
   const result = applyRule(rule, rest, depth);
@@ -381,7 +382,7 @@ function finish(env: string[], wrappers: string[], prog: ProgramName, args: stri
       };
     }
   }
-  return { env, wrappers, program: clip(name), significant: result.significant };
+  return { env, wrappers, program: clip(name), significant: [...result.significant, ...workArguments(name, rest, result.significant).map(clip), ...(isHelpRun(rest) ? ['--help'] : [])] };
 }
 
 // ---------------------------------------------------------------------------------------------
