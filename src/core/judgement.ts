@@ -56,3 +56,45 @@ export function judgeStreak(a: Approach, threshold: number): StreakVerdict {
   if (seen > 0) return { loop: true, reason: `the same error came back (${seen + 1} times in this streak)${last ? `: ${last}` : ''}` };
   return { loop: false, reason: `the error changed on each attempt (${new Set(errors).size} different errors): progress, not a loop` };
 }
+
+// ---------------------------------------------------------------------------------------------
+// What a run's exit code means (issue 10): the outcome the engine counts.
+// ---------------------------------------------------------------------------------------------
+
+/** Read-only probes: their exit 1 answers a question ("no match", "not installed", "differs", "false"). */
+const PROBES = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'which', 'where', 'whereis', 'test', '[', '[[', 'diff', 'cmp', 'pgrep', 'command', 'type', 'git diff']);
+/** Probes whose output on exit 1 is data (a diff), never an error message. */
+const DATA_PROBES = new Set(['diff', 'cmp', 'git diff']);
+/** An error message of the probe itself (grep: No such file; rg: regex parse error), not its answer. */
+const PROBE_ERROR_RE = /no such file|permission denied|not a directory|is a directory|invalid|unrecognized|unknown option|usage:|error|syntax|unmatched|missing|cannot|can't/i;
+
+/**
+ * `grep` finding nothing, `which` not finding, `test`/`[` false, `diff`/`cmp` seeing a difference, `command -v`
+ * not finding: exit 1 of a read-only probe is an answer, not a failure. It is the probe that set the exit code
+ * when it is the line's approach, or the last stage of its last pipeline (`ps aux | grep apt`).
+ */
+export function isProbeAnswer(exitCode: number | null | undefined, approachProgram: string, pipeline: readonly string[], output: string): boolean {
+  if (exitCode !== 1) return false;
+  const last = pipeline.length > 1 ? pipeline[pipeline.length - 1] : approachProgram;
+  if (!PROBES.has(last) && !PROBES.has(approachProgram)) return false;
+  const probe = PROBES.has(last) ? last : approachProgram;
+  if (DATA_PROBES.has(probe)) return true;
+  // anything the probe printed that reads like an error of its own makes it a failure again
+  return !PROBE_ERROR_RE.test(output.split('\n').filter(l => l.trim()).slice(-5).join('\n'));
+}
+
+/**
+ * The program the shell named as the failing step of a chain: `bash: line 1: killall: command not found`,
+ * `/bin/sh: 1: ffmpeg: not found`, `zsh: command not found: jq`. undefined when none is named.
+ */
+export function failedStep(output: string): string | undefined {
+  const m =
+    /(?:^|\n)[^\n]*?(?:^|: )(?:line \d+: )?([A-Za-z0-9_.+-]+): (?:command )?not found\s*(?:\n|$)/.exec(output) ??
+    /(?:^|\n)[^\n]*command not found: ([A-Za-z0-9_.+-]+)/.exec(output);
+  return m?.[1].toLowerCase();
+}
+
+/** A pipeline (`… 2>&1 | tail -30`): its exit code is the last stage's, which hides the real run's status. */
+export function hidesExitCode(pipeline: readonly string[]): boolean {
+  return pipeline.length > 1;
+}

@@ -2,11 +2,11 @@
 // detects loop patterns and progress (seed 000), and answers "may I run this?".
 // Pure functions over MemoryData: the store persists, the host and the CLI show.
 
-import { approachKey, approachLabel, normalizeCwd } from './approach';
+import { approachKey, approachLabel, lastPipeline, normalizeCwd, parseCommand } from './approach';
 import { boundOutput, sanitizeText } from './output';
 import type { Redactor } from './redact';
 import { errorSignature, stripAnsi } from './signature';
-import { clearStreak, judgeStreak, pushStreakError } from './judgement';
+import { clearStreak, failedStep, hidesExitCode, isProbeAnswer, judgeStreak, primaryError, pushStreakError } from './judgement';
 import { pollingStatus } from './polling';
 import { parseTestResults } from './testResults';
 import type {
@@ -17,6 +17,7 @@ import type {
   MemoryData,
   MemoryLimits,
   Outcome,
+  TestResults,
 } from './types';
 
 export type PatternKind = 'same_error' | 'same_test_failure' | 'no_progress';
@@ -105,7 +106,8 @@ export function prepareAttempt(
   const redactedOutput = redactor.redact(clean).text;
   const command = redactor.redact(sanitizeText(input.command).trim()).text;
   const cwd = normalizeCwd(input.cwd);
-  const outcome = classifyExit(input.exitCode);
+  const judged = judgeOutcome(command, input.exitCode, redactedOutput);
+  const outcome = judged.outcome;
   const stored = boundOutput(redactedOutput, settings.maxOutputBytes);
   const endedAt = input.endedAt ?? now.toISOString();
   const durationMs =
@@ -113,10 +115,11 @@ export function prepareAttempt(
   return {
     id: newId(now.getTime()),
     command,
-    key: approachKey(command, cwd),
+    key: approachKey(command, cwd, judged.charge),
     cwd,
     exitCode: input.exitCode ?? null,
     outcome,
+    ...(judged.note ? { note: judged.note } : {}),
     source: input.source,
     startedAt: input.startedAt,
     endedAt,
@@ -124,10 +127,46 @@ export function prepareAttempt(
     output: settings.storeOutput ? stored.text : '',
     outputTruncated: !!input.outputTruncated || firstCut.truncated || stored.truncated,
     outputBytes: input.outputBytes ?? firstCut.bytes,
-    errorSignature: outcome === 'success' ? '' : errorSignature(redactedOutput),
-    testResults: parseTestResults(redactedOutput),
+    errorSignature: outcome === 'success' && !judged.hidden ? '' : errorSignature(redactedOutput),
+    testResults: judged.testResults,
     timestamp: now.toISOString(),
   };
+}
+
+interface JudgedOutcome {
+  outcome: Outcome;
+  /** The program a failing chain is charged to, when the shell named it. */
+  charge?: string;
+  /** A successful exit code that a pipeline may have hidden (checked against the approach's errors in applyAttempt). */
+  hidden?: boolean;
+  testResults: TestResults | null;
+  note?: string;
+}
+
+/**
+ * What the run's exit code means for the count (issue 10; each rule in ./judgement.ts names its behaviour):
+ * a read-only probe's exit 1 is an answer; an exit-0 pipeline whose output shows failing tests failed;
+ * a chain's failure is charged to the step the shell named.
+ */
+function judgeOutcome(command: string, exitCode: number | null | undefined, output: string): JudgedOutcome {
+  const outcome = classifyExit(exitCode);
+  const testResults = parseTestResults(output);
+  if (outcome === 'failure') {
+    const program = parseCommand(command).program;
+    const pipeline = lastPipeline(command);
+    if (isProbeAnswer(exitCode, program, pipeline, output)) {
+      return { outcome: 'success', testResults, note: 'exit 1 of a read-only probe: an answer, not a failure' };
+    }
+    const step = failedStep(output);
+    return { outcome, testResults, ...(step && step !== program ? { charge: step } : {}) };
+  }
+  if (outcome === 'success' && hidesExitCode(lastPipeline(command))) {
+    if (testResults && testResults.failed > 0) {
+      return { outcome: 'failure', testResults, note: `exit 0 through a pipe, but ${testResults.failed} test(s) failed` };
+    }
+    return { outcome, testResults, hidden: true };
+  }
+  return { outcome, testResults };
 }
 
 function newApproach(attempt: Attempt, now: string): Approach {
@@ -185,6 +224,13 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Engin
   if (approach.attempts.length > window) approach.attempts.splice(0, approach.attempts.length - window);
 
   // An interrupted run (e.g. the one the guard stopped) does not use up "run anyway once".
+  // an exit-0 pipeline whose output shows the error this approach keeps failing with failed (the pipe hid it)
+  if (attempt.outcome === 'success' && attempt.errorSignature && approach.failures > 0 && (approach.streakErrors ?? []).includes(primaryError(attempt.errorSignature))) {
+    attempt.outcome = 'failure';
+    attempt.note = 'exit 0 through a pipe, but the output shows the error this approach keeps failing with';
+  }
+  if (attempt.outcome === 'success') attempt.errorSignature = '';
+
   const usedAllowOnce = !!approach.allowOnce && approach.status === 'exhausted' && attempt.outcome !== 'interrupted';
   if (usedAllowOnce) approach.allowOnce = false;
 

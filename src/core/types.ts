@@ -41,6 +41,8 @@ export interface Attempt {
   /** null when the shell did not report an exit code. */
   exitCode: number | null;
   outcome: Outcome;
+  /** Why the outcome differs from what the exit code alone says (a probe's answer, a failure hidden by a pipe). */
+  note?: string;
   source: AttemptSource;
   startedAt?: string;
   endedAt: string;

@@ -317,6 +317,8 @@ function parseSimple(words: string[], depth: number): Simple {
     }
     if (i >= words.length) break;
     const prog = canonicalProgram(versioned ? stripVersion(words[i]) : words[i]);
+    // `command -v jq` asks whether jq exists: it is not running jq
+    if (prog.name === 'command' && /^-[vV]$/.test(words[i + 1] ?? '')) return { env, wrappers, program: 'command', significant: ['-v'] };
     const wrapper = prog.script ? undefined : own(WRAPPERS, prog.name);
     if (wrapper) {
       const { next, sub } = peelWrapper(words, i + 1, wrapper);
@@ -469,11 +471,20 @@ function emptyParsed(): ParsedCommand {
   return { env: [], wrappers: [], program: '', significant: [], label: '' };
 }
 
-function parseLine(line: string, depth: number): ParsedCommand {
+function parseLine(line: string, depth: number, charge?: string): ParsedCommand {
   const elements = listElements(lex(line));
   if (!elements.length) return emptyParsed();
   const kinds = elements.map(classify);
   let chosen = kinds.lastIndexOf('real');
+  if (charge !== undefined) {
+    // the step the shell named as failing (`killall: not found`) is the approach the failure belongs to
+    for (let k = elements.length - 1; k >= 0; k--) {
+      if (kinds[k] === 'real' && parseSimple(elements[k], depth).program === charge) {
+        chosen = k;
+        break;
+      }
+    }
+  }
   if (chosen < 0) chosen = kinds.lastIndexOf('noise');
   if (chosen < 0) chosen = elements.length - 1; // only cds: the cd itself is the command
   // collect the cd targets and normalize once (a line of 10,000 cds stays linear)
@@ -523,14 +534,39 @@ export function parseCommand(commandLine: string): ParsedCommand {
   }
 }
 
+/** The programs of a line's last pipeline (first word of each stage, base names): `ps aux | grep apt` -> ['ps', 'grep']. */
+export function lastPipeline(commandLine: string): string[] {
+  try {
+    const tokens = lex(typeof commandLine === 'string' ? commandLine : '');
+    let stages: string[][] = [[]];
+    for (const t of tokens) {
+      if (t.kind === 'op' && t.text === '|') stages.push([]);
+      else if (t.kind === 'op' && t.text !== '(' && t.text !== ')') stages = [[]];
+      else if (t.kind === 'word') stages[stages.length - 1].push(t.text);
+    }
+    if (stages.length === 1 && stages[0].length === 0) return [];
+    return stages.map(words => parseSimple(stripReserved(words), 0).program);
+  } catch {
+    return [];
+  }
+}
+
 /** Human label of the approach: 'prisma generate', 'npm run build', 'make clean'; '' for an empty line. */
 export function approachLabel(commandLine: string): string {
   return parseCommand(commandLine).label;
 }
 
-/** `${folder}::${label}`: same base command in the same folder is the same approach. A leading `cd X &&` moves the folder. */
-export function approachKey(commandLine: string, cwd?: string): string {
-  const parsed = parseCommand(commandLine);
+/**
+ * `${folder}::${label}`: same base command in the same folder is the same approach. A leading `cd X &&` moves the folder.
+ * `charge`: the program the failure belongs to when the shell named it (`X: not found`); ignored when no step runs it.
+ */
+export function approachKey(commandLine: string, cwd?: string, charge?: string): string {
+  let parsed: ParsedCommand;
+  try {
+    parsed = typeof commandLine === 'string' ? parseLine(commandLine, 0, charge) : emptyParsed();
+  } catch {
+    parsed = emptyParsed();
+  }
   const folder = parsed.cwdChange !== undefined ? joinCwd(normalizeCwd(cwd), parsed.cwdChange) : normalizeCwd(cwd);
   return `${folder}::${parsed.label}`;
 }
