@@ -3,7 +3,9 @@
 // real agents' command histories (bench/judgement.mjs over ../shared/trajectories): each rule names the
 // behaviour it captures; none is tuned to one trajectory.
 
-import type { Approach } from './types';
+import { parseCommand } from './approach';
+import { errorCategory } from './signature';
+import type { Approach, MemoryData } from './types';
 
 /** How many errors of a streak are remembered (the streak itself may be longer: `failures` counts it). */
 export const MAX_STREAK_ERRORS = 20;
@@ -97,4 +99,38 @@ export function failedStep(output: string): string | undefined {
 /** A pipeline (`… 2>&1 | tail -30`): its exit code is the last stage's, which hides the real run's status. */
 export function hidesExitCode(pipeline: readonly string[]): boolean {
   return pipeline.length > 1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Test runners: another test file is another approach, unless the runner itself is broken.
+// ---------------------------------------------------------------------------------------------
+
+const TEST_RUNNERS = new Set(['pytest', 'jest', 'vitest', 'mocha', 'ava', 'tap', 'rspec', 'phpunit', 'pest', 'behave', 'jasmine']);
+/** Errors of the environment, not of a test: the same whatever test file is run. */
+const ENVIRONMENT_CATEGORIES = new Set(['missing_module', 'command_not_found', 'permission_denied', 'dependency_conflict']);
+const ENVIRONMENT_RE = /conftest|while loading|INTERNALERROR|unrecognized arguments|no tests ran|collection error|error while importing|ImproperlyConfigured|settings are not configured/i;
+
+/** True when an error is environment-level: an import, a setup or a runner error, not a failing assertion. */
+export function isEnvironmentError(error: string): boolean {
+  if (!error) return false;
+  return ENVIRONMENT_CATEGORIES.has(errorCategory(error)) || ENVIRONMENT_RE.test(error);
+}
+
+/**
+ * When a test runner's earlier failures were environment-level (the same import or setup error whatever
+ * the test file), running another test file is the same loop: the exhausted sibling (same runner, same
+ * folder, another test file) whose streak loops on such an error. undefined otherwise (a test file whose
+ * own assertions failed does not block another test file).
+ */
+export function environmentLoop(data: MemoryData, command: string, cwd: string, threshold: number): Approach | undefined {
+  const parsed = parseCommand(command);
+  if (!TEST_RUNNERS.has(parsed.program)) return undefined;
+  for (const other of Object.values(data.approaches)) {
+    if (other.status !== 'exhausted' || other.cwd !== cwd || other.failures < threshold) continue;
+    if (other.label.split(' ')[0] !== parsed.program) continue;
+    const errors = Array.isArray(other.streakErrors) ? other.streakErrors : [];
+    const last = errors[errors.length - 1] ?? '';
+    if (isEnvironmentError(last) && judgeStreak(other, threshold).loop) return other;
+  }
+  return undefined;
 }

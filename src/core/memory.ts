@@ -6,7 +6,7 @@ import { approachKey, approachLabel, lastPipeline, normalizeCwd, parseCommand } 
 import { boundOutput, sanitizeText } from './output';
 import type { Redactor } from './redact';
 import { errorSignature, stripAnsi } from './signature';
-import { clearStreak, failedStep, hidesExitCode, isProbeAnswer, judgeStreak, primaryError, pushStreakError } from './judgement';
+import { clearStreak, environmentLoop, failedStep, hidesExitCode, isProbeAnswer, judgeStreak, primaryError, pushStreakError } from './judgement';
 import { pollingStatus } from './polling';
 import { parseTestResults } from './testResults';
 import type {
@@ -153,12 +153,12 @@ function judgeOutcome(command: string, exitCode: number | null | undefined, outp
   const testResults = parseTestResults(output);
   if (outcome === 'failure') {
     const program = parseCommand(command).program;
-    const pipeline = lastPipeline(command);
-    if (isProbeAnswer(exitCode, program, pipeline, output)) {
+    const step = failedStep(output);
+    if (step && step !== program) return { outcome, testResults, charge: step };
+    if (isProbeAnswer(exitCode, program, lastPipeline(command), output)) {
       return { outcome: 'success', testResults, note: 'exit 1 of a read-only probe: an answer, not a failure' };
     }
-    const step = failedStep(output);
-    return { outcome, testResults, ...(step && step !== program ? { charge: step } : {}) };
+    return { outcome, testResults };
   }
   if (outcome === 'success' && hidesExitCode(lastPipeline(command))) {
     if (testResults && testResults.failed > 0) {
@@ -421,6 +421,19 @@ export function checkCommand(
     patterns: a ? detectPatterns(a.attempts) : [],
     allowOnce: !!a?.allowOnce,
   };
+  if (!a || a.status !== 'exhausted') {
+    // [judgement] a test runner broken by its environment fails the same way whatever the test file
+    const sibling = environmentLoop(data, command, normCwd, settings.threshold);
+    if (sibling) {
+      return {
+        ...base,
+        status: 'exhausted',
+        verdict: 'block',
+        lastError: sibling.lastErrorSignature,
+        reason: `${describeApproach(sibling)} failed ${sibling.failures} times with the same environment error, whatever the test file: another test file is the same loop`,
+      };
+    }
+  }
   if (!a || a.failures === 0) {
     return { ...base, status: 'clear', verdict: 'allow', reason: a ? 'last run succeeded' : 'never failed here' };
   }
