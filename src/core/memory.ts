@@ -2,7 +2,7 @@
 // detects loop patterns and progress (seed 000), and answers "may I run this?".
 // Pure functions over MemoryData: the store persists, the host and the CLI show.
 
-import { approachKey, approachLabel, lastPipeline, normalizeCwd, parseCommand } from './approach';
+import { approachKey, approachLabel, CHARGE_TESTS, lastPipeline, normalizeCwd, parseCommand } from './approach';
 import { boundOutput, sanitizeText } from './output';
 import type { Redactor } from './redact';
 import { errorSignature, stripAnsi } from './signature';
@@ -127,7 +127,8 @@ export function prepareAttempt(
     output: settings.storeOutput ? stored.text : '',
     outputTruncated: !!input.outputTruncated || firstCut.truncated || stored.truncated,
     outputBytes: input.outputBytes ?? firstCut.bytes,
-    errorSignature: outcome === 'success' && !judged.hidden ? '' : errorSignature(redactedOutput),
+    // a success through a pipe keeps only a real error line (never the fallback), to compare with the approach's errors
+    errorSignature: outcome !== 'success' ? errorSignature(redactedOutput) : judged.hidden ? errorSignature(redactedOutput, 300, { fallback: false }) : '',
     testResults: judged.testResults,
     timestamp: now.toISOString(),
   };
@@ -158,6 +159,8 @@ function judgeOutcome(command: string, exitCode: number | null | undefined, outp
     if (isProbeAnswer(exitCode, program, lastPipeline(command), output)) {
       return { outcome: 'success', testResults, note: 'exit 1 of a read-only probe: an answer, not a failure' };
     }
+    // failing tests in the output: the chain failed at its test step (`npm test && npm run build` is not the build's failure)
+    if (testResults && testResults.failed > 0) return { outcome, testResults, charge: CHARGE_TESTS };
     return { outcome, testResults };
   }
   if (outcome === 'success' && hidesExitCode(lastPipeline(command))) {
@@ -473,7 +476,7 @@ export function checkCommand(
     ...base,
     status: 'exhausted',
     verdict: 'block',
-    reason: `exhausted: failed ${a.failures} times since the last success (threshold ${settings.threshold})`,
+    reason: `exhausted: failed ${a.failures} times since the last success (threshold ${settings.threshold})${streak ? `; ${streak.reason}` : ''}`,
   };
 }
 

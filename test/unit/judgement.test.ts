@@ -41,6 +41,7 @@ describe('loop or progress', () => {
     ]);
     const c = await m.check('python3 reproduce_issue.py');
     assert.equal(c.verdict, 'block');
+    assert.match(c.reason, /the same error came back \(2 times/);
   });
 
   test('endless wandering still stops: 2 × threshold failures without a success (psf__requests-1142 #20–#44)', async () => {
@@ -107,6 +108,16 @@ describe('what counts as a failure', () => {
     assert.equal(failedStep('bash: line 1: index: command not found'), 'index');
     assert.equal(failedStep('zsh: command not found: jq'), 'jq');
     assert.equal(failedStep('all good'), undefined);
+  });
+
+  test('failing tests in the output charge a chain to its test step (npm test && npm run build)', async () => {
+    const m = memory(3);
+    const out = 'FAIL src/cart.test.ts\n  ● cart › applies the discount\n\nTests:       1 failed, 4 passed, 5 total\n';
+    const r = await m.record({ command: 'npm test && npm run build', exitCode: 1, output: out, source: 'agent' });
+    assert.equal(r.attempt.key, '.::npm test');
+    // a build error stays the build's
+    const b = await m.record({ command: 'npm test && npm run build', exitCode: 2, output: 'src/a.ts(1,1): error TS2304: Cannot find name x.', source: 'agent' });
+    assert.equal(b.attempt.key, '.::npm run build');
   });
 
   test('an exit-0 pipeline whose output shows failing tests failed (npx vitest run 2>&1 | tail -30)', async () => {

@@ -2,3 +2,4 @@
 export { approachKey, approachLabel, lastPipeline, parseCommand, tokenize, type ParsedCommand } from './parse';
 export { matchesGlob } from './glob';
 export { normalizeCwd } from './paths';
+export { CHARGE_TESTS } from './work';

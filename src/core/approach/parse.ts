@@ -11,7 +11,7 @@ import { FAMILIES, PLAIN } from './families';
 import { GENERAL_VALUE_FLAGS, type FamilyRule } from './familyTypes';
 import { lex, type Token } from './lexer';
 import { ABSOLUTE_RE, clip, isAbsolutePath, joinCwd, normalizeCwd, scriptPath } from './paths';
-import { isHelpRun, workArguments } from './work';
+import { CHARGE_TESTS, isHelpRun, isTestCommand, workArguments } from './work';
 import { CD, FEEDERS, NOISE, PROGRAM_ALIASES, WRAPPERS, type WrapperRule } from './wrappers';
 
 export interface ParsedCommand {
@@ -479,7 +479,9 @@ function parseLine(line: string, depth: number, charge?: string): ParsedCommand 
   if (charge !== undefined) {
     // the step the shell named as failing (`killall: not found`) is the approach the failure belongs to
     for (let k = elements.length - 1; k >= 0; k--) {
-      if (kinds[k] === 'real' && parseSimple(elements[k], depth).program === charge) {
+      if (kinds[k] !== 'real') continue;
+      const step = parseSimple(elements[k], depth);
+      if (charge === CHARGE_TESTS ? isTestCommand(step.program, step.significant) : step.program === charge) {
         chosen = k;
         break;
       }

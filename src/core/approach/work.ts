@@ -6,6 +6,16 @@
 const TEST_RUNNERS = new Set(['pytest', 'jest', 'vitest', 'mocha', 'ava', 'tap', 'rspec', 'phpunit', 'pest', 'behave', 'jasmine']);
 /** A test file argument (a file, not a folder): tests/test_api.py, test/api.test.ts, spec/models/user_spec.rb. */
 const TEST_FILE_RE = /(^|\/)(test_[^/]*|[^/]*_test|[^/]*[._](test|spec)|[^/]*_spec)\.[a-z]+$|(^|\/)(tests?|spec|__tests__)\/(.*\/)?[^/]+\.[a-z]+$/i;
+/** Charge marker for approachKey: the failure belongs to the line's test step (`npm test && npm run build` with failing tests). */
+export const CHARGE_TESTS = '@tests';
+
+/** A test command: a test runner, a `test` subcommand (npm test, cargo test, go test), a test script (runtests.py). */
+export function isTestCommand(program: string, significant: readonly string[]): boolean {
+  if (TEST_RUNNERS.has(program)) return true;
+  if (significant[0] === 'test' || (significant[0] === 'run' && /test/i.test(significant[1] ?? ''))) return true;
+  return /(^|\/)(run)?tests?[^/]*\.[a-z]+$|_test\.[a-z]+$/i.test(significant[0] ?? '');
+}
+
 const HELP_FLAGS = new Set(['--help', '-h', '-help', 'help', '--version', '-V', '--usage']);
 const MAX_WORK = 3;
 
