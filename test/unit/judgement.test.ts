@@ -69,6 +69,16 @@ describe('loop or progress', () => {
     assert.equal((await m.check('python reproduce_issue.py')).status, 'clear');
   });
 
+  test('numbers in an error fold: the same assertion with other values is the same error', async () => {
+    const m = memory(3);
+    await runAll(m, [
+      ['python check.py', 1, tb('AssertionError: 12 != 13')],
+      ['python check.py', 1, tb("KeyError: 'missing'")],
+      ['python check.py', 1, tb('AssertionError: 11 != 13')],
+    ]);
+    assert.equal((await m.check('python check.py')).verdict, 'block');
+  });
+
   test('judgeStreak: no error history keeps the seed rule (blocked when exhausted)', () => {
     const a = { failures: 5, streakErrors: ['', ''] } as never;
     assert.equal(judgeStreak(a, 5).loop, true);
