@@ -2,10 +2,11 @@
 // detects loop patterns and progress (seed 000), and answers "may I run this?".
 // Pure functions over MemoryData: the store persists, the host and the CLI show.
 
-import { approachKey, approachLabel, normalizeCwd } from './approach';
+import { approachKey, approachLabel, CHARGE_TESTS, lastPipeline, normalizeCwd, parseCommand } from './approach';
 import { boundOutput, sanitizeText } from './output';
 import type { Redactor } from './redact';
 import { errorSignature, stripAnsi } from './signature';
+import { clearStreak, environmentLoop, failedStep, hidesExitCode, isProbeAnswer, judgeStreak, primaryError, pushStreakError } from './judgement';
 import { pollingStatus } from './polling';
 import { describeChangedSinceLastPass, describeHistory, recordRun, type LedgerUpdate } from './ledger';
 import { flakyVerdict } from './flaky';
@@ -18,6 +19,7 @@ import type {
   MemoryData,
   MemoryLimits,
   Outcome,
+  TestResults,
 } from './types';
 
 export type PatternKind = 'same_error' | 'same_test_failure' | 'no_progress';
@@ -116,7 +118,8 @@ export function prepareAttempt(
   const redactedOutput = redactor.redact(clean).text;
   const command = redactor.redact(sanitizeText(input.command).trim()).text;
   const cwd = normalizeCwd(input.cwd);
-  const outcome = classifyExit(input.exitCode);
+  const judged = judgeOutcome(command, input.exitCode, redactedOutput);
+  const outcome = judged.outcome;
   const stored = boundOutput(redactedOutput, settings.maxOutputBytes);
   const endedAt = input.endedAt ?? now.toISOString();
   const durationMs =
@@ -124,10 +127,11 @@ export function prepareAttempt(
   return {
     id: newId(now.getTime()),
     command,
-    key: approachKey(command, cwd),
+    key: approachKey(command, cwd, judged.charge),
     cwd,
     exitCode: input.exitCode ?? null,
     outcome,
+    ...(judged.note ? { note: judged.note } : {}),
     source: input.source,
     startedAt: input.startedAt,
     endedAt,
@@ -135,10 +139,49 @@ export function prepareAttempt(
     output: settings.storeOutput ? stored.text : '',
     outputTruncated: !!input.outputTruncated || firstCut.truncated || stored.truncated,
     outputBytes: input.outputBytes ?? firstCut.bytes,
-    errorSignature: outcome === 'success' ? '' : errorSignature(redactedOutput),
-    testResults: parseTestResults(redactedOutput),
+    // a success through a pipe keeps only a real error line (never the fallback), to compare with the approach's errors
+    errorSignature: outcome !== 'success' ? errorSignature(redactedOutput) : judged.hidden ? errorSignature(redactedOutput, 300, { fallback: false }) : '',
+    testResults: judged.testResults,
     timestamp: now.toISOString(),
   };
+}
+
+interface JudgedOutcome {
+  outcome: Outcome;
+  /** The program a failing chain is charged to, when the shell named it. */
+  charge?: string;
+  /** A successful exit code that a pipeline may have hidden (checked against the approach's errors in applyAttempt). */
+  hidden?: boolean;
+  testResults: TestResults | null;
+  note?: string;
+}
+
+/**
+ * What the run's exit code means for the count (issue 10; each rule in ./judgement.ts names its behaviour):
+ * a read-only probe's exit 1 is an answer; an exit-0 pipeline whose output shows failing tests failed;
+ * a chain's failure is charged to the step the shell named.
+ */
+function judgeOutcome(command: string, exitCode: number | null | undefined, output: string): JudgedOutcome {
+  const outcome = classifyExit(exitCode);
+  const testResults = parseTestResults(output);
+  if (outcome === 'failure') {
+    const program = parseCommand(command).program;
+    const step = failedStep(output);
+    if (step && step !== program) return { outcome, testResults, charge: step };
+    if (isProbeAnswer(exitCode, program, lastPipeline(command), output)) {
+      return { outcome: 'success', testResults, note: 'exit 1 of a read-only probe: an answer, not a failure' };
+    }
+    // failing tests in the output: the chain failed at its test step (`npm test && npm run build` is not the build's failure)
+    if (testResults && testResults.failed > 0) return { outcome, testResults, charge: CHARGE_TESTS };
+    return { outcome, testResults };
+  }
+  if (outcome === 'success' && hidesExitCode(lastPipeline(command))) {
+    if (testResults && testResults.failed > 0) {
+      return { outcome: 'failure', testResults, note: `exit 0 through a pipe, but ${testResults.failed} test(s) failed` };
+    }
+    return { outcome, testResults, hidden: true };
+  }
+  return { outcome, testResults };
 }
 
 function newApproach(attempt: Attempt, now: string): Approach {
@@ -195,13 +238,19 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Engin
   const window = Math.max(1, settings.window);
   if (approach.attempts.length > window) approach.attempts.splice(0, approach.attempts.length - window);
 
-  // An interrupted run (e.g. the one the guard stopped) does not use up "run anyway once".
+  // an exit-0 pipeline whose output shows the error this approach keeps failing with failed (the pipe hid it)
+  if (attempt.outcome === 'success' && attempt.errorSignature && approach.failures > 0 && (approach.streakErrors ?? []).includes(primaryError(attempt.errorSignature))) {
+    attempt.outcome = 'failure';
+    attempt.note = 'exit 0 through a pipe, but the output shows the error this approach keeps failing with';
+  }
+  if (attempt.outcome === 'success') attempt.errorSignature = '';
   // [ledger — see ./ledger.ts] every run of a remembered approach, passes included, with its git state
   const wasFailing = approach.failures > 0 || approach.status === 'exhausted';
   const ledger: LedgerUpdate = stored ? recordRun(approach, attempt, wasFailing) : {};
   // [flaky — see ./flaky.ts] pass and fail on the same code: not a loop, never exhausted for it
   const flaky = stored && flakyVerdict(approach.ledger).flaky;
 
+  // An interrupted run (e.g. the one the guard stopped) does not use up "run anyway once".
   const usedAllowOnce = !!approach.allowOnce && approach.status === 'exhausted' && attempt.outcome !== 'interrupted';
   if (usedAllowOnce) approach.allowOnce = false;
 
@@ -215,6 +264,7 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Engin
       approach.failures += 1;
       approach.lastFailure = now;
       if (attempt.errorSignature) approach.lastErrorSignature = attempt.errorSignature;
+      pushStreakError(approach, attempt.errorSignature);
       if (approach.status === 'resolved') approach.status = 'active';
       if (approach.status !== 'exhausted' && approach.failures >= settings.threshold && !flaky) {
         approach.status = 'exhausted';
@@ -232,6 +282,7 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Engin
     case 'success': {
       resolved = approach.failures > 0 || approach.status !== 'active';
       approach.failures = 0;
+      clearStreak(approach);
       approach.lastSuccess = now;
       approach.allowOnce = false;
       if (resolved) {
@@ -393,6 +444,19 @@ export function checkCommand(
     allowOnce: !!a?.allowOnce,
     ...(a ? historyFields(a, now) : {}),
   };
+  if (!a || a.status !== 'exhausted') {
+    // [judgement] a test runner broken by its environment fails the same way whatever the test file
+    const sibling = environmentLoop(data, command, normCwd, settings.threshold);
+    if (sibling) {
+      return {
+        ...base,
+        status: 'exhausted',
+        verdict: 'block',
+        lastError: sibling.lastErrorSignature,
+        reason: `${describeApproach(sibling)} failed ${sibling.failures} times with the same environment error, whatever the test file: another test file is the same loop`,
+      };
+    }
+  }
   if (!a || a.failures === 0) {
     return { ...base, status: 'clear', verdict: 'allow', reason: a ? 'last run succeeded' : 'never failed here' };
   }
@@ -419,6 +483,13 @@ export function checkCommand(
       reason: `exhausted after ${a.failures} failures, but more tests pass each time (improving): not a loop`,
     };
   }
+  // [judgement — see ./judgement.ts] errors that keep changing are an agent making progress, not a loop
+  // (when the runs report test counts, the counts say what progress is: see 'improving' above)
+  const lastFailure = [...a.attempts].reverse().find(failed);
+  const streak = lastFailure?.testResults ? undefined : judgeStreak(a, settings.threshold);
+  if (streak && !streak.loop) {
+    return { ...base, status: 'exhausted', verdict: 'warn', reason: `exhausted after ${a.failures} failures, but ${streak.reason}` };
+  }
   // [polling — see ./polling.ts] a status probe polled while something starts is waiting, not looping
   const poll = pollingStatus(a, now);
   if (poll.polling) {
@@ -428,7 +499,7 @@ export function checkCommand(
     ...base,
     status: 'exhausted',
     verdict: 'block',
-    reason: `exhausted: failed ${a.failures} times since the last success (threshold ${settings.threshold})`,
+    reason: `exhausted: failed ${a.failures} times since the last success (threshold ${settings.threshold})${streak ? `; ${streak.reason}` : ''}`,
   };
 }
 
@@ -473,6 +544,7 @@ export function markResolved(data: MemoryData, key: string, now: string = new Da
   if (!a) return undefined;
   a.status = 'resolved';
   a.failures = 0;
+  clearStreak(a);
   a.resolvedAt = now;
   a.resolvedBy = 'manual';
   a.allowOnce = false;

@@ -41,6 +41,8 @@ export interface Attempt {
   /** null when the shell did not report an exit code. */
   exitCode: number | null;
   outcome: Outcome;
+  /** Why the outcome differs from what the exit code alone says (a probe's answer, a failure hidden by a pipe). */
+  note?: string;
   source: AttemptSource;
   startedAt?: string;
   endedAt: string;
@@ -119,6 +121,8 @@ export interface Approach {
   lastErrorSignature: string;
   /** Other approach keys that failed in the same stretch (labels, most recent last). */
   alternativesTried: string[];
+  /** Primary error of each failure since the last success, oldest first (bounded): tells a loop from progress. */
+  streakErrors?: string[];
   /** Free-text facts learned about this approach. */
   learnedFacts: string[];
   /** Short-term memory: the last N attempts (FIFO, N = window setting). */

@@ -54,7 +54,17 @@ type Loaded =
   | { kind: 'ok'; data: MemoryData }
   | { kind: 'corrupt'; code: 'IO' | 'TOO_LARGE'; reason: string };
 
-export class MemoryStore {
+/** What WorkspaceMemory needs of a store: the file store below, or InMemoryStore (replay, tests). */
+export interface MemoryStorePort {
+  readonly dir: string;
+  readonly file: string;
+  read(): Promise<MemoryData>;
+  update<T>(mutate: (data: MemoryData) => T | Promise<T>): Promise<T>;
+  replace(data: MemoryData): Promise<void>;
+  mtimeMs(): Promise<number | undefined>;
+}
+
+export class MemoryStore implements MemoryStorePort {
   readonly dir: string;
   readonly file: string;
   private readonly lockFile: string;

@@ -32,7 +32,7 @@ import {
 import { buildBrief } from '../core/brief';
 import { comparisonHead, fixLessonText } from '../core/ledger';
 import { committedFiles, readGitState, type GitOptions } from './gitContext';
-import { MemoryStore, memoryDirFor, type StoreOptions } from './memoryStore';
+import { MemoryStore, memoryDirFor, type MemoryStorePort, type StoreOptions } from './memoryStore';
 import { VectorStore } from './vectorStore';
 
 export interface WorkspaceMemoryOptions extends StoreOptions {
@@ -46,6 +46,8 @@ export interface WorkspaceMemoryOptions extends StoreOptions {
    * (timeout). Default on, read with `git` after the run, bounded (see gitContext.ts).
    */
   git?: false | GitOptions;
+  /** The store to use instead of memory.json under `dir` (InMemoryStore for replay and tests). */
+  store?: MemoryStorePort;
 }
 
 export interface RecordOutcome extends RecordResult {
@@ -54,7 +56,7 @@ export interface RecordOutcome extends RecordResult {
 }
 
 export class WorkspaceMemory {
-  readonly store: MemoryStore;
+  readonly store: MemoryStorePort;
   private _settings: EngineSettings;
   private redactor: Redactor;
   private readonly git: false | GitOptions;
@@ -64,7 +66,7 @@ export class WorkspaceMemory {
     readonly workspaceFolder: string,
     options: WorkspaceMemoryOptions = {},
   ) {
-    this.store = new MemoryStore(options.dir ?? memoryDirFor(workspaceFolder), options);
+    this.store = options.store ?? new MemoryStore(options.dir ?? memoryDirFor(workspaceFolder), options);
     this._settings = mergeSettings(options.settings);
     this.redactor = createRedactor(this._settings.extraRedactionPatterns);
     this.scorer = options.scorer ?? lexicalScorer;

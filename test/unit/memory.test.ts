@@ -321,7 +321,7 @@ describe('alternatives tried (seed 001)', () => {
     run(data, 'npm test', 1, 'Error: boom', { cwd: 'packages/other' });
     const prisma = data.approaches['.::prisma generate'];
     assert.deepEqual(prisma.alternativesTried.sort(), ['npm install @prisma/client', 'prisma migrate dev']);
-    assert.deepEqual(data.approaches['.::jest'].alternativesTried, []);
+    assert.deepEqual(data.approaches['.::jest src/cart.test.ts'].alternativesTried, []);
     assert.deepEqual(data.approaches['packages/other::npm test'].alternativesTried, []);
   });
 });

@@ -12,7 +12,8 @@ import { recall } from './recall';
 import { record } from './record';
 import { redact } from './redact';
 import { reflect } from './reflect';
+import { replay } from './replay';
 import { allow, resolve } from './resolve';
 import { setupAgents } from './setupAgents';
 
-export const COMMANDS: readonly Command[] = [record, check, recall, reflect, brief, redact, resolve, allow, learn, list, exportMemory, clear, mcp, hook, setupAgents];
+export const COMMANDS: readonly Command[] = [record, check, recall, reflect, brief, redact, resolve, allow, learn, list, exportMemory, clear, replay, mcp, hook, setupAgents];

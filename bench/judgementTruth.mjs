@@ -1,0 +1,132 @@
+// Ground truth of the judgement benchmark (bench/judgement.mjs): command families, error lines and
+// stuck runs, defined from the corpus alone, independently of the product's approach keys (src/core).
+// See the definitions in the header of bench/judgement.mjs.
+
+const INTERRUPTS = new Set([129, 130, 131, 143, 148]);
+
+export const outcome = code => (code === null || code === undefined ? 'unknown' : code === 0 ? 'success' : INTERRUPTS.has(code) ? 'interrupted' : 'failure');
+
+const BOOKKEEPING = new Set(['cd', 'pushd', 'popd', 'echo', 'printf', 'export', 'source', '.', 'set', 'unset', 'true', ':', 'sleep', 'clear', 'pwd', 'exit', 'wait']);
+const PEEL = new Set(['sudo', 'env', 'time', 'nohup', 'timeout', 'command', 'exec', 'stdbuf', 'xvfb-run']);
+const INTERPRETERS = new Set(['python', 'node', 'bash', 'sh', 'zsh', 'ruby', 'perl', 'php', 'deno', 'bun', 'ts-node', 'tsx']);
+const TEST_RUNNERS = new Set(['pytest', 'jest', 'vitest', 'mocha', 'rspec', 'phpunit']);
+const SUBCOMMANDS = new Set(['git', 'npm', 'npx', 'yarn', 'pnpm', 'pip', 'uv', 'poetry', 'cargo', 'go', 'docker', 'kubectl', 'apt', 'apt-get', 'conda', 'make', 'dotnet', 'gradle', 'mvn', 'brew', 'systemctl', 'service', 'django-admin', 'flask', 'rails', 'bundle', 'gem', 'helm', 'terraform', 'jupyter']);
+
+function splitTop(line) {
+  // split on && || ; newlines (outside quotes); keep only the first stage of each pipeline
+  const elements = [];
+  let cur = '';
+  let quote = '';
+  let inPipeTail = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote) {
+      if (c === quote) quote = '';
+      if (!inPipeTail) cur += c;
+      continue;
+    }
+    if (c === "'" || c === '"') {
+      quote = c;
+      if (!inPipeTail) cur += c;
+      continue;
+    }
+    const two = line.slice(i, i + 2);
+    if (two === '&&' || two === '||' || c === ';' || c === '\n') {
+      elements.push(cur);
+      cur = '';
+      inPipeTail = false;
+      if (two === '&&' || two === '||') i++;
+      continue;
+    }
+    if (c === '|') {
+      inPipeTail = true;
+      continue;
+    }
+    if (!inPipeTail) cur += c;
+  }
+  elements.push(cur);
+  return elements;
+}
+
+function programHead(element) {
+  const words = element.trim().split(/\s+/).filter(Boolean).map(w => w.replace(/^['"]|['"]$/g, ''));
+  let i = 0;
+  while (i < words.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]) || PEEL.has(words[i]) || (words[i - 1] === 'timeout' && /^\d/.test(words[i])))) i++;
+  if (i >= words.length) return '';
+  let prog = words[i].replace(/^.*\//, '').toLowerCase().replace(/^(python|pip)\d+(\.\d+)*$/, '$1');
+  let rest = words.slice(i + 1);
+  if (prog === 'python' && words[i + 1] === '-m' && words[i + 2]) {
+    // python -m MODULE runs the module as a program
+    prog = words[i + 2].toLowerCase();
+    rest = words.slice(i + 3);
+  }
+  if (BOOKKEEPING.has(prog) || prog === '' || prog.startsWith('<') || prog.startsWith('>')) return '';
+  if (INTERPRETERS.has(prog)) {
+    const first = rest.find(w => !w.startsWith('-') || w === '-c' || w === '-e');
+    return first ? `${prog} ${first === '-c' || first === '-e' ? first : first.replace(/^\.\//, '')}` : prog;
+  }
+  if (TEST_RUNNERS.has(prog)) {
+    // for a test runner the test files are what runs, as the script is for an interpreter
+    const files = [...new Set(rest.filter(w => !w.startsWith('-') && /\.[a-z]+(::|$)/i.test(w)).map(w => w.split('::')[0]))].sort();
+    return [prog, ...files].join(' ');
+  }
+  if (SUBCOMMANDS.has(prog)) {
+    const sub = rest.find(w => !w.startsWith('-'));
+    return sub && /^[a-z][\w:.-]*$/i.test(sub) ? `${prog} ${sub}` : prog;
+  }
+  return prog;
+}
+
+export function family(command) {
+  const heads = splitTop(command).map(programHead).filter(Boolean);
+  return heads.join(' ; ') || command.trim().split(/\s+/)[0] || '';
+}
+
+const ERRORISH = /error|exception|traceback|failed|failure|fatal|not found|no such file|cannot|can't|could not|denied|refused|invalid|undefined|timed out|abort|segmentation|killed|unable/i;
+
+/** Rulers and test-count summary lines (pytest's bar, unittest's `FAILED (errors=1)`): never an error line. */
+const SUMMARY_BAR = /^[=_-]{3,}|^FAILED \((?:failures|errors|skipped|expected failures)=[^)]*\)$|^Ran \d+ tests? in |^(?:\d+ (?:failed|passed|errors?|skipped|warnings?)[, ]*)+(?:in [\d.]+s)?$/i;
+
+export function errorLine(output) {
+  const lines = (output ?? '').split('\n').map(l => l.trim()).filter(Boolean);
+  let pick = '';
+  for (let i = lines.length - 1; i >= 0; i--) {
+    // a test run's summary bar ("=== 2 failed, 5 passed in 0.3s ===") says that tests failed, not which error
+    if (SUMMARY_BAR.test(lines[i])) continue;
+    if (ERRORISH.test(lines[i])) {
+      pick = lines[i];
+      break;
+    }
+  }
+  if (!pick) pick = lines[lines.length - 1] ?? '';
+  return pick
+    .toLowerCase()
+    .replace(/\/tmp\/[^\s'"]*/g, '/tmp/<p>')
+    .replace(/0x[0-9a-f]+/g, '<h>')
+    .replace(/\d+(\.\d+)*/g, '<n>')
+    .replace(/\s+/g, ' ')
+    .slice(0, 200);
+}
+
+/** Indices of the stuck runs of one trajectory at threshold n. */
+export function stuckRuns(commands, n) {
+  const history = new Map(); // family -> outcomes since the last success: [{error}]
+  const stuck = new Set();
+  commands.forEach((c, index) => {
+    const o = outcome(c.exitCode);
+    if (o !== 'success' && o !== 'failure') return;
+    const fam = family(c.command);
+    const streak = history.get(fam) ?? [];
+    if (o === 'success') {
+      history.set(fam, []);
+      return;
+    }
+    const err = errorLine(c.output);
+    // the budget of n failures is spent, and this error is the one of the previous failure and was seen twice already
+    if (err && streak.length >= n && streak[streak.length - 1] === err && streak.filter(e => e === err).length >= 2) stuck.add(index);
+    streak.push(err);
+    history.set(fam, streak);
+  });
+  return stuck;
+}
+

@@ -1,0 +1,5 @@
+// Approach identity (seed 001): which command lines are "the same approach". See ./parse.ts.
+export { approachKey, approachLabel, lastPipeline, parseCommand, tokenize, type ParsedCommand } from './parse';
+export { matchesGlob } from './glob';
+export { normalizeCwd } from './paths';
+export { CHARGE_TESTS } from './work';

@@ -1,0 +1,78 @@
+// Replay: each trajectory of a corpus runs through its own fresh, isolated memory, in-process.
+// Before each command we ask WorkspaceMemory.check (what `failure-memory check` answers), then we
+// record the command with its real exit code and output through WorkspaceMemory.record (what
+// `failure-memory record` does). Same service, same engine: only the store lives in memory.
+
+import type { CheckStatus, Verdict } from '../core/memory';
+import { InMemoryStore } from '../store/inMemoryStore';
+import { WorkspaceMemory } from '../store/workspaceMemory';
+import type { Trajectory } from './corpus';
+
+/** What `failure-memory replay --json` prints per command. */
+export interface ReplayLine {
+  source: string;
+  index: number;
+  status: CheckStatus;
+  /** The gate would stop this run (`check` exits 2). */
+  blocked: boolean;
+}
+
+/** A replay line with what the benchmark needs to explain it. */
+export interface ReplayStep extends ReplayLine {
+  command: string;
+  exitCode: number | null;
+  verdict: Verdict;
+  key: string;
+  reason: string;
+  /** Failures the approach had before this run. */
+  attempts: number;
+}
+
+export interface ReplayOptions {
+  threshold?: number;
+}
+
+/**
+ * The trajectory's workspace is the folder its commands ran in (/testbed, /app); a command that ran
+ * elsewhere gets its folder relative to it, as the CLI's --cwd would. Each command is its own
+ * subshell, so nothing (a `cd`) carries over from one command to the next.
+ */
+export async function replayTrajectory(t: Trajectory, options: ReplayOptions = {}): Promise<ReplayStep[]> {
+  const workspace = t.commands[0]?.cwd ?? '.';
+  const memory = new WorkspaceMemory(workspace, {
+    store: new InMemoryStore(t.source),
+    settings: options.threshold !== undefined ? { threshold: options.threshold } : {},
+  });
+  const steps: ReplayStep[] = [];
+  for (let index = 0; index < t.commands.length; index++) {
+    const c = t.commands[index];
+    const cwd = relativeCwd(workspace, c.cwd);
+    const check = await memory.check(c.command, cwd);
+    steps.push({
+      source: t.source,
+      index,
+      status: check.status,
+      blocked: check.verdict === 'block',
+      command: c.command,
+      exitCode: c.exitCode,
+      verdict: check.verdict,
+      key: check.key,
+      reason: check.reason,
+      attempts: check.attempts,
+    });
+    await memory.record({ command: c.command, cwd, exitCode: c.exitCode, output: c.output, source: 'agent' });
+  }
+  return steps;
+}
+
+/** `cwd` relative to `workspace` (undefined for the workspace itself); an absolute path elsewhere stays absolute. */
+export function relativeCwd(workspace: string, cwd: string): string | undefined {
+  const w = workspace.replace(/\/+$/, '');
+  if (cwd === w || cwd === `${w}/` || cwd === '.' || cwd === '') return undefined;
+  if (w && cwd.startsWith(`${w}/`)) return cwd.slice(w.length + 1);
+  return cwd;
+}
+
+export function replayLine(s: ReplayStep): ReplayLine {
+  return { source: s.source, index: s.index, status: s.status, blocked: s.blocked };
+}
