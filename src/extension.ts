@@ -55,6 +55,11 @@ export function activate(context: vscode.ExtensionContext): void {
       status.update();
       log.info('config', `settings applied: ${JSON.stringify(config)}`);
     }),
+    // restricted settings (redaction.extraPatterns) take the workspace's value once it is trusted
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      config = loadConfig();
+      registry.applyConfig(config);
+    }),
   );
   context.subscriptions.push(new MemoryPanel(context.extensionUri, registry, commands, log, capture, terminals.onDidChangeState));
 

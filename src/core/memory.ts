@@ -5,7 +5,8 @@
 import { approachKey, approachLabel, normalizeCwd } from './approach';
 import { boundOutput, sanitizeText } from './output';
 import type { Redactor } from './redact';
-import { errorSignature, stripAnsi } from './signature';
+import { stripAnsi } from './ansi';
+import { errorSignature } from './signature';
 import { pollingStatus } from './polling';
 import { parseTestResults } from './testResults';
 import type {
@@ -100,7 +101,7 @@ export function prepareAttempt(
   const raw = input.output ?? '';
   // Cap the work on huge output first (the host already bounds while streaming; the CLI may not).
   const firstCut = boundOutput(raw, Math.max(settings.maxOutputBytes * 8, 256 * 1024));
-  const clean = sanitizeText(stripAnsi(firstCut.text));
+  const clean = stripAnsi(firstCut.text);
   const redactedOutput = redactor.redact(clean).text;
   const command = redactor.redact(sanitizeText(input.command).trim()).text;
   const cwd = normalizeCwd(input.cwd);

@@ -1,7 +1,10 @@
 // Redaction: secrets are removed from commands and output before anything is stored or embedded.
 // Each secret becomes a typed marker, `[REDACTED:<kind>]`, so a reader still sees what was there.
 // Every built-in pattern is linear: bounded quantifiers, no nested repetition, cheap literal
-// pre-checks; it is safe on 50 MB of output and on binary garbage. Pure: no vscode, no fs.
+// pre-checks; it is safe on 50 MB of output and on binary garbage. User patterns run on RE2JS
+// (linear-time matching). Pure: no vscode, no fs.
+
+import { RE2JS } from 're2js';
 
 export interface RedactionResult {
   text: string;
@@ -147,7 +150,7 @@ const RULES: Rule[] = [
     needles: ['SharedAccessSignature', 'sig='],
     replace: (_m: string, a: string | undefined, b: string | undefined) => `${a ?? b ?? ''}${marker('azure-sas')}`,
   },
-  { kind: 'jwt', re: /\beyJ[A-Za-z0-9_-]{5,4096}\.eyJ[A-Za-z0-9_-]{5,8192}\.[A-Za-z0-9_-]{0,4096}/g, needles: ['eyJ'] },
+  { kind: 'jwt', re: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,4096}\.eyJ[A-Za-z0-9_-]{5,8192}\.[A-Za-z0-9_-]{0,4096}/g, needles: ['eyJ'] },
   {
     // mysql/mariadb -p<password> (no space: a bare -p prompts); docker/podman/helm login -p <password>; sshpass -p <password>
     kind: 'password',
@@ -291,26 +294,39 @@ function redactFlags(text: string, count: Count): string {
 // User patterns
 // ---------------------------------------------------------------------------------------------
 
-/** Accepts a plain regex source, or `/source/flags`. Always global. */
-function compileUserPattern(source: string): RegExp {
+/**
+ * A user pattern runs on RE2JS (a pure-JS port of RE2): matching is linear in the input whatever
+ * the pattern, so `(a+)+$` from a workspace's settings cannot hang the extension host or a hook.
+ * RE2 has no backreferences and no lookahead; such a pattern is refused with a message saying so.
+ */
+interface UserPattern {
+  source: string;
+  re: RE2JS;
+}
+
+const RE2_HINT = 'Failure Memory runs redaction patterns with a linear-time engine (RE2 syntax: no backreferences, no lookahead)';
+
+/** Accepts a plain regex source, or `/source/flags` (flags i, m, s; g and y are implied or ignored). */
+function compileUserPattern(source: string): UserPattern {
   if (typeof source !== 'string' || source.trim() === '') throw new RedactionPatternError(String(source), 'empty pattern');
   let body = source;
-  let flags = '';
-  const literal = /^\/(.+)\/([dgimsuvy]*)$/s.exec(source);
+  let flags = RE2JS.LOOKBEHINDS;
+  const literal = /^\/([^]+)\/([dgimsuvy]*)$/.exec(source);
   if (literal) {
     body = literal[1];
-    flags = literal[2].replace(/[gy]/g, '');
+    if (literal[2].includes('i')) flags |= RE2JS.CASE_INSENSITIVE;
+    if (literal[2].includes('m')) flags |= RE2JS.MULTILINE;
+    if (literal[2].includes('s')) flags |= RE2JS.DOTALL;
   }
-  let re: RegExp;
+  let re: RE2JS;
   try {
-    re = new RegExp(body, flags + 'g');
+    re = RE2JS.compile(body, flags);
   } catch (e) {
-    throw new RedactionPatternError(source, e instanceof Error ? e.message.replace(/^Invalid regular expression: /, '') : String(e));
+    const reason = e instanceof Error ? e.message.replace(/^error parsing regexp: /, '') : String(e);
+    throw new RedactionPatternError(source, `${reason}. ${RE2_HINT}.`);
   }
-  re.lastIndex = 0;
-  if (re.test('')) throw new RedactionPatternError(source, 'it matches the empty string');
-  re.lastIndex = 0;
-  return re;
+  if (re.matcher('').find()) throw new RedactionPatternError(source, 'it matches the empty string');
+  return { source, re };
 }
 
 /** Splits user patterns into the usable ones and error messages naming the others. */
@@ -350,9 +366,8 @@ export function createRedactor(extraPatterns: string[] = []): Redactor {
       };
       let s = text;
       // the user's own patterns first: what they asked for is never split by a built-in rule
-      for (const re of custom) {
-        re.lastIndex = 0;
-        s = s.replace(re, m => {
+      for (const { re } of custom) {
+        s = re.matcher(s).replaceAll((m: string) => {
           if (!m) return m;
           note('custom');
           return marker('custom');

@@ -42,8 +42,22 @@ function strings(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : [];
 }
 
+/**
+ * Settings a workspace may not set while it is not trusted (Restricted Mode): a cloned repository's
+ * .vscode/settings.json must not choose what is redacted. Also declared as `restrictedConfigurations`
+ * in package.json; read here from the user's own settings only, whatever VS Code version applies it.
+ */
+export const RESTRICTED_SETTINGS: readonly string[] = ['redaction.extraPatterns'];
+
+/** One setting; in an untrusted workspace a restricted one comes from the user's settings only. */
+export function readSetting(key: string): unknown {
+  const c = vscode.workspace.getConfiguration(SECTION);
+  if (!vscode.workspace.isTrusted && RESTRICTED_SETTINGS.includes(key)) return c.inspect(key)?.globalValue;
+  return c.get(key);
+}
+
 /** Reads and sanitizes the configuration; `problems` lists what was wrong and what is used instead. */
-export function readConfig(get: (key: string) => unknown = k => vscode.workspace.getConfiguration(SECTION).get(k)): {
+export function readConfig(get: (key: string) => unknown = readSetting): {
   config: ExtensionConfig;
   problems: string[];
 } {
