@@ -90,11 +90,12 @@ const RULES: Rule[] = [
     replace: keepPrefix('slack-webhook'),
   },
   {
-    // scheme://user:password@host (any scheme: https, postgres, mongodb+srv, redis, amqp…); keeps scheme and host
+    // scheme://user:password@host (any scheme: https, postgres, mongodb+srv, redis, amqp…); keeps the
+    // scheme, the user name (only the password is secret) and the host
     kind: 'url-credentials',
-    re: /\b([a-z][a-z0-9+.-]{0,30}:\/\/)[^\s/?#@:"'`<>]{0,256}:[^\s/?#"'`<>]{0,512}@(?=[^\s@/]*[\w\]])/gi,
+    re: /\b([a-z][a-z0-9+.-]{0,30}:\/\/)([^\s/?#@:"'`<>]{0,256}:)[^\s/?#"'`<>]{0,512}@(?=[^\s@/]*[\w\]])/gi,
     needles: ['://'],
-    replace: (_m: string, scheme: string) => `${scheme}${marker('url-credentials')}@`,
+    replace: (_m: string, scheme: string, user: string) => `${scheme}${user}${marker('url-credentials')}@`,
   },
   {
     // Authorization / Proxy-Authorization headers (incl. curl -H "Authorization: …"); keeps the scheme word.
@@ -178,6 +179,15 @@ const RULES: Rule[] = [
     needles: ['machine'],
     replace: keepPrefix('password'),
   },
+  {
+    // (last: a known token there is already redacted by its own rule, with its own kind)
+    // a token as the user name with no password (git's own "https://<token>@github.com/…" lines):
+    // 20+ characters with a digit, the shape of a token rather than of a login name
+    kind: 'url-credentials',
+    re: /\b([a-z][a-z0-9+.-]{0,30}:\/\/)(?=[A-Za-z_-]{0,255}\d)[A-Za-z0-9_-]{20,256}@(?=[^\s@/]*[\w\]])/gi,
+    needles: ['://'],
+    replace: (_m: string, scheme: string) => `${scheme}${marker('url-credentials')}@`,
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -198,7 +208,8 @@ const PLACEHOLDER_RE =
 /** Words that make "xxx token: …" prose ("Unexpected token: }", "Invalid password: too short"). */
 const PROSE_KEY_RE = /^(?:pass(?:word|wd|phrase)?s?|pwd|secrets?|tokens?|auth|credentials?|cookies?|api[_ -]?keys?|private[_ -]?keys?)$/i;
 
-const ASSIGN_RE = /(?<![\w.$-])(["']?)([A-Za-z_][\w.-]{0,100})\1([ \t]*(?::=|[:=](?![=>~:/]))[ \t]*)/g;
+// the key may be quoted, also with escaped quotes inside a JSON string: {\"password\":\"…\"}
+const ASSIGN_RE = /(?<![\w.$-])(\\?["']|)([A-Za-z_][\w.-]{0,100})\1([ \t]*(?::=|[:=](?![=>~:/]))[ \t]*)/g;
 const FLAG_RE = /(?<![\w-])(--?[A-Za-z][\w-]{0,100})(=|[ \t]+)/g;
 const VALUE_RE = new RegExp(
   String.raw`"((?:[^"\\\r\n]|\\.){0,4096})"|'((?:[^'\\\r\n]|\\.){0,4096})'|\`([^\`\r\n]{0,4096})\`|(<[^<>\r\n]{0,200}>|${BARE_VALUE}|["'\`][^\r\n]{1,4096})`,
@@ -222,11 +233,28 @@ interface ValueMatch {
   quote: string;
 }
 
+/** Characters a bare value runs over (BARE_VALUE's class). */
+const BARE_CHAR_RE = /[^\s"'`&;]/y;
+
 function readValue(text: string, at: number): ValueMatch | null {
+  if (text.startsWith('\\"', at)) {
+    // an escaped-quoted value inside a JSON string: \"…\"
+    const close = text.indexOf('\\"', at + 2);
+    if (close < 0 || close - at > 4096 || text.slice(at + 2, close).includes('\n')) return null;
+    return { start: at, end: close + 2, inner: text.slice(at + 2, close), quote: '\\"' };
+  }
   VALUE_RE.lastIndex = at;
   const m = VALUE_RE.exec(text);
   if (!m) return null;
-  if (m[4] !== undefined) return { start: at, end: at + m[0].length, inner: m[4], quote: '' };
+  if (m[4] !== undefined) {
+    let end = at + m[0].length;
+    // a bare value longer than the pattern's bound is redacted to its very end, not cut at 4,096
+    if (m[0].length >= 4096 && m[0] === m[4]) {
+      BARE_CHAR_RE.lastIndex = end;
+      while (BARE_CHAR_RE.test(text)) end = BARE_CHAR_RE.lastIndex;
+    }
+    return { start: at, end, inner: text.slice(at, end), quote: '' };
+  }
   const quote = m[0][0];
   const inner = m[1] ?? m[2] ?? m[3] ?? '';
   return { start: at, end: at + m[0].length, inner, quote };
@@ -256,9 +284,12 @@ function redactAssignments(text: string, count: Count): string {
     const valueAt = m.index + whole.length;
     if (!isSecretKey(key)) continue;
     const colon = sep.includes(':') && !sep.includes('=');
-    if (colon && !quote && PROSE_KEY_RE.test(key) && /[A-Za-z]\s*$/.test(lineBefore(text, m.index))) continue;
+    const prose = colon && !quote && PROSE_KEY_RE.test(key) && /[A-Za-z]\s*$/.test(lineBefore(text, m.index));
     const v = readValue(text, valueAt);
     if (!v || !worthRedacting(v.inner)) continue;
+    // "Invalid password: too short" is prose; "echo password: hunter2" and "bad apiKey: sk-…" are not:
+    // mid-line, a value is kept only when it is a plain word
+    if (prose && /^[A-Za-z]{1,16}[.,!?]?$/.test(v.inner)) continue;
     const kind = /^aws_?secret_?access_?key$/i.test(key) ? 'aws-secret-key' : kindForKey(key);
     out += text.slice(last, v.start) + `${v.quote}${marker(kind)}${v.quote}`;
     last = v.end;
