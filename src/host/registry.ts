@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
+import { plainText } from '../core/untrusted';
 import { summarize, type MemorySummary } from '../core/memory';
 import type { Scorer } from '../core/recall';
 import { createSemanticScorer, type SemanticScorer } from '../embeddings';
@@ -132,7 +133,8 @@ export class MemoryRegistry extends Disposable {
     this.log.warn('store', message);
     if (this.warned.has(message)) return;
     this.warned.add(message);
-    void vscode.window.showWarningMessage(`Failure Memory: ${message}`);
+    // store warnings name files and keys that come from the workspace: shown as inert text
+    void vscode.window.showWarningMessage(`Failure Memory: ${plainText(message, 1000)}`);
   }
 
   /** Re-reads every folder's memory soon (coalesces bursts of file events). */
