@@ -50,11 +50,16 @@ try {
 
   // kill -9 during writes: a big output makes the write (JSON + fsync) last long enough to be hit
   const big = 'error: x\n' + 'y'.repeat(200_000) + '\n';
+  // kill somewhere in the second half of a run's life, where the write happens (measured first: the
+  // machine may be loaded, and a fixed delay would only ever kill a process still starting up)
+  const t1 = Date.now();
+  await record(ws, 'timing run', big);
+  const fullMs = Date.now() - t1;
   let killed = 0;
   for (let k = 0; k < KILLS; k++) {
     const child = spawn(process.execPath, [CLI, 'record', '--command', `killed-${k} run`, '--exit-code', '1', '--workspace', ws], { stdio: ['pipe', 'ignore', 'ignore'] });
     child.stdin.end(big);
-    await new Promise(r => setTimeout(r, 150 + Math.random() * 250));
+    await new Promise(r => setTimeout(r, fullMs * (0.5 + Math.random() * 0.5)));
     if (child.exitCode === null) {
       child.kill('SIGKILL');
       killed++;

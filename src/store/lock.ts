@@ -83,11 +83,15 @@ export class HeldLock {
  * Breaks a stale lock: a dead pid on this host, not refreshed for staleMs by its mtime, or, whatever
  * its mtime says (a clock ahead, another host, a reused pid), not changed at all while this process
  * watched it for staleMs. Something that is not a lock file (a symbolic link, dangling or not) is
- * removed at once: locks are regular files. Throws LockTimeoutError after timeoutMs, and rethrows
+ * removed at once: locks are regular files. Throws LockTimeoutError when one holder kept the lock for
+ * timeoutMs (waiting behind a queue of brief holders does not count), and rethrows
  * file-system errors other than EEXIST (EACCES, EROFS, ENOENT, ...).
  */
 export async function acquireLock(lockPath: string, options: LockOptions): Promise<HeldLock> {
-  const started = Date.now();
+  // timeoutMs counts from the last time the lock changed hands: a queue of writers that each hold it
+  // briefly is progress (16 processes at once), one holder that keeps it for timeoutMs is not
+  let started = Date.now();
+  let holderKey: string | undefined;
   const token = randomBytes(8).toString('hex');
   let backoff = 5;
   let holder: Partial<LockInfo> | undefined;
@@ -99,6 +103,9 @@ export async function acquireLock(lockPath: string, options: LockOptions): Promi
     const seen = await readLock(lockPath);
     if (seen) {
       holder = seen.info;
+      const who = `${seen.ino}:${seen.raw}`;
+      if (holderKey !== undefined && holderKey !== who) started = Date.now();
+      holderKey = who;
       const key = `${seen.ino}:${seen.mtimeMs}:${seen.raw}`;
       if (watched?.key !== key) watched = { key, since: Date.now() };
       const staleBecause = seen.notAFile ?? whyStale(seen, options.staleMs, Date.now() - watched.since);
