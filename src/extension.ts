@@ -1,7 +1,7 @@
 // Composition root: build the objects, register them, no logic. Nothing heavy loads here.
 
 import * as vscode from 'vscode';
-import { readConfig, SECTION, type ExtensionConfig } from './core/config';
+import { readConfig, RESTRICTED_SETTINGS, SECTION, type ExtensionConfig } from './core/config';
 import { ApproachActions } from './host/actions';
 import { CommandId } from './host/commandIds';
 import { AgentGates } from './host/agentGates';
@@ -30,7 +30,9 @@ export function activate(context: vscode.ExtensionContext): void {
   let config: ExtensionConfig = loadConfig();
   function loadConfig(): ExtensionConfig {
     const settings = vscode.workspace.getConfiguration(SECTION);
-    const { config: c, problems } = readConfig(k => settings.get(k));
+    // in Restricted Mode a restricted setting (redaction.extraPatterns) comes from the user's settings only
+    const trusted = vscode.workspace.isTrusted;
+    const { config: c, problems } = readConfig(k => (!trusted && RESTRICTED_SETTINGS.includes(k) ? settings.inspect(k)?.globalValue : settings.get(k)));
     for (const p of problems) {
       log.warn('config', p);
       void vscode.window.showWarningMessage(p);
@@ -86,6 +88,11 @@ export function activate(context: vscode.ExtensionContext): void {
     // agent hooks: the launcher (on PATH in terminals) and Set Up Agent Gates
     new AgentGates(context, log),
     vscode.commands.registerCommand(CommandId.DownloadModel, () => models.download(registry.firstScorer())),
+    // restricted settings (redaction.extraPatterns) take the workspace's value once it is trusted
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      config = loadConfig();
+      registry.applyConfig(config);
+    }),
   );
 
   const took = Date.now() - t0;

@@ -3,9 +3,9 @@
 // One workspace folder per server. stdout belongs to the protocol: nothing else may write there.
 
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { WorkspaceMemory } from '../store/workspaceMemory';
+import { LineStdioTransport } from './stdioTransport';
 import { directAccess, relativeCwd, runTool, TOOL_DEFINITIONS, ToolInputError } from './tools';
 
 export interface McpOptions {
@@ -66,7 +66,8 @@ export function createMcpServer(opts: Pick<McpOptions, 'workspace' | 'memory' | 
 export async function serveMcp(opts: McpOptions): Promise<void> {
   const server = createMcpServer(opts);
   const stdin = (opts.stdin ?? process.stdin) as NodeJS.ReadStream;
-  const transport = new StdioServerTransport(stdin, (opts.stdout ?? process.stdout) as NodeJS.WriteStream);
+  // our own transport: a bad or oversized line gets a JSON-RPC error reply, and serving goes on
+  const transport = new LineStdioTransport(stdin, opts.stdout ?? process.stdout);
   const closed = new Promise<void>(resolve => {
     transport.onclose = () => resolve();
     stdin.once('end', () => resolve());

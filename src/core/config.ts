@@ -85,6 +85,13 @@ function strings(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : [];
 }
 
+/**
+ * Settings a workspace may not set while it is not trusted (Restricted Mode): a cloned repository's
+ * .vscode/settings.json must not choose what is redacted. Also declared as `restrictedConfigurations`
+ * in package.json; read here from the user's own settings only, whatever VS Code version applies it.
+ */
+export const RESTRICTED_SETTINGS: readonly string[] = ['redaction.extraPatterns'];
+
 /** Reads and sanitizes the configuration; `problems` lists what was wrong and what is used instead. */
 export function readConfig(get: SettingGetter): {
   config: ExtensionConfig;

@@ -8,7 +8,8 @@ export function isLearningType(t: unknown): t is LearningType {
   return typeof t === 'string' && (LEARNING_TYPES as readonly string[]).includes(t);
 }
 
-const LINE = /^[ \t>*#-]*LEARNING\[([a-z_]+)\]:[ \t]*(\S.*?)[ \t]*$/gm;
+// `(\S.*)` then trimEnd(): a lazy `.*?` followed by `[ \t]*$` rescans every run of blanks (quadratic)
+const LINE = /^[ \t>*#-]*LEARNING\[([a-z_]+)\]:[ \t]*(\S.*)$/gm;
 const MAX_TEXT = 500;
 
 /** Every well-formed `LEARNING[type]: text` line; unknown types and empty texts are skipped. */
@@ -18,7 +19,7 @@ export function extractLearnings(text: string): Array<{ type: LearningType; text
   if (!text.includes('LEARNING[')) return out;
   for (const m of text.matchAll(LINE)) {
     const type = m[1];
-    const body = m[2].slice(0, MAX_TEXT);
+    const body = m[2].trimEnd().slice(0, MAX_TEXT);
     if (!isLearningType(type) || !body) continue;
     const id = `${type}\u0000${body}`;
     if (seen.has(id)) continue;

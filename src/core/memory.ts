@@ -5,7 +5,8 @@
 import { approachKey, approachLabel, CHARGE_TESTS, lastPipeline, normalizeCwd, parseCommand } from './approach';
 import { boundOutput, sanitizeText } from './output';
 import type { Redactor } from './redact';
-import { errorSignature, stripAnsi } from './signature';
+import { stripAnsi } from './ansi';
+import { errorSignature } from './signature';
 import { clearStreak, environmentLoop, failedStep, hidesExitCode, isProbeAnswer, judgeStreak, primaryError, pushStreakError } from './judgement';
 import { pollingStatus } from './polling';
 import { describeChangedSinceLastPass, describeHistory, recordRun, type LedgerUpdate } from './ledger';
@@ -114,7 +115,7 @@ export function prepareAttempt(
   const raw = input.output ?? '';
   // Cap the work on huge output first (the host already bounds while streaming; the CLI may not).
   const firstCut = boundOutput(raw, Math.max(settings.maxOutputBytes * 8, 256 * 1024));
-  const clean = sanitizeText(stripAnsi(firstCut.text));
+  const clean = stripAnsi(firstCut.text);
   const redactedOutput = redactor.redact(clean).text;
   const command = redactor.redact(sanitizeText(input.command).trim()).text;
   const cwd = normalizeCwd(input.cwd);
@@ -224,7 +225,7 @@ function addAlternative(a: Approach, alt: string): void {
  */
 export function applyAttempt(data: MemoryData, attempt: Attempt, settings: EngineSettings): RecordResult {
   const now = attempt.timestamp;
-  const existing = data.approaches[attempt.key];
+  const existing = approachOf(data, attempt.key);
   const approach = existing ?? newApproach(attempt, now);
   // Only failures (and runs whose outcome is unknown, which may be failures) start a memory:
   // a command that only ever succeeded or was interrupted here is not worth remembering.
@@ -429,7 +430,7 @@ export function checkCommand(
 ): CheckResult {
   const normCwd = normalizeCwd(cwd);
   const key = approachKey(command, normCwd);
-  const a = data.approaches[key];
+  const a = approachOf(data, key);
   const base = {
     key,
     label: a?.label ?? (approachLabel(command) || command.trim()),
@@ -534,13 +535,21 @@ function historyFields(a: Approach, now: Date): Pick<CheckResult, 'history' | 'c
   return out;
 }
 
+/**
+ * The approach stored under `key`, never an inherited property: `__proto__`, `constructor` and
+ * `toString` are commands a person (or a crafted memory.json) may name.
+ */
+export function approachOf(data: MemoryData, key: string): Approach | undefined {
+  return Object.prototype.hasOwnProperty.call(data.approaches, key) ? data.approaches[key] : undefined;
+}
+
 export function findApproach(data: MemoryData, command: string, cwd?: string): Approach | undefined {
-  return data.approaches[approachKey(command, normalizeCwd(cwd))] ?? data.approaches[command];
+  return approachOf(data, approachKey(command, normalizeCwd(cwd))) ?? approachOf(data, command);
 }
 
 /** Marks an approach resolved by hand: failures cleared, unblocked. */
 export function markResolved(data: MemoryData, key: string, now: string = new Date().toISOString()): Approach | undefined {
-  const a = data.approaches[key];
+  const a = approachOf(data, key);
   if (!a) return undefined;
   a.status = 'resolved';
   a.failures = 0;
@@ -555,7 +564,7 @@ export function markResolved(data: MemoryData, key: string, now: string = new Da
 
 /** Lets the next run of an exhausted approach through, once. */
 export function allowOnce(data: MemoryData, key: string, now: string = new Date().toISOString()): Approach | undefined {
-  const a = data.approaches[key];
+  const a = approachOf(data, key);
   if (!a) return undefined;
   a.allowOnce = true;
   a.updatedAt = now;

@@ -65,14 +65,30 @@ export class OutputBuffer {
     this.compactTail(tailLimit);
     let head = this.head;
     let tail = this.tailChunks.join('');
-    // cut at line boundaries so no half line (a half secret, a half word) survives at the seam
-    const lastNl = head.lastIndexOf('\n');
-    if (lastNl > 0) head = head.slice(0, lastNl + 1);
-    const firstNl = tail.indexOf('\n');
-    if (firstNl >= 0 && firstNl < tail.length - 1) tail = tail.slice(firstNl + 1);
+    // cut at line boundaries so no half line (a half secret, a half word) survives at the seam; in
+    // one long line, at a blank; with no blank at all, the cut word goes entirely: half a token is
+    // too short for the redactor to recognise, and would be stored as it is
+    head = head.slice(0, cutPointBefore(head));
+    tail = tail.slice(cutPointAfter(tail));
     const kept = Buffer.byteLength(head, 'utf8') + Buffer.byteLength(tail, 'utf8');
     return head + OMITTED(this.total - kept) + tail;
   }
+}
+
+/** Where to end a head cut mid-stream: after its last newline, else after its last blank, else 0. */
+function cutPointBefore(head: string): number {
+  const nl = head.lastIndexOf('\n');
+  if (nl >= 0) return nl + 1;
+  for (let i = head.length - 1; i >= 0; i--) if (head[i] === ' ' || head[i] === '\t') return i + 1;
+  return 0;
+}
+
+/** Where to start a tail cut mid-stream: after its first newline, else after its first blank, else its end. */
+function cutPointAfter(tail: string): number {
+  const nl = tail.indexOf('\n');
+  if (nl >= 0) return nl + 1;
+  for (let i = 0; i < tail.length; i++) if (tail[i] === ' ' || tail[i] === '\t') return i + 1;
+  return tail.length;
 }
 
 /** Bounds a whole string at once (head and tail). */

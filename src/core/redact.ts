@@ -1,7 +1,10 @@
 // Redaction: secrets are removed from commands and output before anything is stored or embedded.
 // Each secret becomes a typed marker, `[REDACTED:<kind>]`, so a reader still sees what was there.
 // Every built-in pattern is linear: bounded quantifiers, no nested repetition, cheap literal
-// pre-checks; it is safe on 50 MB of output and on binary garbage. Pure: no vscode, no fs.
+// pre-checks; it is safe on 50 MB of output and on binary garbage. User patterns run on RE2JS
+// (linear-time matching). Pure: no vscode, no fs.
+
+import { RE2JS } from 're2js';
 
 export interface RedactionResult {
   text: string;
@@ -87,11 +90,12 @@ const RULES: Rule[] = [
     replace: keepPrefix('slack-webhook'),
   },
   {
-    // scheme://user:password@host (any scheme: https, postgres, mongodb+srv, redis, amqp…); keeps scheme and host
+    // scheme://user:password@host (any scheme: https, postgres, mongodb+srv, redis, amqp…); keeps the
+    // scheme, the user name (only the password is secret) and the host
     kind: 'url-credentials',
-    re: /\b([a-z][a-z0-9+.-]{0,30}:\/\/)[^\s/?#@:"'`<>]{0,256}:[^\s/?#"'`<>]{0,512}@(?=[^\s@/]*[\w\]])/gi,
+    re: /\b([a-z][a-z0-9+.-]{0,30}:\/\/)([^\s/?#@:"'`<>]{0,256}:)[^\s/?#"'`<>]{0,512}@(?=[^\s@/]*[\w\]])/gi,
     needles: ['://'],
-    replace: (_m: string, scheme: string) => `${scheme}${marker('url-credentials')}@`,
+    replace: (_m: string, scheme: string, user: string) => `${scheme}${user}${marker('url-credentials')}@`,
   },
   {
     // Authorization / Proxy-Authorization headers (incl. curl -H "Authorization: …"); keeps the scheme word.
@@ -147,7 +151,7 @@ const RULES: Rule[] = [
     needles: ['SharedAccessSignature', 'sig='],
     replace: (_m: string, a: string | undefined, b: string | undefined) => `${a ?? b ?? ''}${marker('azure-sas')}`,
   },
-  { kind: 'jwt', re: /\beyJ[A-Za-z0-9_-]{5,4096}\.eyJ[A-Za-z0-9_-]{5,8192}\.[A-Za-z0-9_-]{0,4096}/g, needles: ['eyJ'] },
+  { kind: 'jwt', re: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,4096}\.eyJ[A-Za-z0-9_-]{5,8192}\.[A-Za-z0-9_-]{0,4096}/g, needles: ['eyJ'] },
   {
     // mysql/mariadb -p<password> (no space: a bare -p prompts); docker/podman/helm login -p <password>; sshpass -p <password>
     kind: 'password',
@@ -175,6 +179,15 @@ const RULES: Rule[] = [
     needles: ['machine'],
     replace: keepPrefix('password'),
   },
+  {
+    // (last: a known token there is already redacted by its own rule, with its own kind)
+    // a token as the user name with no password (git's own "https://<token>@github.com/…" lines):
+    // 20+ characters with a digit, the shape of a token rather than of a login name
+    kind: 'url-credentials',
+    re: /\b([a-z][a-z0-9+.-]{0,30}:\/\/)(?=[A-Za-z_-]{0,255}\d)[A-Za-z0-9_-]{20,256}@(?=[^\s@/]*[\w\]])/gi,
+    needles: ['://'],
+    replace: (_m: string, scheme: string) => `${scheme}${marker('url-credentials')}@`,
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -195,7 +208,8 @@ const PLACEHOLDER_RE =
 /** Words that make "xxx token: …" prose ("Unexpected token: }", "Invalid password: too short"). */
 const PROSE_KEY_RE = /^(?:pass(?:word|wd|phrase)?s?|pwd|secrets?|tokens?|auth|credentials?|cookies?|api[_ -]?keys?|private[_ -]?keys?)$/i;
 
-const ASSIGN_RE = /(?<![\w.$-])(["']?)([A-Za-z_][\w.-]{0,100})\1([ \t]*(?::=|[:=](?![=>~:/]))[ \t]*)/g;
+// the key may be quoted, also with escaped quotes inside a JSON string: {\"password\":\"…\"}
+const ASSIGN_RE = /(?<![\w.$-])(\\?["']|)([A-Za-z_][\w.-]{0,100})\1([ \t]*(?::=|[:=](?![=>~:/]))[ \t]*)/g;
 const FLAG_RE = /(?<![\w-])(--?[A-Za-z][\w-]{0,100})(=|[ \t]+)/g;
 const VALUE_RE = new RegExp(
   String.raw`"((?:[^"\\\r\n]|\\.){0,4096})"|'((?:[^'\\\r\n]|\\.){0,4096})'|\`([^\`\r\n]{0,4096})\`|(<[^<>\r\n]{0,200}>|${BARE_VALUE}|["'\`][^\r\n]{1,4096})`,
@@ -219,11 +233,28 @@ interface ValueMatch {
   quote: string;
 }
 
+/** Characters a bare value runs over (BARE_VALUE's class). */
+const BARE_CHAR_RE = /[^\s"'`&;]/y;
+
 function readValue(text: string, at: number): ValueMatch | null {
+  if (text.startsWith('\\"', at)) {
+    // an escaped-quoted value inside a JSON string: \"…\"
+    const close = text.indexOf('\\"', at + 2);
+    if (close < 0 || close - at > 4096 || text.slice(at + 2, close).includes('\n')) return null;
+    return { start: at, end: close + 2, inner: text.slice(at + 2, close), quote: '\\"' };
+  }
   VALUE_RE.lastIndex = at;
   const m = VALUE_RE.exec(text);
   if (!m) return null;
-  if (m[4] !== undefined) return { start: at, end: at + m[0].length, inner: m[4], quote: '' };
+  if (m[4] !== undefined) {
+    let end = at + m[0].length;
+    // a bare value longer than the pattern's bound is redacted to its very end, not cut at 4,096
+    if (m[0].length >= 4096 && m[0] === m[4]) {
+      BARE_CHAR_RE.lastIndex = end;
+      while (BARE_CHAR_RE.test(text)) end = BARE_CHAR_RE.lastIndex;
+    }
+    return { start: at, end, inner: text.slice(at, end), quote: '' };
+  }
   const quote = m[0][0];
   const inner = m[1] ?? m[2] ?? m[3] ?? '';
   return { start: at, end: at + m[0].length, inner, quote };
@@ -253,9 +284,12 @@ function redactAssignments(text: string, count: Count): string {
     const valueAt = m.index + whole.length;
     if (!isSecretKey(key)) continue;
     const colon = sep.includes(':') && !sep.includes('=');
-    if (colon && !quote && PROSE_KEY_RE.test(key) && /[A-Za-z]\s*$/.test(lineBefore(text, m.index))) continue;
+    const prose = colon && !quote && PROSE_KEY_RE.test(key) && /[A-Za-z]\s*$/.test(lineBefore(text, m.index));
     const v = readValue(text, valueAt);
     if (!v || !worthRedacting(v.inner)) continue;
+    // "Invalid password: too short" is prose; "echo password: hunter2" and "bad apiKey: sk-…" are not:
+    // mid-line, a value is kept only when it is a plain word
+    if (prose && /^[A-Za-z]{1,16}[.,!?]?$/.test(v.inner)) continue;
     const kind = /^aws_?secret_?access_?key$/i.test(key) ? 'aws-secret-key' : kindForKey(key);
     out += text.slice(last, v.start) + `${v.quote}${marker(kind)}${v.quote}`;
     last = v.end;
@@ -291,26 +325,39 @@ function redactFlags(text: string, count: Count): string {
 // User patterns
 // ---------------------------------------------------------------------------------------------
 
-/** Accepts a plain regex source, or `/source/flags`. Always global. */
-function compileUserPattern(source: string): RegExp {
+/**
+ * A user pattern runs on RE2JS (a pure-JS port of RE2): matching is linear in the input whatever
+ * the pattern, so `(a+)+$` from a workspace's settings cannot hang the extension host or a hook.
+ * RE2 has no backreferences and no lookahead; such a pattern is refused with a message saying so.
+ */
+interface UserPattern {
+  source: string;
+  re: RE2JS;
+}
+
+const RE2_HINT = 'Failure Memory runs redaction patterns with a linear-time engine (RE2 syntax: no backreferences, no lookahead)';
+
+/** Accepts a plain regex source, or `/source/flags` (flags i, m, s; g and y are implied or ignored). */
+function compileUserPattern(source: string): UserPattern {
   if (typeof source !== 'string' || source.trim() === '') throw new RedactionPatternError(String(source), 'empty pattern');
   let body = source;
-  let flags = '';
-  const literal = /^\/(.+)\/([dgimsuvy]*)$/s.exec(source);
+  let flags = RE2JS.LOOKBEHINDS;
+  const literal = /^\/([^]+)\/([dgimsuvy]*)$/.exec(source);
   if (literal) {
     body = literal[1];
-    flags = literal[2].replace(/[gy]/g, '');
+    if (literal[2].includes('i')) flags |= RE2JS.CASE_INSENSITIVE;
+    if (literal[2].includes('m')) flags |= RE2JS.MULTILINE;
+    if (literal[2].includes('s')) flags |= RE2JS.DOTALL;
   }
-  let re: RegExp;
+  let re: RE2JS;
   try {
-    re = new RegExp(body, flags + 'g');
+    re = RE2JS.compile(body, flags);
   } catch (e) {
-    throw new RedactionPatternError(source, e instanceof Error ? e.message.replace(/^Invalid regular expression: /, '') : String(e));
+    const reason = e instanceof Error ? e.message.replace(/^error parsing regexp: /, '') : String(e);
+    throw new RedactionPatternError(source, `${reason}. ${RE2_HINT}.`);
   }
-  re.lastIndex = 0;
-  if (re.test('')) throw new RedactionPatternError(source, 'it matches the empty string');
-  re.lastIndex = 0;
-  return re;
+  if (re.matcher('').find()) throw new RedactionPatternError(source, 'it matches the empty string');
+  return { source, re };
 }
 
 /** Splits user patterns into the usable ones and error messages naming the others. */
@@ -350,9 +397,8 @@ export function createRedactor(extraPatterns: string[] = []): Redactor {
       };
       let s = text;
       // the user's own patterns first: what they asked for is never split by a built-in rule
-      for (const re of custom) {
-        re.lastIndex = 0;
-        s = s.replace(re, m => {
+      for (const { re } of custom) {
+        s = re.matcher(s).replaceAll((m: string) => {
           if (!m) return m;
           note('custom');
           return marker('custom');

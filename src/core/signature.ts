@@ -3,37 +3,10 @@
 // while different failures stay different. Also: terminal-escape stripping and a coarse category.
 // Pure TypeScript: no vscode, no fs.
 
-// ---------------------------------------------------------------------------------------------
-// Terminal escapes
-// ---------------------------------------------------------------------------------------------
+import { stripAnsi } from './ansi';
 
-// OSC (incl. VS Code's ESC]633;…BEL shell-integration marks) ends at BEL or ST; an unterminated one
-// ends at the line end so it can never swallow the rest of the output. Then DCS/SOS/PM/APC strings,
-// CSI sequences (7-bit and C1), and the remaining two-byte ESC sequences (charset selection, keypad…).
-const ANSI_RE =
-  /\u001b\][^\u0007\u001b\n]*(?:\u0007|\u001b\\)?|\u009d[^\u0007\u001b\u009c\n]*(?:\u0007|\u009c)?|\u001b[PX^_][^\u001b\n]*(?:\u001b\\)?|(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|\u001b[ -/]*[0-~]/g;
-// Control bytes left after the escapes are gone (keeps \t and \n).
-const CONTROL_RE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
-
-/**
- * Removes terminal escape sequences and stray carriage returns.
- * `\r\n` becomes `\n`; a line redrawn with bare `\r` (progress bars) keeps what was drawn last.
- */
-export function stripAnsi(text: string): string {
-  if (!text) return '';
-  let s = text.replace(ANSI_RE, '');
-  if (s.includes('\r')) {
-    s = s.replace(/\r+\n/g, '\n');
-    if (s.includes('\r')) s = s.replace(/[^\n]*\r[^\n]*/g, keepLastDrawn);
-  }
-  return s.replace(CONTROL_RE, '');
-}
-
-function keepLastDrawn(line: string): string {
-  const parts = line.split('\r');
-  for (let i = parts.length - 1; i >= 0; i--) if (parts[i].length > 0) return parts[i];
-  return '';
-}
+// One escape stripper for the whole codebase (core/ansi.ts); re-exported for the callers that import it from here.
+export { stripAnsi };
 
 // ---------------------------------------------------------------------------------------------
 // Normalization (masking what changes from run to run)
@@ -296,6 +269,7 @@ function clip(s: string): string {
 }
 
 const MIN_SCORE = 15;
+const NON_BLANK_RE = /\S/;
 const SECOND_MIN_SCORE = 50;
 const SCAN_LIMIT = 1_000_000;
 const LINE_LIMIT = 2000;
@@ -381,12 +355,13 @@ export function errorLine(output: string, maxLength = 300): string {
 function scanLines(output: string): { lines: string[]; cleaned: string[]; scored: Scored[]; lastMeaningful: number; preferLast: boolean } {
   const text = stripAnsi(boundForScan(output));
   const lines = text.split('\n');
-  const preferLast = /Traceback \(most recent call last\)|^\s*Caused by: /m.test(text);
+  const preferLast = /Traceback \(most recent call last\)|^[ \t]*Caused by: /m.test(text);
   const scored: Scored[] = [];
   const cleaned: string[] = new Array<string>(lines.length);
   let lastMeaningful = -1;
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i].length > LINE_LIMIT ? lines[i].slice(0, LINE_LIMIT) : lines[i];
+    if (!NON_BLANK_RE.test(raw)) continue; // blank lines are most of some outputs: skip them cheaply
     const c = preClean(raw);
     if (isNoise(c.text)) continue;
     cleaned[i] = c.text;
@@ -501,11 +476,11 @@ const CATEGORY_RULES: ReadonlyArray<readonly [ErrorCategory, RegExp]> = [
   ],
   [
     'test_failure',
-    /(?<!BUILD |[Cc]ompile\w{0,20} )\bFAILED\b|\bFAIL\b|\bTests?:\s+\d+ failed|\d+ (?:failed|failing)\b|^\s*●\s|--- FAIL|test result: FAILED|Failures: [1-9]|There (?:was|were) \d+ failures?|tests? failed/m,
+    /(?<!BUILD |[Cc]ompile\w{0,20} )\bFAILED\b|\bFAIL\b|\bTests?:\s+\d+ failed|(?<!\d)\d+ (?:failed|failing)\b|^[ \t]*●\s|--- FAIL|test result: FAILED|Failures: [1-9]|There (?:was|were) \d+ failures?|tests? failed/m,
   ],
   [
     'compilation_error',
-    /error\[E\d+\]|\berror [A-Z]{1,4}\d{3,5}\b|[Cc]ompilation (?:failed|error|terminated)|Compilation failure|[Ff]ailed to compile|could not compile|make(?:\[\d+\])?: \*\*\*|\berror: (?!failed to push|pathspec|Your local changes|src refspec|cannot lock ref|could not apply|The following untracked)|BUILD FAILED|BUILD FAILURE|[Bb]uild failed|\d+ errors? generated|undefined reference to|\bld: |collect2|linker command failed|cannot find symbol|\bundefined: \w|declared and not used|\bcompile\w* FAILED|was not declared in this scope|undeclared identifier|unresolved external symbol/,
+    /error\[E\d+\]|\berror [A-Z]{1,4}\d{3,5}\b|[Cc]ompilation (?:failed|error|terminated)|Compilation failure|[Ff]ailed to compile|could not compile|make(?:\[\d+\])?: \*\*\*|\berror: (?!failed to push|pathspec|Your local changes|src refspec|cannot lock ref|could not apply|The following untracked)|BUILD FAILED|BUILD FAILURE|[Bb]uild failed|(?<!\d)\d+ errors? generated|undefined reference to|\bld: |collect2|linker command failed|cannot find symbol|\bundefined: \w|declared and not used|\bcompile\w* FAILED|was not declared in this scope|undeclared identifier|unresolved external symbol/,
   ],
 ];
 

@@ -89,7 +89,8 @@ export const CODE_GLOSSARY: Readonly<Record<string, string>> = {
 
 // A path of three or more components (/home/dev/shop/src/App.java, node_modules/.bin/tsc): the
 // folders say where, not what failed; the last two components are kept (openssl/ssl.h, acme/App.java).
-const PATH_RE = /(?:[A-Za-z]:)?[\\/]?(?:[\w.@%+~-]+[\\/]){2,}[\w.@%+~-]*/g;
+// starts only where a run of path characters starts: from inside a run it would rescan the run (quadratic)
+const PATH_RE = /(?<![\w.@%+~\\/-])(?:[A-Za-z]:)?[\\/]?(?:[\w.@%+~-]+[\\/]){2,}[\w.@%+~-]*/g;
 
 function shortenPath(p: string): string {
   const parts = p.split(/[\\/]+/).filter(Boolean);
@@ -134,7 +135,8 @@ export function errorWords(text: string, options: ErrorWordsOptions = {}): strin
       continue;
     }
     const word = lower.replace(/'s$/, '').replace(/'/g, '');
-    const parts = splitIdentifier(raw.replace(/'s$/, '').replace(/'/g, ''));
+    // a very long identifier (a hash, a blob) is one word: splitting it is quadratic and means nothing
+    const parts = raw.length > 64 ? [word] : splitIdentifier(raw.replace(/'s$/, '').replace(/'/g, ''));
     if (parts.length > 1) {
       for (const p of parts) push(out, p);
       if (word.length <= 40) push(out, word.replace(/_/g, ''));

@@ -3,6 +3,8 @@
 
 import { appendFileSync } from 'node:fs';
 import * as vscode from 'vscode';
+import { redact } from '../core/redact';
+import { logText } from '../core/untrusted';
 
 export interface Logger {
   trace(component: string, message: string): void;
@@ -16,7 +18,8 @@ export interface Logger {
 }
 
 export function createLogger(channel: vscode.LogOutputChannel, eventFile = process.env.FAILURE_MEMORY_E2E_LOG): Logger {
-  const tag = (c: string, m: string) => `[${c}] ${m}`;
+  // every line may carry a command line or output: redacted and defused here, whatever the caller passed
+  const tag = (c: string, m: string) => logText(`[${c}] ${m}`);
   return {
     trace: (c, m) => channel.trace(tag(c, m)),
     debug: (c, m) => channel.debug(tag(c, m)),
@@ -27,7 +30,7 @@ export function createLogger(channel: vscode.LogOutputChannel, eventFile = proce
       channel.debug(tag('event', `${name} ${JSON.stringify(data)}`));
       if (!eventFile) return;
       try {
-        appendFileSync(eventFile, `${JSON.stringify({ t: new Date().toISOString(), event: name, ...data })}\n`);
+        appendFileSync(eventFile, `${redact(JSON.stringify({ t: new Date().toISOString(), event: name, ...data }))}\n`);
       } catch {
         // test-only sink: never disturb the user
       }

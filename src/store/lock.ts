@@ -2,7 +2,8 @@
 // Works between VS Code windows and the CLI on one machine, and (by age) across machines on a shared folder.
 
 import { randomBytes } from 'node:crypto';
-import { link, open, readFile, rename, stat, unlink, utimes } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, unlink, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 
 /** What a lock file holds (JSON). `token` tells our own lock from a newer one at the same path. */
@@ -79,23 +80,39 @@ export class HeldLock {
 
 /**
  * Takes the lock at `lockPath`, waiting with jittered exponential backoff (5 ms doubling to 50 ms).
- * Breaks a stale lock (dead pid on this host, or not refreshed for staleMs). Throws LockTimeoutError
- * after timeoutMs, and rethrows file-system errors other than EEXIST (EACCES, EROFS, ENOENT, ...).
+ * Breaks a stale lock: a dead pid on this host, not refreshed for staleMs by its mtime, or, whatever
+ * its mtime says (a clock ahead, another host, a reused pid), not changed at all while this process
+ * watched it for staleMs. Something that is not a lock file (a symbolic link, dangling or not) is
+ * removed at once: locks are regular files. Throws LockTimeoutError when one holder kept the lock for
+ * timeoutMs (waiting behind a queue of brief holders does not count), and rethrows
+ * file-system errors other than EEXIST (EACCES, EROFS, ENOENT, ...).
  */
 export async function acquireLock(lockPath: string, options: LockOptions): Promise<HeldLock> {
-  const started = Date.now();
+  // timeoutMs counts from the last time the lock changed hands: a queue of writers that each hold it
+  // briefly is progress (16 processes at once), one holder that keeps it for timeoutMs is not
+  let started = Date.now();
+  let holderKey: string | undefined;
   const token = randomBytes(8).toString('hex');
   let backoff = 5;
   let holder: Partial<LockInfo> | undefined;
+  let watched: { key: string; since: number } | undefined;
   for (;;) {
     const info: LockInfo = { pid: process.pid, host: hostname(), time: new Date().toISOString(), token };
     if (await tryCreate(lockPath, info)) return new HeldLock(lockPath, info, options);
 
     const seen = await readLock(lockPath);
-    if (!seen) continue; // released between our attempt and the look: try again at once
-    holder = seen.info;
-    const staleBecause = whyStale(seen, options.staleMs);
-    if (staleBecause && (await breakLock(lockPath, seen, staleBecause, options))) continue;
+    if (seen) {
+      holder = seen.info;
+      const who = `${seen.ino}:${seen.raw}`;
+      if (holderKey !== undefined && holderKey !== who) started = Date.now();
+      holderKey = who;
+      const key = `${seen.ino}:${seen.mtimeMs}:${seen.raw}`;
+      if (watched?.key !== key) watched = { key, since: Date.now() };
+      const staleBecause = seen.notAFile ?? whyStale(seen, options.staleMs, Date.now() - watched.since);
+      if (staleBecause && (await breakLock(lockPath, seen, staleBecause, options))) continue;
+    }
+    // nothing seen: released between our attempt and the look; back off anyway so that no state of
+    // the file system can make this loop spin
 
     const waited = Date.now() - started;
     if (waited >= options.timeoutMs) throw new LockTimeoutError(lockPath, holder, waited);
@@ -142,12 +159,17 @@ interface SeenLock {
   info: Partial<LockInfo> | undefined;
   ino: number;
   mtimeMs: number;
+  /** Set when the path holds something that is not a lock file (a symbolic link): the reason to remove it. */
+  notAFile?: string;
 }
+
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
 async function tryCreate(lockPath: string, info: LockInfo): Promise<boolean> {
   let handle;
   try {
-    handle = await open(lockPath, 'wx');
+    // O_EXCL never follows a symbolic link at the path; O_NOFOLLOW says so twice
+    handle = await open(lockPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o644);
   } catch (err) {
     if (errnoCode(err) === 'EEXIST') return false;
     throw err;
@@ -164,13 +186,28 @@ async function tryCreate(lockPath: string, info: LockInfo): Promise<boolean> {
   }
 }
 
+/** The lock file's content and identity, read through one handle (never through a symbolic link). */
 async function readLock(lockPath: string): Promise<SeenLock | undefined> {
+  let handle;
   try {
-    const [raw, st] = await Promise.all([readFile(lockPath, 'utf8'), stat(lockPath)]);
-    return { raw, info: parseLockInfo(raw), ino: st.ino, mtimeMs: st.mtimeMs };
+    handle = await open(lockPath, constants.O_RDONLY | NOFOLLOW);
   } catch (err) {
-    if (errnoCode(err) === 'ENOENT') return undefined;
+    const code = errnoCode(err);
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP' || code === 'ENXIO') {
+      const st = await lstat(lockPath).catch(() => undefined);
+      if (!st) return undefined;
+      return { raw: '', info: undefined, ino: st.ino, mtimeMs: st.mtimeMs, notAFile: 'it is a symbolic link, not a lock file' };
+    }
     throw err;
+  }
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) throw Object.assign(new Error(`${lockPath} is not a regular file`), { code: 'EISDIR' });
+    const raw = await handle.readFile('utf8');
+    return { raw, info: parseLockInfo(raw), ino: st.ino, mtimeMs: st.mtimeMs };
+  } finally {
+    await handle.close().catch(() => undefined);
   }
 }
 
@@ -183,7 +220,7 @@ function parseLockInfo(raw: string): Partial<LockInfo> | undefined {
   }
 }
 
-function whyStale(seen: SeenLock, staleMs: number): string | undefined {
+function whyStale(seen: SeenLock, staleMs: number, unchangedForMs: number): string | undefined {
   const info = seen.info;
   if (info && typeof info.pid === 'number' && info.host === hostname() && isDead(info.pid)) {
     return `its process ${info.pid} is no longer running`;
@@ -193,6 +230,9 @@ function whyStale(seen: SeenLock, staleMs: number): string | undefined {
   const lastSign = Math.max(seen.mtimeMs, Number.isNaN(written) ? 0 : written);
   const age = Date.now() - lastSign;
   if (age > staleMs) return `it has not been refreshed for ${Math.round(age / 1000)} s`;
+  // a live holder's heartbeat changes the mtime every staleMs/3: a lock that did not change at all
+  // while we watched is stale, whatever its clock says (future mtime, another host, a reused pid)
+  if (unchangedForMs > staleMs) return `it did not change for ${Math.round(unchangedForMs / 1000)} s (its holder is gone)`;
   return undefined;
 }
 
@@ -208,34 +248,39 @@ function isDead(pid: number): boolean {
 }
 
 /**
- * Breaks a stale lock without racing another breaker: the lock is renamed to a unique name (only one
- * rename of a given file can succeed), then checked to be the very lock judged stale. If a fresh lock
- * was moved by mistake it is put back with link(), which fails if someone has taken the lock since.
+ * Breaks a stale lock without racing another breaker or a new holder. Breakers serialize on
+ * `<lock>.break` (O_EXCL; itself broken when older than staleMs). Holding it, the breaker re-reads
+ * the lock and removes it only if it is still the very file judged stale (same inode and bytes): a
+ * lock released and re-created in the meantime by a live process is never touched, so no live
+ * holder ever loses its lock to a breaker (that was the "another process broke its lock" failure).
  */
 async function breakLock(lockPath: string, seen: SeenLock, reason: string, options: LockOptions): Promise<boolean> {
-  const aside = `${lockPath}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const breaker = `${lockPath}.break`;
+  let handle;
   try {
-    await rename(lockPath, aside);
+    handle = await open(breaker, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o644);
   } catch (err) {
-    if (errnoCode(err) === 'ENOENT') return true; // someone else broke or released it
-    throw err;
+    if (errnoCode(err) !== 'EEXIST') throw err;
+    // another breaker is at work; a breaker lock left by a killed breaker is removed by age
+    const st = await lstat(breaker).catch(() => undefined);
+    if (st && (st.isSymbolicLink() || Date.now() - st.mtimeMs > options.staleMs)) await unlink(breaker).catch(() => undefined);
+    return false;
   }
-  let movedRaw: string | undefined;
-  let movedIno: number | undefined;
   try {
-    movedRaw = await readFile(aside, 'utf8');
-    movedIno = (await stat(aside)).ino;
-  } catch {
-    // unreadable: treat as not the one we saw
-  }
-  if (movedRaw === seen.raw && movedIno === seen.ino) {
-    await unlink(aside).catch(() => undefined);
+    await handle.close();
+    const now = await readLock(lockPath);
+    if (!now) return true; // released meanwhile
+    if (now.ino !== seen.ino || now.raw !== seen.raw || now.mtimeMs !== seen.mtimeMs) return false; // a new or refreshed lock
+    try {
+      await unlink(lockPath); // removes a symbolic link itself, never what it points to
+    } catch (err) {
+      if (errnoCode(err) !== 'ENOENT') throw err;
+    }
     warn(options, `Broke a stale lock ${lockPath} held by ${describeHolder(seen.info)}: ${reason}.`);
     return true;
+  } finally {
+    await unlink(breaker).catch(() => undefined);
   }
-  await link(aside, lockPath).catch(() => undefined);
-  await unlink(aside).catch(() => undefined);
-  return false;
 }
 
 function warn(options: LockOptions, message: string): void {

@@ -4,11 +4,12 @@
 // and keeping the exact bytes of a corrupt file. Writers serialize on memory.json.lock (see lock.ts)
 // and always re-read inside the lock, so concurrent updates merge instead of overwriting each other.
 
-import { randomBytes } from 'node:crypto';
-import { access, mkdir, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdir, open, rename, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Adapter, Low as LowType } from 'lowdb' with { 'resolution-mode': 'import' };
 import { emptyMemory, SCHEMA_VERSION, type Approach, type MemoryData } from '../core/types';
+import { assertInsideWithoutLinks, DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_STALE_LOCK_MS, exists, removeStaleTemps, UnsafePathError, workspaceRootOf, writeFileAtomic } from './fsx';
 import { acquireLock, describeHolder, errnoCode, LockTimeoutError, serialize, type HeldLock } from './lock';
 
 export const MEMORY_DIR_NAME = '.vscode/failure-memory';
@@ -20,7 +21,7 @@ export function memoryDirFor(workspaceFolder: string): string {
   return path.join(workspaceFolder, ...MEMORY_DIR_NAME.split('/'));
 }
 
-export type StoreErrorCode = 'READ_ONLY' | 'LOCK_TIMEOUT' | 'IO' | 'TOO_LARGE';
+export type StoreErrorCode = 'READ_ONLY' | 'LOCK_TIMEOUT' | 'IO' | 'TOO_LARGE' | 'UNSAFE_PATH';
 
 /** Every failure of the store surfaces as this, with a message meant for a person. */
 export class StoreError extends Error {
@@ -36,10 +37,15 @@ export class StoreError extends Error {
 }
 
 export interface StoreOptions {
-  /** How long update() waits for another process's lock. Default 5000. */
+  /** How long update() waits for another process's lock. Default 20000 (longer than staleLockMs). */
   lockTimeoutMs?: number;
   /** A lock not refreshed for this long is broken. Default 10000. */
   staleLockMs?: number;
+  /**
+   * The workspace folder the memory folder must stay inside: a symbolic link on the way from it to
+   * the memory folder is refused (StoreError UNSAFE_PATH) before anything is read, written or moved.
+   */
+  root?: string;
   /** Corrupt file moved aside, stale lock broken, ... Default: process.emitWarning. */
   onWarning?: (message: string) => void;
   /** Turns parsed JSON into MemoryData. Default migrateMemory. Throw a StoreError to refuse the file untouched. */
@@ -72,13 +78,15 @@ export class MemoryStore implements MemoryStorePort {
   private readonly staleLockMs: number;
   private readonly warnSink: (message: string) => void;
   private readonly migrate: (raw: unknown, file: string) => MemoryData;
+  private readonly root: string | undefined;
 
   constructor(dir: string, options: StoreOptions = {}) {
     this.dir = path.resolve(dir);
     this.file = path.join(this.dir, MEMORY_FILE_NAME);
     this.lockFile = `${this.file}.lock`;
-    this.lockTimeoutMs = options.lockTimeoutMs ?? 5000;
-    this.staleLockMs = options.staleLockMs ?? 10000;
+    this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+    this.staleLockMs = options.staleLockMs ?? DEFAULT_STALE_LOCK_MS;
+    this.root = options.root !== undefined ? path.resolve(options.root) : workspaceRootOf(this.dir);
     this.warnSink = options.onWarning ?? (message => process.emitWarning(message, 'FailureMemoryWarning'));
     this.migrate = options.migrate ?? migrateMemory;
   }
@@ -153,8 +161,16 @@ export class MemoryStore implements MemoryStorePort {
   /** One read: open, fstat (size guard), readFile, JSON.parse, migrate. */
   private async load(): Promise<Loaded> {
     let text: string;
+    await this.checkPath();
     try {
-      const handle = await open(this.file, 'r');
+      let handle;
+      try {
+        handle = await open(this.file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+      } catch (err) {
+        // memory.json as a symbolic link: never read (nor show a byte of) whatever it points to
+        if (errnoCode(err) === 'ELOOP') return { kind: 'corrupt', code: 'IO', reason: 'it is a symbolic link, not a file' };
+        throw err;
+      }
       try {
         const st = await handle.stat();
         if (!st.isFile()) {
@@ -171,13 +187,16 @@ export class MemoryStore implements MemoryStorePort {
       if (err instanceof StoreError) throw err;
       const code = errnoCode(err);
       if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
+
       throw fsError(err, this.file, 'read');
     }
     let raw: unknown;
     try {
       raw = JSON.parse(text);
     } catch (err) {
-      return { kind: 'corrupt', code: 'IO', reason: `it is not valid JSON (${(err as Error).message})` };
+      // the message of JSON.parse quotes the file's first characters: say where, never what
+      const at = /position (\d+)/.exec((err as Error).message)?.[1];
+      return { kind: 'corrupt', code: 'IO', reason: `it is not valid JSON${at ? ` (at character ${at})` : ''}` };
     }
     try {
       return { kind: 'ok', data: this.migrate(raw, this.file) };
@@ -211,11 +230,13 @@ export class MemoryStore implements MemoryStorePort {
     const options = { timeoutMs: this.lockTimeoutMs, staleMs: this.staleLockMs, onWarning: (m: string) => this.warn(m) };
     for (let attempt = 0; ; attempt++) {
       try {
+        await this.checkPath();
         await mkdir(this.dir, { recursive: true });
         return await acquireLock(this.lockFile, options);
       } catch (err) {
         // the folder was deleted (e.g. memory cleared by hand) between mkdir and the lock: once more
         if (errnoCode(err) === 'ENOENT' && attempt === 0) continue;
+        if (err instanceof StoreError) throw err;
         if (err instanceof LockTimeoutError) {
           throw new StoreError('LOCK_TIMEOUT', this.lockFile, `Failure Memory could not lock ${this.file}: it is in use by ${describeHolder(err.holder)} and was not released within ${Math.round(err.waitedMs / 100) / 10} s. Nothing was written; try again. If no other Failure Memory is running, delete ${this.lockFile}.`, { cause: err });
         }
@@ -236,25 +257,29 @@ export class MemoryStore implements MemoryStorePort {
   async writeLocked(data: MemoryData, lock: HeldLock): Promise<void> {
     // compact on purpose: a 10k-attempt memory is several MB and is re-read on every check
     const text = JSON.stringify(data);
-    const base = path.basename(this.file);
-    const temp = path.join(this.dir, `.${base}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
     try {
+      // temp files of a writer killed mid-write (kill -9) are orphans now that we hold the lock
+      await removeStaleTemps(this.dir, [this.file]);
       if (!(await exists(this.file))) await this.writeGitignore();
-      const handle = await open(temp, 'wx');
-      try {
-        await handle.writeFile(text, 'utf8');
-        await handle.sync(); // the bytes are on disk before the rename makes them the memory
-      } finally {
-        await handle.close();
-      }
-      if (!(await lock.stillHeld().catch(() => false))) {
-        throw new StoreError('LOCK_TIMEOUT', this.lockFile, `Failure Memory did not write ${this.file}: another process broke its lock while this update was running (it took longer than ${this.staleLockMs} ms). Nothing was written; try again.`);
-      }
-      await renameWithRetry(temp, this.file);
+      await writeFileAtomic(this.file, text, async () => {
+        if (!(await lock.stillHeld().catch(() => false))) {
+          throw new StoreError('LOCK_TIMEOUT', this.lockFile, `Failure Memory did not write ${this.file}: another process broke its lock while this update was running (it took longer than ${this.staleLockMs} ms). Nothing was written; try again.`);
+        }
+      });
     } catch (err) {
-      await unlink(temp).catch(() => undefined);
       if (err instanceof StoreError) throw err;
       throw fsError(err, this.dir, 'write');
+    }
+  }
+
+  /** Refuses a memory folder reached through a symbolic link (StoreError UNSAFE_PATH). */
+  private async checkPath(): Promise<void> {
+    if (!this.root) return;
+    try {
+      await assertInsideWithoutLinks(this.root, this.dir);
+    } catch (err) {
+      if (err instanceof UnsafePathError) throw new StoreError('UNSAFE_PATH', err.path, err.message, { cause: err });
+      throw fsError(err, this.dir, 'read');
     }
   }
 
@@ -351,6 +376,7 @@ function seedLedger(a: Doc): Doc {
  */
 export function migrateMemory(raw: unknown, file = MEMORY_FILE_NAME): MemoryData {
   if (!isObject(raw)) throw new CorruptMemoryError(`the top level is ${describe(raw)}, not an object`);
+  if (nestedDeeperThan(raw, MAX_DEPTH)) throw new CorruptMemoryError(`it is nested more than ${MAX_DEPTH} levels deep`);
   const version = raw.schemaVersion ?? 0;
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 0) {
     throw new CorruptMemoryError(`schemaVersion is ${describe(version)}`);
@@ -368,15 +394,16 @@ function normalize(doc: Doc): MemoryData {
   const approaches = field(doc, 'approaches', isObject, {});
   const normalized: Record<string, Approach> = {};
   for (const [key, value] of Object.entries(approaches)) {
-    if (!isObject(value)) throw new CorruptMemoryError(`approach "${key}" is ${describe(value)}`);
-    normalized[key] = normalizeApproach(key, value, now);
+    if (!isObject(value)) throw new CorruptMemoryError(`an approach is ${describe(value)}`);
+    // defineProperty: a key "__proto__" stays a plain entry instead of replacing the map's prototype
+    Object.defineProperty(normalized, key, { value: normalizeApproach(key, value, now), enumerable: true, writable: true, configurable: true });
   }
   return {
     ...doc, // fields this version does not know are kept, not dropped
     schemaVersion: SCHEMA_VERSION,
     approaches: normalized,
-    reflections: field(doc, 'reflections', Array.isArray, []),
-    learnings: field(doc, 'learnings', Array.isArray, []),
+    reflections: field(doc, 'reflections', isObjectList, []),
+    learnings: field(doc, 'learnings', isLearningList, []),
     updatedAt: field(doc, 'updatedAt', isString, now),
   };
 }
@@ -393,9 +420,9 @@ function normalizeApproach(key: string, a: Doc, now: string): Approach {
     failures: field(a, 'failures', isCount, 0),
     totalAttempts: field(a, 'totalAttempts', isCount, 0),
     lastErrorSignature: field(a, 'lastErrorSignature', isString, ''),
-    alternativesTried: field(a, 'alternativesTried', Array.isArray, []),
-    learnedFacts: field(a, 'learnedFacts', Array.isArray, []),
-    attempts: field(a, 'attempts', Array.isArray, []),
+    alternativesTried: field(a, 'alternativesTried', isStringList, []),
+    learnedFacts: field(a, 'learnedFacts', isStringList, []),
+    attempts: field(a, 'attempts', isAttemptList, []),
     ledger: field(a, 'ledger', Array.isArray, []),
     updatedAt: field(a, 'updatedAt', isString, now),
   };
@@ -405,8 +432,47 @@ function normalizeApproach(key: string, a: Doc, now: string): Approach {
 function field<T>(doc: Doc, name: string, ok: (v: unknown) => v is T, fallback: T): T {
   const v = doc[name];
   if (v === undefined || v === null) return fallback;
-  if (!ok(v)) throw new CorruptMemoryError(`"${name}" is ${describe(v)}`);
+  if (!ok(v)) throw new CorruptMemoryError(`"${name}" is ${Array.isArray(v) ? 'a list with entries of the wrong type' : describe(v)}`);
   return v;
+}
+
+/** Memory is at most a few levels deep; a document nested deeper is not ours (and would overflow the stack). */
+const MAX_DEPTH = 64;
+
+function nestedDeeperThan(root: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[root, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(v as object)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** Attempts are objects whose fields the engine reads have the right types. */
+function isAttemptList(v: unknown): v is Approach['attempts'] {
+  return (
+    Array.isArray(v) &&
+    v.every(
+      x =>
+        isObject(x) &&
+        typeof x.command === 'string' &&
+        typeof x.outcome === 'string' &&
+        (x.errorSignature === undefined || typeof x.errorSignature === 'string') &&
+        (x.timestamp === undefined || typeof x.timestamp === 'string') &&
+        (x.output === undefined || typeof x.output === 'string'),
+    )
+  );
+}
+function isStringList(v: unknown): v is string[] {
+  return Array.isArray(v) && v.every(x => typeof x === 'string');
+}
+function isObjectList(v: unknown): v is Doc[] {
+  return Array.isArray(v) && v.every(isObject);
+}
+function isLearningList(v: unknown): v is MemoryData['learnings'] {
+  return Array.isArray(v) && v.every(x => isObject(x) && typeof x.text === 'string' && typeof x.type === 'string');
 }
 
 function isObject(v: unknown): v is Doc {
@@ -421,7 +487,7 @@ function isCount(v: unknown): v is number {
 function describe(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'string') return `a string (${JSON.stringify(v.slice(0, 20))})`;
+  if (typeof v === 'string') return 'a string'; // never its content: the warning is shown to a person
   return typeof v === 'object' ? 'an object' : `${typeof v} ${String(v)}`;
 }
 
@@ -459,29 +525,6 @@ function fsError(err: unknown, where: string, action: 'read' | 'write'): StoreEr
       why = (err as Error)?.message ?? String(err);
   }
   return new StoreError(storeCode, where, `${start}: ${why} (${code}).${session}`, { cause: err });
-}
-
-async function renameWithRetry(from: string, to: string): Promise<void> {
-  // On Windows a reader holding memory.json open makes the rename fail briefly (EPERM/EBUSY).
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await rename(from, to);
-    } catch (err) {
-      const code = errnoCode(err);
-      const transient = process.platform === 'win32' && (code === 'EPERM' || code === 'EBUSY' || code === 'EACCES');
-      if (!transient || attempt >= 10) throw err;
-      await new Promise(resolve => setTimeout(resolve, 20 * (attempt + 1)));
-    }
-  }
-}
-
-async function exists(p: string): Promise<boolean> {
-  try {
-    await access(p);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function formatMb(bytes: number): string {

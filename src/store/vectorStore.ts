@@ -17,9 +17,10 @@
 // vectors of another one replaces it.
 
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, stat, truncate, unlink } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, stat, truncate, unlink } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import * as path from 'node:path';
+import { assertInsideWithoutLinks, DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_STALE_LOCK_MS, removeStaleTemps, workspaceRootOf, writeFileAtomic } from './fsx';
 import { acquireLock, errnoCode, serialize, type HeldLock } from './lock';
 
 const MAGIC = 'FMVEC001';
@@ -118,6 +119,8 @@ export interface VectorStoreOptions {
   /** Compact when deleted rows exceed this share of all rows (and at least 64 rows). Default 0.25. */
   compactRatio?: number;
   onWarning?: (message: string) => void;
+  /** The workspace folder the vectors must stay inside (default: the folder above .vscode/failure-memory). */
+  root?: string;
 }
 
 export interface VectorEntry {
@@ -131,7 +134,8 @@ export class VectorStore {
   readonly indexFile: string;
   private readonly nextIndexFile: string;
   private readonly lockFile: string;
-  private readonly options: Required<Omit<VectorStoreOptions, 'name' | 'onWarning'>>;
+  private readonly options: Required<Omit<VectorStoreOptions, 'name' | 'onWarning' | 'root'>>;
+  private readonly root: string | undefined;
   private readonly warnSink: (message: string) => void;
   private cache: { key: string; snapshot: VectorSnapshot } | undefined;
 
@@ -143,9 +147,10 @@ export class VectorStore {
     this.indexFile = path.join(this.dir, `${name}.json`);
     this.nextIndexFile = `${this.indexFile}.next`;
     this.lockFile = `${this.indexFile}.lock`;
+    this.root = options.root !== undefined ? path.resolve(options.root) : workspaceRootOf(this.dir);
     this.options = {
-      lockTimeoutMs: options.lockTimeoutMs ?? 5000,
-      staleLockMs: options.staleLockMs ?? 10000,
+      lockTimeoutMs: options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
+      staleLockMs: options.staleLockMs ?? DEFAULT_STALE_LOCK_MS,
       compactRatio: options.compactRatio ?? 0.25,
     };
     this.warnSink = options.onWarning ?? (m => process.emitWarning(m, 'FailureMemoryWarning'));
@@ -374,39 +379,21 @@ export class VectorStore {
 
   /** Atomic write of an index file (temp, fsync, rename), checking the lock is still ours. */
   private async writeIndex(index: VectorIndex, target: string, lock?: HeldLock): Promise<void> {
-    const temp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    try {
-      const handle = await open(temp, 'wx');
-      try {
-        await handle.writeFile(JSON.stringify(index), 'utf8');
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
+    await writeFileAtomic(target, JSON.stringify(index), async () => {
       if (lock && !(await lock.stillHeld().catch(() => false))) {
         throw new Error(`${this.lockFile} was taken over by another process; vectors not written.`);
       }
-      await rename(temp, target);
-    } catch (err) {
-      await unlink(temp).catch(() => undefined);
-      throw err;
-    }
+    });
   }
 
   private async removeStaleTemps(): Promise<void> {
-    const base = path.basename(this.binFile);
-    let names: string[] = [];
-    try {
-      names = await readdir(this.dir);
-    } catch {
-      return;
-    }
     // inside the lock no other writer is running: every temp file is left over from a crash
-    for (const n of names) if (n.startsWith(`${base}.tmp-`)) await unlink(path.join(this.dir, n)).catch(() => undefined);
+    await removeStaleTemps(this.dir, [this.indexFile, this.nextIndexFile], [`${path.basename(this.binFile)}.tmp-`]);
   }
 
   private locked<T>(fn: (lock: HeldLock) => Promise<T>): Promise<T> {
     return serialize(this.lockFile, async () => {
+      if (this.root) await assertInsideWithoutLinks(this.root, this.dir);
       await mkdir(this.dir, { recursive: true });
       const lock = await acquireLock(this.lockFile, {
         timeoutMs: this.options.lockTimeoutMs,
@@ -414,6 +401,7 @@ export class VectorStore {
         onWarning: m => this.warn(m),
       });
       try {
+        await this.removeStaleTemps();
         return await fn(lock);
       } finally {
         this.cache = undefined;

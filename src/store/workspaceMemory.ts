@@ -66,7 +66,7 @@ export class WorkspaceMemory {
     readonly workspaceFolder: string,
     options: WorkspaceMemoryOptions = {},
   ) {
-    this.store = options.store ?? new MemoryStore(options.dir ?? memoryDirFor(workspaceFolder), options);
+    this.store = options.store ?? new MemoryStore(options.dir ?? memoryDirFor(workspaceFolder), { ...options, root: options.root ?? (options.dir ? undefined : workspaceFolder) });
     this._settings = mergeSettings(options.settings);
     this.redactor = createRedactor(this._settings.extraRedactionPatterns);
     this.scorer = options.scorer ?? lexicalScorer;
@@ -186,6 +186,22 @@ export class WorkspaceMemory {
     if (!approach) return undefined;
     const similar = await recall(data, `${approach.label}\n${approach.lastErrorSignature}`, 8, this.scorer);
     return buildBrief({ approach, threshold: this._settings.threshold, similar, redact: t => this.redact(t) });
+  }
+
+  /**
+   * Marks the approach of a command line (or key) resolved, or lets it run once. The lookup happens
+   * inside the lock, on the data being written: a `clear` racing it cannot pull the approach away
+   * between finding and marking it. undefined when memory holds no such approach.
+   */
+  async markByCommand(how: 'resolve' | 'allow', commandOrKey: string, cwd?: string): Promise<Approach | undefined> {
+    const wanted = this.redact(commandOrKey);
+    // nothing to mark: answer from a lock-free read and write nothing (no folder created)
+    if (!findApproach(await this.store.read(), wanted, cwd)) return undefined;
+    return this.store.update(data => {
+      const a = findApproach(data, wanted, cwd);
+      if (!a) return undefined;
+      return how === 'resolve' ? markResolved(data, a.key) : allowOnce(data, a.key);
+    });
   }
 
   async resolve(key: string): Promise<Approach | undefined> {

@@ -83,8 +83,8 @@ void describe('run ledger', () => {
           key: '.::jest', command: 'npx jest', label: 'jest', cwd: '.', status: 'active', failures: 1, totalAttempts: 2,
           lastErrorSignature: 'x', alternativesTried: [], learnedFacts: [], updatedAt: '2026-11-20T10:00:00Z',
           attempts: [
-            { timestamp: '2026-11-20T09:00:00Z', outcome: 'success', exitCode: 0, errorSignature: '', testResults: { passed: 4, failed: 0, total: 4 } },
-            { timestamp: '2026-11-20T10:00:00Z', outcome: 'failure', exitCode: 1, errorSignature: 'x', testResults: null },
+            { command: 'npx jest', timestamp: '2026-11-20T09:00:00Z', outcome: 'success', exitCode: 0, errorSignature: '', testResults: { passed: 4, failed: 0, total: 4 } },
+            { command: 'npx jest', timestamp: '2026-11-20T10:00:00Z', outcome: 'failure', exitCode: 1, errorSignature: 'x', testResults: null },
           ],
         },
       },

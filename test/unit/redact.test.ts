@@ -1,6 +1,7 @@
  
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { boundOutput } from '../../src/core/output';
 import { createRedactor, redact, RedactionPatternError, REDACTION_KINDS, validatePatterns } from '../../src/core/redact';
 
 import { FAKE, rep } from '../support/secrets';
@@ -127,15 +128,15 @@ describe('redact: headers, keys, URLs', () => {
     gone(cut, ['MIIEvQ', 'QUJDREVG'], ['private-key']);
   });
 
-  test('credentials in URLs keep scheme and host', () => {
-    assert.equal(red('git push https://user:hunter2@example.com/repo.git'), 'git push https://[REDACTED:url-credentials]@example.com/repo.git');
-    assert.equal(red('psql postgres://admin:s3cr3t@db.example.com:5432/app'), 'psql postgres://[REDACTED:url-credentials]@db.example.com:5432/app');
+  test('credentials in URLs keep scheme, user name and host (only the password is secret)', () => {
+    assert.equal(red('git push https://user:hunter2@example.com/repo.git'), 'git push https://user:[REDACTED:url-credentials]@example.com/repo.git');
+    assert.equal(red('psql postgres://admin:s3cr3t@db.example.com:5432/app'), 'psql postgres://admin:[REDACTED:url-credentials]@db.example.com:5432/app');
     assert.equal(
       red('MONGO_URI=mongodb+srv://user:p%40ss@cluster0.abcd.mongodb.net/test?retryWrites=true'),
-      'MONGO_URI=mongodb+srv://[REDACTED:url-credentials]@cluster0.abcd.mongodb.net/test?retryWrites=true',
+      'MONGO_URI=mongodb+srv://user:[REDACTED:url-credentials]@cluster0.abcd.mongodb.net/test?retryWrites=true',
     );
-    assert.equal(red('redis://:topsecret@cache:6379/0'), 'redis://[REDACTED:url-credentials]@cache:6379/0');
-    assert.equal(red('amqp://guest:gu@st:pw@rabbit:5672'), 'amqp://[REDACTED:url-credentials]@rabbit:5672');
+    assert.equal(red('redis://:topsecret@cache:6379/0'), 'redis://:[REDACTED:url-credentials]@cache:6379/0');
+    assert.equal(red('amqp://guest:gu@st:pw@rabbit:5672'), 'amqp://guest:[REDACTED:url-credentials]@rabbit:5672');
   });
 
   test('env dumps: the key stays, the value goes', () => {
@@ -325,5 +326,51 @@ describe('redact: result, user patterns, robustness', () => {
     const out = r.redact(big);
     assert.ok(!out.text.includes(FAKE.ghp));
     assert.ok(out.count > 100_000);
+  });
+});
+
+describe('redact: misses found in issue 12', () => {
+  test('a token as the URL user name without a password (git prints these)', () => {
+    const hex = 'f3a9c0d1e2b4a5968778695a4b3c2d1e0f9a8b7c';
+    assert.equal(red(`fatal: unable to access 'https://${hex}@github.com/org/repo.git/': 403`), "fatal: unable to access 'https://[REDACTED:url-credentials]@github.com/org/repo.git/': 403");
+    // a login name stays
+    assert.equal(red('ssh://git@github.com/org/repo'), 'ssh://git@github.com/org/repo');
+  });
+
+  test('escaped JSON inside a JSON string', () => {
+    const out = red('{"body":"{\\"password\\":\\"hunter2-xyz\\",\\"user\\":\\"bob\\"}"}');
+    assert.ok(!out.includes('hunter2'), out);
+    assert.ok(out.includes('\\"user\\":\\"bob\\"'), out);
+  });
+
+  test('key: value in mid-line', () => {
+    assert.ok(!red('error: bad apiKey: sk9f8e7d6c5b4a3210').includes('sk9f8e7d6c5b4a3210'));
+    assert.ok(!red('echo password: hunter2').includes('hunter2'));
+    // prose stays prose
+    assert.equal(red('Invalid password: too short'), 'Invalid password: too short');
+  });
+
+  test('a value longer than 4,096 characters is redacted to its end', () => {
+    const long = 'Zx9'.repeat(3000);
+    const out = red(`api_key=${long} next`);
+    assert.equal(out, 'api_key=[REDACTED:secret] next');
+  });
+
+  test('a secret cut at the head/tail seam of kept output leaves no half behind', () => {
+    const token = FAKE.ghp;
+    // one long line: the seam falls inside the token
+    const head = 'x '.repeat(100) + token + ' y'.repeat(300);
+    const seam = head.indexOf(token) + token.length / 2;
+    const cutHead = boundOutput(head, seam * 2);
+    assert.ok(cutHead.truncated);
+    assert.ok(!cutHead.text.includes(token.slice(0, 12)), cutHead.text);
+    // and at the tail's seam
+    const tail = 'x '.repeat(300) + token + ' y'.repeat(100);
+    const fromEnd = tail.length - (tail.indexOf(token) + token.length / 2);
+    const cutTail = boundOutput(tail, fromEnd * 2);
+    assert.ok(cutTail.truncated);
+    assert.ok(!cutTail.text.includes(token.slice(-12)), cutTail.text);
+    // no separator at all: the cut word goes entirely
+    assert.ok(!boundOutput(token.repeat(20), 200).text.includes('ghp_'));
   });
 });

@@ -9,8 +9,7 @@ const OPTIONS = {
 async function mark(ctx: Context, how: 'resolve' | 'allow'): Promise<number> {
   const command = ctx.required('command');
   const memory = ctx.memory();
-  const found = await memory.find(command, ctx.cwd);
-  const a = !found ? undefined : how === 'resolve' ? await memory.resolve(found.key) : await memory.allowOnce(found.key);
+  const a = await memory.markByCommand(how, command, ctx.cwd);
   if (!a) {
     ctx.io.err(`failure-memory: no memory of \`${command}\`${ctx.cwd ? ` in ${ctx.cwd}` : ''}\n`);
     return 1;

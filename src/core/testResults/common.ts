@@ -1,6 +1,7 @@
 // Shared by the test-run parsers: bounds, preparation of the output (escapes, long lines, go test -json),
 // the failure list and the message gatherer.
 
+import { stripAnsi } from '../ansi';
 import type { TestFailure } from '../types';
 
 /** Only the tail of a huge output is scanned; summaries are printed last. */
@@ -18,24 +19,6 @@ const MAX_COUNT = 1e9;
 
 // ---------------------------------------------------------------------------------------------------------
 // Preparation
-
-const ANSI_RE = new RegExp(
-  [
-    '\\x1b\\][^\\x07\\x1b\\r\\n]*(?:\\x07|\\x1b\\\\)?', // OSC (VS Code shell integration 633, titles, links)
-    '\\x1b\\[[0-?]*[ -/]*[@-~]', // CSI (colors, cursor)
-    '\\x9b[0-?]*[ -/]*[@-~]', // 8-bit CSI
-    '\\x1b[PX^_][^\\x1b]*(?:\\x1b\\\\)?', // DCS, SOS, PM, APC
-    '\\x1b[ -/]*[0-~]', // other escapes (charset selection, keypad modes)
-    '[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1a\\x1c-\\x1f\\x7f]', // other control characters (binary noise)
-    '\\x1b', // stray escape
-  ].join('|'),
-  'g',
-);
-
-/** Removes terminal escape sequences and control characters; keeps \n, \r and \t. */
-function stripAnsi(s: string): string {
-  return s.replace(ANSI_RE, '');
-}
 
 export function prepare(output: string): { lines: string[]; text: string } {
   let s = output;
@@ -57,6 +40,8 @@ export function prepare(output: string): { lines: string[]; text: string } {
         continue;
       }
     }
+    // a run of more than two blank lines says nothing more than two: ten parsers need not walk it
+    if (line === '' && lines.length >= 2 && lines[lines.length - 1] === '' && lines[lines.length - 2] === '') continue;
     lines.push(line);
   }
   return { lines, text: lines.join('\n') };
