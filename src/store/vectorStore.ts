@@ -21,6 +21,7 @@ import { mkdir, open, readdir, readFile, rename, stat, truncate, unlink } from '
 import { endianness } from 'node:os';
 import * as path from 'node:path';
 import { acquireLock, errnoCode, serialize, type HeldLock } from './lock';
+import { WasmRows } from './vectorKernel';
 
 const MAGIC = 'FMVEC001';
 const HEADER_BYTES = 32;
@@ -41,22 +42,41 @@ export interface VectorIndex {
   updatedAt: string;
 }
 
+/** Below this many stored values (64 KiB of rows) search stays in JS: the wasm instance is not worth it. */
+const KERNEL_MIN_VALUES = 16384;
+
 /** What a reader sees: rows, ids and where each live id is. */
 export class VectorSnapshot {
   readonly positions = new Map<string, number>();
   readonly live: number;
+  /** ids.length × dim values, row after row (in WebAssembly memory when the SIMD kernel is used). */
+  readonly vectors: Float32Array;
+  /** The SIMD kernel holding the rows, or undefined: search runs the JS loop. */
+  private readonly kernel: WasmRows | undefined;
 
   constructor(
     readonly embedder: string,
     readonly dim: number,
     readonly ids: readonly (string | null)[],
-    /** ids.length × dim values, row after row. */
-    readonly vectors: Float32Array,
+    /** ids.length × dim values, row after row. Copied into WebAssembly memory when the kernel is used. */
+    vectors: Float32Array,
+    /** 'auto' (default): the WebAssembly SIMD kernel when available and worth it, else JS. */
+    options: { kernel?: 'auto' | 'wasm' | 'js' } = {},
   ) {
     ids.forEach((id, i) => {
       if (id !== null) this.positions.set(id, i);
     });
     this.live = this.positions.size;
+    const mode = options.kernel ?? 'auto';
+    const worth = mode === 'wasm' || (mode === 'auto' && ids.length * dim >= KERNEL_MIN_VALUES);
+    // the wasm memory becomes the storage: the caller's array is not kept (one copy of the rows)
+    this.kernel = worth ? WasmRows.from(vectors, ids.length, dim) : undefined;
+    this.vectors = this.kernel?.vectors ?? vectors;
+  }
+
+  /** Which loop search runs: 'wasm' (SIMD kernel) or 'js'. */
+  get kernelKind(): 'wasm' | 'js' {
+    return this.kernel ? 'wasm' : 'js';
   }
 
   static empty(embedder = '', dim = 0): VectorSnapshot {
@@ -95,9 +115,10 @@ export class VectorSnapshot {
     const n = this.ids.length;
     const topIdx: number[] = [];
     const topScore: number[] = [];
+    const scores = this.kernel?.score(query);
     for (let r = 0; r < n; r++) {
       if (this.ids[r] === null) continue;
-      const s = dotRow(this.vectors, r * this.dim, query, this.dim);
+      const s = scores ? scores[r] : dotRow(this.vectors, r * this.dim, query, this.dim);
       if (topIdx.length < k) {
         insertSorted(topIdx, topScore, r, s);
       } else if (s > topScore[topScore.length - 1]) {
