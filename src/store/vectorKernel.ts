@@ -14,6 +14,8 @@
 // The sums are f32 (the JS loop sums in f64): a score differs from the JS one by float rounding
 // (relative ~1e-6 for 384-d unit vectors), never by more. No approximation otherwise: every row is scored.
 
+import { open, readFile } from 'node:fs/promises';
+
 // ---- encoding helpers -------------------------------------------------------------------------
 
 /** Unsigned LEB128 (sizes, indices, memarg offsets). */
@@ -213,47 +215,60 @@ export function wasmSimdAvailable(): boolean {
 export const VECTOR_KERNEL_WASM = MODULE_BYTES;
 
 const PAGE = 65536;
+/** wasm32 addresses: at most 4 GiB, less a page of headroom. */
+const MAX_BYTES = 2 ** 32 - PAGE;
+
+type WasmMemory = { buffer: ArrayBuffer };
+
+/** Memories filled by readVectorFile, with the first byte free for the query and scores. */
+const adoptable = new WeakMap<ArrayBuffer, { memory: WasmMemory; free: number }>();
 
 /**
  * n rows of dim float32 values in WebAssembly memory, scored against a query by the SIMD kernel.
- * Memory layout: rows at 0 (n × dim × 4 bytes), the query after them (16-byte aligned), then n f32
- * scores. The memory is sized once and never grows, so the views below stay valid.
+ * Memory layout: the rows (at 0 when copied, or where readVectorFile put them), then the query
+ * (16-byte aligned), then n f32 scores. The memory never grows, so the views below stay valid.
  */
 export class WasmRows {
-  /** The rows (a view on the wasm memory: the snapshot's storage). */
-  readonly vectors: Float32Array;
   private readonly query: Float32Array;
   private readonly scores: Float32Array;
   private readonly dots: Dots;
 
   private constructor(
-    module: WasmModule,
+    memory: WasmMemory,
+    /** The rows (a view on the wasm memory: the snapshot's storage). */
+    readonly vectors: Float32Array,
+    free: number,
     readonly n: number,
     readonly dim: number,
   ) {
-    const rowBytes = n * dim * 4;
-    const queryAt = align16(rowBytes);
-    const scoresAt = align16(queryAt + dim * 4);
-    const bytes = scoresAt + n * 4;
-    const memory = new WASM!.Memory({ initial: Math.max(1, Math.ceil(bytes / PAGE)) });
-    const instance = new WASM!.Instance(module, { env: { mem: memory } });
-    this.dots = instance.exports.dots as Dots;
-    this.vectors = new Float32Array(memory.buffer, 0, n * dim);
+    const queryAt = align16(free);
     this.query = new Float32Array(memory.buffer, queryAt, dim);
-    this.scores = new Float32Array(memory.buffer, scoresAt, n);
+    this.scores = new Float32Array(memory.buffer, align16(queryAt + dim * 4), n);
+    const instance = new WASM!.Instance(compiled!, { env: { mem: memory } });
+    this.dots = instance.exports.dots as Dots;
   }
 
   /**
-   * The rows copied into a new wasm memory, or undefined when WebAssembly SIMD is unavailable or
-   * the memory cannot be had (over 4 GiB, out of memory): the caller then keeps its Float32Array.
+   * The rows in WebAssembly memory, or undefined when WebAssembly SIMD is unavailable or the memory
+   * cannot be had (over 4 GiB, out of memory): the caller then keeps its Float32Array. Rows that
+   * readVectorFile read into wasm memory are used where they are (no copy); others are copied.
    */
   static from(values: Float32Array, n: number, dim: number): WasmRows | undefined {
     const module = wasmModule();
-    if (!module || values.length !== n * dim || n * dim * 4 + dim * 4 + n * 4 + 32 > 2 ** 32 - PAGE) return undefined;
+    if (!module || values.length !== n * dim) return undefined;
+    const scratch = align16(dim * 4) + n * 4 + 16;
     try {
-      const rows = new WasmRows(module, n, dim);
-      rows.vectors.set(values);
-      return rows;
+      const owned = adoptable.get(values.buffer as ArrayBuffer);
+      if (owned && align16(owned.free) + scratch <= owned.memory.buffer.byteLength && values.byteOffset % 4 === 0) {
+        adoptable.delete(values.buffer as ArrayBuffer); // one snapshot owns the scratch space
+        return new WasmRows(owned.memory, values, owned.free, n, dim);
+      }
+      const rowBytes = n * dim * 4;
+      if (rowBytes + scratch > MAX_BYTES) return undefined;
+      const memory = new WASM!.Memory({ initial: Math.max(1, Math.ceil((rowBytes + scratch) / PAGE)) });
+      const rows = new Float32Array(memory.buffer, 0, n * dim);
+      rows.set(values);
+      return new WasmRows(memory, rows, rowBytes, n, dim);
     } catch {
       return undefined;
     }
@@ -262,8 +277,42 @@ export class WasmRows {
   /** One score per row (the dot product with `query`), in a buffer reused by the next call. */
   score(query: Float32Array): Float32Array {
     this.query.set(query);
-    this.dots(0, this.query.byteOffset, this.scores.byteOffset, this.n, this.dim);
+    this.dots(this.vectors.byteOffset, this.query.byteOffset, this.scores.byteOffset, this.n, this.dim);
     return this.scores;
+  }
+}
+
+/**
+ * A whole file read into a new WebAssembly memory, with room behind it for the kernel's query and
+ * scores (sized from `dim`, the dimension the index announces): as fs.promises.readFile, but a
+ * VectorSnapshot built on rows inside the returned buffer uses them where they are (the memory is
+ * the snapshot's storage: no second copy, and the kernel is ready without copying 4 bytes a value).
+ * Without WebAssembly SIMD (or for a file too large for wasm32) a plain readFile.
+ */
+export async function readVectorFile(file: string, dim: number | undefined): Promise<Buffer> {
+  if (!wasmModule() || !dim || dim < 1) return readFile(file);
+  const handle = await open(file, 'r');
+  try {
+    const size = (await handle.stat()).size;
+    const scratch = align16(dim * 4) + Math.ceil(size / dim) + 64;
+    if (size + scratch > MAX_BYTES) return await readFile(file);
+    let memory: WasmMemory;
+    try {
+      memory = new WASM!.Memory({ initial: Math.max(1, Math.ceil((size + scratch) / PAGE)) });
+    } catch {
+      return await readFile(file);
+    }
+    const bytes = Buffer.from(memory.buffer, 0, size);
+    let done = 0;
+    while (done < size) {
+      const { bytesRead } = await handle.read(bytes, done, size - done, done);
+      if (bytesRead === 0) break; // truncated meanwhile: the caller sees a shorter file
+      done += bytesRead;
+    }
+    adoptable.set(memory.buffer, { memory, free: align16(done) });
+    return bytes.subarray(0, done);
+  } finally {
+    await handle.close();
   }
 }
 

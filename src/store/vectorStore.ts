@@ -21,7 +21,7 @@ import { mkdir, open, readdir, readFile, rename, stat, truncate, unlink } from '
 import { endianness } from 'node:os';
 import * as path from 'node:path';
 import { acquireLock, errnoCode, serialize, type HeldLock } from './lock';
-import { WasmRows } from './vectorKernel';
+import { readVectorFile, WasmRows } from './vectorKernel';
 
 const MAGIC = 'FMVEC001';
 const HEADER_BYTES = 32;
@@ -301,7 +301,7 @@ export class VectorStore {
     let index = await readIndex(this.indexFile);
     let bin: Buffer;
     try {
-      bin = await readFile(this.binFile);
+      bin = await readVectorFile(this.binFile, index?.dim); // into wasm memory: the search kernel's storage
     } catch (err) {
       if (errnoCode(err) === 'ENOENT') return index ? 'retry' : { snapshot: VectorSnapshot.empty() };
       throw err;

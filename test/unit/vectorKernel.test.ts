@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { VECTOR_KERNEL_WASM, WasmRows, wasmSimdAvailable } from '../../src/store/vectorKernel';
-import { VectorSnapshot } from '../../src/store/vectorStore';
+import { VectorSnapshot, VectorStore } from '../../src/store/vectorStore';
 
 /** A small seeded PRNG (mulberry32): the same data on every run. */
 function rng(seed: number): () => number {
@@ -120,5 +123,30 @@ describe('vector kernel (WebAssembly SIMD)', () => {
     const big = new VectorSnapshot('e', dim, Array.from({ length: n }, (_, i) => `d${i}`), rows(n, dim, 1));
     assert.equal(big.kernelKind, 'wasm');
     assert.equal(VectorSnapshot.empty().kernelKind, 'js');
+  });
+
+  test('a loaded store searches rows read straight into wasm memory, with the same results as the JS loop', async () => {
+    const dir = fs.mkdtempSync(path.join(tmpdir(), 'fm-kernel-'));
+    try {
+      const dim = 37;
+      const n = 600;
+      const values = rows(n, dim, 5, 13);
+      const store = new VectorStore(dir, { onWarning: m => assert.fail(m) });
+      await store.replaceAll('e', dim, Array.from({ length: n }, (_, i) => ({ id: `doc-${i}`, vector: values.subarray(i * dim, (i + 1) * dim) })));
+      await store.retain(Array.from({ length: n }, (_, i) => `doc-${i}`).filter(id => id !== 'doc-4' && id !== 'doc-5'));
+      const snap = await new VectorStore(dir).load();
+      assert.equal(snap.kernelKind, 'wasm');
+      assert.equal(snap.vectors.byteOffset, 32, 'the rows are used where the file read put them (after the 32-byte header), not copied');
+      const ids = Array.from({ length: n }, (_, i) => (i === 4 || i === 5 ? null : `doc-${i}`));
+      assert.deepEqual(snap.ids, ids);
+      const js = new VectorSnapshot('e', dim, ids, values, { kernel: 'js' });
+      for (const seed of [1, 2, 3]) {
+        const q = rows(1, dim, seed * 101);
+        assertSameTopK(snap.search(q, 7), js.search(q, 7), `seed ${seed}`);
+        assertSameTopK(snap.search(q, 7), reference(ids, values, dim, q, 7), `seed ${seed} (reference)`);
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
