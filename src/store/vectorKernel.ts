@@ -1,9 +1,11 @@
 // The brute-force scoring kernel of VectorSnapshot.search: one dot product per stored row, in
 // WebAssembly SIMD (f32x4). The rows live in the module's memory — that memory IS the snapshot's
-// storage (one copy, made when the snapshot is built, never per query); the query is copied in per
-// search and the scores come back in a buffer behind the rows, from which the caller keeps the top k.
+// storage: VectorStore reads vectors.bin straight into it (readVectorFile), and a snapshot built from
+// any other Float32Array copies its rows in once, when it is built, never per query. The query is
+// copied in per search and the scores come back in a buffer behind the rows (4 bytes a row), from
+// which VectorSnapshot keeps the top k in JS.
 //
-// The module is hand-encoded below (about 300 bytes, no build step, no dependency). It exports one
+// The module is hand-encoded below (521 bytes, no build step, no dependency). It exports one
 // function, assembled from the opcodes named here (WebAssembly core spec 2.0, SIMD proposal):
 //
 //   dots(rows, q, out, n, dim)   ; byte addresses rows, q, out; n rows of dim f32 each
