@@ -25,7 +25,7 @@ import { DEFAULT_SETTINGS, emptyMemory } from '../src/core/types.ts';
 import { createOfflineScorer, EmbeddingScorer, HybridScorer, OfflineEmbedder, resolveModel, TransformerEmbedder } from '../src/embeddings/index.ts';
 import { evaluateRecall } from '../src/embeddings/recallEval.ts';
 import { loadWordTable } from '../src/embeddings/wordTable.ts';
-import { VectorStore } from '../src/store/vectorStore.ts';
+import { VectorSnapshot, VectorStore } from '../src/store/vectorStore.ts';
 import { MAX_MEMORY_FILE_BYTES } from '../src/store/memoryStore.ts';
 import { WorkspaceMemory } from '../src/store/workspaceMemory.ts';
 import { makeTinyModel } from '../scripts/make-tiny-model.ts';
@@ -393,6 +393,47 @@ async function recallScaling() {
 }
 
 /**
+ * The search kernel (issue 14 item 9): the same 100,000 stored rows searched by the JS loop and by
+ * the WebAssembly SIMD kernel, side by side in one run (same load), plus what the kernel costs once
+ * per snapshot (the copy into wasm memory) and whether both return the same top 5.
+ */
+async function vectorKernel() {
+  line('### Vector search kernel: JS loop vs WebAssembly SIMD (top-5 over 100,000 rows)');
+  line('');
+  line('The same stored rows searched by each loop in one run (so under the same load); query already embedded, 20 runs after 3 warm-ups. "load" = reading vectors.bin + vectors.json into a snapshot, 3 runs: JS = the previous code path (readFile, the snapshot views the Buffer), wasm = VectorStore.load now (the file read straight into WebAssembly memory, which is then the snapshot\'s only copy of the rows). CPU time (process.cpuUsage) beside the wall clock: the machine is shared.');
+  line('');
+  line('| rows × dim | loop | top-5 wall: median / p95 | top-5 CPU: median / p95 | load (once per change on disk) | storage | same top 5 as JS |');
+  line('|---|---|---|---|---|---|---|');
+  for (const dim of [384, 356]) {
+    const n = 100000;
+    const dir = path.join(tmp, `vec-kernel-${dim}`);
+    await new VectorStore(dir).replaceAll('bench', dim, Array.from({ length: n }, (_, i) => ({ id: `doc-${i}`, vector: randomUnit(dim, i + 1) })));
+    const q = randomUnit(dim, 999);
+    let expected;
+    for (const kernel of ['js', 'wasm']) {
+      const loadJs = async () => {
+        const index = JSON.parse(fs.readFileSync(path.join(dir, 'vectors.json'), 'utf8'));
+        const bin = await fs.promises.readFile(path.join(dir, 'vectors.bin'));
+        return new VectorSnapshot('bench', dim, index.ids, new Float32Array(bin.buffer, bin.byteOffset + 32, n * dim), { kernel: 'js' });
+      };
+      const load = kernel === 'js' ? loadJs : () => new VectorStore(dir).load();
+      const loaded = await time(load, 3, 1);
+      const snap = await load();
+      if (snap.kernelKind !== kernel) throw new Error(`asked for the ${kernel} kernel, got ${snap.kernelKind}`);
+      const wall = await time(() => snap.search(q, 5), 20, 3);
+      const cpu = await cpuTime(() => snap.search(q, 5), 20, 1);
+      const top = snap.search(q, 5);
+      expected ??= top;
+      const same = top.every((t, i) => t.id === expected[i].id && Math.abs(t.score - expected[i].score) < 1e-5) ? 'yes' : 'NO';
+      const storage = kernel === 'wasm' ? `${mb(snap.vectors.buffer.byteLength)} wasm memory (file + query + scores)` : `${mb(snap.vectors.buffer.byteLength)} Buffer`;
+      line(`| ${n.toLocaleString('en')} × ${dim} | ${kernel === 'js' ? 'JS (4 f64 sums)' : 'wasm SIMD (f32x4)'} | ${ms(wall.median)} / ${ms(wall.p95)} | ${ms(cpu.median)} / ${ms(cpu.p95)} | ${ms(loaded.median)} | ${storage} | ${same} |`);
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  line('');
+}
+
+/**
  * A memory of `n` approaches with one failed attempt each. Adding them one by one through
  * applyAttempt is quadratic (eviction checks), so each approach is the template of an approach
  * built that way, with its own command, attempt and error.
@@ -533,7 +574,7 @@ async function sizes() {
   line('');
 }
 
-const ALL_SECTIONS = [packaging, extensionHost, recallQuality, embeddingSpeed, rss, vectorSearch, recallScaling, engine, sizes];
+const ALL_SECTIONS = [packaging, extensionHost, recallQuality, embeddingSpeed, rss, vectorSearch, vectorKernel, recallScaling, engine, sizes];
 // --only a,b: just these sections, written between their own markers (bench:only:<names>)
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : undefined;
 const SECTIONS = only ? ALL_SECTIONS.filter(f => only.includes(f.name)) : ALL_SECTIONS;

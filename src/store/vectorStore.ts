@@ -22,6 +22,7 @@ import { endianness } from 'node:os';
 import * as path from 'node:path';
 import { assertInsideWithoutLinks, DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_STALE_LOCK_MS, removeStaleTemps, workspaceRootOf, writeFileAtomic } from './fsx';
 import { acquireLock, errnoCode, serialize, type HeldLock } from './lock';
+import { readVectorFile, WasmRows } from './vectorKernel';
 
 const MAGIC = 'FMVEC001';
 const HEADER_BYTES = 32;
@@ -42,22 +43,41 @@ export interface VectorIndex {
   updatedAt: string;
 }
 
+/** Below this many stored values (64 KiB of rows) search stays in JS: the wasm instance is not worth it. */
+const KERNEL_MIN_VALUES = 16384;
+
 /** What a reader sees: rows, ids and where each live id is. */
 export class VectorSnapshot {
   readonly positions = new Map<string, number>();
   readonly live: number;
+  /** ids.length × dim values, row after row (in WebAssembly memory when the SIMD kernel is used). */
+  readonly vectors: Float32Array;
+  /** The SIMD kernel holding the rows, or undefined: search runs the JS loop. */
+  private readonly kernel: WasmRows | undefined;
 
   constructor(
     readonly embedder: string,
     readonly dim: number,
     readonly ids: readonly (string | null)[],
-    /** ids.length × dim values, row after row. */
-    readonly vectors: Float32Array,
+    /** ids.length × dim values, row after row. Copied into WebAssembly memory when the kernel is used. */
+    vectors: Float32Array,
+    /** 'auto' (default): the WebAssembly SIMD kernel when available and worth it, else JS. */
+    options: { kernel?: 'auto' | 'wasm' | 'js' } = {},
   ) {
     ids.forEach((id, i) => {
       if (id !== null) this.positions.set(id, i);
     });
     this.live = this.positions.size;
+    const mode = options.kernel ?? 'auto';
+    const worth = mode === 'wasm' || (mode === 'auto' && ids.length * dim >= KERNEL_MIN_VALUES);
+    // the wasm memory becomes the storage: the caller's array is not kept (one copy of the rows)
+    this.kernel = worth ? WasmRows.from(vectors, ids.length, dim) : undefined;
+    this.vectors = this.kernel?.vectors ?? vectors;
+  }
+
+  /** Which loop search runs: 'wasm' (SIMD kernel) or 'js'. */
+  get kernelKind(): 'wasm' | 'js' {
+    return this.kernel ? 'wasm' : 'js';
   }
 
   static empty(embedder = '', dim = 0): VectorSnapshot {
@@ -96,9 +116,10 @@ export class VectorSnapshot {
     const n = this.ids.length;
     const topIdx: number[] = [];
     const topScore: number[] = [];
+    const scores = this.kernel?.score(query);
     for (let r = 0; r < n; r++) {
       if (this.ids[r] === null) continue;
-      const s = dotRow(this.vectors, r * this.dim, query, this.dim);
+      const s = scores ? scores[r] : dotRow(this.vectors, r * this.dim, query, this.dim);
       if (topIdx.length < k) {
         insertSorted(topIdx, topScore, r, s);
       } else if (s > topScore[topScore.length - 1]) {
@@ -285,7 +306,7 @@ export class VectorStore {
     let index = await readIndex(this.indexFile);
     let bin: Buffer;
     try {
-      bin = await readFile(this.binFile);
+      bin = await readVectorFile(this.binFile, index?.dim); // into wasm memory: the search kernel's storage
     } catch (err) {
       if (errnoCode(err) === 'ENOENT') return index ? 'retry' : { snapshot: VectorSnapshot.empty() };
       throw err;
