@@ -89,10 +89,23 @@ export interface CheckResult {
 const INTERRUPT_EXIT_CODES = new Set([129, 130, 131, 143, 148, 0xc000013a, -1073741510]);
 
 export function classifyExit(exitCode: number | null | undefined): Outcome {
-  if (exitCode === null || exitCode === undefined || !Number.isFinite(exitCode)) return 'unknown';
+  if (!isExitCode(exitCode)) return 'unknown';
   if (exitCode === 0) return 'success';
   if (INTERRUPT_EXIT_CODES.has(exitCode)) return 'interrupted';
   return 'failure';
+}
+
+/**
+ * A value a shell or a runner can report as an exit code: an integer in the 32-bit range (POSIX
+ * 0–255, Windows NTSTATUS values, also as negative numbers). `1e23` or `2.5` is no exit code: unknown.
+ */
+export function isExitCode(v: number | null | undefined): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= -2147483648 && v <= 4294967295;
+}
+
+/** Nothing runs: only variable assignments, a comment, or blank (the key names no program). */
+export function runsNothing(key: string): boolean {
+  return key.endsWith('::');
 }
 
 let idCounter = 0;
@@ -130,7 +143,7 @@ export function prepareAttempt(
     command,
     key: approachKey(command, cwd, judged.charge),
     cwd,
-    exitCode: input.exitCode ?? null,
+    exitCode: isExitCode(input.exitCode) ? input.exitCode : null,
     outcome,
     ...(judged.note ? { note: judged.note } : {}),
     source: input.source,
@@ -229,7 +242,8 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Engin
   const approach = existing ?? newApproach(attempt, now);
   // Only failures (and runs whose outcome is unknown, which may be failures) start a memory:
   // a command that only ever succeeded or was interrupted here is not worth remembering.
-  const stored = !!existing || attempt.outcome === 'failure' || attempt.outcome === 'unknown';
+  // A line that runs nothing (`FOO=bar`, `# comment`, blank) is never an approach to remember or block.
+  const stored = !!existing || (!runsNothing(attempt.key) && (attempt.outcome === 'failure' || attempt.outcome === 'unknown'));
   if (stored) data.approaches[attempt.key] = approach;
 
   approach.command = attempt.command;
@@ -445,6 +459,9 @@ export function checkCommand(
     allowOnce: !!a?.allowOnce,
     ...(a ? historyFields(a, now) : {}),
   };
+  if (runsNothing(key)) {
+    return { ...base, status: 'clear', verdict: 'allow', reason: 'runs nothing (only variable assignments, a comment or blank)' };
+  }
   if (!a || a.status !== 'exhausted') {
     // [judgement] a test runner broken by its environment fails the same way whatever the test file
     const sibling = environmentLoop(data, command, normCwd, settings.threshold);

@@ -325,3 +325,26 @@ describe('alternatives tried (seed 001)', () => {
     assert.deepEqual(data.approaches['packages/other::npm test'].alternativesTried, []);
   });
 });
+
+describe('lines that run nothing and values that are no exit code (#12)', () => {
+  test('`FOO=bar`, `# comment` and blank lines are never remembered, and never blocked even after an approach-less streak', () => {
+    const data = emptyMemory();
+    const r = createRedactor();
+    for (const line of ['FOO=bar', '# comment', '   ', 'FOO=bar', 'X=1 Y=2', '# again']) {
+      const res = applyAttempt(data, prepareAttempt({ command: line, exitCode: 1, source: 'cli', output: 'boom' }, DEFAULT_SETTINGS, r), DEFAULT_SETTINGS);
+      assert.equal(res.stored, false, line);
+    }
+    assert.deepEqual(Object.keys(data.approaches), []);
+    for (const line of ['FOO=bar', '# comment', '']) assert.equal(checkCommand(data, line, '.', DEFAULT_SETTINGS).verdict, 'allow', line);
+  });
+
+  test('1e23, 2.5 and NaN are stored as unknown exit codes, never as failures', () => {
+    for (const code of [1e23, 2.5, Number.NaN]) {
+      const t = prepareAttempt({ command: 'npm test', exitCode: code, source: 'agent', output: '' }, DEFAULT_SETTINGS, createRedactor());
+      assert.equal(t.exitCode, null, String(code));
+      assert.equal(t.outcome, 'unknown', String(code));
+    }
+    assert.equal(classifyExit(3221225477), 'failure'); // 0xC0000005, an access violation
+    assert.equal(classifyExit(-1073741510), 'interrupted');
+  });
+});
