@@ -319,3 +319,13 @@ export function machineIdentity(env: Record<string, string | undefined>, hostnam
   }
   return { machine: hostname.slice(0, 100) || 'unknown', ci };
 }
+
+/** The gate's message when the team's failures (not this machine's) block a command. */
+export function explainTeamBlock(c: CheckResult & { team: TeamCheck }): string {
+  return [
+    `Failure Memory: NOT RUN — \`${c.command}\` ${c.team.summary} (team threshold ${c.threshold}), with no success anywhere since.`,
+    'Team failures block here because failureMemory.team.blockOnTeamFailures is on.',
+    'Running it again the same way will most likely fail the same way. Change something first, try a different approach, or ask the team.',
+    'When the cause is fixed, one success (or `failure-memory resolve`) on any machine clears it for the whole team.',
+  ].join('\n');
+}

@@ -12,5 +12,6 @@ import { record } from './record';
 import { redact } from './redact';
 import { reflect } from './reflect';
 import { allow, resolve } from './resolve';
+import { sync } from './sync';
 
-export const COMMANDS: readonly Command[] = [record, check, recall, reflect, brief, redact, resolve, allow, learn, list, exportMemory, clear, mcp];
+export const COMMANDS: readonly Command[] = [record, check, recall, reflect, brief, redact, resolve, allow, learn, list, exportMemory, clear, mcp, sync];
