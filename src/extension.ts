@@ -13,6 +13,7 @@ import { ModelDownloads } from './host/modelDownload';
 import { MemoryPanel } from './host/panel';
 import { MemoryRegistry } from './host/registry';
 import { StatusBar } from './host/statusBar';
+import { TeamHub } from './host/team';
 import { TaskWatcher } from './host/taskWatcher';
 import { FailureLinkProvider } from './host/terminalLinks';
 import { TerminalWatcher } from './host/terminalWatcher';
@@ -32,17 +33,20 @@ export function activate(context: vscode.ExtensionContext): void {
     return c;
   }
 
-  const registry = new MemoryRegistry(context, log, config);
+  // team memory (off by default): built before the registry, which asks it for each folder's link
+  const team = new TeamHub(context, log, () => config.threshold);
+  const registry = new MemoryRegistry(context, log, config, team);
   const pause = new CapturePause(context, log);
   const guard = new Guard(registry, log, () => config);
   const terminals = new TerminalWatcher(context, registry, guard, log, () => pause.apply(config));
   const tasks = new TaskWatcher(registry, guard, log, () => pause.apply(config));
   const commands = new CommandHandlers(registry, log);
   const capture = () => ({ terminal: config.captureTerminal, tasks: config.captureTasks, terminalsWithIntegration: terminals.activeCount, terminals: terminals.terminalCount, paused: pause.paused });
-  const status = new StatusBar(registry, capture, log);
+  const status = new StatusBar(registry, capture, log, team);
 
   context.subscriptions.push(
     channel,
+    team,
     registry,
     terminals,
     tasks,
@@ -54,6 +58,10 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.window.registerTerminalLinkProvider(new FailureLinkProvider(registry)),
     vscode.workspace.onDidChangeConfiguration(e => {
       if (!e.affectsConfiguration(SECTION)) return;
+      if (e.affectsConfiguration('failureMemory.team')) {
+        team.reloadSettings();
+        registry.reload();
+      }
       config = loadConfig();
       registry.applyConfig(config);
       status.update();

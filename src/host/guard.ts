@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { matchesGlob } from '../core/approach';
 import { checkCommand, describeApproach, type CheckResult } from '../core/memory';
+import type { TeamCheck } from '../core/team';
 import type { AttemptInput } from '../core/types';
 import type { RecordOutcome } from '../store/workspaceMemory';
 import type { ExtensionConfig } from './config';
@@ -34,7 +35,7 @@ export interface ApproachRef {
 const SIMILAR_MIN_SCORE = 0.3;
 
 export interface StartDecision {
-  check: CheckResult;
+  check: CheckResult & { team?: TeamCheck };
   blocked: boolean;
 }
 
@@ -65,8 +66,10 @@ export class Guard {
     rerun: (() => void) | undefined,
   ): StartDecision | undefined {
     const cfg = this.config();
-    const check = checkCommand(where.data, where.memory.redact(command), where.relCwd, where.memory.settings);
-    if (check.status === 'clear') return { check, blocked: false };
+    const local = checkCommand(where.data, where.memory.redact(command), where.relCwd, where.memory.settings);
+    // team memory: the cached team view only (no disk, no network)
+    const check: CheckResult & { team?: TeamCheck } = where.memory.team?.mergeCheckCached(local, where.data.approaches[local.key]) ?? local;
+    if (check.status === 'clear' && check.verdict === 'allow') return { check, blocked: false };
     const ref: ApproachRef = { folder: where.folder.uri.toString(), key: check.key };
     if (check.verdict === 'allow' && check.allowOnce) {
       this.log.info('guard', `let through once: ${check.label} (${source}) — ${check.reason}`);
@@ -80,6 +83,13 @@ export class Guard {
       if (check.status === 'exhausted' && !this.noticed.has(notice)) {
         this.noticed.add(notice);
         void vscode.window.showWarningMessage(`Failure Memory: "${check.label}" is ${check.reason}. Not stopped.`);
+      }
+      // failing in the team (other machines, agents, CI) though not exhausted here: say so once per team streak
+      const teamNotice = `${ref.folder}\u0000${check.key}\u0000team\u0000${check.team?.lastFailure ?? ''}`;
+      if (check.team?.status === 'exhausted' && check.status !== 'exhausted' && !this.noticed.has(teamNotice)) {
+        this.noticed.add(teamNotice);
+        this.log.event('teamWarned', { key: check.key, failures: check.team.failures, machines: check.team.machines });
+        void this.offer(`Failure Memory: "${check.label}" ${check.team.summary}. Not stopped.`, ref, ['Show Memory']);
       }
       return { check, blocked: false };
     }
@@ -103,10 +113,12 @@ export class Guard {
   }
 
   /** The help dialog (modal: it steps in only when an exhausted approach is run again). */
-  async showHelp(check: CheckResult, ref: ApproachRef, rerun: (() => void) | undefined, interrupted: boolean, where?: Located): Promise<void> {
+  async showHelp(check: CheckResult & { team?: TeamCheck }, ref: ApproachRef, rerun: (() => void) | undefined, interrupted: boolean, where?: Located): Promise<void> {
     const seen = where ? await this.similarLesson(check, where) : undefined;
+    const teamOnly = !!check.team && check.status !== 'exhausted';
     const detail = [
-      `${interrupted ? 'It was stopped: ' : ''}it failed ${check.attempts} times${check.cwd !== '.' ? ` in ${check.cwd}` : ''} (threshold ${check.threshold}) with no success since.`,
+      ...(check.team?.failures ? [`${teamOnly && interrupted ? 'It was stopped: ' : ''}In the team it ${check.team.summary}.`] : []),
+      teamOnly ? `Here it failed ${check.attempts} times.` : `${interrupted ? 'It was stopped: ' : ''}it failed ${check.attempts} times${check.cwd !== '.' ? ` in ${check.cwd}` : ''} (threshold ${check.threshold}) with no success since.`,
       check.lastError ? `Last error: ${check.lastError}` : 'No error output was captured.',
       check.alternatives.length ? `Also tried: ${check.alternatives.join('; ')}` : 'No alternative has been tried yet.',
       ...(seen ? [`Similar failure seen before (${seen.label}): ${seen.lesson}`] : []),

@@ -14,6 +14,7 @@ import { WorkspaceMemory } from '../store/workspaceMemory';
 import { engineSettings, type ExtensionConfig } from './config';
 import { Disposable } from './disposable';
 import type { Logger } from './logger';
+import type { TeamHub } from './team';
 
 export interface FolderMemory {
   folder: vscode.WorkspaceFolder;
@@ -43,6 +44,7 @@ export class MemoryRegistry extends Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly log: Logger,
     private config: ExtensionConfig,
+    private readonly team?: TeamHub,
   ) {
     super();
     this.track(vscode.workspace.onDidChangeWorkspaceFolders(() => this.rebuild()));
@@ -115,6 +117,8 @@ export class MemoryRegistry extends Disposable {
         onWarning: m => this.warnOnce(m),
         // git context of runs: never in an untrusted workspace (a repository's config can run programs)
         git: vscode.workspace.isTrusted ? {} : false,
+        // team memory: the outbox hears every write, check reads the cached team view
+        team: this.team?.linkFor(folder.uri.fsPath, dir),
       });
       // semantic recall: built on the first recall, never at activation
       memory.scorer = this.lazyScorer(memory.store.dir);
@@ -214,6 +218,7 @@ export class MemoryRegistry extends Disposable {
         // reported by refresh()
       }
       this.changed.fire();
+      this.team?.schedulePush();
     }
   }
 

@@ -7,6 +7,7 @@ import { Disposable } from './disposable';
 import { Commands } from './guard';
 import type { Logger } from './logger';
 import type { MemoryRegistry } from './registry';
+import type { TeamHub } from './team';
 
 export interface CaptureState {
   terminal: boolean;
@@ -24,11 +25,13 @@ export class StatusBar extends Disposable {
     private readonly registry: MemoryRegistry,
     private readonly capture: () => CaptureState,
     private readonly log: Logger,
+    private readonly team?: TeamHub,
   ) {
     super();
     this.item.name = 'Failure Memory';
     this.item.command = Commands.ShowMemory;
     this.track(registry.onDidChange(() => this.update()));
+    if (team) this.track(team.onDidChange(() => this.update()));
     this.update();
     this.item.show();
   }
@@ -55,6 +58,10 @@ export class StatusBar extends Disposable {
       text = '$(history)';
       this.item.backgroundColor = undefined;
     }
+    // team memory offline: a cloud icon says records are waiting (the tooltip says how many)
+    const teams = this.team?.status() ?? [];
+    const offline = teams.filter(t => t.state === 'offline');
+    if (offline.length) text += ' $(cloud-offline)';
     if (text !== this.item.text) {
       this.item.text = text;
       this.log.event('statusBar', { text, exhausted: exhausted.length, failing: failing.length });
@@ -85,6 +92,17 @@ export class StatusBar extends Disposable {
         c.tasks ? 'tasks' : 'tasks off',
       ].join(' · '),
     );
+    for (const t of teams) {
+      tip.appendMarkdown('\n\n$(organization) ');
+      const waiting = `${t.waiting} waiting`;
+      tip.appendText(
+        t.state === 'offline'
+          ? `team memory offline, ${waiting} (${t.project})${t.error ? `: ${t.error}` : ''}`
+          : t.state === 'online'
+            ? `Team memory: ${t.project}, online${t.view ? `, ${Object.values(t.view.approaches).filter(a => a.failures > 0).length} failing in the team, updated ${t.view.pulledAt.slice(11, 16)} UTC` : ''}${t.waiting ? `, ${waiting}` : ''}`
+            : `Team memory: ${t.project}, connecting…${t.waiting ? ` ${waiting}` : ''}`,
+      );
+    }
     if (groups.some(g => g.folder.private)) tip.appendMarkdown('\n\nUntrusted workspace: memory is kept in extension storage.');
     tip.appendMarkdown(c.paused ? '\n\nClick to resume capture.' : '\n\nClick to show the memory. [Pause capture](command:failureMemory.pauseCapture)');
     this.item.tooltip = tip;

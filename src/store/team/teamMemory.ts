@@ -30,6 +30,8 @@ export interface TeamLink {
   afterReflection(record: ReflectionRecord): Promise<void>;
   afterResolve(approach: Approach): Promise<void>;
   mergeCheck(check: CheckResult, approach: Approach | undefined): Promise<CheckResult & { team?: TeamCheck }>;
+  /** From the view already in memory: no disk, no network (the guard). */
+  mergeCheckCached(check: CheckResult, approach: Approach | undefined): CheckResult & { team?: TeamCheck };
 }
 
 export interface TeamMemoryOptions {
