@@ -68,7 +68,7 @@ export function activate(context: vscode.ExtensionContext): void {
       log.info('config', `settings applied: ${JSON.stringify(config)}`);
     }),
   );
-  context.subscriptions.push(new MemoryPanel(context.extensionUri, registry, commands, log, capture, terminals.onDidChangeState));
+  context.subscriptions.push(new MemoryPanel(context.extensionUri, registry, commands, log, capture, terminals.onDidChangeState, team));
 
   // agents: language-model tools, the MCP server offered to VS Code, reflections by a chat model
   const lmReflection = new LanguageModelReflection(context, log, () => config);

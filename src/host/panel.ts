@@ -12,6 +12,7 @@ import { validateWebviewMessage, type HostMessage, type RecallView, type Webview
 import type { CommandHandlers } from './commands';
 import { Disposable } from './disposable';
 import type { ApproachRef } from './guard';
+import type { TeamHub } from './team';
 import type { Logger } from './logger';
 import { buildSnapshot, recallView } from './panelModel';
 import type { FolderMemory, MemoryRegistry } from './registry';
@@ -38,11 +39,13 @@ export class MemoryPanel extends Disposable implements vscode.WebviewViewProvide
     private readonly log: Logger,
     private readonly capture: () => CaptureState,
     onCaptureChange?: vscode.Event<void>,
+    private readonly team?: TeamHub,
   ) {
     super();
     this.track(vscode.window.registerWebviewViewProvider(MemoryPanel.viewId, this));
     this.track(registry.onDidChange(() => this.scheduleSnapshot()));
     if (onCaptureChange) this.track(onCaptureChange(() => this.scheduleSnapshot()));
+    if (team) this.track(team.onDidChange(() => this.scheduleSnapshot()));
     this.track(vscode.workspace.onDidChangeConfiguration(e => e.affectsConfiguration('failureMemory') && this.scheduleSnapshot()));
 
     // Show Memory now opens the panel; reflections show in the panel and still as a Markdown document
@@ -143,6 +146,7 @@ export class MemoryPanel extends Disposable implements vscode.WebviewViewProvide
         private: f.private,
         data: f.data,
         threshold: f.memory.settings.threshold,
+        team: this.team?.stateOf(f.folder.uri.fsPath),
       })),
       this.capture(),
       { highlight: this.highlight, highlightReflection: this.highlightReflection },

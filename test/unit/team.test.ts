@@ -221,3 +221,31 @@ describe('team settings and secrets', () => {
     assert.equal(await pgpassPassword('postgres://dev@db.example.com/fm', { HOME: home, PGPASSWORD: 'env' })(), 'env');
   });
 });
+
+describe('the panel shows team failures', () => {
+  test('failing approaches of the team view, newest first, marked when failing here too; the snapshot validates', async () => {
+    const { buildSnapshot } = await import('../../src/host/panelModel');
+    const { isHostMessage } = await import('../../src/shared/protocol');
+    const rec = makeRecorder();
+    const data = emptyMemory();
+    rec.run(data, 'npx prisma generate', 1, "Error: Cannot find module '@prisma/client'");
+    const view = emptyTeamView('github.com/acme/shop', '2026-11-24T10:00:00.000Z');
+    const t = (key: string, label: string, failures: number, lastFailure: string): TeamApproach => ({ key, label, cwd: '.', command: `npx ${label}`, failures, failuresThisWeek: failures, machines: 3, ci: true, lastError: `<b>${label}</b> failed`, lastFailure });
+    view.approaches['.::prisma generate'] = t('.::prisma generate', 'prisma generate', 7, '2026-11-24T09:00:00.000Z');
+    view.approaches['.::jest'] = t('.::jest', 'jest', 2, '2026-11-24T09:30:00.000Z');
+    view.approaches['.::tsc'] = { ...t('.::tsc', 'tsc', 0, '2026-11-24T08:00:00.000Z'), lastCleared: '2026-11-24T08:30:00.000Z' };
+    const snapshot = buildSnapshot(
+      [{ uri: 'file:///ws', name: 'ws', private: false, data, threshold: 5, team: { project: view.project, state: 'online', waiting: 2, view } }],
+      { terminal: true, tasks: true, terminalsWithIntegration: 1, terminals: 1 },
+    );
+    assert.equal(snapshot.team?.length, 1);
+    const team = snapshot.team![0];
+    assert.deepEqual(team.failures.map(f => [f.label, f.failures, f.local]), [['jest', 2, false], ['prisma generate', 7, true]]);
+    assert.equal(team.failures[1].summary, 'failed 7 times this week on 3 machines, including CI, last error: <b>prisma generate</b> failed');
+    assert.equal(team.waiting, 2);
+    assert.ok(isHostMessage({ type: 'snapshot', snapshot }));
+    assert.ok(!isHostMessage({ type: 'snapshot', snapshot: { ...snapshot, team: [{ ...team, state: 'sideways' }] } }));
+    const off = buildSnapshot([{ uri: 'file:///ws', name: 'ws', private: false, data, threshold: 5 }], snapshot.capture);
+    assert.equal(off.team, undefined);
+  });
+});
