@@ -29,10 +29,11 @@ export function classifyDatabaseError(e: unknown, target: string): TeamDatabaseE
   if (code === '28P01' || code === '28000') return new TeamDatabaseError('AUTH', `${at} refused the login (wrong user or password). Set the password with "Failure Memory: Set Team Database Password", PGPASSWORD or ~/.pgpass.`);
   if (/client password must be a string|password authentication|no password/i.test(msg)) return new TeamDatabaseError('NO_PASSWORD', `${at} asks for a password and none is set. Set it with "Failure Memory: Set Team Database Password", PGPASSWORD or ~/.pgpass.`);
   if (code === '3D000') return new TeamDatabaseError('NO_DATABASE', `${at}: the database does not exist (create it, or fix the database name in the URL).`);
+  // pg says "Connection terminated due to connection timeout": a timeout, not a refusal
+  if (code === 'ETIMEDOUT' || /timeout/i.test(msg)) return new TeamDatabaseError('TIMEOUT', `${at} did not answer in time: team memory is offline; records wait in the outbox.`);
   if (['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNRESET', 'EPIPE', '57P01', '57P03'].includes(code) || /Connection terminated|connect ECONN|server closed the connection/i.test(msg)) {
     return new TeamDatabaseError('UNREACHABLE', `${at} is unreachable (${code || 'connection lost'}): team memory is offline; records wait in the outbox and are sent when it is back.`);
   }
-  if (code === 'ETIMEDOUT' || /timeout/i.test(msg)) return new TeamDatabaseError('TIMEOUT', `${at} did not answer in time: team memory is offline; records wait in the outbox.`);
   if (/SSL|TLS|certificate/i.test(msg)) return new TeamDatabaseError('TLS', `${at}: TLS problem (${msg.slice(0, 200)}). Check sslmode / sslrootcert in the URL or PGSSLMODE.`);
   return new TeamDatabaseError('OTHER', `${at}: ${msg.slice(0, 300)}`);
 }
