@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { checkCommand } from '../../src/core/memory';
+import { buildSnapshot } from '../../src/host/panelModel';
+import { isHostMessage } from '../../src/shared/protocol';
 import {
   boundOutbox,
   clearedByTeam,
@@ -223,9 +225,7 @@ describe('team settings and secrets', () => {
 });
 
 describe('the panel shows team failures', () => {
-  test('failing approaches of the team view, newest first, marked when failing here too; the snapshot validates', async () => {
-    const { buildSnapshot } = await import('../../src/host/panelModel');
-    const { isHostMessage } = await import('../../src/shared/protocol');
+  test('failing approaches of the team view, newest first, marked when failing here too; the snapshot validates', () => {
     const rec = makeRecorder();
     const data = emptyMemory();
     rec.run(data, 'npx prisma generate', 1, "Error: Cannot find module '@prisma/client'");

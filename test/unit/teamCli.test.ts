@@ -53,6 +53,12 @@ describe('failure-memory CLI with team memory', () => {
     const human = cli(dev, ['check', '--command', 'npm run migrate'], devEnv);
     assert.match(human.stdout, /team: failed 5 times this week on 1 machine, including CI, last error: Error: relation "users" does not exist/);
 
+    // team recall: PostgreSQL full-text search over the team's failures
+    const found = cli(dev, ['recall', '--query', 'relation users does not exist', '--team', '--json'], devEnv);
+    assert.equal(found.code, 0, found.stderr);
+    const hits = found.json().team as Array<{ kind: string; key: string; machine: string }>;
+    assert.ok(hits.some(f => f.kind === 'attempt' && f.key === j.key && f.machine === 'ci:github-actions/runner-7'), JSON.stringify(hits));
+
     // without team memory the answer has no team object
     const off = cli(dev, ['check', '--command', 'npm run migrate', '--json'], {}).json();
     assert.equal(off.team, undefined);
