@@ -19,10 +19,12 @@ const MIGRATE_ERROR = 'Error: P3009: migrate found failed migrations in the targ
 const PASSWORD = `e2e-${Math.random().toString(36).slice(2)}`;
 
 let pg;
+const clones = [];
 const gitConfig = `[remote "origin"]\n\turl = ${ORIGIN}\n`;
 
 function clone(name, settings = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `fm-e2e-${name}-`));
+  clones.push(dir);
   fs.mkdirSync(path.join(dir, '.git'));
   fs.writeFileSync(path.join(dir, '.git', 'config'), gitConfig);
   fs.mkdirSync(path.join(dir, '.vscode'));
@@ -69,6 +71,7 @@ export async function run(h) {
     await scenario(h);
   } finally {
     await pg?.remove();
+    for (const d of clones) fs.rmSync(d, { recursive: true, force: true });
   }
 }
 
