@@ -17,6 +17,7 @@ import { MemoryPanel } from './host/panel';
 import { ReflectionView } from './host/reflectionView';
 import { MemoryRegistry } from './host/registry';
 import { StatusBar } from './host/statusBar';
+import { TeamHub } from './host/team';
 import { TaskWatcher } from './host/taskWatcher';
 import { FailureLinkProvider } from './host/terminalLinks';
 import { TerminalWatcher } from './host/terminalWatcher';
@@ -41,9 +42,11 @@ export function activate(context: vscode.ExtensionContext): void {
   }
   const currentConfig = () => config;
 
+  // team memory (off by default): built before the registry, which asks it for each folder's link
+  const team = new TeamHub(context, log, () => config.threshold);
   // semantic recall: the model is offered (once) when recall first needs it, never here
   const models = new ModelDownloads(context, log, () => registry.reload());
-  const registry = new MemoryRegistry(context, log, config, s => models.maybeOffer(s));
+  const registry = new MemoryRegistry(context, log, config, s => models.maybeOffer(s), team);
   const pause = new CapturePause(context, log);
   // the watchers act on the configuration with capture off while paused
   const captureConfig = () => pause.apply(config);
@@ -51,17 +54,18 @@ export function activate(context: vscode.ExtensionContext): void {
   const terminals = new TerminalWatcher(context, registry, guard, log, captureConfig);
   const tasks = new TaskWatcher(registry, guard, log, captureConfig);
   const capture = (): CaptureView => ({ terminal: config.captureTerminal, tasks: config.captureTasks, terminalsWithIntegration: terminals.activeCount, terminals: terminals.terminalCount, paused: pause.paused });
-  const status = new StatusBar(registry, capture, log);
+  const status = new StatusBar(registry, capture, log, team);
 
   // what can be done to an approach, and where it shows: the panel and the reflection view
   const lmReflection = new LanguageModelReflection(context, log, currentConfig);
   const actions = new ApproachActions(registry, log, currentConfig, lmReflection.write);
   const reflections = new ReflectionView(context.extensionUri, log);
-  const panel = new MemoryPanel(context.extensionUri, registry, actions, reflections, log, capture, terminals.onDidChangeState);
+  const panel = new MemoryPanel(context.extensionUri, registry, actions, reflections, log, capture, terminals.onDidChangeState, team);
   const commands = new CommandHandlers(registry, actions, { showMemory: ref => panel.reveal(ref), showReflection: r => reflections.show(r) }, log);
 
   context.subscriptions.push(
     channel,
+    team,
     registry,
     guard,
     terminals,
@@ -77,6 +81,10 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.window.registerTerminalLinkProvider(new FailureLinkProvider(registry, guard.stops)),
     vscode.workspace.onDidChangeConfiguration(e => {
       if (!e.affectsConfiguration(SECTION)) return;
+      if (e.affectsConfiguration('failureMemory.team')) {
+        team.reloadSettings();
+        registry.reload();
+      }
       config = loadConfig();
       registry.applyConfig(config);
       status.update();

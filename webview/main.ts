@@ -13,6 +13,8 @@ import {
   type RecallView,
   type ReflectionView,
   type Snapshot,
+  type TeamFailureView,
+  type TeamPanelView,
   type WebviewMessage,
 } from '../src/shared/protocol';
 import { ago, fullTime, h, icon, plural } from './dom';
@@ -272,7 +274,7 @@ function render(): void {
   const focusId = active instanceof HTMLElement ? active.dataset.fid : undefined;
   const editSel = active instanceof HTMLTextAreaElement && active.dataset.fid ? [active.selectionStart, active.selectionEnd] : undefined;
 
-  const nothing = !s.exhausted.length && !s.failing.length && !s.resolved.length && !s.reflections.length && !s.learnings.length;
+  const nothing = !s.exhausted.length && !s.failing.length && !s.resolved.length && !s.reflections.length && !s.learnings.length && !(s.team ?? []).some(t => t.failures.length);
   renderEmpty(nothing);
   clearSearch.hidden = !ui.search;
 
@@ -287,6 +289,10 @@ function render(): void {
   fillSection('similar', searching ? (recall?.results.length ?? 0) : 0, searching ? (recall?.results.length ?? 0) : 0, searching && !!recall, similarItems());
   fillSection('exhausted', exhausted.length, s.exhausted.length, !nothing, exhausted.map(a => approachCard(a)), 'Nothing is exhausted.');
   fillSection('failing', failing.length, s.failing.length, !nothing, failing.map(a => approachCard(a)), 'Nothing is failing right now.');
+  const teams = s.team ?? [];
+  const teamFailures = teams.flatMap(t => t.failures).filter(t => matches([t.label, t.command, t.cwd, t.lastError, t.summary]));
+  const teamTotal = teams.reduce((n, t) => n + t.failures.length, 0);
+  fillSection('team', teamFailures.length, teamTotal, teams.length > 0, [...teams.map(teamStatus), ...teamFailures.map(teamCard)], 'Nothing is failing in the team.');
   fillSection('resolved', resolved.length, s.resolved.length, !nothing, resolved.map(a => approachCard(a)), 'No approach was resolved recently.');
   fillSection('reflections', reflections.length, s.reflections.length, !nothing, reflections.map(r => reflectionItem(r, isOpen(r), open => toggleReflection(r, open))), 'No reflection yet: use Reflect on an approach.');
   fillSection('learnings', learnings.length, s.learnings.length, true, learnings.map(learningItem), 'No learning yet. Add what you or your agent should remember.');
@@ -439,6 +445,40 @@ function approachCard(a: ApproachView): HTMLElement {
   if (kind !== 'resolved') actions.append(actionButton('Copy as Prompt', 'comment-discussion', { type: 'copyBrief', ...target }, { iconOnly: true, id }));
   actions.append(actionButton('Copy command', 'copy', { type: 'copyCommand', ...target }, { iconOnly: true, id }));
   card.append(actions);
+  return card;
+}
+
+/** One line per folder: the team project and whether the database is reachable. */
+function teamStatus(t: TeamPanelView): HTMLElement {
+  const offline = t.state === 'offline';
+  const text = offline
+    ? `Team memory offline, ${plural(t.waiting, 'record')} waiting (${t.project})`
+    : `Team ${t.project}${multiRoot() ? ` · ${folderName(t.folder)}` : ''}${t.pulledAt ? ` · updated ${ago(t.pulledAt)}` : ' · connecting…'}${t.waiting ? ` · ${t.waiting} waiting` : ''}`;
+  return h('div', { class: `team-status${offline ? ' team-offline' : ''}`, title: t.error ?? fullTime(t.pulledAt) }, icon(offline ? 'cloud-offline' : 'organization'), h('span', { text }));
+}
+
+/** An approach failing elsewhere in the team (rendered as text only: it came from other machines). */
+function teamCard(t: TeamFailureView): HTMLElement {
+  const exhausted = t.failures >= (snapshot?.folders.find(f => f.uri === t.folder)?.threshold ?? 5);
+  const card = h('article', {
+    class: `card card-team card-${exhausted ? 'exhausted' : 'failing'}`,
+    attrs: { role: 'listitem', 'data-key': t.key, 'data-folder': t.folder, 'aria-label': `${t.label}: failing in the team` },
+  });
+  card.append(
+    h(
+      'div',
+      { class: 'card-head' },
+      icon('organization', 'status-icon'),
+      h('span', { class: 'card-title', text: t.label, title: t.label }),
+      h('span', { class: `pill pill-${exhausted ? 'exhausted' : 'failing'}`, text: `${t.failures}×`, title: `${plural(t.failures, 'failure')} in the team since the last success anywhere` }),
+    ),
+  );
+  const meta = [`${plural(t.machines, 'machine')}${t.ci ? ', including CI' : ''}`, `last failed ${ago(t.lastFailure)}`];
+  if (t.cwd !== '.') meta.unshift(t.cwd);
+  if (t.local) meta.push('failing here too');
+  card.append(h('div', { class: 'meta', text: meta.join(' · '), title: fullTime(t.lastFailure) }));
+  if (t.command) card.append(h('code', { class: 'command', text: t.command, title: t.command }));
+  card.append(h('div', { class: 'team-summary' }, icon('info'), h('span', { text: t.summary })));
   return card;
 }
 

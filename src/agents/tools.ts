@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { LEARNING_TYPES } from '../core/learnings';
 import { describeApproach, type CheckResult } from '../core/memory';
 import type { RecallHit } from '../core/recall';
+import type { TeamCheck } from '../core/team';
 import type { LearningType } from '../core/types';
 import type { RecordOutcome, WorkspaceMemory } from '../store/workspaceMemory';
 
@@ -274,7 +275,7 @@ function similarLines(hits: RecallHit[]): string[] {
 }
 
 /** The check, worded so that a model cannot read "exhausted" as "go ahead". */
-export function checkAnswerText(c: CheckResult, similar: RecallHit[]): string {
+export function checkAnswerText(c: CheckResult & { team?: TeamCheck }, similar: RecallHit[]): string {
   const cmd = quote(c.command);
   const where = c.cwd === '.' ? 'this workspace' : `${c.cwd}`;
   const lines: string[] = [];
@@ -294,6 +295,10 @@ export function checkAnswerText(c: CheckResult, similar: RecallHit[]): string {
     lines.push(
       `FAILING — ${cmd} failed ${c.attempts} time(s) in a row in ${where}; at ${c.threshold} it is blocked. You may run it again, but only after changing something that addresses the last error.`,
     );
+  } else if (c.verdict === 'block') {
+    lines.push(`BLOCKED BY THE TEAM — do not run ${cmd}: it has not failed in ${where}, but ${c.reason}.`);
+  } else if (c.verdict === 'warn') {
+    lines.push(`CLEAR HERE, FAILING IN THE TEAM — ${cmd} has not failed in ${where}, but ${c.reason}.`);
   } else {
     lines.push(`CLEAR — ${cmd} has not failed in ${where} (${c.reason}). You may run it.`);
   }
@@ -302,6 +307,13 @@ export function checkAnswerText(c: CheckResult, similar: RecallHit[]): string {
   if (c.history) lines.push(`History: ${c.history}.`);
   if (c.changed) lines.push(`${c.changed[0].toUpperCase()}${c.changed.slice(1)}.`);
   if (c.flaky) lines.push(`${c.flaky[0].toUpperCase()}${c.flaky.slice(1)}: a flaky command is not a loop and is not blocked for it.`);
+  // team memory: what other machines, agents and CI runs of this project saw (from the cached team view)
+  if (c.team?.failures) {
+    lines.push(
+      `TEAM: in this project it ${oneLine(c.team.summary)}.${c.team.status === 'exhausted' ? ` That is at or over the threshold: ${c.verdict === 'block' ? 'do NOT run it' : 'running it the same way will most likely fail again'}; change something first.` : ''}`,
+    );
+  }
+  if (c.team?.sync.state === 'offline') lines.push(`(Team memory is offline; ${c.team.sync.waiting} record(s) waiting to be shared.)`);
   if (c.status !== 'clear' && c.progress !== 'insufficient_data') lines.push(`Progress over the last attempts: ${c.progress}.`);
   for (const p of c.patterns) lines.push(`Warning: ${p.message}`);
   if (c.alternatives.length) lines.push(`Other approaches that also failed recently: ${c.alternatives.map(a => quote(a)).join('; ')}. Do not simply switch back to one of them.`);
@@ -339,6 +351,7 @@ export async function runCheck(m: MemoryAccess, input: CheckInput): Promise<Tool
       patterns: c.patterns.map(p => p.kind),
       allowOnce: c.allowOnce,
       reason: c.reason,
+      ...(c.team ? { team: { status: c.team.status, failures: c.team.failures, machines: c.team.machines, ci: c.team.ci, lastError: c.team.lastError, summary: c.team.summary, sync: c.team.sync } } : {}),
       similar: others.map(hitJson),
     },
   };

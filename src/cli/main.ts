@@ -9,6 +9,7 @@ import { RedactionPatternError } from '../core/redact';
 import type { EngineSettings } from '../core/types';
 import { createOfflineScorer } from '../embeddings';
 import { memoryDirFor, StoreError } from '../store/memoryStore';
+import { cliTeamMemory } from '../store/team';
 import { WorkspaceMemory } from '../store/workspaceMemory';
 import { readWorkspaceSettings } from '../store/workspaceSettings';
 import { COMMANDS } from './commands';
@@ -190,6 +191,8 @@ function createContext(command: Command, values: Parsed['values'], io: Io, args:
   const json = values.json === true;
   const onWarning = (m: string) => io.err(`failure-memory: warning: ${m}\n`);
   let memory: WorkspaceMemory | undefined;
+  let team: ReturnType<typeof cliTeamMemory> | undefined;
+  const teamMemory = () => (team ??= cliTeamMemory(workspace, memoryDirFor(workspace), () => memory?.settings.threshold ?? settings.threshold ?? 5, onWarning));
   const cwdArg = str('cwd');
   return {
     io,
@@ -203,11 +206,12 @@ function createContext(command: Command, values: Parsed['values'], io: Io, args:
         // vectors cached beside memory.json; never replacing vectors of the extension's transformer
         const semantic = command.semantic && values.lexical !== true;
         const scorer = semantic ? createOfflineScorer({ memoryDir: memoryDirFor(workspace), claim: false, onWarning }) : undefined;
-        memory = new WorkspaceMemory(workspace, { settings, onWarning, scorer });
+        memory = new WorkspaceMemory(workspace, { settings, onWarning, scorer, team: teamMemory().team });
       }
       return memory;
     },
     args,
+    team: teamMemory,
     str,
     required(k) {
       const v = str(k);

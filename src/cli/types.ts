@@ -1,6 +1,7 @@
 // What every CLI subcommand is given and what it declares. One handler file per subcommand
 // (commands/<name>.ts), registered in commands/index.ts; main.ts parses and dispatches.
 
+import type { TeamMemory } from '../store/team/teamMemory';
 import type { WorkspaceMemory } from '../store/workspaceMemory';
 
 export interface Io {
@@ -24,6 +25,8 @@ export interface Context {
   print(human: string, value: unknown): void;
   /** The workspace memory, built on first use (with the offline semantic scorer where the command wants recall). */
   memory(): WorkspaceMemory;
+  /** Team memory (settings.json, FAILURE_MEMORY_DATABASE_URL, PG*): the instance, or why there is none. */
+  team(): { team?: TeamMemory; reason: string };
   /** --cwd as a workspace-relative folder (an absolute one inside the workspace is made relative). */
   cwd: string | undefined;
   /** Plain arguments after the subcommand's name (see Command.args). */

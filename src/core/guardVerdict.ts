@@ -18,7 +18,8 @@ import type { Approach } from './types';
 export type StartAction = 'run' | 'runOnce' | 'notice' | 'remember' | 'warn' | 'stop';
 
 export function decideStart(check: CheckResult, blockMode: BlockMode): StartAction {
-  if (check.status === 'clear') return 'run';
+  // a clear approach can still be blocked by the team's failures (failureMemory.team.blockOnTeamFailures)
+  if (check.status === 'clear' && check.verdict !== 'block') return 'run';
   if (check.verdict === 'allow' && check.allowOnce) return 'runOnce';
   if (check.verdict !== 'block') return check.status === 'exhausted' ? 'notice' : 'run';
   if (blockMode === 'off') return 'remember';
@@ -44,6 +45,8 @@ export interface HelpFacts {
   alternatives: string[];
   /** The run history: "passed 12 of the last 20 runs…", what changed since the last pass, flakiness. */
   history: string[];
+  /** Team memory: what the team saw; teamOnly when it is not exhausted here (team failures alone). */
+  team?: { summary: string; teamOnly: boolean };
 }
 
 const MAX_LISTED = 5;

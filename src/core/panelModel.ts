@@ -9,6 +9,7 @@ import { ledgerLines } from './ledger';
 import { computeProgress, summarize } from './memory';
 import type { RecallHit } from './recall';
 import { countedRuns, currentStreak, lastErrorLine } from './streak';
+import { describeTeamFailures, type TeamSyncState, type TeamView } from './team';
 import type { Approach, LearningType, MemoryData } from './types';
 import {
   LEARNING_TYPES as PROTOCOL_LEARNING_TYPES,
@@ -19,6 +20,7 @@ import {
   type RecallView,
   type ReflectionView,
   type Snapshot,
+  type TeamPanelView,
 } from '../shared/protocol';
 
 // the protocol mirrors core's vocabulary: fail the type check when either side changes alone
@@ -31,6 +33,37 @@ export interface FolderInput {
   private: boolean;
   data: MemoryData;
   threshold: number;
+  /** Team memory of this folder, when it is on. */
+  team?: { project: string; state: TeamSyncState; waiting: number; error?: string; view?: TeamView };
+}
+
+/** What fails in the team for one folder, most recent first (only approaches with failures since their last success anywhere). */
+export function teamPanelView(folder: string, data: MemoryData, team: NonNullable<FolderInput['team']>): TeamPanelView {
+  const failures = Object.values(team.view?.approaches ?? {})
+    .filter(a => a.failures > 0)
+    .sort(byNewest(a => a.lastFailure ?? ''))
+    .slice(0, SNAPSHOT_LIMITS.list)
+    .map(a => {
+      const local = data.approaches[a.key];
+      return {
+        folder,
+        key: a.key,
+        label: clip(a.label, 500),
+        command: clip(a.command),
+        cwd: clip(a.cwd, 500),
+        failures: a.failures,
+        machines: a.machines,
+        ci: a.ci,
+        lastError: clip(a.lastError),
+        ...(a.lastFailure ? { lastFailure: a.lastFailure } : {}),
+        summary: clip(describeTeamFailures(a)),
+        local: !!local && local.failures > 0,
+      };
+    });
+  const view: TeamPanelView = { folder, project: clip(team.project, 500), state: team.state, waiting: team.waiting, failures };
+  if (team.error) view.error = clip(team.error, 1000);
+  if (team.view?.pulledAt) view.pulledAt = team.view.pulledAt;
+  return view;
 }
 
 export const SNAPSHOT_LIMITS = { resolved: 20, reflections: 30, learnings: 500, text: 4000, list: 20 } as const;
@@ -174,6 +207,8 @@ export function buildSnapshot(
     capture: { ...capture },
     generatedAt: (extra.now ?? new Date()).toISOString(),
   };
+  const teams = folders.filter(f => f.team).map(f => teamPanelView(f.uri, f.data, f.team!));
+  if (teams.length) snapshot.team = teams;
   if (extra.highlight) snapshot.highlight = { ...extra.highlight };
   if (extra.highlightReflection) snapshot.highlightReflection = extra.highlightReflection;
   return snapshot;

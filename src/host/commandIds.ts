@@ -12,6 +12,8 @@ export const enum CommandId {
   CopyBrief = 'failureMemory.copyBrief',
   PauseCapture = 'failureMemory.pauseCapture',
   ResumeCapture = 'failureMemory.resumeCapture',
+  SetTeamPassword = 'failureMemory.setTeamPassword',
+  SyncTeam = 'failureMemory.syncTeam',
   InvokeToolForTests = 'failureMemory.test.invokeTool',
 }
 

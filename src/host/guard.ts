@@ -10,6 +10,7 @@ import type { ExtensionConfig } from '../core/config';
 import { decideStart, helpFacts, noticeKey, reactionTo, stopResult, type HelpFacts, type StopResult } from '../core/guardVerdict';
 import { checkCommand, describeApproach, type CheckResult } from '../core/memory';
 import { plainText } from '../core/plainText';
+import type { TeamCheck } from '../core/team';
 import type { AttemptInput } from '../core/types';
 import type { RecordOutcome } from '../store/workspaceMemory';
 import { CommandId, type ApproachRef } from './commandIds';
@@ -22,7 +23,7 @@ const SIMILAR_MIN_SCORE = 0.3;
 const STATUS_MS = 8000;
 
 export interface StartDecision {
-  check: CheckResult;
+  check: CheckResult & { team?: TeamCheck };
   blocked: boolean;
 }
 
@@ -75,15 +76,25 @@ export class Guard {
     terminal?: vscode.Terminal,
   ): StartDecision | undefined {
     const cfg = this.config();
-    const check = checkCommand(where.data, where.memory.redact(command), where.relCwd, where.memory.settings);
+    const local = checkCommand(where.data, where.memory.redact(command), where.relCwd, where.memory.settings);
+    // team memory: the cached team view only (no disk, no network)
+    const check: CheckResult & { team?: TeamCheck } = where.memory.team?.mergeCheckCached(local, where.data.approaches[local.key]) ?? local;
     const ref: ApproachRef = { folder: where.folder.uri.toString(), key: check.key };
     const approach = Object.prototype.hasOwnProperty.call(where.data.approaches, check.key) ? where.data.approaches[check.key] : undefined;
     const action = decideStart(check, cfg.blockMode);
     const label = plainText(check.label, 80);
     switch (action) {
-      case 'run':
+      case 'run': {
         if (check.status !== 'clear') this.log.debug('guard', `${check.status}: ${check.label} — ${check.reason}`);
+        // failing in the team (other machines, agents, CI) though not exhausted here: say so once per team streak
+        const teamNotice = `${ref.folder}\u0000${check.key}\u0000team\u0000${check.team?.lastFailure ?? ''}`;
+        if (check.team?.status === 'exhausted' && check.status !== 'exhausted' && !this.noticed.has(teamNotice)) {
+          this.noticed.add(teamNotice);
+          this.log.event('teamWarned', { key: check.key, failures: check.team.failures, machines: check.team.machines });
+          this.say(`$(organization) ${vscode.l10n.t('Failure Memory: “{0}” {1}. Not stopped.', label, plainText(check.team.summary, 200))}`);
+        }
         return { check, blocked: false };
+      }
       case 'runOnce':
         this.log.info('guard', `let through once: ${check.label} (${source}) — ${check.reason}`);
         this.log.event('allowedOnce', { key: check.key, command: check.command });
@@ -116,7 +127,7 @@ export class Guard {
         }
         this.log.warn('guard', `${stopping ? 'BLOCKED (interrupted)' : 'WARNED'} ${source} approach ${check.label}: ${check.reason}`);
         this.log.event('blocked', { key: check.key, command: check.command, source, interrupted: stopping, attempts: check.attempts, folder: where.folder.name });
-        void this.afterBlock(check, approach ? helpFacts(check, approach) : helpFacts(check, undefined), ref, stopped, rerun, where);
+        void this.afterBlock(check, { ...(approach ? helpFacts(check, approach) : helpFacts(check, undefined)), ...(check.team ? { team: { summary: check.team.summary, teamOnly: check.status !== 'exhausted' } } : {}) }, ref, stopped, rerun, where);
         return { check, blocked: stopping };
       }
     }
@@ -162,8 +173,12 @@ export class Guard {
           ? t('Failure Memory could not stop “{0}”', label)
           : t('“{0}” ended before Failure Memory could stop it', label);
     const lines: string[] = [];
+    // team memory: what the team saw (other machines, agents, CI), in the team's own words
+    if (facts.team) lines.push(t('In the team it {0}.', plainText(facts.team.summary, 400)));
     lines.push(
-      facts.cwd !== '.'
+      facts.team?.teamOnly
+        ? t('Here it failed {0} times.', facts.failures)
+        : facts.cwd !== '.'
         ? t('It failed {0} times in a row in {1} (the limit is {2}).', facts.failures, plainText(facts.cwd, 120), facts.threshold)
         : t('It failed {0} times in a row (the limit is {1}).', facts.failures, facts.threshold),
     );

@@ -13,6 +13,7 @@ import { validateWebviewMessage, type CaptureView, type HostMessage, type Recall
 import type { ApproachActions } from './actions';
 import { CommandId, type ApproachRef } from './commandIds';
 import { Disposable } from './disposable';
+import type { TeamHub } from './team';
 import type { Logger } from './logger';
 import type { ReflectionView } from './reflectionView';
 import type { FolderMemory, MemoryRegistry } from './registry';
@@ -38,11 +39,13 @@ export class MemoryPanel extends Disposable implements vscode.WebviewViewProvide
     private readonly log: Logger,
     private readonly capture: () => CaptureView,
     onCaptureChange?: vscode.Event<void>,
+    private readonly team?: TeamHub,
   ) {
     super();
     this.track(vscode.window.registerWebviewViewProvider(MemoryPanel.viewId, this));
     this.track(registry.onDidChange(() => this.scheduleSnapshot()));
     if (onCaptureChange) this.track(onCaptureChange(() => this.scheduleSnapshot()));
+    if (team) this.track(team.onDidChange(() => this.scheduleSnapshot()));
     this.track(vscode.workspace.onDidChangeConfiguration(e => e.affectsConfiguration('failureMemory') && this.scheduleSnapshot()));
   }
 
@@ -128,6 +131,7 @@ export class MemoryPanel extends Disposable implements vscode.WebviewViewProvide
         private: f.private,
         data: f.data,
         threshold: f.memory.settings.threshold,
+        team: this.team?.stateOf(f.folder.uri.fsPath),
       })),
       this.capture(),
       { highlight: this.highlight },

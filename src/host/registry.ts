@@ -15,6 +15,7 @@ import { WorkspaceMemory } from '../store/workspaceMemory';
 import { engineSettings, type ExtensionConfig } from '../core/config';
 import { Disposable } from './disposable';
 import type { Logger } from './logger';
+import type { TeamHub } from './team';
 
 export interface FolderMemory {
   folder: vscode.WorkspaceFolder;
@@ -46,6 +47,8 @@ export class MemoryRegistry extends Disposable {
     private config: ExtensionConfig,
     /** Told when recall first builds a folder's scorer (the host may offer the model download). */
     private readonly onScorerCreated: (s: SemanticScorer) => void = () => {},
+    /** Team memory (issue 16): each folder's WorkspaceMemory gets its team link from here. */
+    private readonly team?: TeamHub,
   ) {
     super();
     this.track(vscode.workspace.onDidChangeWorkspaceFolders(() => this.rebuild()));
@@ -116,6 +119,8 @@ export class MemoryRegistry extends Disposable {
         onWarning: m => this.warnOnce(m),
         // git context of runs: never in an untrusted workspace (a repository's config can run programs)
         git: vscode.workspace.isTrusted ? {} : false,
+        // team memory: the outbox hears every write, check reads the cached team view
+        team: this.team?.linkFor(folder.uri.fsPath, dir),
       });
       // semantic recall: built on the first recall, never at activation
       memory.scorer = this.lazyScorer(memory.store.dir);
@@ -215,6 +220,7 @@ export class MemoryRegistry extends Disposable {
         // reported by refresh()
       }
       this.changed.fire();
+      this.team?.schedulePush();
     }
   }
 

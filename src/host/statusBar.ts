@@ -8,6 +8,7 @@ import { CommandId } from './commandIds';
 import { Disposable } from './disposable';
 import type { Logger } from './logger';
 import type { MemoryRegistry } from './registry';
+import type { TeamHub } from './team';
 
 export class StatusBar extends Disposable {
   private readonly item = this.track(vscode.window.createStatusBarItem('failureMemory.status', vscode.StatusBarAlignment.Left, 50));
@@ -16,11 +17,13 @@ export class StatusBar extends Disposable {
     private readonly registry: MemoryRegistry,
     private readonly capture: () => CaptureView,
     private readonly log: Logger,
+    private readonly team?: TeamHub,
   ) {
     super();
     this.item.name = 'Failure Memory';
     this.item.command = CommandId.ShowMemory;
     this.track(registry.onDidChange(() => this.update()));
+    if (team) this.track(team.onDidChange(() => this.update()));
     this.update();
     this.item.show();
   }
@@ -47,6 +50,10 @@ export class StatusBar extends Disposable {
       text = '$(history)';
       this.item.backgroundColor = undefined;
     }
+    // team memory offline: a cloud icon says records are waiting (the tooltip says how many)
+    const teams = this.team?.status() ?? [];
+    const offline = teams.filter(t => t.state === 'offline');
+    if (offline.length) text += ' $(cloud-offline)';
     if (text !== this.item.text) {
       this.item.text = text;
       this.log.event('statusBar', { text, exhausted: exhausted.length, failing: failing.length });
@@ -94,6 +101,17 @@ export class StatusBar extends Disposable {
         c.tasks ? t('tasks') : t('tasks off'),
       ].join(' · '),
     );
+    for (const tm of teams) {
+      tip.appendMarkdown('\n\n$(organization) ');
+      const waiting = t('{0} waiting', tm.waiting);
+      tip.appendText(
+        tm.state === 'offline'
+          ? `${t('team memory offline, {0}', waiting)} (${tm.project})${tm.error ? `: ${tm.error}` : ''}`
+          : tm.state === 'online'
+            ? `${t('Team memory: {0}, online', tm.project)}${tm.view ? `, ${t('{0} failing in the team, updated {1} UTC', Object.values(tm.view.approaches).filter(a => a.failures > 0).length, tm.view.pulledAt.slice(11, 16))}` : ''}${tm.waiting ? `, ${waiting}` : ''}`
+            : `${t('Team memory: {0}, connecting…', tm.project)}${tm.waiting ? ` ${waiting}` : ''}`,
+      );
+    }
     if (groups.some(g => g.folder.private)) {
       tip.appendMarkdown('\n\n');
       tip.appendText(t('Untrusted workspace: memory is kept in extension storage.'));

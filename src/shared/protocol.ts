@@ -127,6 +127,35 @@ export interface RecallView {
   lesson?: string;
 }
 
+/** An approach failing elsewhere in the team (other machines, agents, CI), from the cached team view. */
+export interface TeamFailureView {
+  folder: string;
+  key: string;
+  label: string;
+  command: string;
+  cwd: string;
+  failures: number;
+  machines: number;
+  ci: boolean;
+  lastError: string;
+  lastFailure?: string;
+  /** "failed 7 times this week on 3 machines, including CI, last error: …" */
+  summary: string;
+  /** Also failing or exhausted in this folder's own memory. */
+  local: boolean;
+}
+
+/** Team memory of one folder: sync state and what fails in the team. */
+export interface TeamPanelView {
+  folder: string;
+  project: string;
+  state: 'online' | 'offline' | 'never';
+  waiting: number;
+  error?: string;
+  pulledAt?: string;
+  failures: TeamFailureView[];
+}
+
 export interface Snapshot {
   folders: FolderView[];
   exhausted: ApproachView[];
@@ -137,6 +166,8 @@ export interface Snapshot {
   /** Latest first. */
   learnings: LearningView[];
   capture: CaptureView;
+  /** Team memory, per folder where it is on (absent: off everywhere). */
+  team?: TeamPanelView[];
   /** Approach to scroll to and flash (Show Memory aimed at one approach). */
   highlight?: { folder: string; key: string };
   /** Reflection to open and scroll to (a reflection was just made). */
@@ -438,6 +469,20 @@ function isCaptureView(v: unknown): v is CaptureView {
   return isPlainObject(v) && isBool(v.terminal) && isBool(v.tasks) && isNum(v.terminalsWithIntegration) && isNum(v.terminals) && optional(v.paused, isBool);
 }
 
+function isTeamFailureView(v: unknown): v is TeamFailureView {
+  return (
+    isPlainObject(v) && isStr(v.folder) && isStr(v.key) && isStr(v.label) && isStr(v.command) && isStr(v.cwd) && isNum(v.failures) && isNum(v.machines) &&
+    isBool(v.ci) && isStr(v.lastError) && optional(v.lastFailure, isStr) && isStr(v.summary) && isBool(v.local)
+  );
+}
+
+function isTeamPanelView(v: unknown): v is TeamPanelView {
+  return (
+    isPlainObject(v) && isStr(v.folder) && isStr(v.project) && (v.state === 'online' || v.state === 'offline' || v.state === 'never') &&
+    isNum(v.waiting) && optional(v.error, isStr) && optional(v.pulledAt, isStr) && isArrayOf(v.failures, isTeamFailureView)
+  );
+}
+
 export function isSnapshot(v: unknown): v is Snapshot {
   return (
     isPlainObject(v) &&
@@ -448,6 +493,7 @@ export function isSnapshot(v: unknown): v is Snapshot {
     isArrayOf(v.reflections, isReflectionView) &&
     isArrayOf(v.learnings, isLearningView) &&
     isCaptureView(v.capture) &&
+    (v.team === undefined || isArrayOf(v.team, isTeamPanelView)) &&
     (v.highlight === undefined || (isPlainObject(v.highlight) && isStr(v.highlight.folder) && isStr(v.highlight.key))) &&
     optional(v.highlightReflection, isStr) &&
     isStr(v.generatedAt)

@@ -33,6 +33,8 @@ import { buildBrief } from '../core/brief';
 import { comparisonHead, fixLessonText } from '../core/ledger';
 import { committedFiles, readGitState, type GitOptions } from './gitContext';
 import { MemoryStore, memoryDirFor, type MemoryStorePort, type StoreOptions } from './memoryStore';
+import type { TeamCheck } from '../core/team';
+import type { TeamLink } from './team/teamMemory';
 import { VectorStore } from './vectorStore';
 
 export interface WorkspaceMemoryOptions extends StoreOptions {
@@ -48,6 +50,8 @@ export interface WorkspaceMemoryOptions extends StoreOptions {
   git?: false | GitOptions;
   /** The store to use instead of memory.json under `dir` (InMemoryStore for replay and tests). */
   store?: MemoryStorePort;
+  /** Team memory: told about every write (its outbox), consulted by check (its cached view). */
+  team?: TeamLink;
 }
 
 export interface RecordOutcome extends RecordResult {
@@ -61,6 +65,7 @@ export class WorkspaceMemory {
   private redactor: Redactor;
   private readonly git: false | GitOptions;
   scorer: Scorer;
+  readonly team: TeamLink | undefined;
 
   constructor(
     readonly workspaceFolder: string,
@@ -71,6 +76,7 @@ export class WorkspaceMemory {
     this.redactor = createRedactor(this._settings.extraRedactionPatterns);
     this.scorer = options.scorer ?? lexicalScorer;
     this.git = options.git ?? {};
+    this.team = options.team;
   }
 
   get settings(): EngineSettings {
@@ -101,11 +107,15 @@ export class WorkspaceMemory {
       // Most commands succeed and were never remembered: answer from a lock-free read and write
       // nothing, so `ls` and `git status` cost one read, not a lock, no git and no rewrite of the file.
       current = await this.store.read();
-      if (!current.approaches[attempt.key]) return { ...applyAttempt(current, attempt, this._settings), learnings: [] };
+      if (!current.approaches[attempt.key]) {
+        const r = { ...applyAttempt(current, attempt, this._settings), learnings: [] };
+        await this.team?.afterRecord(r);
+        return r;
+      }
     }
     // [ledger] the git state after the run, before the lock (git is bounded; the lock is not held meanwhile)
     if (this.git !== false && attempt.outcome !== 'interrupted') await this.addGitContext(attempt, current);
-    return this.store.update(data => {
+    const r = await this.store.update(data => {
       const result = applyAttempt(data, attempt, this._settings);
       const learnings = found.length
         ? addLearnings(data.learnings, found, { source: 'output', key: attempt.key, now: attempt.timestamp, newId: () => newId() })
@@ -119,6 +129,11 @@ export class WorkspaceMemory {
       }
       return { ...result, learnings };
     });
+    if (this.team) {
+      await this.team.afterRecord(r);
+      for (const l of r.learnings) await this.team.afterLearning(l);
+    }
+    return r;
   }
 
   /** Git state of the run; the files committed since the run it is compared with when HEAD moved. */
@@ -135,8 +150,11 @@ export class WorkspaceMemory {
     attempt.git = state;
   }
 
-  async check(command: string, cwd?: string): Promise<CheckResult> {
-    return checkCommand(await this.store.read(), this.redact(command), cwd, this._settings);
+  /** May this command run? Local memory decides; the cached team view (never the network) adds `team`. */
+  async check(command: string, cwd?: string): Promise<CheckResult & { team?: TeamCheck }> {
+    const data = await this.store.read();
+    const c = checkCommand(data, this.redact(command), cwd, this._settings);
+    return this.team ? this.team.mergeCheck(c, data.approaches[c.key]) : c;
   }
 
   async summary(): Promise<MemorySummary> {
@@ -169,11 +187,15 @@ export class WorkspaceMemory {
   /** Stores a reflection (possibly rewritten by a language model) and the learnings in its text. */
   async saveReflection(record: ReflectionRecord): Promise<void> {
     const text = [record.self_reflection.reflection_text, ...record.self_reflection.lessons_learned].join('\n');
-    await this.store.update(data => {
+    const learned = await this.store.update(data => {
       storeReflection(data, record, this._settings.limits.maxReflections);
       const found = extractLearnings(text);
-      if (found.length) addLearnings(data.learnings, found, { source: 'reflection', key: record.failure_memory.key, now: record.timestamp, newId: () => newId() });
+      return found.length ? addLearnings(data.learnings, found, { source: 'reflection', key: record.failure_memory.key, now: record.timestamp, newId: () => newId() }) : [];
     });
+    if (this.team) {
+      await this.team.afterReflection(record);
+      for (const l of learned) await this.team.afterLearning(l);
+    }
   }
 
   /**
@@ -205,7 +227,9 @@ export class WorkspaceMemory {
   }
 
   async resolve(key: string): Promise<Approach | undefined> {
-    return this.store.update(data => markResolved(data, key));
+    const a = await this.store.update(data => markResolved(data, key));
+    if (a) await this.team?.afterResolve(a);
+    return a;
   }
 
   async allowOnce(key: string): Promise<Approach | undefined> {
@@ -215,7 +239,7 @@ export class WorkspaceMemory {
   async addLearning(type: LearningType, text: string, opts: { key?: string; source?: Learning['source'] } = {}): Promise<Learning> {
     const clean = this.redact(text).trim().slice(0, 2000);
     if (!clean) throw new Error('A learning needs some text.');
-    return this.store.update(data => {
+    const learning = await this.store.update(data => {
       const now = new Date().toISOString();
       const l: Learning = { id: newId(), type, text: clean, source: opts.source ?? 'user', createdAt: now };
       if (opts.key) l.key = opts.key;
@@ -223,6 +247,8 @@ export class WorkspaceMemory {
       if (data.learnings.length > this._settings.limits.maxLearnings) data.learnings.shift();
       return l;
     });
+    await this.team?.afterLearning(learning);
+    return learning;
   }
 
   async updateLearning(id: string, patch: { type?: LearningType; text?: string }): Promise<Learning | undefined> {

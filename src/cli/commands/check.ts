@@ -1,4 +1,5 @@
 import { explainBlock } from '../../core/memory';
+import { explainTeamBlock } from '../../core/team';
 import type { Command } from '../types';
 
 export const check: Command = {
@@ -19,11 +20,16 @@ export const check: Command = {
     // [ledger] run history, what changed since the last pass, flakiness
     const ledger = { ...(c.history ? { history: c.history } : {}), ...(c.changed ? { changed: c.changed } : {}), ...(c.flaky ? { flaky: c.flaky } : {}) };
     const ledgerLines = [c.history, c.changed, c.flaky].filter(Boolean).map(l => `\n${l}`).join('');
-    if (ctx.json) ctx.print('', { status: c.status, verdict: c.verdict, mustNotRun: c.verdict === 'block', attempts: c.attempts, threshold: c.threshold, key: c.key, label: c.label, lastError: c.lastError, alternatives: c.alternatives, progress: c.progress, patterns: c.patterns.map(p => p.kind), allowOnce: c.allowOnce, reason: c.reason, learnings, ...ledger });
-    else if (c.status === 'clear') io.out(`clear: ${c.label} has not failed here (${c.reason}).${c.history ? `\n${c.history}` : ''}${learned}\n`);
+    // with team memory on: what the team saw, from the cached team view (never the network)
+    const team = c.team
+      ? { status: c.team.status, failures: c.team.failures, machines: c.team.machines, lastError: c.team.lastError, ci: c.team.ci, failuresThisWeek: c.team.failuresThisWeek, summary: c.team.summary, sync: c.team.sync }
+      : undefined;
+    if (ctx.json) ctx.print('', { status: c.status, verdict: c.verdict, mustNotRun: c.verdict === 'block', attempts: c.attempts, threshold: c.threshold, key: c.key, label: c.label, lastError: c.lastError, alternatives: c.alternatives, progress: c.progress, patterns: c.patterns.map(p => p.kind), allowOnce: c.allowOnce, reason: c.reason, learnings, ...ledger, ...(team ? { team } : {}) });
+    else if (c.status === 'clear' && c.verdict === 'allow') io.out(`clear: ${c.label} has not failed here (${c.reason}).${c.history ? `\n${c.history}` : ''}${learned}\n`);
     else if (c.verdict !== 'block') io.out(`${c.status}: ${c.label} — ${c.reason}${c.lastError ? `\nlast error: ${c.lastError}` : ''}${ledgerLines}${learned}\n`);
+    if (!ctx.json && c.team?.failures) io.out(`team: ${c.team.summary}${c.team.sync.state === 'offline' ? ` (team memory offline, ${c.team.sync.waiting} waiting)` : ''}\n`);
     if (c.verdict === 'block') {
-      io.err(`${explainBlock(c)}${learned}\n`);
+      io.err(`${c.team && c.status !== 'exhausted' ? explainTeamBlock({ ...c, team: c.team }) : explainBlock(c)}${learned}\n`);
       return 2;
     }
     if (c.status === 'exhausted') io.err(`failure-memory: ${c.reason}\n`);

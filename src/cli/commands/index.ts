@@ -15,5 +15,6 @@ import { reflect } from './reflect';
 import { replay } from './replay';
 import { allow, resolve } from './resolve';
 import { setupAgents } from './setupAgents';
+import { sync } from './sync';
 
-export const COMMANDS: readonly Command[] = [record, check, recall, reflect, brief, redact, resolve, allow, learn, list, exportMemory, clear, replay, mcp, hook, setupAgents];
+export const COMMANDS: readonly Command[] = [record, check, recall, reflect, brief, redact, resolve, allow, learn, list, exportMemory, clear, replay, mcp, hook, setupAgents, sync];

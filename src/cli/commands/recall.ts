@@ -1,14 +1,16 @@
+import { classifyDatabaseError } from '../../store/team/database';
 import type { Command } from '../types';
 
 export const recall: Command = {
   name: 'recall',
-  usage: 'recall --query TEXT [--k 5] [--lexical]',
+  usage: 'recall --query TEXT [--k 5] [--lexical] [--team]',
   summary: 'similar past failures, best first (--lexical: words only)',
   semantic: true,
   options: {
     query: { type: 'string', help: 'an error message, a command or a task' },
     k: { type: 'string', help: 'how many results (1–100, default 5)' },
     lexical: { type: 'boolean', help: 'words only, no embeddings' },
+    team: { type: 'boolean', help: 'also search the team database (PostgreSQL full-text search; needs team memory on)' },
   },
   async run(ctx) {
     const query = ctx.required('query');
@@ -17,7 +19,31 @@ export const recall: Command = {
     const human = hits.length
       ? hits.map((h, i) => `${i + 1}. [${h.score.toFixed(2)}] ${h.label} (${h.status})${h.errorSignature ? `\n   ${h.errorSignature}` : ''}${h.lesson ? `\n   lesson: ${h.lesson}` : ''}`).join('\n')
       : 'No similar failure in memory.';
-    ctx.print(human, hits.map(h => ({ command: h.command, key: h.key, errorSignature: h.errorSignature, score: h.score, status: h.status, ...(h.lesson ? { lesson: h.lesson } : {}) })));
-    return 0;
+    const local = hits.map(h => ({ command: h.command, key: h.key, errorSignature: h.errorSignature, score: h.score, status: h.status, ...(h.lesson ? { lesson: h.lesson } : {}) }));
+    if (!ctx.flag('team')) {
+      ctx.print(human, local);
+      return 0;
+    }
+    // team recall: the (redacted) query goes to the team database; not a hot path, but bounded by the connect timeout
+    const { team, reason } = ctx.team();
+    if (!team) {
+      ctx.io.err(`failure-memory: ${reason}\n`);
+      return 1;
+    }
+    try {
+      const found = await team.db.search(team.project, ctx.memory().redact(query), k);
+      const teamHuman = found.length
+        ? found.map((f, i) => `${i + 1}. [${f.rank.toFixed(2)}] ${f.kind} from ${f.machine}: ${f.text}`).join('\n')
+        : 'Nothing similar in the team memory.';
+      ctx.print(`${human}\n\nTeam (${team.project}):\n${teamHuman}`, { local, team: found });
+      return 0;
+    } catch (e) {
+      const err = classifyDatabaseError(e, team.db.target);
+      ctx.print(human, { local, team: [], teamError: err.message });
+      ctx.io.err(`failure-memory: ${err.message}\n`);
+      return 3;
+    } finally {
+      await team.close();
+    }
   },
 };

@@ -1,0 +1,170 @@
+// npm run bench:team  (= npm run build && node --import tsx bench/team.mjs [--machines 50] [--records 200])
+//
+// Team memory against one throwaway PostgreSQL server (initdb + pg_ctl on 127.0.0.1, as the tests do):
+//  - N machines (workspace clones with their own outbox) × M failures each, recorded locally, then
+//    pushed by all machines at once: push throughput (rows/s), and one machine's push on its own
+//  - pull latency of the team view once the server holds N × M attempts
+//  - `check` latency with team memory on (cached team view merged) and off, through WorkspaceMemory
+//    and through the CLI (dist/cli.js, a fresh process per call), also with the server stopped
+// Writes between the team-bench markers of BENCHMARKS.md. Nothing here asserts a time.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { WorkspaceMemory } from '../src/store/workspaceMemory.ts';
+import { startCluster } from '../test/unit/helpers/pgCluster.ts';
+import { cloneWorkspace, machine } from '../test/unit/helpers/teamWorkspace.ts';
+
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const arg = (name, def) => (args.includes(`--${name}`) ? Number(args[args.indexOf(`--${name}`) + 1]) : def);
+const MACHINES = arg('machines', 50);
+const RECORDS = arg('records', 200);
+const APPROACHES = 40;
+
+const out = [];
+const line = s => {
+  out.push(s);
+  console.log(s);
+};
+const ms = x => (x < 1 ? `${(x * 1000).toFixed(0)} µs` : x < 100 ? `${x.toFixed(2)} ms` : `${x.toFixed(0)} ms`);
+
+/** Times fns in turn (a, b, a, b…) so that a load change on a shared machine hits both alike. */
+async function interleaved(fns, runs, warmup = 3) {
+  for (let i = 0; i < warmup; i++) for (const f of fns) await f(i);
+  const t = fns.map(() => []);
+  for (let i = 0; i < runs; i++) {
+    for (let j = 0; j < fns.length; j++) {
+      const s = performance.now();
+      await fns[j](i);
+      t[j].push(performance.now() - s);
+    }
+  }
+  return t.map(x => {
+    x.sort((a, b) => a - b);
+    return { median: x[Math.floor(x.length / 2)], p95: x[Math.min(x.length - 1, Math.floor(x.length * 0.95))] };
+  });
+}
+
+async function time(fn, runs = 20, warmup = 3) {
+  for (let i = 0; i < warmup; i++) await fn(i);
+  const t = [];
+  for (let i = 0; i < runs; i++) {
+    const s = performance.now();
+    await fn(i);
+    t.push(performance.now() - s);
+  }
+  t.sort((a, b) => a - b);
+  return { median: t[Math.floor(t.length / 2)], p95: t[Math.min(t.length - 1, Math.floor(t.length * 0.95))] };
+}
+
+const commands = Array.from({ length: APPROACHES }, (_, i) => [`npm run build:pkg${i}`, `Error: Cannot find module 'dep${i}'\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)\n`]);
+
+const pg = await startCluster();
+const origin = 'git@github.com:acme/bench.git';
+const machines = [];
+try {
+  const t0 = performance.now();
+  for (let m = 0; m < MACHINES; m++) machines.push(machine(cloneWorkspace(origin, 'fm-bench-team-'), pg.url, `machine-${m}`));
+  // fill each machine's outbox through the real record path (local memory + outbox), not timed as push
+  const recordTimes = [];
+  await Promise.all(
+    machines.map(async (mc, m) => {
+      for (let r = 0; r < RECORDS; r++) {
+        const [command, output] = commands[(m + r) % APPROACHES];
+        const s = performance.now();
+        await mc.memory.record({ command, exitCode: 1, output, source: m % 10 === 0 ? 'cli' : 'terminal' });
+        recordTimes.push(performance.now() - s);
+      }
+    }),
+  );
+  recordTimes.sort((a, b) => a - b);
+  const setup = performance.now() - t0;
+  const total = MACHINES * RECORDS;
+
+  const snapshot = await machines[0].team.outbox.readAll();
+  // all machines push at once, each on its own connection
+  const p0 = performance.now();
+  const results = await Promise.all(machines.map(mc => mc.team.push()));
+  const pushMs = performance.now() - p0;
+  const failed = results.filter(r => r.error);
+  const failedWhy = [...new Set(failed.map(r => r.error.code))].join(', ');
+  let inserted = results.reduce((s, r) => s + r.inserted, 0);
+  // a machine that could not connect (timeout under load) simply pushes again later
+  const retried = await Promise.all(machines.filter((_, i) => results[i].error).map(mc => mc.team.push()));
+  inserted += retried.reduce((s, r) => s + r.inserted, 0);
+  const stillFailing = retried.filter(r => r.error).length;
+
+  // a retry of everything (as after a lost acknowledgement): nothing inserted twice
+  const r0 = performance.now();
+  const dup = await machines[0].team.db.push(machines[0].team.project, snapshot);
+  const retryMs = performance.now() - r0;
+
+  // one machine alone: 200 more records pushed
+  const solo = machine(cloneWorkspace(origin, 'fm-bench-team-'), pg.url, 'solo');
+  for (let r = 0; r < RECORDS; r++) await solo.memory.record({ command: commands[r % APPROACHES][0], exitCode: 1, output: commands[r % APPROACHES][1], source: 'terminal' });
+  const s0 = performance.now();
+  const soloR = await solo.team.push();
+  const soloMs = performance.now() - s0;
+
+  // pull latency with N × M (+ M) attempts on the server
+  const pull = await time(() => machines[1].team.pull(machines[1].memory.store), 20, 3);
+  const view = (await machines[1].team.view()).view;
+
+  // check latency: the same workspace with team memory on (view cached) and off
+  const ws = machines[1].ws;
+  const plain = new WorkspaceMemory(ws);
+  const cmd = commands[3][0];
+  const [checkOff, checkOn] = await interleaved([() => plain.check(cmd), () => machines[1].memory.check(cmd)], 300, 20);
+  const c = await machines[1].memory.check(cmd);
+
+  // the CLI (a fresh process per call, as a hook runs it)
+  const cli = path.join(root, 'dist/cli.js');
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PG') && !k.startsWith('FAILURE_MEMORY')));
+  const runCli = extra => () => {
+    const r = spawnSync(process.execPath, [cli, 'check', '--command', cmd, '--workspace', ws, '--json'], { env: { ...env, ...extra }, encoding: 'utf8' });
+    if (r.status !== 0 && r.status !== 2) throw new Error(r.stderr);
+  };
+  const teamEnv = { FAILURE_MEMORY_DATABASE_URL: pg.urlWithoutPassword, PGPASSWORD: pg.password };
+  const [cliOff, cliOn] = await interleaved([runCli({}), runCli(teamEnv)], 20, 2);
+  await pg.stop();
+  const [checkOff2, checkDown] = await interleaved([() => plain.check(cmd), () => machines[1].memory.check(cmd)], 300, 20);
+  const [cliOff2, cliDown] = await interleaved([runCli({}), runCli(teamEnv)], 20, 2);
+
+  line(`### Team memory on PostgreSQL (issue 16): ${MACHINES} machines × ${RECORDS} records against one server`);
+  line('');
+  line(`${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, PostgreSQL from /usr/lib/postgresql (local cluster on 127.0.0.1, fsync off), ${new Date().toISOString().slice(0, 10)}. Machines are separate workspace folders with their own outbox and connection in one process; ${APPROACHES} approaches shared by all. \`node --import tsx bench/team.mjs\`.`);
+  line('');
+  line('| measure | result |');
+  line('|---|---|');
+  line(`| local record (memory.json + outbox append), ${total} records, ${MACHINES} writers | median ${ms(recordTimes[Math.floor(recordTimes.length / 2)])}, p95 ${ms(recordTimes[Math.floor(recordTimes.length * 0.95)])} (setup ${(setup / 1000).toFixed(1)} s) |`);
+  line(`| push, all ${MACHINES} machines at once (${total} records) | **${(total / (pushMs / 1000)).toFixed(0)} records/s** (${(pushMs / 1000).toFixed(2)} s), ${failed.length ? `${failed.length} machines could not connect in time (${failedWhy}) and pushed again: ${stillFailing} still failing; ` : ''}${inserted} rows in all |`);
+  line(`| push, one machine alone (${RECORDS} records, one batch) | ${ms(soloMs)} (${(soloR.pushed / (soloMs / 1000)).toFixed(0)} records/s) |`);
+  line(`| retry of ${snapshot.length} already stored records (lost acknowledgement) | ${dup} inserted, ${ms(retryMs)} |`);
+  line(`| pull of the team view (${total + RECORDS} attempts on the server, ${Object.keys(view?.approaches ?? {}).length} approaches) | median **${ms(pull.median)}**, p95 ${ms(pull.p95)} |`);
+  line(`| \`check\` through WorkspaceMemory, team memory **off** | median ${ms(checkOff.median)}, p95 ${ms(checkOff.p95)} |`);
+  line(`| \`check\` through WorkspaceMemory, team memory **on** (cached view: ${c.team?.summary ?? 'none'}) | median ${ms(checkOn.median)}, p95 ${ms(checkOn.p95)} |`);
+  line(`| \`check\` through WorkspaceMemory, **server stopped**: off / on | median ${ms(checkOff2.median)} / ${ms(checkDown.median)}, p95 ${ms(checkOff2.p95)} / ${ms(checkDown.p95)} |`);
+  line(`| \`failure-memory check --json\` (fresh process), team memory off | median ${ms(cliOff.median)}, p95 ${ms(cliOff.p95)} |`);
+  line(`| \`failure-memory check --json\` (fresh process), team memory on | median ${ms(cliOn.median)}, p95 ${ms(cliOn.p95)} |`);
+  line(`| \`failure-memory check --json\` (fresh process), **server stopped**: off / on | median ${ms(cliOff2.median)} / ${ms(cliDown.median)}, p95 ${ms(cliOff2.p95)} / ${ms(cliDown.p95)} |`);
+  line('');
+  line('Off and on are timed in turn (off, on, off, on…) so that the load of a shared machine hits both alike. `check` never waits for the network: with team memory on it reads memory.json, team-view.json and the outbox (to say how many records wait); with the server stopped it answers in the same time.');
+  line('');
+  await solo.team.close();
+} finally {
+  await Promise.all(machines.map(m => m.team.close()));
+  await pg.remove();
+  for (const m of machines) fs.rmSync(m.ws, { recursive: true, force: true });
+}
+
+const md = path.join(root, 'BENCHMARKS.md');
+const START = '<!-- team-bench:start (written by node --import tsx bench/team.mjs) -->';
+const END = '<!-- team-bench:end -->';
+let text = fs.readFileSync(md, 'utf8');
+const block = `${START}\n${out.join('\n')}\n${END}`;
+if (text.includes(START) && text.includes(END)) text = text.slice(0, text.indexOf(START)) + block + text.slice(text.indexOf(END) + END.length);
+else text = `${text.trimEnd()}\n\n## Team memory (issue 16)\n\n${block}\n`;
+fs.writeFileSync(md, text);
+console.log(`\nwritten to ${md}`);

@@ -1,0 +1,192 @@
+// Team memory settings and the database connection: from VS Code settings (the extension) or from
+// settings.json plus the environment (the CLI, CI). A password never comes from settings: it comes
+// from VS Code's SecretStorage, FAILURE_MEMORY_DATABASE_URL (CI secrets), PGPASSWORD or ~/.pgpass.
+
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { stripJsonc } from '../workspaceSettings';
+
+export interface TeamSettings {
+  enabled: boolean;
+  /** postgres://user@host:5432/db?sslmode=require — no password (one found is dropped, with a problem). */
+  databaseUrl: string;
+  /** Team project id; empty: the normalized origin remote + the folder's path in the repository. */
+  project: string;
+  /** Share (redacted, bounded) output; off: signatures, exit codes, test counts and command lines only. */
+  shareOutput: boolean;
+  /** Team failures alone block a command (default: they warn). */
+  blockOnTeamFailures: boolean;
+  /** Name of this machine in the team; empty: the host name (CI: ci:<provider>/<runner>). */
+  machineName: string;
+  pullIntervalSeconds: number;
+  /** Most records waiting for the database; the oldest go first when full. */
+  maxOutbox: number;
+}
+
+export const DEFAULT_TEAM_SETTINGS: TeamSettings = {
+  enabled: false,
+  databaseUrl: '',
+  project: '',
+  shareOutput: false,
+  blockOnTeamFailures: false,
+  machineName: '',
+  pullIntervalSeconds: 60,
+  maxOutbox: 5000,
+};
+
+/** The `failureMemory.team.*` keys, as in package.json. */
+export const TEAM_SETTING_KEYS = ['enabled', 'databaseUrl', 'project', 'shareOutput', 'blockOnTeamFailures', 'machineName', 'pullIntervalSeconds'] as const;
+
+/**
+ * Validates raw setting values (from VS Code or settings.json). A password inside the URL is removed
+ * (and reported), never kept in memory from settings.
+ */
+export function sanitizeTeamSettings(get: (key: string) => unknown): { settings: TeamSettings; problems: string[] } {
+  const problems: string[] = [];
+  const d = DEFAULT_TEAM_SETTINGS;
+  const bool = (k: string, def: boolean) => (typeof get(k) === 'boolean' ? (get(k) as boolean) : def);
+  const str = (k: string) => (typeof get(k) === 'string' ? (get(k) as string).trim() : '');
+  let url = str('databaseUrl');
+  if (url) {
+    const parsed = parseUrl(url);
+    if (!parsed) {
+      problems.push('failureMemory.team.databaseUrl is not a postgres:// or postgresql:// URL; team memory stays off.');
+      url = '';
+    } else if (parsed.password) {
+      problems.push('failureMemory.team.databaseUrl contains a password: it was ignored. Remove it from settings and use "Failure Memory: Set Team Database Password" (or PGPASSWORD / ~/.pgpass).');
+      parsed.password = '';
+      url = parsed.toString();
+    }
+  }
+  const interval = get('pullIntervalSeconds');
+  let pullIntervalSeconds = d.pullIntervalSeconds;
+  if (interval !== undefined) {
+    if (typeof interval === 'number' && Number.isFinite(interval) && interval >= 10 && interval <= 3600) pullIntervalSeconds = Math.floor(interval);
+    else problems.push(`failureMemory.team.pullIntervalSeconds must be a number from 10 to 3600; using ${d.pullIntervalSeconds}.`);
+  }
+  return {
+    settings: {
+      enabled: bool('enabled', d.enabled),
+      databaseUrl: url,
+      project: str('project').slice(0, 300),
+      shareOutput: bool('shareOutput', d.shareOutput),
+      blockOnTeamFailures: bool('blockOnTeamFailures', d.blockOnTeamFailures),
+      machineName: str('machineName').slice(0, 100),
+      pullIntervalSeconds,
+      maxOutbox: d.maxOutbox,
+    },
+    problems,
+  };
+}
+
+function parseUrl(url: string): URL | undefined {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'postgres:' || u.protocol === 'postgresql:' ? u : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The URL with any password replaced: safe for logs and messages. */
+export function describeDatabase(url: string | undefined, env: Record<string, string | undefined> = process.env): string {
+  const u = url ? parseUrl(url) : undefined;
+  if (u) {
+    if (u.password) u.password = '***';
+    // TLS file paths and options are not secret, but keep the message short
+    return `${u.protocol}//${u.username ? `${decodeURIComponent(u.username)}@` : ''}${u.host}${u.pathname}`;
+  }
+  const host = env.PGHOST ?? 'localhost';
+  return `postgres://${env.PGUSER ? `${env.PGUSER}@` : ''}${host}:${env.PGPORT ?? 5432}/${env.PGDATABASE ?? env.PGUSER ?? ''} (from PG* variables)`;
+}
+
+/** What the team store needs to connect. `password` is resolved only when the server asks for it. */
+export interface TeamConnection {
+  /** Empty: the PG* environment variables (libpq's, which pg reads too). */
+  url: string;
+  /** From SecretStorage; undefined: PGPASSWORD, then ~/.pgpass. */
+  password?: () => Promise<string | undefined>;
+  /** Where to log the target without secrets. */
+  describe: string;
+}
+
+/**
+ * The team settings and connection for the CLI (and CI): settings.json's failureMemory.team.*, with
+ * FAILURE_MEMORY_DATABASE_URL (which may hold a password: it comes from a CI secret, not a file)
+ * taking precedence and turning team memory on. FAILURE_MEMORY_TEAM=off turns it off.
+ */
+export function cliTeamConfig(workspace: string, env: Record<string, string | undefined> = process.env): { settings: TeamSettings; connection: TeamConnection; problems: string[] } {
+  let raw: Record<string, unknown> = {};
+  try {
+    const parsed = JSON.parse(stripJsonc(readFileSync(join(workspace, '.vscode', 'settings.json'), 'utf8'))) as unknown;
+    if (parsed && typeof parsed === 'object') raw = parsed as Record<string, unknown>;
+  } catch {
+    // no or unreadable settings: defaults
+  }
+  const nested = (raw.failureMemory as Record<string, unknown> | undefined)?.team as Record<string, unknown> | undefined;
+  const { settings, problems } = sanitizeTeamSettings(k => raw[`failureMemory.team.${k}`] ?? nested?.[k]);
+  const envUrl = env.FAILURE_MEMORY_DATABASE_URL?.trim();
+  if (envUrl) {
+    if (!parseUrl(envUrl)) problems.push('FAILURE_MEMORY_DATABASE_URL is not a postgres:// or postgresql:// URL; ignored.');
+    else {
+      settings.databaseUrl = envUrl;
+      settings.enabled = true;
+    }
+  }
+  if (env.FAILURE_MEMORY_TEAM_PROJECT?.trim()) settings.project = env.FAILURE_MEMORY_TEAM_PROJECT.trim().slice(0, 300);
+  if (env.FAILURE_MEMORY_TEAM === 'off' || env.FAILURE_MEMORY_TEAM === '0') settings.enabled = false;
+  else if (env.FAILURE_MEMORY_TEAM === 'on' || env.FAILURE_MEMORY_TEAM === '1') settings.enabled = true;
+  return {
+    settings,
+    connection: { url: settings.databaseUrl, password: pgpassPassword(settings.databaseUrl, env), describe: describeDatabase(settings.databaseUrl, env) },
+    problems,
+  };
+}
+
+/**
+ * The password libpq would use when none is given: PGPASSWORD, else the matching ~/.pgpass line
+ * (or PGPASSFILE). Read here rather than by pg's deprecated built-in pgpass support.
+ */
+export function pgpassPassword(url: string, env: Record<string, string | undefined> = process.env): () => Promise<string | undefined> {
+  return async () => {
+    const u = url ? parseUrl(url) : undefined;
+    if (u?.password) return decodeURIComponent(u.password);
+    if (env.PGPASSWORD) return env.PGPASSWORD;
+    const target = {
+      host: (u?.hostname || env.PGHOST || 'localhost').replace(/^\[|\]$/g, ''),
+      port: u?.port || env.PGPORT || '5432',
+      database: (u?.pathname.slice(1) ? decodeURIComponent(u.pathname.slice(1)) : '') || env.PGDATABASE || (u?.username ? decodeURIComponent(u.username) : '') || env.PGUSER || '',
+      user: (u?.username ? decodeURIComponent(u.username) : '') || env.PGUSER || '',
+    };
+    try {
+      return lookupPgpass(readFileSync(env.PGPASSFILE || join(env.HOME || homedir(), '.pgpass'), 'utf8'), target);
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+/** The password of the first ~/.pgpass line matching host:port:database:user (`*` matches anything, `\:` is a colon). */
+export function lookupPgpass(text: string, target: { host: string; port: string; database: string; user: string }): string | undefined {
+  for (const line of text.split(/\r?\n/)) {
+    if (!line || line.startsWith('#')) continue;
+    const fields: string[] = [];
+    let cur = '';
+    for (let i = 0; i < line.length; i++) {
+      const c = line[i];
+      if (c === '\\' && i + 1 < line.length) cur += line[++i];
+      else if (c === ':' && fields.length < 4) {
+        fields.push(cur);
+        cur = '';
+      } else cur += c;
+    }
+    fields.push(cur);
+    if (fields.length !== 5) continue;
+    const [host, port, database, user, password] = fields;
+    const match = (pattern: string, value: string) => pattern === '*' || pattern === value;
+    const hostOk = match(host, target.host) || (host === 'localhost' && (target.host === '127.0.0.1' || target.host.startsWith('/')));
+    if (hostOk && match(port, target.port) && match(database, target.database) && match(user, target.user)) return password;
+  }
+  return undefined;
+}

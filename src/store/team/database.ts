@@ -1,0 +1,337 @@
+// The team database (PostgreSQL through `pg`): schema on first connect, idempotent pushes, the pull
+// that builds the team view, full-text recall. Only the background sync and `failure-memory sync`
+// call this; `check` and the guard never do.
+
+import type { Pool, PoolClient } from 'pg';
+import type { OutboxEntry, TeamApproach, TeamView } from '../../core/team';
+import type { TeamConnection } from './config';
+import { MIGRATION_LOCK_ID, MIGRATIONS } from './migrations';
+
+export type TeamErrorCode = 'AUTH' | 'NO_PASSWORD' | 'UNREACHABLE' | 'NO_DATABASE' | 'TLS' | 'TIMEOUT' | 'OTHER';
+
+/** A database problem in one sentence a person can act on; never carries a password. */
+export class TeamDatabaseError extends Error {
+  override readonly name = 'TeamDatabaseError';
+  constructor(
+    readonly code: TeamErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function classifyDatabaseError(e: unknown, target: string): TeamDatabaseError {
+  if (e instanceof TeamDatabaseError) return e;
+  const err = e as { code?: string; message?: string } | undefined;
+  const code = err?.code ?? '';
+  const msg = String(err?.message ?? e);
+  const at = `team memory database ${target}`;
+  if (code === '28P01' || code === '28000') return new TeamDatabaseError('AUTH', `${at} refused the login (wrong user or password). Set the password with "Failure Memory: Set Team Database Password", PGPASSWORD or ~/.pgpass.`);
+  if (/client password must be a string|password authentication|no password/i.test(msg)) return new TeamDatabaseError('NO_PASSWORD', `${at} asks for a password and none is set. Set it with "Failure Memory: Set Team Database Password", PGPASSWORD or ~/.pgpass.`);
+  if (code === '3D000') return new TeamDatabaseError('NO_DATABASE', `${at}: the database does not exist (create it, or fix the database name in the URL).`);
+  // pg says "Connection terminated due to connection timeout": a timeout, not a refusal
+  if (code === 'ETIMEDOUT' || /timeout/i.test(msg)) return new TeamDatabaseError('TIMEOUT', `${at} did not answer in time: team memory is offline; records wait in the outbox.`);
+  if (['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNRESET', 'EPIPE', '57P01', '57P03'].includes(code) || /Connection terminated|connect ECONN|server closed the connection/i.test(msg)) {
+    return new TeamDatabaseError('UNREACHABLE', `${at} is unreachable (${code || 'connection lost'}): team memory is offline; records wait in the outbox and are sent when it is back.`);
+  }
+  if (/SSL|TLS|certificate/i.test(msg)) return new TeamDatabaseError('TLS', `${at}: TLS problem (${msg.slice(0, 200)}). Check sslmode / sslrootcert in the URL or PGSSLMODE.`);
+  return new TeamDatabaseError('OTHER', `${at}: ${msg.slice(0, 300)}`);
+}
+
+export interface TeamDatabaseOptions {
+  connectTimeoutMs?: number;
+  statementTimeoutMs?: number;
+  /** Pool size (the extension needs 1; benchmarks may use more). */
+  max?: number;
+  onWarning?: (message: string) => void;
+}
+
+/** How many failures a pull reports per project, and how far back cleared approaches are kept. */
+const PULL_MAX_APPROACHES = 500;
+const PULL_CLEARED_DAYS = 30;
+const PULL_LEARNINGS = 200;
+const PULL_REFLECTIONS = 50;
+
+export class TeamDatabase {
+  private pool: Pool | undefined;
+  private ready: Promise<void> | undefined;
+  private readonly projects = new Set<string>();
+
+  constructor(
+    private readonly connection: TeamConnection,
+    private readonly options: TeamDatabaseOptions = {},
+  ) {}
+
+  get target(): string {
+    return this.connection.describe;
+  }
+
+  private async getPool(): Promise<Pool> {
+    if (this.pool) return this.pool;
+    // loaded on first use: `check` and the hooks never pay for the driver
+    const pg = await import('pg');
+    const PoolCtor = (pg.default?.Pool ?? (pg as unknown as typeof import('pg')).Pool) as typeof Pool;
+    // parsed here, not given as connectionString: pg would let the URL's (absent) password override ours
+    const { parseIntoClientConfig } = await import('pg-connection-string');
+    const fromUrl = this.connection.url ? parseIntoClientConfig(this.connection.url) : {};
+    if (!fromUrl.password) delete fromUrl.password;
+    const pool = new PoolCtor({
+      ...fromUrl,
+      ...(!fromUrl.password && this.connection.password ? { password: this.connection.password as () => Promise<string> } : {}),
+      max: this.options.max ?? 1,
+      connectionTimeoutMillis: this.options.connectTimeoutMs ?? 5000,
+      idleTimeoutMillis: 10_000,
+      statement_timeout: this.options.statementTimeoutMs ?? 15_000,
+      application_name: 'failure-memory',
+    });
+    // an idle connection dropped by the server must not crash the process
+    pool.on('error', e => this.options.onWarning?.(classifyDatabaseError(e, this.target).message));
+    this.pool = pool;
+    return pool;
+  }
+
+  /** Runs `fn` on a connection with the schema in place; any failure becomes a TeamDatabaseError. */
+  private async withClient<T>(fn: (c: PoolClient) => Promise<T>): Promise<T> {
+    let client: PoolClient | undefined;
+    try {
+      const pool = await this.getPool();
+      client = await pool.connect();
+      if (!this.ready) {
+        this.ready = this.migrate(client);
+        this.ready.catch(() => (this.ready = undefined));
+      }
+      await this.ready;
+      return await fn(client);
+    } catch (e) {
+      // a broken connection is not returned to the pool
+      client?.release(e instanceof Error ? e : true);
+      client = undefined;
+      throw classifyDatabaseError(e, this.target);
+    } finally {
+      client?.release();
+    }
+  }
+
+  /** Applies the migrations this database lacks. */
+  private async migrate(c: PoolClient): Promise<void> {
+    await c.query('BEGIN');
+    try {
+      await c.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID]);
+      await c.query('CREATE TABLE IF NOT EXISTS fm_schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+      const done = new Set((await c.query<{ version: number }>('SELECT version FROM fm_schema_migrations')).rows.map(r => r.version));
+      for (const m of MIGRATIONS) {
+        if (done.has(m.version)) continue;
+        await c.query(m.sql);
+        await c.query('INSERT INTO fm_schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+      }
+      await c.query('COMMIT');
+    } catch (e) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    }
+  }
+
+  /** Connects and applies the schema (a cheap way to test the settings). */
+  async ping(): Promise<void> {
+    await this.withClient(async c => {
+      await c.query('SELECT 1');
+    });
+  }
+
+  /**
+   * Inserts the entries in one transaction; an id already present is skipped (a retry after a lost
+   * acknowledgement inserts nothing twice). Returns how many rows were new.
+   */
+  async push(project: string, entries: readonly OutboxEntry[]): Promise<number> {
+    if (!entries.length) return 0;
+    return this.withClient(async c => {
+      await c.query('BEGIN');
+      try {
+        if (!this.projects.has(project)) {
+          await c.query('INSERT INTO fm_projects (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [project]);
+        }
+        let inserted = 0;
+        const attempts = entries.filter(e => e.kind === 'attempt').map(e => ({ ...e.attempt, machine: e.machine, ci: e.ci }));
+        if (attempts.length) {
+          const r = await c.query(
+            `INSERT INTO fm_attempts (id, project, key, label, command, cwd, exit_code, outcome, source, machine, is_ci, error_signature, test_results, output, ended_at)
+             SELECT x.id, $1, x.key, x.label, x.command, x.cwd, x."exitCode", x.outcome, x.source, x.machine, x.ci, x."errorSignature", x."testResults", x.output, x."endedAt"
+             FROM jsonb_to_recordset($2::jsonb) AS x(id text, key text, label text, command text, cwd text, "exitCode" integer, outcome text, source text, machine text, ci boolean, "errorSignature" text, "testResults" jsonb, output text, "endedAt" timestamptz)
+             ON CONFLICT (id) DO NOTHING`,
+            [project, JSON.stringify(attempts)],
+          );
+          inserted += r.rowCount ?? 0;
+        }
+        const resolves = entries.filter(e => e.kind === 'resolve').map(e => ({ ...e.resolve, machine: e.machine }));
+        if (resolves.length) {
+          const r = await c.query(
+            `INSERT INTO fm_resolves (id, project, key, label, cwd, machine, at)
+             SELECT x.id, $1, x.key, x.label, x.cwd, x.machine, x.at
+             FROM jsonb_to_recordset($2::jsonb) AS x(id text, key text, label text, cwd text, machine text, at timestamptz)
+             ON CONFLICT (id) DO NOTHING`,
+            [project, JSON.stringify(resolves)],
+          );
+          inserted += r.rowCount ?? 0;
+        }
+        const learnings = entries.filter(e => e.kind === 'learning').map(e => ({ ...e.learning, machine: e.machine }));
+        if (learnings.length) {
+          const r = await c.query(
+            `INSERT INTO fm_learnings (id, project, key, type, text, machine, created_at)
+             SELECT x.id, $1, x.key, x.type, x.text, x.machine, x."createdAt"
+             FROM jsonb_to_recordset($2::jsonb) AS x(id text, key text, type text, text text, machine text, "createdAt" timestamptz)
+             ON CONFLICT (id) DO NOTHING`,
+            [project, JSON.stringify(learnings)],
+          );
+          inserted += r.rowCount ?? 0;
+        }
+        const reflections = entries.filter(e => e.kind === 'reflection').map(e => ({ ...e.reflection, machine: e.machine }));
+        if (reflections.length) {
+          const r = await c.query(
+            `INSERT INTO fm_reflections (id, project, key, text, lessons, machine, created_at)
+             SELECT x.id, $1, x.key, x.text, x.lessons, x.machine, x."createdAt"
+             FROM jsonb_to_recordset($2::jsonb) AS x(id text, key text, text text, lessons jsonb, machine text, "createdAt" timestamptz)
+             ON CONFLICT (id) DO NOTHING`,
+            [project, JSON.stringify(reflections)],
+          );
+          inserted += r.rowCount ?? 0;
+        }
+        await c.query('COMMIT');
+        this.projects.add(project);
+        return inserted;
+      } catch (e) {
+        await c.query('ROLLBACK').catch(() => undefined);
+        throw e;
+      }
+    });
+  }
+
+  /** The team view of a project: per approach, failures since the last success or resolve anywhere. */
+  async pull(project: string, now: Date = new Date()): Promise<TeamView> {
+    return this.withClient(async c => {
+      const approaches = await c.query<{
+        key: string; label: string; cwd: string; command: string; failures: string; week: string; machines: string; ci: boolean;
+        last_error: string | null; last_failure: Date | null; last_cleared: Date | null; cleared_by: string | null;
+      }>(
+        `WITH clears AS (
+           SELECT key, ended_at AS at, machine FROM fm_attempts WHERE project = $1 AND outcome = 'success'
+           UNION ALL
+           SELECT key, at, machine FROM fm_resolves WHERE project = $1
+         ),
+         last_clear AS (
+           SELECT DISTINCT ON (key) key, at, machine FROM clears ORDER BY key, at DESC
+         ),
+         open_failures AS (
+           SELECT a.* FROM fm_attempts a LEFT JOIN last_clear lc ON lc.key = a.key
+           WHERE a.project = $1 AND a.outcome = 'failure' AND (lc.at IS NULL OR a.ended_at > lc.at)
+         ),
+         agg AS (
+           SELECT key, count(*) AS failures,
+                  count(*) FILTER (WHERE ended_at > $2::timestamptz - interval '7 days') AS week,
+                  count(DISTINCT machine) AS machines, bool_or(is_ci) AS ci, max(ended_at) AS last_failure
+           FROM open_failures GROUP BY key
+         ),
+         latest AS (
+           SELECT DISTINCT ON (key) key, label, cwd, command, error_signature FROM open_failures ORDER BY key, ended_at DESC
+         ),
+         cleared_label AS (
+           SELECT DISTINCT ON (key) key, label, cwd, command FROM fm_attempts
+           WHERE project = $1 AND key IN (SELECT key FROM last_clear WHERE at > $2::timestamptz - make_interval(days => $3))
+           ORDER BY key, ended_at DESC
+         )
+         SELECT coalesce(agg.key, lc.key) AS key,
+                coalesce(latest.label, cl.label, r.label, lc.key) AS label,
+                coalesce(latest.cwd, cl.cwd, r.cwd, '.') AS cwd,
+                coalesce(latest.command, cl.command, '') AS command,
+                coalesce(agg.failures, 0) AS failures, coalesce(agg.week, 0) AS week, coalesce(agg.machines, 0) AS machines,
+                coalesce(agg.ci, false) AS ci, latest.error_signature AS last_error, agg.last_failure,
+                lc.at AS last_cleared, lc.machine AS cleared_by
+         FROM agg
+         FULL JOIN (SELECT * FROM last_clear WHERE at > $2::timestamptz - make_interval(days => $3)) lc ON lc.key = agg.key
+         LEFT JOIN latest ON latest.key = agg.key
+         LEFT JOIN cleared_label cl ON cl.key = lc.key
+         LEFT JOIN LATERAL (SELECT label, cwd FROM fm_resolves WHERE project = $1 AND key = lc.key ORDER BY at DESC LIMIT 1) r ON true
+         ORDER BY greatest(agg.last_failure, lc.at) DESC NULLS LAST
+         LIMIT $4`,
+        [project, now.toISOString(), PULL_CLEARED_DAYS, PULL_MAX_APPROACHES],
+      );
+      const learnings = await c.query<{ id: string; key: string | null; type: string; text: string; machine: string; created_at: Date }>(
+        'SELECT id, key, type, text, machine, created_at FROM fm_learnings WHERE project = $1 ORDER BY created_at DESC LIMIT $2',
+        [project, PULL_LEARNINGS],
+      );
+      const reflections = await c.query<{ id: string; key: string; text: string; lessons: string[]; machine: string; created_at: Date }>(
+        'SELECT id, key, text, lessons, machine, created_at FROM fm_reflections WHERE project = $1 ORDER BY created_at DESC LIMIT $2',
+        [project, PULL_REFLECTIONS],
+      );
+      const view: TeamView = { project, pulledAt: now.toISOString(), approaches: {}, learnings: [], reflections: [] };
+      for (const r of approaches.rows) {
+        const a: TeamApproach = {
+          key: r.key,
+          label: r.label,
+          cwd: r.cwd,
+          command: r.command,
+          failures: Number(r.failures),
+          failuresThisWeek: Number(r.week),
+          machines: Number(r.machines),
+          ci: !!r.ci,
+          lastError: r.last_error ?? '',
+        };
+        if (r.last_failure) a.lastFailure = r.last_failure.toISOString();
+        if (r.last_cleared) a.lastCleared = r.last_cleared.toISOString();
+        if (r.cleared_by) a.lastClearedBy = r.cleared_by;
+        view.approaches[a.key] = a;
+      }
+      for (const l of learnings.rows.reverse()) {
+        view.learnings.push({ id: l.id, ...(l.key ? { key: l.key } : {}), type: l.type as TeamView['learnings'][number]['type'], text: l.text, createdAt: l.created_at.toISOString(), machine: l.machine });
+      }
+      for (const r of reflections.rows.reverse()) {
+        view.reflections.push({ id: r.id, key: r.key, text: r.text, lessons: Array.isArray(r.lessons) ? r.lessons : [], createdAt: r.created_at.toISOString(), machine: r.machine });
+      }
+      return view;
+    });
+  }
+
+  /** Team recall with PostgreSQL full-text search over failures, learnings and reflections, best first. */
+  async search(project: string, query: string, k = 10): Promise<Array<{ kind: 'attempt' | 'learning' | 'reflection'; key: string | null; text: string; machine: string; rank: number }>> {
+    return this.withClient(async c => {
+      const r = await c.query<{ kind: 'attempt' | 'learning' | 'reflection'; key: string | null; text: string; machine: string; rank: number }>(
+        `WITH words AS (SELECT to_tsquery('simple', string_agg(quote_literal(w) || ':*', ' | ')) AS q
+                        FROM regexp_split_to_table(lower($2), '[^a-z0-9_@./-]+') w WHERE length(w) > 2)
+         SELECT * FROM (
+           SELECT DISTINCT ON (a.key) 'attempt' AS kind, a.key, a.label || ': ' || a.error_signature AS text, a.machine,
+                  ts_rank(a.search, (SELECT q FROM words)) AS rank
+           FROM fm_attempts a WHERE a.project = $1 AND a.outcome = 'failure' AND a.search @@ (SELECT q FROM words)
+           ORDER BY a.key, rank DESC
+         ) x
+         UNION ALL
+         SELECT 'learning', l.key, l.text, l.machine, ts_rank(l.search, (SELECT q FROM words)) FROM fm_learnings l
+         WHERE l.project = $1 AND l.search @@ (SELECT q FROM words)
+         UNION ALL
+         SELECT 'reflection', f.key, f.text, f.machine, ts_rank(f.search, (SELECT q FROM words)) FROM fm_reflections f
+         WHERE f.project = $1 AND f.search @@ (SELECT q FROM words)
+         ORDER BY rank DESC LIMIT $3`,
+        [project, query.slice(0, 2000), k],
+      );
+      return r.rows.map(x => ({ ...x, rank: Number(x.rank) }));
+    });
+  }
+
+  /** Counts (for tests and `failure-memory sync --json`). */
+  async counts(project: string): Promise<{ attempts: number; learnings: number; reflections: number; resolves: number }> {
+    return this.withClient(async c => {
+      const r = await c.query<{ a: string; l: string; f: string; r: string }>(
+        `SELECT (SELECT count(*) FROM fm_attempts WHERE project = $1) AS a, (SELECT count(*) FROM fm_learnings WHERE project = $1) AS l,
+                (SELECT count(*) FROM fm_reflections WHERE project = $1) AS f, (SELECT count(*) FROM fm_resolves WHERE project = $1) AS r`,
+        [project],
+      );
+      const row = r.rows[0];
+      return { attempts: Number(row.a), learnings: Number(row.l), reflections: Number(row.f), resolves: Number(row.r) };
+    });
+  }
+
+  async close(): Promise<void> {
+    const p = this.pool;
+    this.pool = undefined;
+    this.ready = undefined;
+    await p?.end().catch(() => undefined);
+  }
+}

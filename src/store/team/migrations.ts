@@ -1,0 +1,87 @@
+// The team database schema, as versioned migrations applied on first connect. Each runs once, in a
+// transaction, under an advisory lock (many machines may connect for the first time at once).
+// Every table is keyed by the client-generated id of the record, so a retried push inserts nothing twice.
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'projects, attempts, resolves, learnings, reflections',
+    sql: `
+CREATE TABLE IF NOT EXISTS fm_projects (
+  id text PRIMARY KEY,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+
+-- one row per command run that the team was told about (failures; successes that clear something)
+CREATE TABLE IF NOT EXISTS fm_attempts (
+  id text PRIMARY KEY,
+  project text NOT NULL,
+  key text NOT NULL,
+  label text NOT NULL,
+  command text NOT NULL,
+  cwd text NOT NULL,
+  exit_code integer,
+  outcome text NOT NULL,
+  source text NOT NULL,
+  machine text NOT NULL,
+  is_ci boolean NOT NULL DEFAULT false,
+  error_signature text NOT NULL DEFAULT '',
+  test_results jsonb,
+  output text NOT NULL DEFAULT '',
+  ended_at timestamptz NOT NULL,
+  received_at timestamptz NOT NULL DEFAULT now(),
+  search tsvector GENERATED ALWAYS AS (to_tsvector('simple', label || ' ' || command || ' ' || error_signature)) STORED
+);
+-- check's lookup: an approach's failures since its last clearing, newest first
+CREATE INDEX IF NOT EXISTS fm_attempts_project_key_time ON fm_attempts (project, key, ended_at DESC);
+CREATE INDEX IF NOT EXISTS fm_attempts_project_outcome_time ON fm_attempts (project, outcome, ended_at DESC);
+CREATE INDEX IF NOT EXISTS fm_attempts_search ON fm_attempts USING gin (search);
+
+-- "mark resolved" by a person: clears the approach for the team like a success
+CREATE TABLE IF NOT EXISTS fm_resolves (
+  id text PRIMARY KEY,
+  project text NOT NULL,
+  key text NOT NULL,
+  label text NOT NULL,
+  cwd text NOT NULL,
+  machine text NOT NULL,
+  at timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS fm_resolves_project_key_time ON fm_resolves (project, key, at DESC);
+
+CREATE TABLE IF NOT EXISTS fm_learnings (
+  id text PRIMARY KEY,
+  project text NOT NULL,
+  key text,
+  type text NOT NULL,
+  text text NOT NULL,
+  machine text NOT NULL,
+  created_at timestamptz NOT NULL,
+  search tsvector GENERATED ALWAYS AS (to_tsvector('simple', text)) STORED
+);
+CREATE INDEX IF NOT EXISTS fm_learnings_project_time ON fm_learnings (project, created_at DESC);
+CREATE INDEX IF NOT EXISTS fm_learnings_search ON fm_learnings USING gin (search);
+
+CREATE TABLE IF NOT EXISTS fm_reflections (
+  id text PRIMARY KEY,
+  project text NOT NULL,
+  key text NOT NULL,
+  text text NOT NULL,
+  lessons jsonb NOT NULL DEFAULT '[]',
+  machine text NOT NULL,
+  created_at timestamptz NOT NULL,
+  search tsvector GENERATED ALWAYS AS (to_tsvector('simple', text)) STORED
+);
+CREATE INDEX IF NOT EXISTS fm_reflections_project_time ON fm_reflections (project, created_at DESC);
+CREATE INDEX IF NOT EXISTS fm_reflections_search ON fm_reflections USING gin (search);
+`,
+  },
+];
+
+export const MIGRATION_LOCK_ID = 0x466d656d; // 'Fmem'

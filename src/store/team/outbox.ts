@@ -1,0 +1,111 @@
+// The outbox: every local write meant for the team waits here, beside memory.json
+// (team-outbox.jsonl), until the pusher has it in the database. One JSON line per entry; appends and
+// removals take team-outbox.jsonl.lock so that the extension, other windows and the CLI can share it.
+// Bounded: when full, the oldest entries are evicted and the eviction is reported (onWarning).
+
+import { randomBytes } from 'node:crypto';
+import { appendFile, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import * as path from 'node:path';
+import { boundOutbox, type OutboxEntry } from '../../core/team';
+import { errnoCode, withLock } from '../lock';
+
+export const OUTBOX_FILE_NAME = 'team-outbox.jsonl';
+
+export class Outbox {
+  readonly file: string;
+  private readonly lockFile: string;
+
+  constructor(
+    readonly dir: string,
+    private readonly max: number,
+    private readonly onWarning: (message: string) => void,
+  ) {
+    this.file = path.join(dir, OUTBOX_FILE_NAME);
+    this.lockFile = `${this.file}.lock`;
+  }
+
+  private lock<T>(fn: () => Promise<T>): Promise<T> {
+    return withLock(this.lockFile, { timeoutMs: 5000, staleMs: 10000, onWarning: this.onWarning }, fn);
+  }
+
+  /** Appends entries; evicts the oldest (and says so) when the outbox is over its bound. */
+  async append(entries: OutboxEntry[]): Promise<void> {
+    if (!entries.length) return;
+    await mkdir(this.dir, { recursive: true });
+    await this.lock(async () => {
+      await appendFile(this.file, entries.map(e => `${JSON.stringify(e)}\n`).join(''), 'utf8');
+      const all = await this.readAll();
+      if (all.length > this.max) {
+        const { kept, evicted } = boundOutbox(all, this.max);
+        await this.writeAll(kept);
+        this.onWarning(`team memory: the outbox is full (${this.max} records waiting for the database); the ${evicted.length} oldest were dropped from it (they stay in local memory).`);
+      }
+    });
+  }
+
+  /** Everything waiting, oldest first (lock-free: appends are whole lines, rewrites are renames). */
+  async readAll(): Promise<OutboxEntry[]> {
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch (e) {
+      if (errnoCode(e) === 'ENOENT') return [];
+      throw e;
+    }
+    const out: OutboxEntry[] = [];
+    const lines = text.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i];
+      if (!line) continue;
+      try {
+        const e = JSON.parse(line) as OutboxEntry;
+        if (e && typeof e.id === 'string' && typeof e.kind === 'string') out.push(e);
+      } catch {
+        // a torn last line (a writer died mid-append) is skipped; it was never acknowledged
+      }
+    }
+    return out;
+  }
+
+  /** How many entries wait (newlines counted, nothing parsed: `check` asks this on every call). */
+  async count(): Promise<number> {
+    let buf: Buffer;
+    try {
+      buf = await readFile(this.file);
+    } catch (e) {
+      if (errnoCode(e) === 'ENOENT') return 0;
+      throw e;
+    }
+    let n = 0;
+    for (let i = buf.indexOf(10); i >= 0; i = buf.indexOf(10, i + 1)) n++;
+    return n;
+  }
+
+  /** Removes the entries the database has acknowledged (others appended meanwhile stay). */
+  async remove(ids: ReadonlySet<string>): Promise<void> {
+    if (!ids.size) return;
+    await this.lock(async () => {
+      const all = await this.readAll();
+      const kept = all.filter(e => !ids.has(e.id));
+      if (kept.length !== all.length) await this.writeAll(kept);
+    });
+  }
+
+  private async writeAll(entries: OutboxEntry[]): Promise<void> {
+    if (!entries.length) {
+      await unlink(this.file).catch(e => {
+        if (errnoCode(e) !== 'ENOENT') throw e;
+      });
+      return;
+    }
+    const temp = path.join(this.dir, `.${OUTBOX_FILE_NAME}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    const handle = await open(temp, 'wx');
+    try {
+      await handle.writeFile(entries.map(e => `${JSON.stringify(e)}\n`).join(''), 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, this.file);
+  }
+}

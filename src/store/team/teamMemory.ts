@@ -1,0 +1,235 @@
+// Team memory for one workspace folder: the local side (outbox, cached team view) that the record
+// and check paths use without any network, and the sync (push the outbox, pull the view) that runs
+// in the background or from `failure-memory sync`.
+
+import { hostname } from 'node:os';
+import { markResolved, newId, type CheckResult, type RecordResult } from '../../core/memory';
+import type { ReflectionRecord } from '../../core/reflection';
+import {
+  clearedByTeam,
+  machineIdentity,
+  mergeTeamCheck,
+  sharedAttempt,
+  shouldShare,
+  SHARED_LIMITS,
+  type OutboxEntry,
+  type TeamCheck,
+  type TeamView,
+} from '../../core/team';
+import type { Approach, Learning, MemoryData } from '../../core/types';
+import type { MemoryStorePort } from '../memoryStore';
+import type { TeamConnection, TeamSettings } from './config';
+import { TeamDatabase, TeamDatabaseError, classifyDatabaseError, type TeamDatabaseOptions } from './database';
+import { Outbox } from './outbox';
+import { ViewCache, type TeamViewFile } from './viewCache';
+
+/** What WorkspaceMemory calls on its writes and checks. Never throws, never touches the network. */
+export interface TeamLink {
+  afterRecord(result: RecordResult): Promise<void>;
+  afterLearning(learning: Learning): Promise<void>;
+  afterReflection(record: ReflectionRecord): Promise<void>;
+  afterResolve(approach: Approach): Promise<void>;
+  mergeCheck(check: CheckResult, approach: Approach | undefined): Promise<CheckResult & { team?: TeamCheck }>;
+  /** From the view already in memory: no disk, no network (the guard). */
+  mergeCheckCached(check: CheckResult, approach: Approach | undefined): CheckResult & { team?: TeamCheck };
+}
+
+export interface TeamMemoryOptions {
+  /** The folder's memory dir (outbox and team view live beside memory.json). */
+  memoryDir: string;
+  project: string;
+  settings: TeamSettings;
+  connection: TeamConnection;
+  threshold: () => number;
+  env?: Record<string, string | undefined>;
+  onWarning?: (message: string) => void;
+  database?: TeamDatabaseOptions;
+}
+
+export interface SyncResult {
+  pushed: number;
+  /** Rows the database did not have yet (pushed minus retries of already-stored records). */
+  inserted: number;
+  waiting: number;
+  pulled: boolean;
+  /** Local approaches cleared because they succeeded elsewhere in the team. */
+  cleared: string[];
+  error?: TeamDatabaseError;
+}
+
+const PUSH_BATCH = 500;
+
+export class TeamMemory implements TeamLink {
+  readonly outbox: Outbox;
+  readonly views: ViewCache;
+  readonly db: TeamDatabase;
+  readonly machine: string;
+  readonly ci: boolean;
+  private readonly warn: (message: string) => void;
+  private pushing: Promise<SyncResult> | undefined;
+
+  constructor(readonly options: TeamMemoryOptions) {
+    this.warn = options.onWarning ?? (m => process.emitWarning(m, 'FailureMemoryWarning'));
+    this.outbox = new Outbox(options.memoryDir, options.settings.maxOutbox, this.warn);
+    this.views = new ViewCache(options.memoryDir);
+    this.db = new TeamDatabase(options.connection, { onWarning: this.warn, ...options.database });
+    const id = machineIdentity(options.env ?? process.env, hostname(), options.settings.machineName);
+    this.machine = id.machine;
+    this.ci = id.ci;
+  }
+
+  get project(): string {
+    return this.options.project;
+  }
+
+  private entry<K extends OutboxEntry['kind']>(kind: K, id: string, body: Record<string, unknown>): OutboxEntry {
+    return { kind, id, queuedAt: new Date().toISOString(), machine: this.machine, ci: this.ci, ...body } as OutboxEntry;
+  }
+
+  private async enqueue(entries: OutboxEntry[]): Promise<void> {
+    try {
+      await this.outbox.append(entries);
+    } catch (e) {
+      this.warn(`team memory: could not queue a record for the team (${(e as Error).message}); local memory has it.`);
+    }
+  }
+
+  /** The team view of this project from the cache file, if it is this project's. */
+  async view(): Promise<{ file: TeamViewFile; view?: TeamView }> {
+    const file = await this.views.read();
+    return { file, view: file.view?.project === this.project ? file.view : undefined };
+  }
+
+  async afterRecord(r: RecordResult): Promise<void> {
+    const teamKnows = r.attempt.outcome === 'success' ? !!(await this.view()).view?.approaches[r.attempt.key]?.failures : false;
+    if (!shouldShare(r.attempt, r.stored, teamKnows)) return;
+    await this.enqueue([this.entry('attempt', r.attempt.id, { attempt: sharedAttempt(r.attempt, r.approach.label, this.options.settings.shareOutput) })]);
+  }
+
+  async afterLearning(l: Learning): Promise<void> {
+    await this.enqueue([this.entry('learning', l.id, { learning: { id: l.id, ...(l.key ? { key: l.key } : {}), type: l.type, text: l.text.slice(0, SHARED_LIMITS.text), createdAt: l.createdAt } })]);
+  }
+
+  async afterReflection(r: ReflectionRecord): Promise<void> {
+    const id = r.failure_memory.id;
+    const text = r.self_reflection.reflection_text.slice(0, SHARED_LIMITS.text);
+    const lessons = r.self_reflection.lessons_learned.slice(0, SHARED_LIMITS.lessons).map(l => l.slice(0, 500));
+    await this.enqueue([this.entry('reflection', id, { reflection: { id, key: r.failure_memory.key, text, lessons, createdAt: r.timestamp } })]);
+  }
+
+  async afterResolve(a: Approach): Promise<void> {
+    const id = newId();
+    await this.enqueue([this.entry('resolve', id, { resolve: { id, key: a.key, label: a.label, cwd: a.cwd, at: a.resolvedAt ?? new Date().toISOString() } })]);
+  }
+
+  /** The team's part of a check, from the cached view only. */
+  async mergeCheck(check: CheckResult, approach: Approach | undefined): Promise<CheckResult & { team: TeamCheck }> {
+    const { file, view } = await this.view();
+    const waiting = await this.outbox.count().catch(() => 0);
+    return mergeTeamCheck(check, view?.approaches[check.key], approach, {
+      threshold: this.options.threshold(),
+      canBlock: this.options.settings.blockOnTeamFailures,
+      sync: { state: file.state, waiting, ...(view ? { pulledAt: view.pulledAt } : {}) },
+    });
+  }
+
+  /** Same as mergeCheck, from what is already in memory (the guard: no disk, no network). */
+  mergeCheckCached(check: CheckResult, approach: Approach | undefined, waiting = 0): CheckResult & { team?: TeamCheck } {
+    const file = this.views.peek();
+    if (!file) return check;
+    const view = file.view?.project === this.project ? file.view : undefined;
+    return mergeTeamCheck(check, view?.approaches[check.key], approach, {
+      threshold: this.options.threshold(),
+      canBlock: this.options.settings.blockOnTeamFailures,
+      sync: { state: file.state, waiting, ...(view ? { pulledAt: view.pulledAt } : {}) },
+    });
+  }
+
+  /**
+   * Pushes everything in the outbox, in batches, oldest first. Each acknowledged batch leaves the
+   * outbox; a failure stops the push (the rest waits for the next try) and marks the team offline.
+   * One push at a time per process.
+   */
+  push(): Promise<SyncResult> {
+    if (!this.pushing) {
+      this.pushing = this.pushNow().finally(() => (this.pushing = undefined));
+    }
+    return this.pushing;
+  }
+
+  private async pushNow(): Promise<SyncResult> {
+    const result: SyncResult = { pushed: 0, inserted: 0, waiting: 0, pulled: false, cleared: [] };
+    let entries = await this.outbox.readAll();
+    while (entries.length) {
+      const batch = entries.slice(0, PUSH_BATCH);
+      try {
+        result.inserted += await this.db.push(this.project, batch);
+      } catch (e) {
+        result.error = classifyDatabaseError(e, this.db.target);
+        break;
+      }
+      await this.outbox.remove(new Set(batch.map(b => b.id)));
+      result.pushed += batch.length;
+      entries = entries.slice(PUSH_BATCH);
+    }
+    result.waiting = await this.outbox.count();
+    await this.noteState(result.error);
+    return result;
+  }
+
+  /** Pulls the team view into the cache file, and clears locally what succeeded elsewhere. */
+  async pull(store?: MemoryStorePort): Promise<SyncResult> {
+    const result: SyncResult = { pushed: 0, inserted: 0, waiting: await this.outbox.count(), pulled: false, cleared: [] };
+    let view: TeamView;
+    try {
+      view = await this.db.pull(this.project);
+    } catch (e) {
+      result.error = classifyDatabaseError(e, this.db.target);
+      await this.noteState(result.error);
+      return result;
+    }
+    await this.views.write({ version: 1, view, state: 'online', checkedAt: new Date().toISOString() });
+    result.pulled = true;
+    if (store) result.cleared = await applyTeamClearings(store, view);
+    return result;
+  }
+
+  /** Push then pull (`failure-memory sync`, window focus). */
+  async sync(store?: MemoryStorePort): Promise<SyncResult> {
+    const pushed = await this.push();
+    if (pushed.error) return pushed;
+    const pulled = await this.pull(store);
+    return { ...pulled, pushed: pushed.pushed, inserted: pushed.inserted };
+  }
+
+  /** Records online/offline in the view file (the tooltip and `check --json` read it). */
+  private async noteState(error: TeamDatabaseError | undefined): Promise<void> {
+    try {
+      const current = await this.views.read();
+      const state = error ? 'offline' : 'online';
+      if (current.state === state && current.error === error?.message) return;
+      await this.views.write({ ...current, version: 1, state, ...(error ? { error: error.message } : { error: undefined }), checkedAt: new Date().toISOString() });
+    } catch {
+      // the view file is a cache: failing to note the state loses nothing
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pushing?.catch(() => undefined);
+    await this.db.close();
+  }
+}
+
+/** Resolves local approaches that succeeded (or were resolved) elsewhere after their last local failure. */
+export async function applyTeamClearings(store: MemoryStorePort, view: TeamView): Promise<string[]> {
+  const current = await store.read();
+  if (!clearedByTeam(current, view).length) return [];
+  return store.update((data: MemoryData) => {
+    const keys = clearedByTeam(data, view);
+    for (const key of keys) {
+      const a = markResolved(data, key, view.approaches[key].lastCleared);
+      if (a) a.resolvedBy = 'success';
+    }
+    return keys;
+  });
+}
