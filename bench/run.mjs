@@ -30,6 +30,7 @@ import { MAX_MEMORY_FILE_BYTES } from '../src/store/memoryStore.ts';
 import { WorkspaceMemory } from '../src/store/workspaceMemory.ts';
 import { makeTinyModel } from '../scripts/make-tiny-model.ts';
 import { E2E_DIR } from '../test/e2e/harness.mjs';
+import { medianP95, time } from './timing.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -64,22 +65,9 @@ async function cpuTime(fn, runs = 20, warmup = 3) {
     const d = process.cpuUsage(s);
     t.push((d.user + d.system) / 1000);
   }
-  t.sort((a, b) => a - b);
-  return { median: t[Math.floor(t.length / 2)], p95: t[Math.min(t.length - 1, Math.floor(t.length * 0.95))] };
+  return medianP95(t);
 }
 
-/** Median (and p95) of `runs` timings of fn, after `warmup` calls. */
-async function time(fn, runs = 20, warmup = 3) {
-  for (let i = 0; i < warmup; i++) await fn(i);
-  const t = [];
-  for (let i = 0; i < runs; i++) {
-    const s = performance.now();
-    await fn(i);
-    t.push(performance.now() - s);
-  }
-  t.sort((a, b) => a - b);
-  return { median: t[Math.floor(t.length / 2)], p95: t[Math.min(t.length - 1, Math.floor(t.length * 0.95))] };
-}
 
 const recallSet = JSON.parse(fs.readFileSync(path.join(root, 'test/fixtures/recall-set.json'), 'utf8'));
 const sampleTexts = recallSet.failures.map(f => `${f.command}\n${f.output}`).concat(recallSet.queries.map(q => q.query));

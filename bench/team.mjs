@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { WorkspaceMemory } from '../src/store/workspaceMemory.ts';
 import { startCluster } from '../test/unit/helpers/pgCluster.ts';
 import { cloneWorkspace, machine } from '../test/unit/helpers/teamWorkspace.ts';
+import { medianP95, time } from './timing.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -41,23 +42,9 @@ async function interleaved(fns, runs, warmup = 3) {
       t[j].push(performance.now() - s);
     }
   }
-  return t.map(x => {
-    x.sort((a, b) => a - b);
-    return { median: x[Math.floor(x.length / 2)], p95: x[Math.min(x.length - 1, Math.floor(x.length * 0.95))] };
-  });
+  return t.map(medianP95);
 }
 
-async function time(fn, runs = 20, warmup = 3) {
-  for (let i = 0; i < warmup; i++) await fn(i);
-  const t = [];
-  for (let i = 0; i < runs; i++) {
-    const s = performance.now();
-    await fn(i);
-    t.push(performance.now() - s);
-  }
-  t.sort((a, b) => a - b);
-  return { median: t[Math.floor(t.length / 2)], p95: t[Math.min(t.length - 1, Math.floor(t.length * 0.95))] };
-}
 
 const commands = Array.from({ length: APPROACHES }, (_, i) => [`npm run build:pkg${i}`, `Error: Cannot find module 'dep${i}'\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)\n`]);
 
