@@ -58,13 +58,15 @@ try {
   let killed = 0;
   for (let k = 0; k < KILLS; k++) {
     const child = spawn(process.execPath, [CLI, 'record', '--command', `killed-${k} run`, '--exit-code', '1', '--workspace', ws], { stdio: ['pipe', 'ignore', 'ignore'] });
+    // listen before anything can end it: a run that finished before the kill has already closed
+    const closed = new Promise(r => child.on('close', r));
     child.stdin.end(big);
     await new Promise(r => setTimeout(r, fullMs * (0.5 + Math.random() * 0.5)));
     if (child.exitCode === null) {
       child.kill('SIGKILL');
       killed++;
     }
-    await new Promise(r => child.on('close', r));
+    await closed;
   }
   const afterKills = orphans(dir).length;
   const next = await record(ws, 'after-kills build', 'error: once more\n');
