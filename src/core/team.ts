@@ -214,16 +214,9 @@ export function emptyTeamView(project: string, now = new Date().toISOString()): 
 
 export type TeamSyncState = 'online' | 'offline' | 'never';
 
-export interface TeamCheck {
+export interface TeamCheck extends Pick<TeamApproach, 'failures' | 'failuresThisWeek' | 'machines' | 'ci' | 'lastError' | 'lastFailure' | 'lastCleared'> {
   /** The approach as the team sees it. */
   status: 'clear' | 'failing' | 'exhausted';
-  failures: number;
-  failuresThisWeek: number;
-  machines: number;
-  ci: boolean;
-  lastError: string;
-  lastFailure?: string;
-  lastCleared?: string;
   /** Whether the database was reachable at the last sync, and what waits to be pushed. */
   sync: { state: TeamSyncState; waiting: number; pulledAt?: string };
   /** One sentence for people and agents: "failed 7 times this week on 3 machines, including CI, last error …". */

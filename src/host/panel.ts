@@ -4,7 +4,6 @@
 // Every message from the webview is validated (shared/protocol.ts) and checked against the memory
 // before anything acts on it.
 
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { buildSnapshot, searchResults } from '../core/panelModel';
 import { plainText } from '../core/plainText';
@@ -12,6 +11,7 @@ import type { Approach } from '../core/types';
 import { validateWebviewMessage, type CaptureView, type HostMessage, type RecallView, type WebviewMessage } from '../shared/protocol';
 import type { ApproachActions } from './actions';
 import { CommandId, type ApproachRef } from './commandIds';
+import { webviewHtml } from './webviewHtml';
 import { Disposable } from './disposable';
 import type { TeamHub } from './team';
 import type { Logger } from './logger';
@@ -82,29 +82,13 @@ export class MemoryPanel extends Disposable implements vscode.WebviewViewProvide
   }
 
   private html(webview: vscode.Webview): string {
-    const nonce = randomBytes(16).toString('base64');
-    const uri = (...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, ...p)).toString();
-    const csp = [
-      "default-src 'none'",
-      `style-src ${webview.cspSource}`,
-      `font-src ${webview.cspSource}`,
-      `script-src 'nonce-${nonce}'`,
-    ].join('; ');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${uri('dist', 'codicon.css')}">
-<link rel="stylesheet" href="${uri('media', 'panel.css')}">
-<title>Failure Memory</title>
-</head>
-<body>
-<div id="app" class="app"><p class="loading">${vscode.l10n.t('Loading the memory…')}</p></div>
-<script nonce="${nonce}" src="${uri('dist', 'webview.js')}"></script>
-</body>
-</html>`;
+    return webviewHtml(webview, this.extensionUri, {
+      lang: 'en',
+      title: 'Failure Memory',
+      css: 'panel.css',
+      script: 'webview.js',
+      body: `<div id="app" class="app"><p class="loading">${vscode.l10n.t('Loading the memory…')}</p></div>`,
+    });
   }
 
   private post(message: HostMessage): void {

@@ -2,7 +2,7 @@
 // saved): one editor webview, reused, whose script puts every string in as text. Command URIs
 // are off and the CSP allows only our own script and styles.
 
-import { randomBytes } from 'node:crypto';
+import { webviewHtml } from './webviewHtml';
 import * as vscode from 'vscode';
 import { reflectionDoc, type ReflectionRecord } from '../core/reflection';
 import type { ReflectionDoc } from '../shared/reflectionDoc';
@@ -64,24 +64,13 @@ export class ReflectionView extends Disposable {
   }
 
   private html(webview: vscode.Webview): string {
-    const nonce = randomBytes(16).toString('base64');
-    const uri = (...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, ...p)).toString();
-    const csp = ["default-src 'none'", `style-src ${webview.cspSource}`, `font-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
-    return `<!DOCTYPE html>
-<html lang="${vscode.env.language}">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${uri('dist', 'codicon.css')}">
-<link rel="stylesheet" href="${uri('media', 'reflection.css')}">
-<title>${vscode.l10n.t('Reflection')}</title>
-</head>
-<body>
-<main id="app" class="reflection"><p>${vscode.l10n.t('Loading the reflection…')}</p></main>
-<script nonce="${nonce}" src="${uri('dist', 'reflection.js')}"></script>
-</body>
-</html>`;
+    return webviewHtml(webview, this.extensionUri, {
+      lang: vscode.env.language,
+      title: vscode.l10n.t('Reflection'),
+      css: 'reflection.css',
+      script: 'reflection.js',
+      body: `<main id="app" class="reflection"><p>${vscode.l10n.t('Loading the reflection…')}</p></main>`,
+    });
   }
 
   override dispose(): void {

@@ -546,3 +546,31 @@ export async function startVSCode(o = {}) {
 
 function killGroup(pid, sig) { try { process.kill(-pid, sig); } catch { /* already gone */ } }
 function groupAlive(pid) { try { process.kill(-pid, 0); return true; } catch { return false; } }
+
+/** The first frame of the page with an element matching `selector` (webviews live in their own frames). */
+export async function findFrame(page, selector) {
+  for (const f of page.frames()) {
+    try {
+      if (await f.locator(selector).count()) return f;
+    } catch {
+      // a frame that went away while we looked
+    }
+  }
+  return null;
+}
+
+/** The memory panel's webview frame, or null while it is not there. */
+export function findPanelFrame(page) {
+  return findFrame(page, '#section-exhausted');
+}
+
+/** Drags the sash right of the sidebar so the panel is as wide as in a product screenshot. */
+export async function widenSidebar(page, width) {
+  const box = await page.locator('.part.sidebar').boundingBox();
+  if (!box || box.width >= width) return;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width + 1, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + width, y, { steps: 8 });
+  await page.mouse.up();
+}

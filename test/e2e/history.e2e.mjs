@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { findPanelFrame } from './harness.mjs';
 
 export const timeout = 240_000;
 
@@ -109,15 +110,4 @@ export async function run(h) {
   assert.equal((await h.typeInTerminal('node check-total.js')).exitCode, 1);
   await h.waitForEvent(e => e.event === 'recorded' && e.command === 'node check-total.js', { since: n, what: 'recorded again after resuming' });
   assert.equal(approach('.::node check-total.js').ledger.length, 2);
-}
-
-async function findPanelFrame(page) {
-  for (const f of page.frames()) {
-    try {
-      if (await f.locator('#section-exhausted').count()) return f;
-    } catch {
-      // a frame that went away while we looked
-    }
-  }
-  return null;
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT } from './harness.mjs';
+import { findFrame, findPanelFrame, REPO_ROOT, widenSidebar } from './harness.mjs';
 
 export const timeout = 300_000;
 export const options = {
@@ -198,34 +198,6 @@ export async function run(h) {
 
   // nothing the panel sent was refused
   assert.deepEqual(h.readEvents().filter(e => e.event === 'panelRejected'), []);
-}
-
-/** The frame holding the panel's DOM (VS Code nests each webview in two iframes). */
-function findPanelFrame(page) {
-  return findFrame(page, '#section-exhausted');
-}
-
-/** The first frame with an element matching `selector`. */
-async function findFrame(page, selector) {
-  for (const f of page.frames()) {
-    try {
-      if (await f.locator(selector).count()) return f;
-    } catch {
-      // a frame that went away while we looked
-    }
-  }
-  return null;
-}
-
-/** Drags the sash right of the sidebar so the panel is as wide as in a product screenshot. */
-async function widenSidebar(page, width) {
-  const box = await page.locator('.part.sidebar').boundingBox();
-  if (!box || box.width >= width) return;
-  const y = box.y + box.height / 2;
-  await page.mouse.move(box.x + box.width + 1, y);
-  await page.mouse.down();
-  await page.mouse.move(box.x + width, y, { steps: 8 });
-  await page.mouse.up();
 }
 
 /** Preferences: Color Theme, then the theme's row. VS Code 1.100 lists "Light Modern" with the

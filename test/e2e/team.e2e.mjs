@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { tsImport } from 'tsx/esm/api';
-import { REPO_ROOT } from './harness.mjs';
+import { findPanelFrame, REPO_ROOT, widenSidebar } from './harness.mjs';
 
 export const timeout = 240_000;
 
@@ -128,25 +128,4 @@ async function scenario(h) {
     await c.end();
   }
   step('back online: records arrived once');
-}
-
-async function findPanelFrame(page) {
-  for (const f of page.frames()) {
-    try {
-      if (await f.locator('#section-exhausted').count()) return f;
-    } catch {
-      // a frame that went away while we looked
-    }
-  }
-  return null;
-}
-
-async function widenSidebar(page, width) {
-  const box = await page.locator('.part.sidebar').boundingBox();
-  if (!box || box.width >= width) return;
-  const y = box.y + box.height / 2;
-  await page.mouse.move(box.x + box.width + 1, y);
-  await page.mouse.down();
-  await page.mouse.move(box.x + width, y, { steps: 8 });
-  await page.mouse.up();
 }
