@@ -10,8 +10,16 @@ import type { Approach, MemoryData } from './types';
 /** How many errors of a streak are remembered (the streak itself may be longer: `failures` counts it). */
 export const MAX_STREAK_ERRORS = 20;
 
-/** Errors-keep-changing streaks still stop after this many times the threshold (endless wandering is a loop too). */
-export const WANDER_FACTOR = 2;
+/** Streaks of changing errors still stop after this many times the threshold (endless wandering is a loop too). */
+export const WANDER_FACTOR = 4;
+
+/** A syntax error in the code the run loads: the typo of the agent's own last edit, not the approach failing. */
+const EDIT_TYPO_RE = /^(?:[\w.]+\.)?(?:SyntaxError|IndentationError|TabError)\b/;
+
+/** True for an error that is the typo of an edit (Python's SyntaxError/IndentationError/TabError, JavaScript's SyntaxError). */
+export function isEditTypo(error: string): boolean {
+  return EDIT_TYPO_RE.test(error);
+}
 
 export interface StreakVerdict {
   /** true: the same error keeps coming back (or the wandering bound is reached): block. */
@@ -41,23 +49,33 @@ export function clearStreak(a: Approach): void {
 
 /**
  * Loop or progress, for an approach that reached the threshold.
- * - the edit–rerun loop: `python reproduce.py` after each edit, the error changing every time
- *   (ModuleNotFoundError → AttributeError → TypeError) is progress: warned, not blocked;
- * - the same error recurring (the latest failure's error was seen before in the streak, even with
- *   other errors or edits in between) is the loop: blocked;
+ * - the loop is the same error twice in a row: the last attempt, whatever was edited before it, failed
+ *   exactly as the one before it (numbers folded), so the next one will too: blocked;
+ * - the edit–rerun loop whose error changes from one attempt to the next (ModuleNotFoundError →
+ *   AttributeError → TypeError, or an error that comes back only after others) is progress: warned;
+ * - a syntax error is the typo of the agent's last edit: it is skipped when comparing errors (it neither
+ *   breaks a loop nor makes one), and the run right after it is the typo's fix: warned, unless the very
+ *   same typo came twice in a row;
  * - wandering has a bound: WANDER_FACTOR × threshold failures without a success block whatever the errors;
  * - a streak we know nothing about (no error text, or streaks recorded before this rule) keeps the
  *   seed's rule: exhausted is blocked.
+ * Measured on real agents' histories: bench/judgement.mjs, BENCHMARKS.md.
  */
 export function judgeStreak(a: Approach, threshold: number): StreakVerdict {
   const errors = Array.isArray(a.streakErrors) ? a.streakErrors : [];
   const bound = WANDER_FACTOR * threshold;
   if (a.failures >= bound) return { loop: true, reason: `${a.failures} failures without a success (bound ${bound}, even with changing errors)` };
-  if (errors.length < 2) return { loop: true, reason: 'no error history to tell progress from a loop' };
+  if (errors.filter(Boolean).length < 2) return { loop: true, reason: 'no error history to tell progress from a loop' };
   const last = errors[errors.length - 1];
-  const seen = errors.slice(0, -1).filter(e => e === last).length;
-  if (seen > 0) return { loop: true, reason: `the same error came back (${seen + 1} times in this streak)${last ? `: ${last}` : ''}` };
-  return { loop: false, reason: `the error changed on each attempt (${new Set(errors).size} different errors): progress, not a loop` };
+  const times = errors.filter(e => e === last).length;
+  if (last && last === errors[errors.length - 2]) return { loop: true, reason: `the same error twice in a row (${times} times in this streak): ${last}` };
+  if (isEditTypo(last)) return { loop: false, reason: `the last run failed on a syntax error (the typo of an edit), not on the approach: ${last}` };
+  const real = errors.filter(e => e && !isEditTypo(e));
+  const lastReal = real[real.length - 1];
+  if (lastReal === real[real.length - 2]) {
+    return { loop: true, reason: `the same error twice in a row, a syntax error between them aside (${times} times in this streak): ${last}` };
+  }
+  return { loop: false, reason: `the error changed from the attempt before (${new Set(errors).size} different errors in ${a.failures} failures): progress, not a loop` };
 }
 
 // ---------------------------------------------------------------------------------------------

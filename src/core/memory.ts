@@ -502,9 +502,8 @@ export function checkCommand(
     };
   }
   // [judgement — see ./judgement.ts] errors that keep changing are an agent making progress, not a loop
-  // (when the runs report test counts, the counts say what progress is: see 'improving' above)
-  const lastFailure = [...a.attempts].reverse().find(failed);
-  const streak = lastFailure?.testResults ? undefined : judgeStreak(a, settings.threshold);
+  // (test counts that improve are progress too: see 'improving' above; a test run failing the same way is not)
+  const streak = judgeStreak(a, settings.threshold);
   if (streak && !streak.loop) {
     return { ...base, status: 'exhausted', verdict: 'warn', reason: `exhausted after ${a.failures} failures, but ${streak.reason}` };
   }
