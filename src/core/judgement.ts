@@ -5,7 +5,7 @@
 
 import { parseCommand } from './approach';
 import { errorCategory } from './signature';
-import type { Approach, MemoryData } from './types';
+import type { Approach, MemoryData, TestResults } from './types';
 
 /** How many errors of a streak are remembered (the streak itself may be longer: `failures` counts it). */
 export const MAX_STREAK_ERRORS = 20;
@@ -34,11 +34,22 @@ export function primaryError(signature: string): string {
   return (bar >= 0 ? signature.slice(0, bar) : signature).trim().replace(/\d+/g, '<n>');
 }
 
+/**
+ * What a failure's error is, for telling a loop from progress: the failing tests when the run named them
+ * (a test run failing on the same tests is the same error, whatever each message printed this time), else
+ * the first line of its error signature.
+ */
+export function streakError(signature: string, testResults?: TestResults | null): string {
+  const names = testResults?.failures.map(f => f.name.trim()).filter(Boolean) ?? [];
+  if (names.length) return `failing tests: ${[...new Set(names)].sort().slice(0, 8).join(', ')}`.replace(/\d+/g, '<n>');
+  return primaryError(signature);
+}
+
 /** Remembers the error of a failure in the approach's streak (bounded, oldest dropped). */
-export function pushStreakError(a: Approach, signature: string): void {
+export function pushStreakError(a: Approach, signature: string, testResults?: TestResults | null): void {
   if (!Array.isArray(a.streakErrors)) a.streakErrors = [];
   const errors = a.streakErrors;
-  errors.push(primaryError(signature));
+  errors.push(streakError(signature, testResults));
   if (errors.length > MAX_STREAK_ERRORS) errors.splice(0, errors.length - MAX_STREAK_ERRORS);
 }
 

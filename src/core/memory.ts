@@ -7,7 +7,7 @@ import { boundOutput, sanitizeText } from './output';
 import type { Redactor } from './redact';
 import { stripAnsi } from './ansi';
 import { errorSignature } from './signature';
-import { clearStreak, environmentLoop, failedStep, hidesExitCode, isProbeAnswer, judgeStreak, primaryError, pushStreakError } from './judgement';
+import { clearStreak, environmentLoop, failedStep, hidesExitCode, isProbeAnswer, judgeStreak, pushStreakError, streakError } from './judgement';
 import { pollingStatus } from './polling';
 import { describeChangedSinceLastPass, describeHistory, recordRun, type LedgerUpdate } from './ledger';
 import { flakyVerdict } from './flaky';
@@ -254,7 +254,7 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Engin
   if (approach.attempts.length > window) approach.attempts.splice(0, approach.attempts.length - window);
 
   // an exit-0 pipeline whose output shows the error this approach keeps failing with failed (the pipe hid it)
-  if (attempt.outcome === 'success' && attempt.errorSignature && approach.failures > 0 && (approach.streakErrors ?? []).includes(primaryError(attempt.errorSignature))) {
+  if (attempt.outcome === 'success' && attempt.errorSignature && approach.failures > 0 && (approach.streakErrors ?? []).includes(streakError(attempt.errorSignature, attempt.testResults))) {
     attempt.outcome = 'failure';
     attempt.note = 'exit 0 through a pipe, but the output shows the error this approach keeps failing with';
   }
@@ -279,7 +279,7 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Engin
       approach.failures += 1;
       approach.lastFailure = now;
       if (attempt.errorSignature) approach.lastErrorSignature = attempt.errorSignature;
-      pushStreakError(approach, attempt.errorSignature);
+      pushStreakError(approach, attempt.errorSignature, attempt.testResults);
       if (approach.status === 'resolved') approach.status = 'active';
       if (approach.status !== 'exhausted' && approach.failures >= settings.threshold && !flaky) {
         approach.status = 'exhausted';
