@@ -27,8 +27,25 @@ const layerRules = {
       { regex: '^(?:\\.\\./)+src/(?!shared/)', message: 'The webview talks to the extension only through src/shared (the typed protocol).' },
     ],
   ),
-  store: restrict([vscode], [{ regex: layer('host', 'extension'), message: 'src/store sits below the host: never import src/host.' }]),
-  other: restrict([vscode]),
+  store: restrict([vscode], [
+    { regex: layer('app', 'host', 'embeddings', 'agents', 'cli', 'judgement', 'shared', 'extension'), message: 'src/store persists what core decides: it imports only src/core (and src/store).' },
+  ]),
+  // the application services (WorkspaceMemory): core's decisions applied to the store
+  app: restrict([vscode], [
+    { regex: layer('host', 'embeddings', 'agents', 'cli', 'judgement', 'shared', 'extension'), message: 'src/app applies core to the store: it imports only src/core and src/store.' },
+  ]),
+  embeddings: restrict([vscode], [
+    { regex: layer('app', 'host', 'agents', 'cli', 'judgement', 'extension'), message: 'src/embeddings scores for recall: it imports only src/core and src/store.' },
+  ]),
+  // the front doors (agents, CLI, the judgement replay) sit on app; only the extension entry reaches the host
+  doors: restrict([vscode], [
+    { regex: layer('host', 'extension'), message: 'Only src/extension.ts imports src/host: the CLI and the agents go through src/app.' },
+  ]),
+  // the host ↔ webview protocol: the webview bundles it, so it must pull in nothing else of ours
+  shared: restrict([vscode, ...nodeBuiltins('src/shared is bundled into the webview too: no Node built-ins.')], [
+    { group: ['node:*'], message: 'src/shared is bundled into the webview too: no Node built-ins.' },
+    { regex: layer('core', 'store', 'app', 'host', 'embeddings', 'agents', 'cli', 'judgement', 'extension'), message: 'src/shared is bundled into the webview: it imports nothing else of ours.' },
+  ]),
 };
 
 // Node's globals, for the JavaScript files (ES modules; test/electron is CommonJS)
@@ -72,9 +89,12 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   // the layers: only src/host and src/extension.ts may import vscode
-  { files: ['src/shared/**/*.ts', 'src/embeddings/**/*.ts', 'src/agents/**/*.ts', 'src/cli.ts', 'src/cli/**/*.ts'], rules: layerRules.other },
+  { files: ['src/shared/**/*.ts'], rules: layerRules.shared },
+  { files: ['src/agents/**/*.ts', 'src/cli.ts', 'src/cli/**/*.ts', 'src/judgement/**/*.ts', 'src/hook.ts', 'src/hookLoader.ts'], rules: layerRules.doors },
   { files: ['src/core/**/*.ts'], rules: layerRules.core },
   { files: ['src/store/**/*.ts'], rules: layerRules.store },
+  { files: ['src/app/**/*.ts'], rules: layerRules.app },
+  { files: ['src/embeddings/**/*.ts'], rules: layerRules.embeddings },
   { files: ['webview/**/*.ts'], rules: layerRules.webview },
   {
     files: ['src/host/**/*.ts', 'src/extension.ts'],

@@ -4,7 +4,7 @@
 
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { WorkspaceMemory } from '../store/workspaceMemory';
+import type { WorkspaceMemory } from '../app/workspaceMemory';
 import { LineStdioTransport } from './stdioTransport';
 import { directAccess, relativeCwd, runTool, TOOL_DEFINITIONS, ToolInputError } from './tools';
 

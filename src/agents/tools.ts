@@ -9,7 +9,7 @@ import { describeApproach, type CheckResult } from '../core/memory';
 import type { RecallHit } from '../core/recall';
 import type { TeamCheck } from '../core/team';
 import type { LearningType } from '../core/types';
-import type { RecordOutcome, WorkspaceMemory } from '../store/workspaceMemory';
+import type { RecordOutcome, WorkspaceMemory } from '../app/workspaceMemory';
 
 export const ToolNames = {
   check: 'failure_memory_check',

@@ -10,7 +10,7 @@ import type { EngineSettings } from '../core/types';
 import { createOfflineScorer } from '../embeddings';
 import { memoryDirFor, StoreError } from '../store/memoryStore';
 import { cliTeamMemory } from '../store/team';
-import { WorkspaceMemory } from '../store/workspaceMemory';
+import { WorkspaceMemory } from '../app/workspaceMemory';
 import { readWorkspaceSettings } from '../store/workspaceSettings';
 import { COMMANDS } from './commands';
 import { UsageError, type Command, type Context, type Io, type OptionSpec } from './types';

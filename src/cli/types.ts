@@ -2,7 +2,7 @@
 // (commands/<name>.ts), registered in commands/index.ts; main.ts parses and dispatches.
 
 import type { TeamMemory } from '../store/team/teamMemory';
-import type { WorkspaceMemory } from '../store/workspaceMemory';
+import type { WorkspaceMemory } from '../app/workspaceMemory';
 
 export interface Io {
   out: (s: string) => void;

@@ -12,7 +12,7 @@ import { checkCommand, describeApproach, type CheckResult } from '../core/memory
 import { plainText } from '../core/plainText';
 import type { TeamCheck } from '../core/team';
 import type { AttemptInput } from '../core/types';
-import type { RecordOutcome } from '../store/workspaceMemory';
+import type { RecordOutcome } from '../app/workspaceMemory';
 import { CommandId, type ApproachRef } from './commandIds';
 import type { Logger } from './logger';
 import type { Located, MemoryRegistry } from './registry';

@@ -11,7 +11,7 @@ import { createSemanticScorer, type SemanticScorer } from '../embeddings';
 import { plainText } from '../core/plainText';
 import { emptyMemory, type MemoryData } from '../core/types';
 import { StoreError } from '../store/memoryStore';
-import { WorkspaceMemory } from '../store/workspaceMemory';
+import { WorkspaceMemory } from '../app/workspaceMemory';
 import { engineSettings, type ExtensionConfig } from '../core/config';
 import { Disposable } from './disposable';
 import type { Logger } from './logger';

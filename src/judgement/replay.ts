@@ -5,7 +5,7 @@
 
 import type { CheckStatus, Verdict } from '../core/memory';
 import { InMemoryStore } from '../store/inMemoryStore';
-import { WorkspaceMemory } from '../store/workspaceMemory';
+import { WorkspaceMemory } from '../app/workspaceMemory';
 import type { Trajectory } from './corpus';
 
 /** What `failure-memory replay --json` prints per command. */

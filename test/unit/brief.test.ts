@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { main } from '../../src/cli';
-import { WorkspaceMemory } from '../../src/store/workspaceMemory';
+import { WorkspaceMemory } from '../../src/app/workspaceMemory';
 import { FAKE } from '../support/secrets';
 
 const ws = () => fs.mkdtempSync(path.join(tmpdir(), 'fm-brief-'));

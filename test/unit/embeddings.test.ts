@@ -13,7 +13,7 @@ import { evaluateRecall, type RecallReport, type RecallSet } from '../../src/emb
 import { dot, type Embedder } from '../../src/embeddings/types';
 import { decodeWordTable, encodeWordTable, loadWordTable } from '../../src/embeddings/wordTable';
 import { VectorStore } from '../../src/store/vectorStore';
-import { WorkspaceMemory } from '../../src/store/workspaceMemory';
+import { WorkspaceMemory } from '../../src/app/workspaceMemory';
 
 const roots: string[] = [];
 after(() => {

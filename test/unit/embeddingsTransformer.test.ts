@@ -13,7 +13,7 @@ import * as ort from 'onnxruntime-node';
 import { makeTinyModel, type TinyModel } from '../../scripts/make-tiny-model';
 import { createSemanticScorer, downloadModel, isModelFolder, modelDir, resolveModel, TransformerEmbedder, type ModelLocation } from '../../src/embeddings';
 import { VectorStore } from '../../src/store/vectorStore';
-import { WorkspaceMemory } from '../../src/store/workspaceMemory';
+import { WorkspaceMemory } from '../../src/app/workspaceMemory';
 
 const roots: string[] = [];
 function folder(): string {

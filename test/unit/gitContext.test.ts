@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { parseStatus, readGitState } from '../../src/store/gitContext';
-import { WorkspaceMemory } from '../../src/store/workspaceMemory';
+import { WorkspaceMemory } from '../../src/app/workspaceMemory';
 
 function repo(): string {
   const dir = fs.mkdtempSync(path.join(tmpdir(), 'fm-git-'));

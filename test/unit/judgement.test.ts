@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { approachKey, approachLabel } from '../../src/core/approach';
 import { failedStep, isEnvironmentError, judgeStreak, payloadKeyForTest } from './helpers/judgement';
 import { InMemoryStore } from '../../src/store/inMemoryStore';
-import { WorkspaceMemory } from '../../src/store/workspaceMemory';
+import { WorkspaceMemory } from '../../src/app/workspaceMemory';
 
 const memory = (threshold: number) => new WorkspaceMemory('/testbed', { store: new InMemoryStore(), settings: { threshold } });
 const tb = (last: string) => `Traceback (most recent call last):\n  File "/testbed/reproduce_issue.py", line 12, in <module>\n    main()\n${last}\n`;

@@ -37,6 +37,11 @@ const CORE_NESTED = 'src/core/testResults/__layer_fixture__.ts';
 const WEBVIEW = 'webview/__layer_fixture__.ts';
 const STORE = 'src/store/__layer_fixture__.ts';
 const AGENTS = 'src/agents/__layer_fixture__.ts';
+const AGENTS_NESTED = 'src/agents/hooks/__layer_fixture__.ts';
+const APP = 'src/app/__layer_fixture__.ts';
+const CLI = 'src/cli/commands/__layer_fixture__.ts';
+const EMBEDDINGS = 'src/embeddings/__layer_fixture__.ts';
+const SHARED = 'src/shared/__layer_fixture__.ts';
 
 test('core refuses Node built-ins, with or without the node: prefix', async () => {
   await assertForbidden(CORE, "import { spawn } from 'node:child_process';\nexport const s = spawn;", /no Node built-ins/);
@@ -72,10 +77,53 @@ test('the webview imports only src/shared from our code: never core, host, store
   await assertAllowed(WEBVIEW, "import type { ToWebview } from '../src/shared/protocol';\nimport { el } from './dom';\nexport type T = ToWebview;\nexport const e = el;");
 });
 
-test('the store may use Node and core, never vscode or the host', async () => {
+test('the store may use Node and core, never vscode, the application layer or anything above it', async () => {
   await assertForbidden(STORE, "import * as vscode from 'vscode';\nexport const v = vscode;", /Only src\/host/);
-  await assertForbidden(STORE, "import { Guard } from '../host/guard';\nexport const g = Guard;", /never import src\/host/);
-  await assertAllowed(STORE, "import { readFile } from 'node:fs/promises';\nimport type { Memory } from '../core/types';\nexport const r = readFile;\nexport type M = Memory;");
+  for (const target of ['../app/workspaceMemory', '../host/guard', '../embeddings', '../agents/tools', '../cli/main', '../judgement/replay', '../shared/protocol']) {
+    await assertForbidden(STORE, `import { x } from '${target}';\nexport const y = x;`, /imports only src\/core/);
+  }
+  await assertForbidden('src/store/team/__layer_fixture__.ts', "import type { WorkspaceMemory } from '../../app/workspaceMemory';\nexport type W = WorkspaceMemory;", /imports only src\/core/);
+  await assertAllowed(STORE, "import { readFile } from 'node:fs/promises';\nimport type { Memory } from '../core/types';\nimport { withLock } from './lock';\nexport const r = [readFile, withLock];\nexport type M = Memory;");
+});
+
+test('the application layer applies core to the store: it imports core and store, nothing above', async () => {
+  await assertAllowed(APP, "import { checkCommand } from '../core/memory';\nimport { MemoryStore } from '../store/memoryStore';\nimport { readFile } from 'node:fs/promises';\nexport const z = [checkCommand, MemoryStore, readFile];");
+  await assertForbidden(APP, "import * as vscode from 'vscode';\nexport const v = vscode;", /Only src\/host/);
+  for (const target of ['../host/registry', '../agents/tools', '../cli/main', '../embeddings', '../judgement/replay', '../extension']) {
+    await assertForbidden(APP, `import { x } from '${target}';\nexport const y = x;`, /imports only src\/core and src\/store/);
+  }
+});
+
+test('the front doors (agents, CLI, replay) and the host may import the application layer', async () => {
+  await assertAllowed(AGENTS, "import type { WorkspaceMemory } from '../app/workspaceMemory';\nexport type W = WorkspaceMemory;");
+  await assertAllowed(AGENTS_NESTED, "import { WorkspaceMemory } from '../../app/workspaceMemory';\nexport const W = WorkspaceMemory;");
+  await assertAllowed(CLI, "import { WorkspaceMemory } from '../../app/workspaceMemory';\nexport const W = WorkspaceMemory;");
+  await assertAllowed('src/judgement/__layer_fixture__.ts', "import { WorkspaceMemory } from '../app/workspaceMemory';\nexport const W = WorkspaceMemory;");
+  await assertAllowed('src/host/__layer_fixture__.ts', "import { WorkspaceMemory } from '../app/workspaceMemory';\nexport const W = WorkspaceMemory;");
+});
+
+test('nothing but the extension entry imports the host', async () => {
+  for (const [file, target] of [[AGENTS, '../host/guard'], [AGENTS_NESTED, '../../host/guard'], [CLI, '../../host/registry'], ['src/cli.ts', './host/guard'], ['src/hook.ts', './host/guard'], ['src/judgement/__layer_fixture__.ts', '../host/guard']]) {
+    await assertForbidden(file, `import { x } from '${target}';\nexport const y = x;`, /Only src\/extension\.ts imports src\/host/);
+  }
+  await assertForbidden(EMBEDDINGS, "import { x } from '../host/registry';\nexport const y = x;", /imports only src\/core and src\/store/);
+  await assertForbidden(APP, "import { x } from '../host/registry';\nexport const y = x;", /imports only src\/core and src\/store/);
+  await assertAllowed('src/extension.ts', "import { Guard } from './host/guard';\nexport const g = Guard;");
+});
+
+test('embeddings score over core and the vector store, never the layers that use them', async () => {
+  await assertAllowed(EMBEDDINGS, "import { VectorStore } from '../store/vectorStore';\nimport { recall } from '../core/recall';\nexport const z = [VectorStore, recall];");
+  for (const target of ['../app/workspaceMemory', '../agents/tools', '../cli/main']) {
+    await assertForbidden(EMBEDDINGS, `import { x } from '${target}';\nexport const y = x;`, /imports only src\/core and src\/store/);
+  }
+});
+
+test('the shared protocol pulls nothing else of ours into the webview bundle', async () => {
+  await assertAllowed(SHARED, "import type { ToWebview } from './protocol';\nexport type T = ToWebview;");
+  for (const target of ['../core/types', '../store/memoryStore', '../app/workspaceMemory', '../host/panel']) {
+    await assertForbidden(SHARED, `import { x } from '${target}';\nexport const y = x;`, /imports nothing else of ours/);
+  }
+  await assertForbidden(SHARED, "import { readFile } from 'node:fs';\nexport const r = readFile;", /no Node built-ins/);
 });
 
 test('only the host may import vscode: the agents may not', async () => {

@@ -13,7 +13,7 @@ import { before, describe, test } from 'node:test';
 import { parseCorpus, readCorpusFile } from '../../src/judgement/corpus';
 import { relativeCwd, replayLine, replayTrajectory } from '../../src/judgement/replay';
 import { InMemoryStore } from '../../src/store/inMemoryStore';
-import { WorkspaceMemory } from '../../src/store/workspaceMemory';
+import { WorkspaceMemory } from '../../src/app/workspaceMemory';
 
 const CLI = resolve(__dirname, '../../dist/cli.js');
 const FIXTURE = resolve(__dirname, 'fixtures/trajectories.sample.jsonl.gz');

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { MemoryStore, StoreError, memoryDirFor } from '../../src/store/memoryStore';
 import { VectorStore } from '../../src/store/vectorStore';
-import { WorkspaceMemory } from '../../src/store/workspaceMemory';
+import { WorkspaceMemory } from '../../src/app/workspaceMemory';
 
 const CLI = path.resolve(__dirname, '../../dist/cli.js');
 const roots: string[] = [];

@@ -3,7 +3,7 @@
 // bundle carries no store writer.
 import type { MemoryData } from '../../core/types';
 import { MemoryStore, memoryDirFor } from '../../store/memoryStore';
-import { WorkspaceMemory } from '../../store/workspaceMemory';
+import { WorkspaceMemory } from '../../app/workspaceMemory';
 import { readWorkspaceSettings } from '../../store/workspaceSettings';
 
 export interface HookRecord {

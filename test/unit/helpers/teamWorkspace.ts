@@ -6,7 +6,7 @@ import { memoryDirFor } from '../../../src/store/memoryStore';
 import { DEFAULT_TEAM_SETTINGS, describeDatabase, type TeamSettings } from '../../../src/store/team/config';
 import { projectFor } from '../../../src/store/team/identity';
 import { TeamMemory } from '../../../src/store/team/teamMemory';
-import { WorkspaceMemory } from '../../../src/store/workspaceMemory';
+import { WorkspaceMemory } from '../../../src/app/workspaceMemory';
 
 export function cloneWorkspace(origin: string, prefix = 'fm-team-'): string {
   const ws = mkdtempSync(join(tmpdir(), prefix));

@@ -31,11 +31,11 @@ import {
 } from '../core/types';
 import { buildBrief } from '../core/brief';
 import { comparisonHead, fixLessonText } from '../core/ledger';
-import { committedFiles, readGitState, type GitOptions } from './gitContext';
-import { MemoryStore, memoryDirFor, type MemoryStorePort, type StoreOptions } from './memoryStore';
+import { committedFiles, readGitState, type GitOptions } from '../store/gitContext';
+import { MemoryStore, memoryDirFor, type MemoryStorePort, type StoreOptions } from '../store/memoryStore';
 import type { TeamCheck } from '../core/team';
-import type { TeamLink } from './team/teamMemory';
-import { VectorStore } from './vectorStore';
+import type { TeamLink } from '../store/team/teamMemory';
+import { VectorStore } from '../store/vectorStore';
 
 export interface WorkspaceMemoryOptions extends StoreOptions {
   settings?: Partial<EngineSettings>;
