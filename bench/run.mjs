@@ -27,7 +27,7 @@ import { evaluateRecall } from '../src/embeddings/recallEval.ts';
 import { loadWordTable } from '../src/embeddings/wordTable.ts';
 import { VectorSnapshot, VectorStore } from '../src/store/vectorStore.ts';
 import { MAX_MEMORY_FILE_BYTES } from '../src/store/memoryStore.ts';
-import { WorkspaceMemory } from '../src/store/workspaceMemory.ts';
+import { WorkspaceMemory } from '../src/app/workspaceMemory.ts';
 import { makeTinyModel } from '../scripts/make-tiny-model.ts';
 import { E2E_DIR } from '../test/e2e/harness.mjs';
 import { medianP95, time } from './timing.mjs';

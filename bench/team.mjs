@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { WorkspaceMemory } from '../src/store/workspaceMemory.ts';
+import { WorkspaceMemory } from '../src/app/workspaceMemory.ts';
 import { startCluster } from '../test/unit/helpers/pgCluster.ts';
 import { cloneWorkspace, machine } from '../test/unit/helpers/teamWorkspace.ts';
 import { medianP95, time } from './timing.mjs';
