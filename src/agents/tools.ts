@@ -5,7 +5,8 @@
 
 import * as z from 'zod';
 import { LEARNING_TYPES } from '../core/learnings';
-import { describeApproach, type CheckResult } from '../core/memory';
+import type { CheckResult } from '../core/check';
+import { describeApproach } from '../core/memory';
 import type { RecallHit } from '../core/recall';
 import type { TeamCheck } from '../core/team';
 import type { LearningType } from '../core/types';

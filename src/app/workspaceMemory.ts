@@ -2,16 +2,15 @@
 // The CLI and the extension host both go through this class: one behaviour, tested once.
 
 import { addLearnings, extractLearnings } from '../core/learnings';
+import { checkCommand, type CheckResult } from '../core/check';
 import {
   allowOnce,
   applyAttempt,
-  checkCommand,
   findApproach,
   markResolved,
   newId,
   prepareAttempt,
   summarize,
-  type CheckResult,
   type MemorySummary,
   type RecordResult,
 } from '../core/memory';

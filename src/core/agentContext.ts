@@ -4,7 +4,8 @@
 // belong to the user: dialog, panel, palette or their own terminal).
 
 import { normalizeErrorLine, stripAnsi } from './signature';
-import { describeApproach, type CheckResult } from './memory';
+import type { CheckResult } from './check';
+import { describeApproach } from './memory';
 import type { Approach, MemoryData } from './types';
 
 /** The summary injected into an agent's context stays under this many characters. */

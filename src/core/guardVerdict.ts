@@ -3,7 +3,9 @@
 // really stopped the run. The host's Guard only carries these out (Ctrl+C, dialogs, status bar).
 
 import type { BlockMode } from './config';
-import { classifyExit, computeProgress, detectPatterns, type CheckResult, type Pattern } from './memory';
+import type { CheckResult } from './check';
+import { classifyExit } from './memory';
+import { computeProgress, detectPatterns, type Pattern } from './patterns';
 import { countedRuns, currentStreak, lastErrorLine, variantsTried } from './streak';
 import type { Approach } from './types';
 

@@ -1,5 +1,6 @@
-// The engine: turns a finished command into an attempt, updates its approach (seed 001),
-// detects loop patterns and progress (seed 000), and answers "may I run this?".
+// The engine: turns a finished command into an attempt, updates its approach (seed 001), links
+// alternatives and keeps the memory inside its caps. Loop patterns and progress (seed 000) are in
+// ./patterns.ts; "may I run this?" is in ./check.ts.
 // Pure functions over MemoryData: the store persists, the host and the CLI show.
 
 import { approachKey, approachLabel, CHARGE_TESTS, lastPipeline, normalizeCwd, parseCommand } from './approach';
@@ -7,9 +8,9 @@ import { boundOutput, sanitizeText } from './output';
 import type { Redactor } from './redact';
 import { stripAnsi } from './ansi';
 import { errorSignature } from './signature';
-import { clearStreak, environmentLoop, failedStep, hidesExitCode, isProbeAnswer, judgeStreak, pushStreakError, streakError } from './judgement';
-import { pollingStatus } from './polling';
-import { describeChangedSinceLastPass, describeHistory, recordRun, type LedgerUpdate } from './ledger';
+import { clearStreak, failedStep, hidesExitCode, isProbeAnswer, pushStreakError, streakError } from './judgement';
+import { recordRun, type LedgerUpdate } from './ledger';
+import { computeProgress, detectPatterns, type Pattern, type ProgressStatus } from './patterns';
 import { flakyVerdict } from './flaky';
 import { parseTestResults } from './testResults';
 import type {
@@ -22,16 +23,6 @@ import type {
   Outcome,
   TestResults,
 } from './types';
-
-export type PatternKind = 'same_error' | 'same_test_failure' | 'no_progress';
-export type ProgressStatus = 'improving' | 'regressing' | 'mixed' | 'stable' | 'insufficient_data';
-
-export interface Pattern {
-  kind: PatternKind;
-  message: string;
-  /** The repeated error signature or test name. */
-  subject?: string;
-}
 
 /** What recording one attempt did, with the reason, for logs and UI. */
 export interface RecordResult {
@@ -54,33 +45,6 @@ export interface RecordResult {
   /** false when nothing was kept (a success or interrupt of a command that never failed here). */
   stored: boolean;
   reason: string;
-}
-
-export type CheckStatus = 'clear' | 'failing' | 'exhausted';
-/** allow: run it. warn: run it but tell. block: do not run it. */
-export type Verdict = 'allow' | 'warn' | 'block';
-
-export interface CheckResult {
-  status: CheckStatus;
-  verdict: Verdict;
-  key: string;
-  label: string;
-  command: string;
-  cwd: string;
-  attempts: number;
-  threshold: number;
-  lastError: string;
-  alternatives: string[];
-  progress: ProgressStatus;
-  patterns: Pattern[];
-  allowOnce: boolean;
-  reason: string;
-  /** [ledger] "passed 12 of the last 20 runs, last passed 2 hours ago"; absent without a ledger. */
-  history?: string;
-  /** [ledger] files changed since the last pass, when it used to pass. */
-  changed?: string;
-  /** [flaky] alternates pass and fail on the same code. */
-  flaky?: string;
 }
 
 // Exit codes that mean "the user or the system stopped it", not "it failed".
@@ -369,186 +333,6 @@ function isAlternative(a: Approach, aWords: Set<string>, b: Approach): boolean {
   if (program === b.label.split(' ')[0] && !GENERIC.has(program)) return true;
   for (const w of salientWords(b)) if (aWords.has(w)) return true;
   return false;
-}
-
-const failed = (a: Attempt) => a.outcome === 'failure';
-
-/** Loop patterns over the short-term window (seed 000). */
-export function detectPatterns(attempts: readonly Attempt[]): Pattern[] {
-  const out: Pattern[] = [];
-  const counted = attempts.filter(a => a.outcome === 'failure' || a.outcome === 'success');
-  const lastTwo = counted.slice(-2);
-  if (lastTwo.length === 2 && lastTwo.every(failed)) {
-    const [a, b] = lastTwo;
-    if (a.errorSignature && a.errorSignature === b.errorSignature) {
-      out.push({
-        kind: 'same_error',
-        subject: b.errorSignature,
-        message: 'Same error twice in a row — try a different approach.',
-      });
-    }
-    const namesA = new Set((a.testResults?.failures ?? []).map(f => f.name));
-    const repeated = (b.testResults?.failures ?? []).find(f => namesA.has(f.name));
-    if (repeated) {
-      out.push({
-        kind: 'same_test_failure',
-        subject: repeated.name,
-        message: `The same test failed twice: ${repeated.name}. Focus on that test.`,
-      });
-    }
-  }
-  const lastThree = counted.slice(-3);
-  if (lastThree.length === 3 && lastThree.every(a => failed(a) && a.testResults && a.testResults.passed === 0)) {
-    out.push({
-      kind: 'no_progress',
-      message: 'No test has passed in the last 3 attempts — step back and try another strategy.',
-    });
-  }
-  return out;
-}
-
-/** Progress over the last 3 counted attempts (seed 000). */
-export function computeProgress(attempts: readonly Attempt[]): ProgressStatus {
-  const recent = attempts.filter(a => a.outcome === 'failure' || a.outcome === 'success').slice(-3);
-  if (recent.length < 2) return 'insufficient_data';
-  if (recent.every(a => a.testResults)) {
-    const passed = recent.map(a => a.testResults!.passed);
-    let up = false;
-    let down = false;
-    for (let i = 1; i < passed.length; i++) {
-      if (passed[i] > passed[i - 1]) up = true;
-      if (passed[i] < passed[i - 1]) down = true;
-    }
-    if (up && !down) return 'improving';
-    if (down && !up) return 'regressing';
-    if (up && down) return 'mixed';
-    return 'stable';
-  }
-  // Moving from crashes to test failures (or back) is a change of kind, not a flat line.
-  const crash = recent.some(a => failed(a) && !a.testResults);
-  const testFail = recent.some(a => failed(a) && a.testResults);
-  if (crash && testFail) return 'mixed';
-  return 'stable';
-}
-
-/**
- * May this command run? Exhausted approaches are blocked unless the user allowed one more run,
- * or unless they are making progress (tests passing more each time): progress is not a loop.
- */
-export function checkCommand(
-  data: MemoryData,
-  command: string,
-  cwd: string | undefined,
-  settings: EngineSettings,
-  now: Date = new Date(),
-): CheckResult {
-  const normCwd = normalizeCwd(cwd);
-  const key = approachKey(command, normCwd);
-  const a = approachOf(data, key);
-  const base = {
-    key,
-    label: a?.label ?? (approachLabel(command) || command.trim()),
-    command: command.trim(),
-    cwd: normCwd,
-    threshold: settings.threshold,
-    attempts: a?.failures ?? 0,
-    lastError: a?.lastErrorSignature ?? '',
-    alternatives: a ? [...a.alternativesTried] : [],
-    progress: a ? computeProgress(a.attempts) : ('insufficient_data' as ProgressStatus),
-    patterns: a ? detectPatterns(a.attempts) : [],
-    allowOnce: !!a?.allowOnce,
-    ...(a ? historyFields(a, now) : {}),
-  };
-  if (runsNothing(key)) {
-    return { ...base, status: 'clear', verdict: 'allow', reason: 'runs nothing (only variable assignments, a comment or blank)' };
-  }
-  if (!a || a.status !== 'exhausted') {
-    // [judgement] a test runner broken by its environment fails the same way whatever the test file
-    const sibling = environmentLoop(data, command, normCwd, settings.threshold);
-    if (sibling) {
-      return {
-        ...base,
-        status: 'exhausted',
-        verdict: 'block',
-        lastError: sibling.lastErrorSignature,
-        reason: `${describeApproach(sibling)} failed ${sibling.failures} times with the same environment error, whatever the test file: another test file is the same loop`,
-      };
-    }
-  }
-  if (!a || a.failures === 0) {
-    return { ...base, status: 'clear', verdict: 'allow', reason: a ? 'last run succeeded' : 'never failed here' };
-  }
-  if (a.status !== 'exhausted') {
-    const warn = base.patterns.length > 0;
-    return {
-      ...base,
-      status: 'failing',
-      verdict: warn ? 'warn' : 'allow',
-      reason: `failed ${a.failures} of ${settings.threshold} times${warn ? `; ${base.patterns.map(p => p.kind).join(', ')}` : ''}`,
-    };
-  }
-  if (a.allowOnce) {
-    return { ...base, status: 'exhausted', verdict: 'allow', reason: 'exhausted, but the user allowed one more run' };
-  }
-  if (base.flaky) {
-    return { ...base, status: 'exhausted', verdict: 'warn', reason: `exhausted after ${a.failures} failures, but ${base.flaky}: not a loop` };
-  }
-  if (base.progress === 'improving') {
-    return {
-      ...base,
-      status: 'exhausted',
-      verdict: 'warn',
-      reason: `exhausted after ${a.failures} failures, but more tests pass each time (improving): not a loop`,
-    };
-  }
-  // [judgement — see ./judgement.ts] errors that keep changing are an agent making progress, not a loop
-  // (test counts that improve are progress too: see 'improving' above; a test run failing the same way is not)
-  const streak = judgeStreak(a, settings.threshold);
-  if (streak && !streak.loop) {
-    return { ...base, status: 'exhausted', verdict: 'warn', reason: `exhausted after ${a.failures} failures, but ${streak.reason}` };
-  }
-  // [polling — see ./polling.ts] a status probe polled while something starts is waiting, not looping
-  const poll = pollingStatus(a, now);
-  if (poll.polling) {
-    return { ...base, status: 'exhausted', verdict: 'warn', reason: `exhausted after ${a.failures} failures, but ${poll.reason}` };
-  }
-  return {
-    ...base,
-    status: 'exhausted',
-    verdict: 'block',
-    reason: `exhausted: failed ${a.failures} times since the last success (threshold ${settings.threshold})${streak ? `; ${streak.reason}` : ''}`,
-  };
-}
-
-/** The gate's message for a person or an agent: says plainly the command was not run, and why. */
-export function explainBlock(c: CheckResult): string {
-  const lines = [
-    `Failure Memory: NOT RUN — \`${c.command}\` is an exhausted approach.`,
-    `It failed ${c.attempts} times in ${c.cwd === '.' ? 'this workspace' : c.cwd} (threshold ${c.threshold}) with no success since.`,
-  ];
-  if (c.lastError) lines.push(`Last error: ${c.lastError}`);
-  if (c.alternatives.length) lines.push(`Already tried as well: ${c.alternatives.join('; ')}`);
-  if (c.history) lines.push(`History: ${c.history}.`);
-  if (c.changed) lines.push(`${c.changed[0].toUpperCase()}${c.changed.slice(1)}.`);
-  // never an instruction to unblock: a model reads this too (resolve / allow are the user's)
-  lines.push(
-    'Running it again the same way will fail the same way. Instead: read the error and change something first,',
-    `try a different approach, or ask the user. Reflect: failure-memory reflect --command '${c.command.replace(/'/g, `'\\''`)}'`,
-    'Only the user unblocks it (Failure Memory: Mark Resolved, or Run Anyway Once).',
-  );
-  return lines.join('\n');
-}
-
-/** [ledger/flaky] what the run ledger says about an approach, for check and the UI. */
-function historyFields(a: Approach, now: Date): Pick<CheckResult, 'history' | 'changed' | 'flaky'> {
-  const out: Pick<CheckResult, 'history' | 'changed' | 'flaky'> = {};
-  const history = describeHistory(a, now);
-  if (history) out.history = history;
-  const changed = a.failures > 0 ? describeChangedSinceLastPass(a, now) : undefined;
-  if (changed) out.changed = changed;
-  const flaky = flakyVerdict(a.ledger);
-  if (flaky.flaky) out.flaky = flaky.reason;
-  return out;
 }
 
 /**

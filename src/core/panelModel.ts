@@ -6,7 +6,8 @@
 import { LEARNING_TYPES } from './learnings';
 import { streakPatterns } from './guardVerdict';
 import { ledgerLines } from './ledger';
-import { computeProgress, summarize } from './memory';
+import { summarize } from './memory';
+import { computeProgress } from './patterns';
 import type { RecallHit } from './recall';
 import { countedRuns, currentStreak, lastErrorLine } from './streak';
 import { describeTeamFailures, type TeamSyncState, type TeamView } from './team';

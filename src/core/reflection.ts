@@ -3,7 +3,8 @@
 // it with a language model's answer and marks which produced it.
 
 import { streakPatterns } from './guardVerdict';
-import { computeProgress, describeApproach, type Pattern, type ProgressStatus } from './memory';
+import { describeApproach } from './memory';
+import { computeProgress, type Pattern, type ProgressStatus } from './patterns';
 import type { RecallHit } from './recall';
 import type { Block, Line, ReflectionDoc } from '../shared/reflectionDoc';
 import { errorCategory, type ErrorCategory } from './signature';

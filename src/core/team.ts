@@ -2,7 +2,7 @@
 // what the team's failures mean for a local check, and how to say it. No fs, no network: the store
 // (src/store/team) moves the data, this decides.
 
-import type { CheckResult } from './memory';
+import type { CheckResult } from './check';
 import type { Approach, Attempt, Learning, MemoryData, TestResults } from './types';
 
 // ---------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 // record the command with its real exit code and output through WorkspaceMemory.record (what
 // `failure-memory record` does). Same service, same engine: only the store lives in memory.
 
-import type { CheckStatus, Verdict } from '../core/memory';
+import type { CheckStatus, Verdict } from '../core/check';
 import { InMemoryStore } from '../store/inMemoryStore';
 import { WorkspaceMemory } from '../app/workspaceMemory';
 import type { Trajectory } from './corpus';

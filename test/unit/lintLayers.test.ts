@@ -87,7 +87,7 @@ test('the store may use Node and core, never vscode, the application layer or an
 });
 
 test('the application layer applies core to the store: it imports core and store, nothing above', async () => {
-  await assertAllowed(APP, "import { checkCommand } from '../core/memory';\nimport { MemoryStore } from '../store/memoryStore';\nimport { readFile } from 'node:fs/promises';\nexport const z = [checkCommand, MemoryStore, readFile];");
+  await assertAllowed(APP, "import { checkCommand } from '../core/check';\nimport { MemoryStore } from '../store/memoryStore';\nimport { readFile } from 'node:fs/promises';\nexport const z = [checkCommand, MemoryStore, readFile];");
   await assertForbidden(APP, "import * as vscode from 'vscode';\nexport const v = vscode;", /Only src\/host/);
   for (const target of ['../host/registry', '../agents/tools', '../cli/main', '../embeddings', '../judgement/replay', '../extension']) {
     await assertForbidden(APP, `import { x } from '${target}';\nexport const y = x;`, /imports only src\/core and src\/store/);

@@ -1,18 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  allowOnce,
-  applyAttempt,
-  checkCommand,
-  classifyExit,
-  computeProgress,
-  detectPatterns,
-  enforceLimits,
-  explainBlock,
-  markResolved,
-  prepareAttempt,
-  summarize,
-} from '../../src/core/memory';
+import { checkCommand, explainBlock } from '../../src/core/check';
+import { allowOnce, applyAttempt, classifyExit, enforceLimits, markResolved, prepareAttempt, summarize } from '../../src/core/memory';
+import { computeProgress, detectPatterns } from '../../src/core/patterns';
 import { createRedactor } from '../../src/core/redact';
 import { DEFAULT_SETTINGS, emptyMemory, type Attempt, type AttemptInput, type EngineSettings, type MemoryData } from '../../src/core/types';
 

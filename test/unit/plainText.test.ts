@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { helpFacts, reactionTo } from '../../src/core/guardVerdict';
-import { checkCommand } from '../../src/core/memory';
+import { checkCommand } from '../../src/core/check';
 import { plainText } from '../../src/core/plainText';
 import { DEFAULT_SETTINGS, emptyMemory } from '../../src/core/types';
 import { makeRecorder } from './helpers/reflection';

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { checkAnswerText } from '../../src/agents/tools';
-import { applyAttempt, checkCommand, prepareAttempt } from '../../src/core/memory';
+import { checkCommand } from '../../src/core/check';
+import { applyAttempt, prepareAttempt } from '../../src/core/memory';
 import { isStatusProbe, POLL_WINDOW_MS, pollingStatus } from '../../src/core/polling';
 import { createRedactor } from '../../src/core/redact';
 import { DEFAULT_SETTINGS, emptyMemory, type MemoryData } from '../../src/core/types';

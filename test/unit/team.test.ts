@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { checkCommand } from '../../src/core/memory';
+import { checkCommand } from '../../src/core/check';
 import { buildSnapshot } from '../../src/core/panelModel';
 import { isHostMessage } from '../../src/shared/protocol';
 import {

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, realpathSync, statSync, writeSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { agentDenyReason, agentSummary, userOnlyReason, userOnlySubcommand } from '../../core/agentContext';
-import { checkCommand } from '../../core/memory';
+import { checkCommand } from '../../core/check';
 import { createRedactor } from '../../core/redact';
 import { DEFAULT_SETTINGS, SCHEMA_VERSION, type EngineSettings, type MemoryData } from '../../core/types';
 import { readWorkspaceSettings } from '../../store/workspaceSettings';

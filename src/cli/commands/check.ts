@@ -1,4 +1,4 @@
-import { explainBlock } from '../../core/memory';
+import { explainBlock } from '../../core/check';
 import { explainTeamBlock } from '../../core/team';
 import type { Command } from '../types';
 

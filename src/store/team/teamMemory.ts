@@ -3,7 +3,8 @@
 // in the background or from `failure-memory sync`.
 
 import { hostname } from 'node:os';
-import { markResolved, newId, type CheckResult, type RecordResult } from '../../core/memory';
+import type { CheckResult } from '../../core/check';
+import { markResolved, newId, type RecordResult } from '../../core/memory';
 import type { ReflectionRecord } from '../../core/reflection';
 import {
   clearedByTeam,
