@@ -13,13 +13,11 @@ import {
   type RecallView,
   type ReflectionView,
   type Snapshot,
-  type TeamFailureView,
-  type TeamPanelView,
   type WebviewMessage,
 } from '../src/shared/protocol';
 import { ago, fullTime, h, icon, plural } from './dom';
 import { matchesAll, restoreState, searchWords, SECTIONS, TYPE_LABEL, type SectionId, type UiState } from './state';
-import { approachDetails, bannerContent, captureLine, emptyContent, reflectionItem, similarItem } from './views';
+import { approachDetails, bannerContent, captureLine, emptyContent, learningTools, reflectionItem, similarItem, teamCard, teamStatus } from './views';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -292,7 +290,11 @@ function render(): void {
   const teams = s.team ?? [];
   const teamFailures = teams.flatMap(t => t.failures).filter(t => matches([t.label, t.command, t.cwd, t.lastError, t.summary]));
   const teamTotal = teams.reduce((n, t) => n + t.failures.length, 0);
-  fillSection('team', teamFailures.length, teamTotal, teams.length > 0, [...teams.map(teamStatus), ...teamFailures.map(teamCard)], 'Nothing is failing in the team.');
+  const teamItems = [
+    ...teams.map(t => teamStatus(t, multiRoot() ? folderName(t.folder) : undefined)),
+    ...teamFailures.map(t => teamCard(t, snapshot?.folders.find(f => f.uri === t.folder)?.threshold ?? 5)),
+  ];
+  fillSection('team', teamFailures.length, teamTotal, teams.length > 0, teamItems, 'Nothing is failing in the team.');
   fillSection('resolved', resolved.length, s.resolved.length, !nothing, resolved.map(a => approachCard(a)), 'No approach was resolved recently.');
   fillSection('reflections', reflections.length, s.reflections.length, !nothing, reflections.map(r => reflectionItem(r, isOpen(r), open => toggleReflection(r, open))), 'No reflection yet: use Reflect on an approach.');
   fillSection('learnings', learnings.length, s.learnings.length, true, learnings.map(learningItem), 'No learning yet. Add what you or your agent should remember.');
@@ -448,40 +450,6 @@ function approachCard(a: ApproachView): HTMLElement {
   return card;
 }
 
-/** One line per folder: the team project and whether the database is reachable. */
-function teamStatus(t: TeamPanelView): HTMLElement {
-  const offline = t.state === 'offline';
-  const text = offline
-    ? `Team memory offline, ${plural(t.waiting, 'record')} waiting (${t.project})`
-    : `Team ${t.project}${multiRoot() ? ` · ${folderName(t.folder)}` : ''}${t.pulledAt ? ` · updated ${ago(t.pulledAt)}` : ' · connecting…'}${t.waiting ? ` · ${t.waiting} waiting` : ''}`;
-  return h('div', { class: `team-status${offline ? ' team-offline' : ''}`, title: t.error ?? fullTime(t.pulledAt) }, icon(offline ? 'cloud-offline' : 'organization'), h('span', { text }));
-}
-
-/** An approach failing elsewhere in the team (rendered as text only: it came from other machines). */
-function teamCard(t: TeamFailureView): HTMLElement {
-  const exhausted = t.failures >= (snapshot?.folders.find(f => f.uri === t.folder)?.threshold ?? 5);
-  const card = h('article', {
-    class: `card card-team card-${exhausted ? 'exhausted' : 'failing'}`,
-    attrs: { role: 'listitem', 'data-key': t.key, 'data-folder': t.folder, 'aria-label': `${t.label}: failing in the team` },
-  });
-  card.append(
-    h(
-      'div',
-      { class: 'card-head' },
-      icon('organization', 'status-icon'),
-      h('span', { class: 'card-title', text: t.label, title: t.label }),
-      h('span', { class: `pill pill-${exhausted ? 'exhausted' : 'failing'}`, text: `${t.failures}×`, title: `${plural(t.failures, 'failure')} in the team since the last success anywhere` }),
-    ),
-  );
-  const meta = [`${plural(t.machines, 'machine')}${t.ci ? ', including CI' : ''}`, `last failed ${ago(t.lastFailure)}`];
-  if (t.cwd !== '.') meta.unshift(t.cwd);
-  if (t.local) meta.push('failing here too');
-  card.append(h('div', { class: 'meta', text: meta.join(' · '), title: fullTime(t.lastFailure) }));
-  if (t.command) card.append(h('code', { class: 'command', text: t.command, title: t.command }));
-  card.append(h('div', { class: 'team-summary' }, icon('info'), h('span', { text: t.summary })));
-  return card;
-}
-
 function similarItems(): HTMLElement[] {
   if (!recall) return [];
   if (!recall.results.length) return [h('p', { class: 'none', text: 'No similar failure in memory.' })];
@@ -509,124 +477,77 @@ function toggleReflection(r: ReflectionView, open: boolean): void {
   save();
 }
 
+/** The learning being edited in place: its kind, its text, Save (Ctrl+Enter) and Cancel (Escape). */
+function learningEditor(item: HTMLElement, l: LearningView, editing: NonNullable<UiState['editing']>): HTMLElement {
+  const type = h('select', { class: 'select', attrs: { 'aria-label': 'Kind of learning', 'data-fid': `edit-type:${l.id}` } });
+  for (const t of LEARNING_TYPES) type.append(h('option', { text: TYPE_LABEL[t], attrs: { value: t } }));
+  type.value = editing.type;
+  type.addEventListener('change', () => {
+    editing.type = type.value as LearningTypeView;
+    save();
+  });
+  const text = h('textarea', { class: 'textarea', attrs: { rows: 3, maxlength: 2000, 'aria-label': 'Learning text', 'data-fid': `edit-text:${l.id}` } });
+  text.value = editing.text;
+  text.addEventListener('input', () => {
+    editing.text = text.value;
+    save();
+  });
+  const saveEdit = () => {
+    if (!editing.text.trim()) return text.focus();
+    send({ type: 'updateLearning', folder: l.folder, id: l.id, learningType: editing.type, text: editing.text });
+    ui.editing = undefined;
+    save();
+    render();
+  };
+  const cancel = () => {
+    ui.editing = undefined;
+    save();
+    render();
+  };
+  text.addEventListener('keydown', e => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      saveEdit();
+    } else if (e.key === 'Escape') cancel();
+  });
+  item.append(
+    type,
+    text,
+    h(
+      'div',
+      { class: 'form-row form-actions' },
+      h('button', { class: 'button primary', attrs: { type: 'button', 'data-action': 'saveLearning' }, on: { click: saveEdit } }, icon('check'), h('span', { text: 'Save' })),
+      h('button', { class: 'button secondary', attrs: { type: 'button' }, on: { click: cancel } }, h('span', { text: 'Cancel' })),
+    ),
+  );
+  return item;
+}
+
 function learningItem(l: LearningView): HTMLElement {
   const item = h('div', { class: `learning learning-${l.type}`, attrs: { role: 'listitem', 'data-learning': l.id } });
   const editing = ui.editing && ui.editing.id === l.id && ui.editing.folder === l.folder ? ui.editing : undefined;
-  if (editing) {
-    const type = h('select', { class: 'select', attrs: { 'aria-label': 'Kind of learning', 'data-fid': `edit-type:${l.id}` } });
-    for (const t of LEARNING_TYPES) type.append(h('option', { text: TYPE_LABEL[t], attrs: { value: t } }));
-    type.value = editing.type;
-    type.addEventListener('change', () => {
-      editing.type = type.value as LearningTypeView;
-      save();
-    });
-    const text = h('textarea', { class: 'textarea', attrs: { rows: 3, maxlength: 2000, 'aria-label': 'Learning text', 'data-fid': `edit-text:${l.id}` } });
-    text.value = editing.text;
-    text.addEventListener('input', () => {
-      editing.text = text.value;
-      save();
-    });
-    const saveEdit = () => {
-      if (!editing.text.trim()) return text.focus();
-      send({ type: 'updateLearning', folder: l.folder, id: l.id, learningType: editing.type, text: editing.text });
-      ui.editing = undefined;
+  if (editing) return learningEditor(item, l, editing);
+  const tools = learningTools(l, confirmDelete === l.id, {
+    edit: () => {
+      ui.editing = { folder: l.folder, id: l.id, type: l.type, text: l.text };
       save();
       render();
-    };
-    const cancel = () => {
-      ui.editing = undefined;
-      save();
+      app.querySelector<HTMLTextAreaElement>(`[data-fid="${CSS.escape(`edit-text:${l.id}`)}"]`)?.focus();
+    },
+    askDelete: () => {
+      confirmDelete = l.id;
       render();
-    };
-    text.addEventListener('keydown', e => {
-      if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-        e.preventDefault();
-        saveEdit();
-      } else if (e.key === 'Escape') cancel();
-    });
-    item.append(
-      type,
-      text,
-      h(
-        'div',
-        { class: 'form-row form-actions' },
-        h('button', { class: 'button primary', attrs: { type: 'button', 'data-action': 'saveLearning' }, on: { click: saveEdit } }, icon('check'), h('span', { text: 'Save' })),
-        h('button', { class: 'button secondary', attrs: { type: 'button' }, on: { click: cancel } }, h('span', { text: 'Cancel' })),
-      ),
-    );
-    return item;
-  }
-
-  const tools = h('div', { class: 'learning-tools' });
-  if (confirmDelete === l.id) {
-    tools.append(
-      h(
-        'button',
-        {
-          class: 'button danger',
-          attrs: { type: 'button', 'data-action': 'deleteLearning', 'data-fid': `delete-confirm:${l.id}` },
-          on: {
-            click: () => {
-              confirmDelete = undefined;
-              send({ type: 'deleteLearning', folder: l.folder, id: l.id });
-            },
-          },
-        },
-        icon('trash'),
-        h('span', { text: 'Delete' }),
-      ),
-      h(
-        'button',
-        {
-          class: 'button secondary',
-          attrs: { type: 'button' },
-          on: {
-            click: () => {
-              confirmDelete = undefined;
-              render();
-            },
-          },
-        },
-        h('span', { text: 'Keep' }),
-      ),
-    );
-  } else {
-    tools.append(
-      h(
-        'button',
-        {
-          class: 'icon-button',
-          title: 'Edit',
-          attrs: { type: 'button', 'aria-label': 'Edit learning', 'data-action': 'editLearning', 'data-fid': `edit:${l.id}` },
-          on: {
-            click: () => {
-              ui.editing = { folder: l.folder, id: l.id, type: l.type, text: l.text };
-              save();
-              render();
-              app.querySelector<HTMLTextAreaElement>(`[data-fid="${CSS.escape(`edit-text:${l.id}`)}"]`)?.focus();
-            },
-          },
-        },
-        icon('edit'),
-      ),
-      h(
-        'button',
-        {
-          class: 'icon-button',
-          title: 'Delete',
-          attrs: { type: 'button', 'aria-label': 'Delete learning', 'data-action': 'askDeleteLearning', 'data-fid': `delete:${l.id}` },
-          on: {
-            click: () => {
-              confirmDelete = l.id;
-              render();
-              app.querySelector<HTMLElement>(`[data-fid="${CSS.escape(`delete-confirm:${l.id}`)}"]`)?.focus();
-            },
-          },
-        },
-        icon('trash'),
-      ),
-    );
-  }
+      app.querySelector<HTMLElement>(`[data-fid="${CSS.escape(`delete-confirm:${l.id}`)}"]`)?.focus();
+    },
+    delete: () => {
+      confirmDelete = undefined;
+      send({ type: 'deleteLearning', folder: l.folder, id: l.id });
+    },
+    keep: () => {
+      confirmDelete = undefined;
+      render();
+    },
+  });
   const meta = [l.source === 'user' ? 'added by you' : `from ${l.source}`, ago(l.updatedAt ?? l.createdAt)];
   if (multiRoot()) meta.unshift(folderName(l.folder));
   item.append(

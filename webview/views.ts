@@ -1,6 +1,7 @@
-// Pieces of the panel that depend only on what they are given: the capture line and a reflection.
+// Pieces of the panel that depend only on what they are given (main.ts owns the state and passes
+// callbacks): the capture line, a reflection, a search hit, the team's lines, a learning's buttons.
 
-import type { ApproachView, CaptureView, RecallView, ReflectionView, Snapshot } from '../src/shared/protocol';
+import type { ApproachView, CaptureView, LearningView, RecallView, ReflectionView, Snapshot, TeamFailureView, TeamPanelView } from '../src/shared/protocol';
 import { meter, testChart } from './chart';
 import { ago, fullTime, h, icon, plural } from './dom';
 
@@ -116,4 +117,105 @@ export function bannerContent(text: string): HTMLElement[] {
     h('span', { class: 'banner-text', text }),
     h('button', { class: 'icon-button banner-close', title: 'Dismiss', attrs: { type: 'button', 'aria-label': 'Dismiss' } }, icon('close')),
   ];
+}
+
+/** One line per folder: the team project and whether the database is reachable; `folder` names it in a multi-root workspace. */
+export function teamStatus(t: TeamPanelView, folder: string | undefined): HTMLElement {
+  const offline = t.state === 'offline';
+  const text = offline
+    ? `Team memory offline, ${plural(t.waiting, 'record')} waiting (${t.project})`
+    : `Team ${t.project}${folder !== undefined ? ` · ${folder}` : ''}${t.pulledAt ? ` · updated ${ago(t.pulledAt)}` : ' · connecting…'}${t.waiting ? ` · ${t.waiting} waiting` : ''}`;
+  return h('div', { class: `team-status${offline ? ' team-offline' : ''}`, title: t.error ?? fullTime(t.pulledAt) }, icon(offline ? 'cloud-offline' : 'organization'), h('span', { text }));
+}
+
+/** An approach failing elsewhere in the team (rendered as text only: it came from other machines). */
+export function teamCard(t: TeamFailureView, threshold: number): HTMLElement {
+  const exhausted = t.failures >= threshold;
+  const card = h('article', {
+    class: `card card-team card-${exhausted ? 'exhausted' : 'failing'}`,
+    attrs: { role: 'listitem', 'data-key': t.key, 'data-folder': t.folder, 'aria-label': `${t.label}: failing in the team` },
+  });
+  card.append(
+    h(
+      'div',
+      { class: 'card-head' },
+      icon('organization', 'status-icon'),
+      h('span', { class: 'card-title', text: t.label, title: t.label }),
+      h('span', { class: `pill pill-${exhausted ? 'exhausted' : 'failing'}`, text: `${t.failures}×`, title: `${plural(t.failures, 'failure')} in the team since the last success anywhere` }),
+    ),
+  );
+  const meta = [`${plural(t.machines, 'machine')}${t.ci ? ', including CI' : ''}`, `last failed ${ago(t.lastFailure)}`];
+  if (t.cwd !== '.') meta.unshift(t.cwd);
+  if (t.local) meta.push('failing here too');
+  card.append(h('div', { class: 'meta', text: meta.join(' · '), title: fullTime(t.lastFailure) }));
+  if (t.command) card.append(h('code', { class: 'command', text: t.command, title: t.command }));
+  card.append(h('div', { class: 'team-summary' }, icon('info'), h('span', { text: t.summary })));
+  return card;
+}
+
+export interface LearningToolActions {
+  edit: () => void;
+  askDelete: () => void;
+  delete: () => void;
+  keep: () => void;
+}
+
+/** A learning's Edit and Delete buttons, or, once Delete is pressed (`confirming`), Delete and Keep. */
+export function learningTools(l: LearningView, confirming: boolean, on: LearningToolActions): HTMLElement {
+  const tools = h('div', { class: 'learning-tools' });
+  if (confirming) {
+    tools.append(
+      h(
+        'button',
+        {
+          class: 'button danger',
+          attrs: { type: 'button', 'data-action': 'deleteLearning', 'data-fid': `delete-confirm:${l.id}` },
+          on: {
+            click: on.delete,
+          },
+        },
+        icon('trash'),
+        h('span', { text: 'Delete' }),
+      ),
+      h(
+        'button',
+        {
+          class: 'button secondary',
+          attrs: { type: 'button' },
+          on: {
+            click: on.keep,
+          },
+        },
+        h('span', { text: 'Keep' }),
+      ),
+    );
+  } else {
+    tools.append(
+      h(
+        'button',
+        {
+          class: 'icon-button',
+          title: 'Edit',
+          attrs: { type: 'button', 'aria-label': 'Edit learning', 'data-action': 'editLearning', 'data-fid': `edit:${l.id}` },
+          on: {
+            click: on.edit,
+          },
+        },
+        icon('edit'),
+      ),
+      h(
+        'button',
+        {
+          class: 'icon-button',
+          title: 'Delete',
+          attrs: { type: 'button', 'aria-label': 'Delete learning', 'data-action': 'askDeleteLearning', 'data-fid': `delete:${l.id}` },
+          on: {
+            click: on.askDelete,
+          },
+        },
+        icon('trash'),
+      ),
+    );
+  }
+  return tools;
 }

@@ -279,20 +279,12 @@ const reward = (t: Attempt | undefined) =>
   t?.outcome === 'success' ? 1 : t?.testResults && t.testResults.total > 0 ? t.testResults.passed / t.testResults.total : 0;
 const errorCount = (t: Attempt | undefined) => (t?.outcome === 'failure' ? Math.max(1, t.testResults?.failed ?? 1) : 0);
 
-/** Builds the reflection record for an approach from memory and heuristics. */
-export function buildReflection(input: ReflectionInput): ReflectionRecord {
-  const { data, approach: a, threshold } = input;
-  const now = (input.now ?? new Date()).toISOString();
-  const omega = Math.min(10, Math.max(1, input.omega ?? 3));
-  // the loop patterns of the current streak (none from before a resolution, none while improving),
-  // the repeated error named by its real line
-  const lastFailed = [...a.attempts].reverse().find(t => t.outcome === 'failure');
-  const patterns = streakPatterns(a).map(p => (p.kind === 'same_error' && lastFailed ? { ...p, subject: errorLineOf(lastFailed) } : p));
-  const progress = computeProgress(a.attempts);
-  const warnings = warningsFor(patterns, a, threshold);
-  const recent = recentAttempts(a);
+/**
+ * The cause of an approach's failures: what recurs across the current streak, not only what the last
+ * run printed; its category, the heuristic advice for it, and the tests that keep failing.
+ */
+function diagnose(a: Approach) {
   const last = a.attempts[a.attempts.length - 1];
-  const prev = a.attempts[a.attempts.length - 2];
   // the cause is what recurs across the streak, not only what the last run printed
   const streak = currentStreak(a);
   const cause = recurringError(streak.length ? streak : a.attempts);
@@ -308,31 +300,89 @@ export function buildReflection(input: ReflectionInput): ReflectionRecord {
   const failingTests = sharedTests.length ? sharedTests.map(t => t.name) : (lastTests?.failures ?? []).map(f => f.name);
   const lastFailure = [...a.attempts].reverse().find(t => t.outcome === 'failure');
   const lastDiffers = !!cause && cause.count > 1 && !!lastFailure && lastFailure.errorSignature !== cause.signature;
+  return { cause, sharedTests, sig, causeLine, category, h, failingTests, lastFailure, lastDiffers };
+}
+type Diagnosis = ReturnType<typeof diagnose>;
 
-  const insights = [...h.insights];
+function insightsFor(a: Approach, d: Diagnosis, patterns: Pattern[], progress: ProgressStatus, similar: RecallHit[]): string[] {
+  const insights = [...d.h.insights];
   if (patterns.some(p => p.kind === 'same_error')) insights.unshift('The last two failures had the same error: change the approach, not the flags.');
-  if (sharedTests.length) insights.push(`Focus on the test that keeps failing: ${sharedTests[0].name}.`);
+  if (d.sharedTests.length) insights.push(`Focus on the test that keeps failing: ${d.sharedTests[0].name}.`);
   if (progress === 'improving') insights.push('More tests pass each time: keep going in this direction.');
   if (progress === 'regressing') insights.push('Fewer tests pass than before: undo the last change and reconsider.');
-  for (const s of input.similar.filter(s => s.key !== a.key && s.lesson).slice(0, 2)) insights.push(`Similar failure before (${s.label}): ${s.lesson}`);
+  for (const s of similar.filter(s => s.key !== a.key && s.lesson).slice(0, 2)) insights.push(`Similar failure before (${s.label}): ${s.lesson}`);
+  return insights;
+}
 
-  const failingIdx = a.attempts.map((t, i) => (t.outcome === 'failure' ? i : -1)).filter(i => i >= 0);
+/** The first-person account: what ran, what keeps failing, the likely cause, what to do next time. */
+function reflectionTextOf(a: Approach, d: Diagnosis, progress: ProgressStatus, insights: string[]): string {
+  const { cause, causeLine, sharedTests, lastFailure } = d;
   const where = a.cwd !== '.' ? ` in ${a.cwd}` : '';
-  const reflectionText = [
+  return [
     `I ran “${a.label}”${where} ${plural(a.totalAttempts, 'time')}; it failed ${plural(a.failures, 'time')} since the last success.`,
-    !sig
+    !d.sig
       ? 'No error text was captured.'
       : cause && cause.count > 1
         ? `The error that keeps coming back (${cause.count} of ${cause.of} failures): ${causeLine}.`
         : `The error was: ${causeLine}.`,
-    lastDiffers && lastFailure ? `The last run failed differently (${errorLineOf(lastFailure)}), but that is not the recurring cause.` : '',
+    d.lastDiffers && lastFailure ? `The last run failed differently (${errorLineOf(lastFailure)}), but that is not the recurring cause.` : '',
     sharedTests.length ? `Tests failing again and again: ${sharedTests.slice(0, 3).map(t => t.name).join(', ')}.` : '',
-    `Likely cause: ${h.rootCause}`,
+    `Likely cause: ${d.h.rootCause}`,
     progress !== 'insufficient_data' ? `Progress is ${progress.replace(/_/g, ' ')}.` : '',
     `Next time: ${insights[0]}`,
   ]
     .filter(Boolean)
     .join(' ');
+}
+
+function actorOutput(a: Approach): ReflectionRecord['actor_output'] {
+  return {
+    actions: a.attempts.map(t => ({
+      type: t.testResults ? ('test_execution' as const) : ('command_execution' as const),
+      description: `${t.source} ran “${t.command}” → ${t.outcome}${t.exitCode !== null ? ` (exit ${t.exitCode})` : ''}`,
+      command: t.command,
+      timestamp: t.timestamp,
+    })),
+    rationale: `Re-ran the ${describeApproach(a)} approach ${plural(a.totalAttempts, 'time')}.`,
+    strategy: a.alternativesTried.length ? `Also tried: ${a.alternativesTried.join('; ')}` : 'Repeated the same approach.',
+  };
+}
+
+function evaluatorOutput(a: Approach, d: Diagnosis): ReflectionRecord['evaluator_output'] {
+  const last = a.attempts[a.attempts.length - 1];
+  const lastTests = last?.testResults;
+  return {
+    passed: last?.outcome === 'success',
+    verification_type: lastTests ? 'unit_tests' : 'heuristic',
+    results: a.attempts.map(t => ({
+      tool: t.command,
+      status: t.outcome === 'success' ? 'pass' : t.outcome === 'failure' ? 'fail' : t.outcome === 'interrupted' ? 'skip' : 'error',
+      ...(t.exitCode !== null ? { exit_code: t.exitCode } : {}),
+      ...(t.durationMs !== undefined ? { duration_ms: Math.round(t.durationMs) } : {}),
+    })),
+    errors: d.sig ? [{ type: REFLEXION_ERROR_TYPE[d.category] ?? 'runtime_error', message: d.causeLine || d.sig, ...(d.failingTests[0] ? { rule: d.failingTests[0] } : {}) }] : [],
+    reward_signal: Math.round(reward(last) * 1000) / 1000,
+    metrics: lastTests ? { tests_passed: lastTests.passed, tests_failed: lastTests.failed, tests_total: lastTests.total } : {},
+  };
+}
+
+/** Builds the reflection record for an approach from memory and heuristics. */
+export function buildReflection(input: ReflectionInput): ReflectionRecord {
+  const { data, approach: a, threshold } = input;
+  const now = (input.now ?? new Date()).toISOString();
+  const omega = Math.min(10, Math.max(1, input.omega ?? 3));
+  const d = diagnose(a);
+  const { cause, causeLine, category, h, sig } = d;
+  // the loop patterns of the current streak (none from before a resolution, none while improving),
+  // the repeated error named by its real line
+  const { lastFailure } = d;
+  const patterns = streakPatterns(a).map(p => (p.kind === 'same_error' && lastFailure ? { ...p, subject: errorLineOf(lastFailure) } : p));
+  const progress = computeProgress(a.attempts);
+  const last = a.attempts[a.attempts.length - 1];
+  const prev = a.attempts[a.attempts.length - 2];
+  const insights = insightsFor(a, d, patterns, progress, input.similar);
+  const failingIdx = a.attempts.map((t, i) => (t.outcome === 'failure' ? i : -1)).filter(i => i >= 0);
+  const where = a.cwd !== '.' ? ` in ${a.cwd}` : '';
 
   const previous = data.reflections
     .filter((r): r is ReflectionRecord => isReflectionFor(r, a.key))
@@ -343,31 +393,10 @@ export function buildReflection(input: ReflectionInput): ReflectionRecord {
     iteration: Math.max(0, a.totalAttempts - 1),
     timestamp: now,
     task_description: `Make “${a.label}” succeed${where} without repeating a failing approach.`,
-    actor_output: {
-      actions: a.attempts.map(t => ({
-        type: t.testResults ? ('test_execution' as const) : ('command_execution' as const),
-        description: `${t.source} ran “${t.command}” → ${t.outcome}${t.exitCode !== null ? ` (exit ${t.exitCode})` : ''}`,
-        command: t.command,
-        timestamp: t.timestamp,
-      })),
-      rationale: `Re-ran the ${describeApproach(a)} approach ${plural(a.totalAttempts, 'time')}.`,
-      strategy: a.alternativesTried.length ? `Also tried: ${a.alternativesTried.join('; ')}` : 'Repeated the same approach.',
-    },
-    evaluator_output: {
-      passed: last?.outcome === 'success',
-      verification_type: lastTests ? 'unit_tests' : 'heuristic',
-      results: a.attempts.map(t => ({
-        tool: t.command,
-        status: t.outcome === 'success' ? 'pass' : t.outcome === 'failure' ? 'fail' : t.outcome === 'interrupted' ? 'skip' : 'error',
-        ...(t.exitCode !== null ? { exit_code: t.exitCode } : {}),
-        ...(t.durationMs !== undefined ? { duration_ms: Math.round(t.durationMs) } : {}),
-      })),
-      errors: sig ? [{ type: REFLEXION_ERROR_TYPE[category] ?? 'runtime_error', message: causeLine || sig, ...(failingTests[0] ? { rule: failingTests[0] } : {}) }] : [],
-      reward_signal: Math.round(reward(last) * 1000) / 1000,
-      metrics: lastTests ? { tests_passed: lastTests.passed, tests_failed: lastTests.failed, tests_total: lastTests.total } : {},
-    },
+    actor_output: actorOutput(a),
+    evaluator_output: evaluatorOutput(a, d),
     self_reflection: {
-      reflection_text: reflectionText,
+      reflection_text: reflectionTextOf(a, d, progress, insights),
       credit_assignment: { failing_action_indices: failingIdx, root_cause: h.rootCause, failure_category: h.category },
       causal_reasoning: sig
         ? `The error “${causeLine}” is a ${category.replace(/_/g, ' ')} error${cause && cause.count > 1 ? `, seen in ${cause.count} of ${cause.of} failures` : ''}. ${h.rootCause} Repeating the command does not change that cause.`
@@ -402,8 +431,8 @@ export function buildReflection(input: ReflectionInput): ReflectionRecord {
       attempts: a.failures,
       threshold,
       progress,
-      warnings,
-      recent,
+      warnings: warningsFor(patterns, a, threshold),
+      recent: recentAttempts(a),
       similar: input.similar.filter(s => s.key !== a.key).slice(0, 5),
       questions: REFLECTION_QUESTIONS,
       error_category: category,

@@ -3,12 +3,16 @@
 
 import * as vscode from 'vscode';
 import { describeApproach } from '../core/memory';
+import type { Approach } from '../core/types';
 import type { CaptureView } from '../shared/protocol';
 import { CommandId } from './commandIds';
 import { Disposable } from './disposable';
 import type { Logger } from './logger';
-import type { MemoryRegistry } from './registry';
-import type { TeamHub } from './team';
+import type { FolderMemory, MemoryRegistry } from './registry';
+import type { TeamFolderState, TeamHub } from './team';
+
+/** An approach listed in the tooltip, with its folder (named when there are several). */
+type Listed = { a: Approach; g: { folder: FolderMemory } };
 
 export class StatusBar extends Disposable {
   private readonly item = this.track(vscode.window.createStatusBarItem('failureMemory.status', vscode.StatusBarAlignment.Left, 50));
@@ -58,6 +62,11 @@ export class StatusBar extends Disposable {
       this.item.text = text;
       this.log.event('statusBar', { text, exhausted: exhausted.length, failing: failing.length });
     }
+    this.item.tooltip = this.tooltip(exhausted, failing, multi, c, teams, groups.some(g => g.folder.private));
+  }
+
+  /** The hover: what is exhausted and failing, what is captured, the team memory, and what a click does. */
+  private tooltip(exhausted: Listed[], failing: Listed[], multi: boolean, c: CaptureView, teams: TeamFolderState[], privateStorage: boolean): vscode.MarkdownString {
     const tip = new vscode.MarkdownString(undefined, true);
     // only the pause command may run from the tooltip; everything from the memory goes in through appendText
     tip.isTrusted = { enabledCommands: [CommandId.PauseCapture] };
@@ -65,7 +74,7 @@ export class StatusBar extends Disposable {
     tip.appendMarkdown('**');
     tip.appendText('Failure Memory');
     tip.appendMarkdown('**\n\n');
-    const line = (a: (typeof exhausted)[number]) => {
+    const line = (a: Listed) => {
       tip.appendMarkdown('- ');
       tip.appendText(`${describeApproach(a.a)}${multi ? ` [${a.g.folder.folder.name}]` : ''} — ${a.a.failures === 1 ? t('1 failure') : t('{0} failures', a.a.failures)}`);
       tip.appendMarkdown('\n');
@@ -112,7 +121,7 @@ export class StatusBar extends Disposable {
             : `${t('Team memory: {0}, connecting…', tm.project)}${tm.waiting ? ` ${waiting}` : ''}`,
       );
     }
-    if (groups.some(g => g.folder.private)) {
+    if (privateStorage) {
       tip.appendMarkdown('\n\n');
       tip.appendText(t('Untrusted workspace: memory is kept in extension storage.'));
     }
@@ -122,6 +131,6 @@ export class StatusBar extends Disposable {
       tip.appendText(t('Click to show the memory.'));
       tip.appendMarkdown(` [${t('Pause capture')}](command:${CommandId.PauseCapture})`);
     }
-    this.item.tooltip = tip;
+    return tip;
   }
 }

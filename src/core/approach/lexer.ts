@@ -10,9 +10,71 @@ export interface Token {
 /** Characters a backslash escapes outside quotes; before anything else the backslash is kept (C:\Users\me). */
 const ESCAPABLE = new Set([...' \t\n\'"\\$`&|;<>()#*?[]{}!~']);
 
-// One function on purpose (about 240 lines): a single left-to-right scan whose small state (the current
-// word, quoting, pending heredocs) every branch shares; split into helpers it would pass that state around
-// on every character. Each branch is one token kind and says so.
+interface Heredoc {
+  delim: string;
+  /** `<<-`: leading tabs are stripped from the body's lines, the delimiter line included. */
+  stripTabs: boolean;
+}
+
+/** Skips the bodies of the pending heredocs, from the line after their command: returns where the next line starts. */
+function skipHeredocs(input: string, i: number, heredocs: readonly Heredoc[]): number {
+  const n = input.length;
+  for (const doc of heredocs) {
+    while (i < n) {
+      const end = input.indexOf('\n', i);
+      const stop = end < 0 ? n : end;
+      let line = input.slice(i, stop).replace(/\r$/, '');
+      if (doc.stripTabs) line = line.replace(/^\t+/, '');
+      i = stop + 1;
+      if (line === doc.delim) break;
+    }
+  }
+  return i;
+}
+
+/**
+ * The redirection operator at `i` (a '<' or '>'): `>`, `>>`, `>|`, `>&`, `<<<`, `<<-`, `<<`, `<&`, `<>`;
+ * a `&` operator takes its fd or `-` with it (`>&2`, `<&-`: complete, no target word follows).
+ * `heredoc` is set for `<<` (false) and `<<-` (true, tabs stripped). `end` is the index after it.
+ */
+function redirection(input: string, i: number): { text: string; end: number; complete: boolean; heredoc: boolean | null } {
+  const n = input.length;
+  let text: string;
+  let complete = false;
+  let heredoc: boolean | null = null;
+  if (input[i] === '>') {
+    const next = input[i + 1];
+    text = next === '>' || next === '|' || next === '&' ? '>' + next : '>';
+  } else if (input.startsWith('<<<', i)) {
+    text = '<<<';
+  } else if (input.startsWith('<<-', i)) {
+    text = '<<-';
+    heredoc = true;
+  } else if (input.startsWith('<<', i)) {
+    text = '<<';
+    heredoc = false;
+  } else {
+    const next = input[i + 1];
+    text = next === '&' || next === '>' ? '<' + next : '<';
+  }
+  i += text.length;
+  if (text.endsWith('&')) {
+    // >&2, 2>&1, <&- : the target is part of the operator
+    let j = i;
+    while (j < n && j - i < 3 && input[j] >= '0' && input[j] <= '9') j++;
+    if (j === i && input[i] === '-') j++;
+    if (j > i) {
+      text += input.slice(i, j);
+      i = j;
+      complete = true;
+    }
+  }
+  return { text, end: i, complete, heredoc };
+}
+
+// A single left-to-right scan whose small state (the current word, quoting, pending heredocs) every
+// branch shares; each branch is one token kind and says so.
+// eslint-disable-next-line max-lines-per-function -- one scan over shared state (the word being built, quoting, heredocs): split into helpers it would pass that state around on every character
 export function lex(input: string): Token[] {
   const out: Token[] = [];
   const n = input.length;
@@ -20,7 +82,8 @@ export function lex(input: string): Token[] {
   let inWord = false;
   let quoted = false;
   let heredocNext: boolean | null = null; // the next word is a heredoc delimiter (true: <<- strips tabs)
-  const heredocs: { delim: string; stripTabs: boolean }[] = [];
+  const heredocs: Heredoc[] = [];
+  let i = 0;
 
   const flush = (): void => {
     if (!inWord) return;
@@ -56,8 +119,26 @@ export function lex(input: string): Token[] {
     }
     return n;
   };
+  /**
+   * A quoted run from `from` up to the closing `close`, added to the word; `escape` says what a
+   * backslash pair stands for inside it (undefined: both characters are kept as they are).
+   */
+  const quotedRun = (from: number, close: string, escape: (next: string) => string | undefined): void => {
+    inWord = quoted = true;
+    i = from;
+    while (i < n && input[i] !== close) {
+      const escaped = input[i] === '\\' && i + 1 < n ? escape(input[i + 1]) : undefined;
+      if (escaped !== undefined) {
+        word += escaped;
+        i += 2;
+      } else {
+        word += input[i];
+        i++;
+      }
+    }
+    i++;
+  };
 
-  let i = 0;
   while (i < n) {
     const c = input[i];
     const code = input.charCodeAt(i);
@@ -65,17 +146,7 @@ export function lex(input: string): Token[] {
       op(';');
       i++;
       if (heredocs.length) {
-        // skip heredoc bodies up to their delimiter lines
-        for (const doc of heredocs) {
-          while (i < n) {
-            const end = input.indexOf('\n', i);
-            const stop = end < 0 ? n : end;
-            let line = input.slice(i, stop).replace(/\r$/, '');
-            if (doc.stripTabs) line = line.replace(/^\t+/, '');
-            i = stop + 1;
-            if (line === doc.delim) break;
-          }
-        }
+        i = skipHeredocs(input, i, heredocs);
         heredocs.length = 0;
       }
       continue;
@@ -99,37 +170,17 @@ export function lex(input: string): Token[] {
       continue;
     }
     if (c === '"') {
-      inWord = quoted = true;
-      i++;
-      while (i < n && input[i] !== '"') {
-        if (input[i] === '\\' && i + 1 < n && '"\\$`\n'.includes(input[i + 1])) {
-          if (input[i + 1] !== '\n') word += input[i + 1];
-          i += 2;
-        } else {
-          word += input[i];
-          i++;
-        }
-      }
-      i++;
+      // a backslash escapes only " \ $ ` and a newline (a line continuation: dropped) inside double quotes
+      quotedRun(i + 1, '"', next => ('"\\$`\n'.includes(next) ? (next === '\n' ? '' : next) : undefined));
       continue;
     }
     if (c === '$' && input[i + 1] === "'") {
-      // ANSI-C quoting: $'a\tb'
-      inWord = quoted = true;
-      i += 2;
-      while (i < n && input[i] !== "'") {
-        if (input[i] === '\\' && i + 1 < n) {
-          word += input[i + 1];
-          i += 2;
-        } else {
-          word += input[i];
-          i++;
-        }
-      }
-      i++;
+      // ANSI-C quoting: $'a\tb' (the backslash pair is kept as its second character)
+      quotedRun(i + 2, "'", next => next);
       continue;
     }
-    if (c === '$' && input[i + 1] === '(') {
+    if ((c === '$' || c === '<' || c === '>') && input[i + 1] === '(') {
+      // command substitution $(cmd), process substitution <(cmd) >(cmd): one word
       const end = balanced(i + 1);
       word += input.slice(i, end);
       inWord = true;
@@ -191,14 +242,6 @@ export function lex(input: string): Token[] {
       i += input[i + 1] === ';' || input[i + 1] === '&' ? 2 : 1;
       continue;
     }
-    if ((c === '<' || c === '>') && input[i + 1] === '(') {
-      // process substitution <(cmd): one word
-      const end = balanced(i + 1);
-      word += input.slice(i, end);
-      inWord = true;
-      i = end;
-      continue;
-    }
     if (c === '(' || c === ')') {
       op(c);
       i++;
@@ -213,38 +256,10 @@ export function lex(input: string): Token[] {
       } else {
         flush();
       }
-      let text: string;
-      let complete = false;
-      let heredoc: boolean | null = null;
-      if (c === '>') {
-        const next = input[i + 1];
-        text = next === '>' || next === '|' || next === '&' ? '>' + next : '>';
-      } else if (input.startsWith('<<<', i)) {
-        text = '<<<';
-      } else if (input.startsWith('<<-', i)) {
-        text = '<<-';
-        heredoc = true;
-      } else if (input.startsWith('<<', i)) {
-        text = '<<';
-        heredoc = false;
-      } else {
-        const next = input[i + 1];
-        text = next === '&' || next === '>' ? '<' + next : '<';
-      }
-      i += text.length;
-      if (text.endsWith('&')) {
-        // >&2, 2>&1, <&- : the target is part of the operator
-        let j = i;
-        while (j < n && j - i < 3 && input[j] >= '0' && input[j] <= '9') j++;
-        if (j === i && input[i] === '-') j++;
-        if (j > i) {
-          text += input.slice(i, j);
-          i = j;
-          complete = true;
-        }
-      }
-      out.push({ kind: 'redir', text: fd + text, complete });
-      if (heredoc !== null) heredocNext = heredoc;
+      const r = redirection(input, i);
+      i = r.end;
+      out.push({ kind: 'redir', text: fd + r.text, complete: r.complete });
+      if (r.heredoc !== null) heredocNext = r.heredoc;
       continue;
     }
     word += c;

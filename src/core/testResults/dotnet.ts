@@ -13,6 +13,17 @@ const DOTNET_MESSAGE_STOP = (l: string): boolean =>
 
 export function dotnet(lines: string[], text: string): Candidate | null {
   if (!/Total:|Total tests:|Test summary:/i.test(text)) return null;
+  const counted = dotnetCounts(lines);
+  if (!counted) return null;
+  return candidate('dotnet', counted.counts, dotnetFailures(lines), counted.last);
+}
+
+/**
+ * The counts from whichever summary the run printed, by preference: the minimal "Failed! - Failed: 1,
+ * Passed: 4, …" line, then "Test summary:" / "Test run summary:", then the legacy "Total tests:".
+ * `last` is the summary's last line.
+ */
+function dotnetCounts(lines: string[]): { counts: Counts; last: number } | null {
   const minimal: Counts = { passed: 0, failed: 0, skipped: 0, total: 0 };
   const summary: Counts = { passed: 0, failed: 0, skipped: 0, total: 0 };
   const legacy: Counts = { passed: 0, failed: 0, skipped: 0, total: 0 };
@@ -88,7 +99,11 @@ export function dotnet(lines: string[], text: string): Candidate | null {
   else if (lastSummary >= 0) [counts, last] = [summary, lastSummary];
   else if (lastLegacy >= 0) [counts, last] = [legacy, lastLegacy];
   else return null;
+  return { counts, last };
+}
 
+/** "Failed <name> [12 ms]" with its "Error Message:", and Microsoft.Testing.Platform's "failed <name> (12ms)". */
+function dotnetFailures(lines: string[]): Failures {
   const failures = new Failures();
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
@@ -110,5 +125,5 @@ export function dotnet(lines: string[], text: string): Candidate | null {
     const n = DOTNET_MTP_FAILED_RE.exec(line);
     if (n) failures.add(n[1], () => gather(lines, i + 1, { max: 3, minIndent: indentOf(line), stop: DOTNET_MESSAGE_STOP }));
   }
-  return candidate('dotnet', counts, failures, last);
+  return failures;
 }

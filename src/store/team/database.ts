@@ -52,6 +52,37 @@ const PULL_CLEARED_DAYS = 30;
 const PULL_LEARNINGS = 200;
 const PULL_REFLECTIONS = 50;
 
+/** One row of the pull's approach query (PostgreSQL returns counts as strings). */
+interface ApproachRow {
+  key: string; label: string; cwd: string; command: string; failures: string; week: string; machines: string; ci: boolean;
+  last_error: string | null; last_failure: Date | null; last_cleared: Date | null; cleared_by: string | null;
+}
+
+/** Inserts the rows, sent as one JSON array ($2) under the project ($1); returns how many were new. */
+async function insertJson(c: PoolClient, sql: string, project: string, rows: readonly object[]): Promise<number> {
+  if (!rows.length) return 0;
+  const r = await c.query(sql, [project, JSON.stringify(rows)]);
+  return r.rowCount ?? 0;
+}
+
+function teamApproachOf(r: ApproachRow): TeamApproach {
+  const a: TeamApproach = {
+    key: r.key,
+    label: r.label,
+    cwd: r.cwd,
+    command: r.command,
+    failures: Number(r.failures),
+    failuresThisWeek: Number(r.week),
+    machines: Number(r.machines),
+    ci: !!r.ci,
+    lastError: r.last_error ?? '',
+  };
+  if (r.last_failure) a.lastFailure = r.last_failure.toISOString();
+  if (r.last_cleared) a.lastCleared = r.last_cleared.toISOString();
+  if (r.cleared_by) a.lastClearedBy = r.cleared_by;
+  return a;
+}
+
 export class TeamDatabase {
   private pool: Pool | undefined;
   private ready: Promise<void> | undefined;
@@ -152,49 +183,45 @@ export class TeamDatabase {
         }
         let inserted = 0;
         const attempts = entries.filter(e => e.kind === 'attempt').map(e => ({ ...e.attempt, machine: e.machine, ci: e.ci }));
-        if (attempts.length) {
-          const r = await c.query(
-            `INSERT INTO fm_attempts (id, project, key, label, command, cwd, exit_code, outcome, source, machine, is_ci, error_signature, test_results, output, ended_at)
-             SELECT x.id, $1, x.key, x.label, x.command, x.cwd, x."exitCode", x.outcome, x.source, x.machine, x.ci, x."errorSignature", x."testResults", x.output, x."endedAt"
-             FROM jsonb_to_recordset($2::jsonb) AS x(id text, key text, label text, command text, cwd text, "exitCode" integer, outcome text, source text, machine text, ci boolean, "errorSignature" text, "testResults" jsonb, output text, "endedAt" timestamptz)
-             ON CONFLICT (id) DO NOTHING`,
-            [project, JSON.stringify(attempts)],
-          );
-          inserted += r.rowCount ?? 0;
-        }
+        inserted += await insertJson(
+          c,
+          `INSERT INTO fm_attempts (id, project, key, label, command, cwd, exit_code, outcome, source, machine, is_ci, error_signature, test_results, output, ended_at)
+           SELECT x.id, $1, x.key, x.label, x.command, x.cwd, x."exitCode", x.outcome, x.source, x.machine, x.ci, x."errorSignature", x."testResults", x.output, x."endedAt"
+           FROM jsonb_to_recordset($2::jsonb) AS x(id text, key text, label text, command text, cwd text, "exitCode" integer, outcome text, source text, machine text, ci boolean, "errorSignature" text, "testResults" jsonb, output text, "endedAt" timestamptz)
+           ON CONFLICT (id) DO NOTHING`,
+          project,
+          attempts,
+        );
         const resolves = entries.filter(e => e.kind === 'resolve').map(e => ({ ...e.resolve, machine: e.machine }));
-        if (resolves.length) {
-          const r = await c.query(
-            `INSERT INTO fm_resolves (id, project, key, label, cwd, machine, at)
-             SELECT x.id, $1, x.key, x.label, x.cwd, x.machine, x.at
-             FROM jsonb_to_recordset($2::jsonb) AS x(id text, key text, label text, cwd text, machine text, at timestamptz)
-             ON CONFLICT (id) DO NOTHING`,
-            [project, JSON.stringify(resolves)],
-          );
-          inserted += r.rowCount ?? 0;
-        }
+        inserted += await insertJson(
+          c,
+          `INSERT INTO fm_resolves (id, project, key, label, cwd, machine, at)
+           SELECT x.id, $1, x.key, x.label, x.cwd, x.machine, x.at
+           FROM jsonb_to_recordset($2::jsonb) AS x(id text, key text, label text, cwd text, machine text, at timestamptz)
+           ON CONFLICT (id) DO NOTHING`,
+          project,
+          resolves,
+        );
         const learnings = entries.filter(e => e.kind === 'learning').map(e => ({ ...e.learning, machine: e.machine }));
-        if (learnings.length) {
-          const r = await c.query(
-            `INSERT INTO fm_learnings (id, project, key, type, text, machine, created_at)
-             SELECT x.id, $1, x.key, x.type, x.text, x.machine, x."createdAt"
-             FROM jsonb_to_recordset($2::jsonb) AS x(id text, key text, type text, text text, machine text, "createdAt" timestamptz)
-             ON CONFLICT (id) DO NOTHING`,
-            [project, JSON.stringify(learnings)],
-          );
-          inserted += r.rowCount ?? 0;
-        }
+        inserted += await insertJson(
+          c,
+          `INSERT INTO fm_learnings (id, project, key, type, text, machine, created_at)
+           SELECT x.id, $1, x.key, x.type, x.text, x.machine, x."createdAt"
+           FROM jsonb_to_recordset($2::jsonb) AS x(id text, key text, type text, text text, machine text, "createdAt" timestamptz)
+           ON CONFLICT (id) DO NOTHING`,
+          project,
+          learnings,
+        );
         const reflections = entries.filter(e => e.kind === 'reflection').map(e => ({ ...e.reflection, machine: e.machine }));
-        if (reflections.length) {
-          const r = await c.query(
-            `INSERT INTO fm_reflections (id, project, key, text, lessons, machine, created_at)
-             SELECT x.id, $1, x.key, x.text, x.lessons, x.machine, x."createdAt"
-             FROM jsonb_to_recordset($2::jsonb) AS x(id text, key text, text text, lessons jsonb, machine text, "createdAt" timestamptz)
-             ON CONFLICT (id) DO NOTHING`,
-            [project, JSON.stringify(reflections)],
-          );
-          inserted += r.rowCount ?? 0;
-        }
+        inserted += await insertJson(
+          c,
+          `INSERT INTO fm_reflections (id, project, key, text, lessons, machine, created_at)
+           SELECT x.id, $1, x.key, x.text, x.lessons, x.machine, x."createdAt"
+           FROM jsonb_to_recordset($2::jsonb) AS x(id text, key text, text text, lessons jsonb, machine text, "createdAt" timestamptz)
+           ON CONFLICT (id) DO NOTHING`,
+          project,
+          reflections,
+        );
         await c.query('COMMIT');
         this.projects.add(project);
         return inserted;
@@ -208,10 +235,7 @@ export class TeamDatabase {
   /** The team view of a project: per approach, failures since the last success or resolve anywhere. */
   async pull(project: string, now: Date = new Date()): Promise<TeamView> {
     return this.withClient(async c => {
-      const approaches = await c.query<{
-        key: string; label: string; cwd: string; command: string; failures: string; week: string; machines: string; ci: boolean;
-        last_error: string | null; last_failure: Date | null; last_cleared: Date | null; cleared_by: string | null;
-      }>(
+      const approaches = await c.query<ApproachRow>(
         `WITH clears AS (
            SELECT key, ended_at AS at, machine FROM fm_attempts WHERE project = $1 AND outcome = 'success'
            UNION ALL
@@ -264,20 +288,7 @@ export class TeamDatabase {
       );
       const view: TeamView = { project, pulledAt: now.toISOString(), approaches: {}, learnings: [], reflections: [] };
       for (const r of approaches.rows) {
-        const a: TeamApproach = {
-          key: r.key,
-          label: r.label,
-          cwd: r.cwd,
-          command: r.command,
-          failures: Number(r.failures),
-          failuresThisWeek: Number(r.week),
-          machines: Number(r.machines),
-          ci: !!r.ci,
-          lastError: r.last_error ?? '',
-        };
-        if (r.last_failure) a.lastFailure = r.last_failure.toISOString();
-        if (r.last_cleared) a.lastCleared = r.last_cleared.toISOString();
-        if (r.cleared_by) a.lastClearedBy = r.cleared_by;
+        const a = teamApproachOf(r);
         view.approaches[a.key] = a;
       }
       for (const l of learnings.rows.reverse()) {
