@@ -4,9 +4,7 @@
 // terminal tool counts as a terminal tool here too.
 
 import { VSCODE_TERMINAL_TOOLS } from './vscode';
-import { claudeStyleReply, claudeStyleResult, obj, str, type HarnessAdapter } from './types';
-
-const EVENT_NAMES = { pre: 'PreToolUse', post: 'PostToolUse', 'session-start': 'SessionStart', prompt: 'UserPromptSubmit' } as const;
+import { CLAUDE_EVENT_NAMES, claudeStyleParse, claudeStyleReply, str, type HarnessAdapter } from './types';
 
 export const claude: HarnessAdapter = {
   id: 'claude',
@@ -16,18 +14,10 @@ export const claude: HarnessAdapter = {
   terminalTools: ['Bash', ...VSCODE_TERMINAL_TOOLS],
   failOpenExitCode: 1, // "non-blocking error": shown to the user, the call goes on
   parse(event, p, env) {
-    const tool = str(p.tool_name);
-    const input = obj(p.tool_input);
-    return {
-      root: env.CLAUDE_PROJECT_DIR || undefined,
-      cwd: str(p.cwd) || undefined,
-      tool,
-      command: this.terminalTools.includes(tool) ? str(input.command) : undefined,
-      result: event === 'post' ? claudeStyleResult(p) : undefined,
-      recordedElsewhere: VSCODE_TERMINAL_TOOLS.includes(tool),
-    };
+    const call = claudeStyleParse(event, p, this.terminalTools);
+    return { root: env.CLAUDE_PROJECT_DIR || undefined, ...call, recordedElsewhere: VSCODE_TERMINAL_TOOLS.includes(call.tool) };
   },
   reply(event, answer, p) {
-    return claudeStyleReply(event, answer, str(p.hook_event_name) || EVENT_NAMES[event]);
+    return claudeStyleReply(event, answer, str(p.hook_event_name) || CLAUDE_EVENT_NAMES[event]);
   },
 };

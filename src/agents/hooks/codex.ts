@@ -3,30 +3,21 @@
 // the reason on stderr; context is hookSpecificOutput.additionalContext.
 // https://developers.openai.com/codex/hooks
 
-import { block2, claudeStyleReply, claudeStyleResult, obj, str, type HarnessAdapter } from './types';
-
-const EVENT_NAMES = { pre: 'PreToolUse', post: 'PostToolUse', 'session-start': 'SessionStart', prompt: 'UserPromptSubmit' } as const;
+import { block2, CLAUDE_EVENT_NAMES, claudeStyleParse, claudeStyleReply, str, type HarnessAdapter } from './types';
 
 export const codex: HarnessAdapter = {
   id: 'codex',
   title: 'Codex CLI',
   doc: 'https://developers.openai.com/codex/hooks',
-  nativeEvents: EVENT_NAMES,
+  nativeEvents: CLAUDE_EVENT_NAMES,
   terminalTools: ['Bash', 'shell', 'local_shell'],
   failOpenExitCode: 1,
   parse(event, p) {
-    const tool = str(p.tool_name);
-    const input = obj(p.tool_input);
-    const cmd = input.command;
-    return {
-      cwd: str(p.cwd) || undefined,
-      tool,
-      command: this.terminalTools.includes(tool) ? (Array.isArray(cmd) ? cmd.filter(x => typeof x === 'string').join(' ') : str(cmd)) : undefined,
-      result: event === 'post' ? claudeStyleResult(p) : undefined,
-    };
+    // the command may come as an argv
+    return claudeStyleParse(event, p, this.terminalTools, cmd => (Array.isArray(cmd) ? cmd.filter(x => typeof x === 'string').join(' ') : str(cmd)));
   },
   reply(event, answer, p) {
     if (event === 'pre' && answer.kind === 'deny') return block2(answer.reason);
-    return claudeStyleReply(event, answer, str(p.hook_event_name) || EVENT_NAMES[event]);
+    return claudeStyleReply(event, answer, str(p.hook_event_name) || CLAUDE_EVENT_NAMES[event]);
   },
 };

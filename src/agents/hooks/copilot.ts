@@ -6,11 +6,9 @@
 // sessionStart and userPromptSubmitted outputs are ignored by the CLI: no context injection there.
 
 import { VSCODE_TERMINAL_TOOLS } from './vscode';
-import { args, claudeStyleReply, exitCodeIn, json, none, obj, str, type HarnessAdapter, type Json } from './types';
+import { args, CLAUDE_EVENT_NAMES, claudeStyleReply, exitCodeIn, json, none, obj, str, type HarnessAdapter, type Json } from './types';
 
 const snake = (p: Json) => 'tool_name' in p || 'hook_event_name' in p || 'hookEventName' in p;
-const EVENT_NAMES = { pre: 'PreToolUse', post: 'PostToolUse', 'session-start': 'SessionStart', prompt: 'UserPromptSubmit' } as const;
-
 function result(p: Json): { exitCode: number | null; output: string } {
   if (typeof p.error === 'string' || p.error) {
     const err = typeof p.error === 'string' ? p.error : JSON.stringify(p.error);
@@ -45,7 +43,7 @@ export const copilot: HarnessAdapter = {
     };
   },
   reply(event, answer, p) {
-    if (snake(p)) return claudeStyleReply(event, answer, str(p.hook_event_name) || str(p.hookEventName) || EVENT_NAMES[event]);
+    if (snake(p)) return claudeStyleReply(event, answer, str(p.hook_event_name) || str(p.hookEventName) || CLAUDE_EVENT_NAMES[event]);
     if (event === 'pre' && answer.kind === 'deny') return json({ permissionDecision: 'deny', permissionDecisionReason: answer.reason });
     return none;
   },

@@ -90,6 +90,24 @@ export const none: HookReply = { exitCode: 0, stdout: '', stderr: '' };
 export const json = (value: unknown): HookReply => ({ exitCode: 0, stdout: `${JSON.stringify(value)}\n`, stderr: '' });
 export const block2 = (reason: string): HookReply => ({ exitCode: 2, stdout: '', stderr: `${reason}\n` });
 
+/** The Claude Code event names, also those of VS Code, Codex and Copilot's VS Code-compatible payloads. */
+export const CLAUDE_EVENT_NAMES = { pre: 'PreToolUse', post: 'PostToolUse', 'session-start': 'SessionStart', prompt: 'UserPromptSubmit' } as const;
+
+/**
+ * A Claude-style tool call (tool_name, tool_input.command, cwd; tool_response or error once it ran),
+ * shared by Claude Code, VS Code and Codex. `commandOf` reads tool_input.command (Codex may send an argv).
+ */
+export function claudeStyleParse(event: HookEvent, p: Json, terminalTools: readonly string[], commandOf: (v: unknown) => string = str): HookInput {
+  const tool = str(p.tool_name);
+  const input = obj(p.tool_input);
+  return {
+    cwd: str(p.cwd) || undefined,
+    tool,
+    command: terminalTools.includes(tool) ? commandOf(input.command) : undefined,
+    result: event === 'post' ? claudeStyleResult(p) : undefined,
+  };
+}
+
 /** The Claude Code answer shape, shared by VS Code, Codex and Copilot's VS Code-compatible payloads. */
 export function claudeStyleReply(event: HookEvent, answer: HookAnswer, eventName: string): HookReply {
   if (answer.kind === 'deny' && event === 'pre') {
