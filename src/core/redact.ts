@@ -273,52 +273,58 @@ function lineBefore(text: string, at: number): string {
 
 type Count = (kind: RedactionKind) => void;
 
-/** KEY=value / key: value / "key": "value" with a secret-sounding key: keeps the key, redacts the value. */
-function redactAssignments(text: string, count: Count): string {
+/**
+ * Redacts the value after each match of `re` (a global regex) that `secretAfter` finds to be a
+ * secret: keeps what the match covers (a key, a flag), replaces the value, scans on after it.
+ */
+function redactValuesAfter(
+  text: string,
+  re: RegExp,
+  count: Count,
+  secretAfter: (m: RegExpExecArray, valueAt: number) => { v: ValueMatch; kind: RedactionKind } | undefined,
+): string {
   let out = '';
   let last = 0;
-  ASSIGN_RE.lastIndex = 0;
+  re.lastIndex = 0;
   let m: RegExpExecArray | null;
-  while ((m = ASSIGN_RE.exec(text)) !== null) {
-    const [whole, quote, key, sep] = m;
-    const valueAt = m.index + whole.length;
-    if (!isSecretKey(key)) continue;
-    const colon = sep.includes(':') && !sep.includes('=');
-    const prose = colon && !quote && PROSE_KEY_RE.test(key) && /[A-Za-z]\s*$/.test(lineBefore(text, m.index));
-    const v = readValue(text, valueAt);
-    if (!v || !worthRedacting(v.inner)) continue;
-    // "Invalid password: too short" is prose; "echo password: hunter2" and "bad apiKey: sk-…" are not:
-    // mid-line, a value is kept only when it is a plain word
-    if (prose && /^[A-Za-z]{1,16}[.,!?]?$/.test(v.inner)) continue;
-    const kind = /^aws_?secret_?access_?key$/i.test(key) ? 'aws-secret-key' : kindForKey(key);
+  while ((m = re.exec(text)) !== null) {
+    const found = secretAfter(m, m.index + m[0].length);
+    if (!found) continue;
+    const { v, kind } = found;
     out += text.slice(last, v.start) + `${v.quote}${marker(kind)}${v.quote}`;
     last = v.end;
-    ASSIGN_RE.lastIndex = v.end;
+    re.lastIndex = v.end;
     count(kind);
   }
   return last === 0 ? text : out + text.slice(last);
 }
 
+/** KEY=value / key: value / "key": "value" with a secret-sounding key: keeps the key, redacts the value. */
+function redactAssignments(text: string, count: Count): string {
+  return redactValuesAfter(text, ASSIGN_RE, count, (m, valueAt) => {
+    const [, quote, key, sep] = m;
+    if (!isSecretKey(key)) return undefined;
+    const colon = sep.includes(':') && !sep.includes('=');
+    const prose = colon && !quote && PROSE_KEY_RE.test(key) && /[A-Za-z]\s*$/.test(lineBefore(text, m.index));
+    const v = readValue(text, valueAt);
+    if (!v || !worthRedacting(v.inner)) return undefined;
+    // "Invalid password: too short" is prose; "echo password: hunter2" and "bad apiKey: sk-…" are not:
+    // mid-line, a value is kept only when it is a plain word
+    if (prose && /^[A-Za-z]{1,16}[.,!?]?$/.test(v.inner)) return undefined;
+    return { v, kind: /^aws_?secret_?access_?key$/i.test(key) ? 'aws-secret-key' : kindForKey(key) };
+  });
+}
+
 /** --password x, --token=x, --client-secret x: keeps the flag, redacts the value. */
 function redactFlags(text: string, count: Count): string {
-  let out = '';
-  let last = 0;
-  FLAG_RE.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = FLAG_RE.exec(text)) !== null) {
-    const [whole, flag] = m;
-    const valueAt = m.index + whole.length;
-    if (!isSecretKey(flag)) continue;
-    if (text[valueAt] === '-') continue; // next flag: this one takes no value here
+  return redactValuesAfter(text, FLAG_RE, count, (m, valueAt) => {
+    const flag = m[1];
+    if (!isSecretKey(flag)) return undefined;
+    if (text[valueAt] === '-') return undefined; // next flag: this one takes no value here
     const v = readValue(text, valueAt);
-    if (!v || !worthRedacting(v.inner)) continue;
-    const kind = kindForKey(flag);
-    out += text.slice(last, v.start) + `${v.quote}${marker(kind)}${v.quote}`;
-    last = v.end;
-    FLAG_RE.lastIndex = v.end;
-    count(kind);
-  }
-  return last === 0 ? text : out + text.slice(last);
+    if (!v || !worthRedacting(v.inner)) return undefined;
+    return { v, kind: kindForKey(flag) };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
