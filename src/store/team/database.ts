@@ -58,7 +58,25 @@ interface ApproachRow {
   last_error: string | null; last_failure: Date | null; last_cleared: Date | null; cleared_by: string | null;
 }
 
-/** Inserts the rows, sent as one JSON array ($2) under the project ($1); returns how many were new. */
+// The push's inserts: rows come as one JSON array ($2) for the project ($1); an id already there is skipped.
+const INSERT_ATTEMPTS = `INSERT INTO fm_attempts (id, project, key, label, command, cwd, exit_code, outcome, source, machine, is_ci, error_signature, test_results, output, ended_at)
+   SELECT x.id, $1, x.key, x.label, x.command, x.cwd, x."exitCode", x.outcome, x.source, x.machine, x.ci, x."errorSignature", x."testResults", x.output, x."endedAt"
+   FROM jsonb_to_recordset($2::jsonb) AS x(id text, key text, label text, command text, cwd text, "exitCode" integer, outcome text, source text, machine text, ci boolean, "errorSignature" text, "testResults" jsonb, output text, "endedAt" timestamptz)
+   ON CONFLICT (id) DO NOTHING`;
+const INSERT_RESOLVES = `INSERT INTO fm_resolves (id, project, key, label, cwd, machine, at)
+   SELECT x.id, $1, x.key, x.label, x.cwd, x.machine, x.at
+   FROM jsonb_to_recordset($2::jsonb) AS x(id text, key text, label text, cwd text, machine text, at timestamptz)
+   ON CONFLICT (id) DO NOTHING`;
+const INSERT_LEARNINGS = `INSERT INTO fm_learnings (id, project, key, type, text, machine, created_at)
+   SELECT x.id, $1, x.key, x.type, x.text, x.machine, x."createdAt"
+   FROM jsonb_to_recordset($2::jsonb) AS x(id text, key text, type text, text text, machine text, "createdAt" timestamptz)
+   ON CONFLICT (id) DO NOTHING`;
+const INSERT_REFLECTIONS = `INSERT INTO fm_reflections (id, project, key, text, lessons, machine, created_at)
+   SELECT x.id, $1, x.key, x.text, x.lessons, x.machine, x."createdAt"
+   FROM jsonb_to_recordset($2::jsonb) AS x(id text, key text, text text, lessons jsonb, machine text, "createdAt" timestamptz)
+   ON CONFLICT (id) DO NOTHING`;
+
+/** Runs one of the inserts above for the rows (none: no query); returns how many were new. */
 async function insertJson(c: PoolClient, sql: string, project: string, rows: readonly object[]): Promise<number> {
   if (!rows.length) return 0;
   const r = await c.query(sql, [project, JSON.stringify(rows)]);
@@ -182,46 +200,13 @@ export class TeamDatabase {
           await c.query('INSERT INTO fm_projects (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [project]);
         }
         let inserted = 0;
-        const attempts = entries.filter(e => e.kind === 'attempt').map(e => ({ ...e.attempt, machine: e.machine, ci: e.ci }));
-        inserted += await insertJson(
-          c,
-          `INSERT INTO fm_attempts (id, project, key, label, command, cwd, exit_code, outcome, source, machine, is_ci, error_signature, test_results, output, ended_at)
-           SELECT x.id, $1, x.key, x.label, x.command, x.cwd, x."exitCode", x.outcome, x.source, x.machine, x.ci, x."errorSignature", x."testResults", x.output, x."endedAt"
-           FROM jsonb_to_recordset($2::jsonb) AS x(id text, key text, label text, command text, cwd text, "exitCode" integer, outcome text, source text, machine text, ci boolean, "errorSignature" text, "testResults" jsonb, output text, "endedAt" timestamptz)
-           ON CONFLICT (id) DO NOTHING`,
-          project,
-          attempts,
-        );
-        const resolves = entries.filter(e => e.kind === 'resolve').map(e => ({ ...e.resolve, machine: e.machine }));
-        inserted += await insertJson(
-          c,
-          `INSERT INTO fm_resolves (id, project, key, label, cwd, machine, at)
-           SELECT x.id, $1, x.key, x.label, x.cwd, x.machine, x.at
-           FROM jsonb_to_recordset($2::jsonb) AS x(id text, key text, label text, cwd text, machine text, at timestamptz)
-           ON CONFLICT (id) DO NOTHING`,
-          project,
-          resolves,
-        );
-        const learnings = entries.filter(e => e.kind === 'learning').map(e => ({ ...e.learning, machine: e.machine }));
-        inserted += await insertJson(
-          c,
-          `INSERT INTO fm_learnings (id, project, key, type, text, machine, created_at)
-           SELECT x.id, $1, x.key, x.type, x.text, x.machine, x."createdAt"
-           FROM jsonb_to_recordset($2::jsonb) AS x(id text, key text, type text, text text, machine text, "createdAt" timestamptz)
-           ON CONFLICT (id) DO NOTHING`,
-          project,
-          learnings,
-        );
-        const reflections = entries.filter(e => e.kind === 'reflection').map(e => ({ ...e.reflection, machine: e.machine }));
-        inserted += await insertJson(
-          c,
-          `INSERT INTO fm_reflections (id, project, key, text, lessons, machine, created_at)
-           SELECT x.id, $1, x.key, x.text, x.lessons, x.machine, x."createdAt"
-           FROM jsonb_to_recordset($2::jsonb) AS x(id text, key text, text text, lessons jsonb, machine text, "createdAt" timestamptz)
-           ON CONFLICT (id) DO NOTHING`,
-          project,
-          reflections,
-        );
+        const batches: Array<[sql: string, rows: object[]]> = [
+          [INSERT_ATTEMPTS, entries.filter(e => e.kind === 'attempt').map(e => ({ ...e.attempt, machine: e.machine, ci: e.ci }))],
+          [INSERT_RESOLVES, entries.filter(e => e.kind === 'resolve').map(e => ({ ...e.resolve, machine: e.machine }))],
+          [INSERT_LEARNINGS, entries.filter(e => e.kind === 'learning').map(e => ({ ...e.learning, machine: e.machine }))],
+          [INSERT_REFLECTIONS, entries.filter(e => e.kind === 'reflection').map(e => ({ ...e.reflection, machine: e.machine }))],
+        ];
+        for (const [sql, rows] of batches) inserted += await insertJson(c, sql, project, rows);
         await c.query('COMMIT');
         this.projects.add(project);
         return inserted;
