@@ -15,6 +15,7 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { mulberry32 } from './seededRandom';
 
 export interface TinyModelOptions {
   modelId?: string;
@@ -253,17 +254,6 @@ function valueInfo(name: string, elemType: number, dims: (number | string)[]): B
 }
 
 // ---- helpers -------------------------------------------------------------------------------------
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function gaussian(rand: () => number): number {
   const u = Math.max(rand(), 1e-12);

@@ -5,18 +5,7 @@ import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { VECTOR_KERNEL_WASM, WasmRows, wasmSimdAvailable } from '../../src/store/vectorKernel';
 import { VectorSnapshot, VectorStore } from '../../src/store/vectorStore';
-
-/** A small seeded PRNG (mulberry32): the same data on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from '../../scripts/seededRandom';
 
 /** n rows of dim values in [-1, 1); every `zeroEvery`-th row all zeros. */
 function rows(n: number, dim: number, seed: number, zeroEvery = 0): Float32Array {
