@@ -1,19 +1,15 @@
 // Team memory's entry points for the two front doors (the CLI here; the extension in src/host/team.ts).
 
-import { cliTeamConfig, type TeamConnection, type TeamSettings } from './config';
+import { cliTeamConfig } from './config';
 import { projectFor } from './identity';
-import { TeamMemory } from './teamMemory';
+import { TeamMemory, type TeamMemoryOptions } from './teamMemory';
 
 export { TeamMemory, applyTeamClearings, type SyncResult, type TeamLink } from './teamMemory';
 export { TeamDatabase, TeamDatabaseError, classifyDatabaseError } from './database';
 
-export interface TeamSetup {
-  settings: TeamSettings;
-  connection: TeamConnection;
+/** What a front door knows of a folder's team memory: the options of TeamMemory but its project, which is found here. */
+export interface TeamSetup extends Pick<TeamMemoryOptions, 'settings' | 'connection' | 'memoryDir' | 'threshold' | 'env'> {
   folder: string;
-  memoryDir: string;
-  threshold: () => number;
-  env?: Record<string, string | undefined>;
   onWarning: (message: string) => void;
 }
 
