@@ -82,9 +82,9 @@ export const conceptScorer = {
   score(query: string, documents: readonly string[]): number[] {
     const q = errorConcepts(query);
     if (!q.length) return documents.map(() => 0);
-    const docs = documents.map(conceptIds);
+    const { docs, counts } = conceptsOf(documents);
     const n = docs.length + 1;
-    const weight = new Map(q.map(c => [c.id, Math.log(1 + n / (1 + docs.filter(d => d.has(c.id)).length))]));
+    const weight = new Map(q.map(c => [c.id, Math.log(1 + n / (1 + (counts.get(c.id) ?? 0)))]));
     let total = 0;
     for (const w of weight.values()) total += w;
     return docs.map(d => {
@@ -94,6 +94,20 @@ export const conceptScorer = {
     });
   },
 };
+
+/** The concepts of each document and how many documents have each concept; kept for a frozen list (recall's). */
+function conceptsOf(documents: readonly string[]): { docs: ReadonlySet<string>[]; counts: Map<string, number> } {
+  const frozen = Object.isFrozen(documents);
+  const known = frozen ? listConcepts.get(documents) : undefined;
+  if (known) return known;
+  const docs = documents.map(conceptIds);
+  const counts = new Map<string, number>();
+  for (const d of docs) for (const id of d) counts.set(id, (counts.get(id) ?? 0) + 1);
+  const r = { docs, counts };
+  if (frozen) listConcepts.set(documents, r);
+  return r;
+}
+const listConcepts = new WeakMap<readonly string[], { docs: ReadonlySet<string>[]; counts: Map<string, number> }>();
 
 /** (1 − weight)·base + weight·concepts: recall's fused score with the error concepts added. */
 export class ConceptBoostScorer implements Scorer {

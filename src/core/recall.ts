@@ -47,25 +47,68 @@ export function lessonFor(data: MemoryData, a: Approach): string | undefined {
   return undefined;
 }
 
+/**
+ * The k approaches most similar to the query (score > 0), best first; equal scores (to 3 decimals)
+ * by key. Memory that cannot change (deep-frozen, as the store hands it out) keeps its list of
+ * documents between queries, and so do the scorers' indexes over it (they key on that list).
+ */
 export async function recall(data: MemoryData, query: string, k = 5, scorer: Scorer = lexicalScorer): Promise<RecallHit[]> {
-  const approaches = Object.values(data.approaches).filter(a => a.failures > 0 || a.lastErrorSignature);
+  const { approaches, documents } = recallable(data);
   if (!query.trim() || approaches.length === 0) return [];
-  const scores = await scorer.score(query, approaches.map(approachDocument));
-  const hits: RecallHit[] = approaches.map((a, i) => ({
+  const scores = await scorer.score(query, documents);
+  return topK(approaches, scores, Math.max(1, k)).map(({ a, score }) => ({
     command: a.command,
     key: a.key,
     label: describeApproach(a),
     cwd: a.cwd,
     errorSignature: a.lastErrorSignature,
-    score: Math.round(scores[i] * 1000) / 1000,
+    score,
     status: a.status,
     attempts: a.totalAttempts,
     lesson: lessonFor(data, a),
   }));
-  return hits
-    .filter(h => h.score > 0)
-    .sort((a, b) => b.score - a.score || a.key.localeCompare(b.key))
-    .slice(0, Math.max(1, k));
+}
+
+interface Recallable {
+  readonly approaches: readonly Approach[];
+  /** approachDocument of each approach; frozen when kept (the scorers key their indexes on it). */
+  readonly documents: readonly string[];
+}
+
+const recallableCache = new WeakMap<object, Recallable>();
+
+/** The approaches recall compares (those that failed) and their documents, kept for a frozen memory. */
+function recallable(data: MemoryData): Recallable {
+  const frozen = Object.isFrozen(data.approaches);
+  const known = frozen ? recallableCache.get(data.approaches) : undefined;
+  if (known) return known;
+  const approaches = Object.values(data.approaches).filter(a => a.failures > 0 || a.lastErrorSignature);
+  const documents = approaches.map(approachDocument);
+  if (!frozen) return { approaches, documents };
+  const r: Recallable = { approaches, documents: Object.freeze(documents) };
+  recallableCache.set(data.approaches, r);
+  return r;
+}
+
+/**
+ * The k best (score rounded to 3 decimals, > 0) by score, then key: what sorting every hit would
+ * give, in one pass that keeps k candidates (hits are built for those only).
+ */
+function topK(approaches: readonly Approach[], scores: readonly number[], k: number): { a: Approach; score: number }[] {
+  const best: { a: Approach; score: number }[] = [];
+  const before = (x: { a: Approach; score: number }, y: { a: Approach; score: number }) => x.score > y.score || (x.score === y.score && x.a.key.localeCompare(y.a.key) < 0);
+  for (let i = 0; i < approaches.length; i++) {
+    const score = Math.round(scores[i] * 1000) / 1000;
+    if (!(score > 0)) continue;
+    if (best.length === k && score < best[k - 1].score) continue; // the common case: no string compare
+    const c = { a: approaches[i], score };
+    if (best.length === k && !before(c, best[k - 1])) continue;
+    let at = best.length === k ? k - 1 : best.length;
+    while (at > 0 && before(c, best[at - 1])) at--;
+    best.splice(at, 0, c);
+    if (best.length > k) best.pop();
+  }
+  return best;
 }
 
 // ---- lexical scorer: TF-IDF cosine over words and character trigrams ----
@@ -99,11 +142,14 @@ const CONCEPT_WEIGHT = 2;
  * document frequencies, the weighted and normalised rows, the postings per term) is kept between
  * queries and rebuilt only when the list of documents changes; each document's own features are
  * memoised by its text, so a rebuild after one new failure does not re-tokenise the others. A query
- * then costs its own features plus one pass over the postings of its terms.
+ * then costs its own features plus one pass over the postings of its terms. A frozen list (recall's,
+ * for memory the store handed out) is recognised by identity, and keeps its own index for as long as
+ * it lives: two workspace folders recalled in turn do not rebuild each other's.
  */
 export function createLexicalScorer(): Scorer {
   const featureMemo = new Map<string, Map<string, number>>();
   let index: LexicalIndex | undefined;
+  const byList = new WeakMap<readonly string[], LexicalIndex>();
 
   const features = (text: string): Map<string, number> => {
     let f = featureMemo.get(text);
@@ -118,6 +164,9 @@ export function createLexicalScorer(): Scorer {
   return {
     id: 'lexical-tfidf-v1',
     score(query: string, documents: readonly string[]): number[] {
+      const frozen = Object.isFrozen(documents);
+      const kept = frozen ? byList.get(documents) : undefined;
+      if (kept) return kept.score(query);
       if (!index || !sameDocuments(index.documents, documents)) {
         index = buildLexicalIndex(documents.slice(), features);
         // the memo keeps only what the current documents use (plus room for the next changes)
@@ -126,6 +175,7 @@ export function createLexicalScorer(): Scorer {
           for (const text of featureMemo.keys()) if (!live.has(text)) featureMemo.delete(text);
         }
       }
+      if (frozen) byList.set(documents, index);
       return index.score(query);
     },
   };

@@ -37,12 +37,27 @@ export interface EmbeddingScorerOptions {
 
 const MEMO_LIMIT = 20000;
 
+/**
+ * How one list of documents is scored over one snapshot of the stored vectors: the documents' ids,
+ * the stored row of each (-1 when not stored) and, for the others, the vector embedded in this
+ * process. Kept for a frozen list (recall's documents of an unchanged memory) while the snapshot is
+ * the same, so that a query costs one pass of the kernel over the rows plus a lookup per document.
+ */
+interface ScoringPlan {
+  readonly snapshot: VectorSnapshot | undefined;
+  readonly ids: readonly string[];
+  readonly rows: Int32Array;
+  readonly vectors: readonly (Float32Array | undefined)[];
+  readonly anyStored: boolean;
+}
+
 export class EmbeddingScorer implements Scorer {
   readonly id: string;
   readonly embedder: Embedder;
   readonly store: VectorStore | undefined;
   private readonly memo = new Map<string, Float32Array>();
   private readonly ids = new Map<string, string>();
+  private readonly plans = new WeakMap<readonly string[], ScoringPlan>();
   private readonly opts: Required<Omit<EmbeddingScorerOptions, 'embedder' | 'memoryDir' | 'onProgress' | 'onWarning'>> &
     Pick<EmbeddingScorerOptions, 'onProgress' | 'onWarning'>;
   private background: Promise<void> | undefined;
@@ -70,24 +85,21 @@ export class EmbeddingScorer implements Scorer {
     if (!documents.length) return [];
     // a model that just failed (damaged, out of memory) is not restarted for every query
     if (Date.now() - this.failedAt < this.opts.retryAfterMs) return this.opts.fallback.score(query, documents);
-    const ids = documents.map(d => this.idOf(d));
     try {
       const snapshot = await this.snapshot();
-      const missing = this.missing(ids, documents, snapshot);
-      if (missing.length > this.opts.inlineLimit) {
-        this.indexInBackground(missing);
-        return await this.opts.fallback.score(query, documents);
-      }
-      if (missing.length) await this.embedAndKeep(missing);
+      const plan = await this.plan(documents, snapshot);
+      if (!plan) return await this.opts.fallback.score(query, documents);
       const q = await this.embedQuery(query);
-      await this.prune(ids, snapshot);
-      // rows of the stored vectors are scored in place (one typed array), the rest from the memo
-      const stored = snapshot ? snapshot.scoreIds(q, ids) : [];
-      return ids.map((id, i) => {
-        const v = this.memo.get(id);
-        const s = v ? dot(q, v) : snapshot && !Number.isNaN(stored[i]) ? stored[i] : 0;
-        return s < this.opts.minScore ? 0 : Math.min(1, s);
-      });
+      // the stored rows are scored in one pass over one typed array (the SIMD kernel); the rest from the memo
+      const all = plan.anyStored ? plan.snapshot!.scoreRows(q) : undefined;
+      const out = new Array<number>(plan.ids.length);
+      for (let i = 0; i < out.length; i++) {
+        const r = plan.rows[i];
+        const v = plan.vectors[i];
+        const s = r >= 0 ? all![r] : v ? dot(q, v) : 0;
+        out[i] = s < this.opts.minScore ? 0 : Math.min(1, s);
+      }
+      return out;
     } catch (err) {
       this.failedAt = Date.now();
       this.warn(`semantic recall failed (${(err as Error).message}); using ${this.opts.fallback.id} for now.`);
@@ -114,6 +126,30 @@ export class EmbeddingScorer implements Scorer {
 
   // -------------------------------------------------------------------------------------------
 
+  /**
+   * The scoring plan of `documents` over `snapshot`, after embedding (and storing) the documents not
+   * embedded yet and deleting stored vectors no document uses any more; undefined when too many are
+   * missing to embed now (they are embedded in the background; the fallback answers meanwhile).
+   */
+  private async plan(documents: readonly string[], snapshot: VectorSnapshot | undefined): Promise<ScoringPlan | undefined> {
+    const frozen = Object.isFrozen(documents);
+    const known = frozen ? this.plans.get(documents) : undefined;
+    if (known && known.snapshot === snapshot) return known;
+    const ids = known?.ids ?? documents.map(d => this.idOf(d));
+    const missing = this.missing(ids, documents, snapshot);
+    if (missing.length > this.opts.inlineLimit) {
+      this.indexInBackground(missing);
+      return undefined;
+    }
+    if (missing.length) await this.embedAndKeep(missing);
+    await this.prune(ids, snapshot);
+    const rows = snapshot ? snapshot.rowsOf(ids) : new Int32Array(ids.length).fill(-1);
+    const vectors = ids.map((id, i) => (rows[i] < 0 ? this.memo.get(id) : undefined));
+    const plan: ScoringPlan = { snapshot, ids, rows, vectors, anyStored: rows.some(r => r >= 0) };
+    if (frozen) this.plans.set(documents, plan);
+    return plan;
+  }
+
   /** The stored vectors if they are this embedder's, else undefined. */
   private async snapshot(): Promise<VectorSnapshot | undefined> {
     if (!this.store || this.storeBroken) return undefined;
@@ -126,7 +162,7 @@ export class EmbeddingScorer implements Scorer {
     }
   }
 
-  private missing(ids: string[], documents: readonly string[], snapshot: VectorSnapshot | undefined): { id: string; text: string }[] {
+  private missing(ids: readonly string[], documents: readonly string[], snapshot: VectorSnapshot | undefined): { id: string; text: string }[] {
     const out: { id: string; text: string }[] = [];
     const seen = new Set<string>();
     ids.forEach((id, i) => {
@@ -174,7 +210,7 @@ export class EmbeddingScorer implements Scorer {
   }
 
   /** Deletes stored vectors of documents recall no longer has (evicted or changed approaches). */
-  private async prune(ids: string[], snapshot: VectorSnapshot | undefined): Promise<void> {
+  private async prune(ids: readonly string[], snapshot: VectorSnapshot | undefined): Promise<void> {
     if (!this.store || !snapshot || this.storeBroken) return;
     const live = new Set(ids);
     let stale = false;

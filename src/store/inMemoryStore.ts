@@ -3,12 +3,15 @@
 // that they go through WorkspaceMemory — the very code path of `check` and `record`.
 
 import { emptyMemory, type MemoryData } from '../core/types';
+import { deepFreeze } from './frozen';
 import type { MemoryStorePort } from './memoryStore';
 
 export class InMemoryStore implements MemoryStorePort {
   readonly dir: string;
   readonly file: string;
   private data: MemoryData;
+  /** The frozen copy read() hands out, made once per version (like the file store's cache). */
+  private view: MemoryData | undefined;
 
   constructor(name = 'in-memory', initial: MemoryData = emptyMemory()) {
     this.dir = `(${name})`;
@@ -16,9 +19,10 @@ export class InMemoryStore implements MemoryStorePort {
     this.data = structuredClone(initial);
   }
 
-  /** A copy, as a file read would give: callers never hold the live document. */
+  /** A frozen copy, shared until the next write, as the file store gives: callers never hold the live document. */
   async read(): Promise<MemoryData> {
-    return structuredClone(this.data);
+    this.view ??= deepFreeze(structuredClone(this.data));
+    return this.view;
   }
 
   async update<T>(mutate: (data: MemoryData) => T | Promise<T>): Promise<T> {
@@ -26,11 +30,13 @@ export class InMemoryStore implements MemoryStorePort {
     const result = await mutate(next);
     next.updatedAt = new Date().toISOString();
     this.data = next;
+    this.view = undefined;
     return result;
   }
 
   async replace(data: MemoryData): Promise<void> {
     this.data = { ...structuredClone(data), updatedAt: new Date().toISOString() };
+    this.view = undefined;
   }
 
   async mtimeMs(): Promise<number | undefined> {

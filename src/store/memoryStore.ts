@@ -3,13 +3,16 @@
 // that we control: compact JSON, fsync before rename, a unique temp name per writer, a size guard,
 // and keeping the exact bytes of a corrupt file. Writers serialize on memory.json.lock (see lock.ts)
 // and always re-read inside the lock, so concurrent updates merge instead of overwriting each other.
+// A long-lived process (the extension host, the MCP server) keeps the last memory it parsed or wrote,
+// deep-frozen, and re-parses only when the file's stat changes (see `read`).
 
-import { constants } from 'node:fs';
-import { mkdir, open, rename, stat, writeFile } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { lstat, mkdir, open, rename, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Adapter, Low as LowType } from 'lowdb' with { 'resolution-mode': 'import' };
 import { emptyMemory, SCHEMA_VERSION, type Approach, type MemoryData } from '../core/types';
 import { assertInsideWithoutLinks, DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_STALE_LOCK_MS, exists, removeStaleTemps, UnsafePathError, workspaceRootOf, writeFileAtomic } from './fsx';
+import { cloneJson, deepFreeze } from './frozen';
 import { acquireLock, describeHolder, errnoCode, LockTimeoutError, serialize, type HeldLock } from './lock';
 
 export const MEMORY_DIR_NAME = '.vscode/failure-memory';
@@ -50,6 +53,12 @@ export interface StoreOptions {
   onWarning?: (message: string) => void;
   /** Turns parsed JSON into MemoryData. Default migrateMemory. Throw a StoreError to refuse the file untouched. */
   migrate?: (raw: unknown) => MemoryData;
+  /**
+   * Keep the last memory parsed or written and answer reads from it while memory.json's stat
+   * (inode, size, mtime, ctime) is unchanged. Default true. Off, read() parses the file every time
+   * and returns data the caller owns (for one-shot processes that read once: no freeze, no copy).
+   */
+  cache?: boolean;
 }
 
 /** Thrown by migrateMemory when the document is not memory at all: the store moves such a file aside. */
@@ -57,13 +66,17 @@ class CorruptMemoryError extends Error {}
 
 type Loaded =
   | { kind: 'missing' }
-  | { kind: 'ok'; data: MemoryData }
+  | { kind: 'ok'; data: MemoryData; stat: Stats }
   | { kind: 'corrupt'; code: 'IO' | 'TOO_LARGE'; reason: string };
 
 /** What WorkspaceMemory needs of a store: the file store below, or InMemoryStore (replay, tests). */
 export interface MemoryStorePort {
   readonly dir: string;
   readonly file: string;
+  /**
+   * The current memory, shared with other readers: treat it as read-only (the file store and the
+   * in-memory store hand out deep-frozen data; writing into it throws). Change memory with update().
+   */
   read(): Promise<MemoryData>;
   update<T>(mutate: (data: MemoryData) => T | Promise<T>): Promise<T>;
   replace(data: MemoryData): Promise<void>;
@@ -79,6 +92,9 @@ export class MemoryStore implements MemoryStorePort {
   private readonly warnSink: (message: string) => void;
   private readonly migrate: (raw: unknown, file: string) => MemoryData;
   private readonly root: string | undefined;
+  private readonly caching: boolean;
+  /** The last memory parsed or written (deep-frozen) and the stat key of the file it is. */
+  private cache: { key: string; data: MemoryData } | undefined;
 
   constructor(dir: string, options: StoreOptions = {}) {
     this.dir = path.resolve(dir);
@@ -89,6 +105,7 @@ export class MemoryStore implements MemoryStorePort {
     this.root = options.root !== undefined ? path.resolve(options.root) : workspaceRootOf(this.dir);
     this.warnSink = options.onWarning ?? (message => process.emitWarning(message, 'FailureMemoryWarning'));
     this.migrate = options.migrate ?? migrateMemory;
+    this.caching = options.cache ?? true;
   }
 
   /**
@@ -96,22 +113,29 @@ export class MemoryStore implements MemoryStorePort {
    * file). Missing file: empty memory. Corrupt or oversized file: moved aside (under the lock), a
    * warning, empty memory. Throws StoreError for a file from a newer Failure Memory or one that cannot
    * be read at all (permissions, a folder in its place).
+   *
+   * With the cache on (the default), an unchanged file is not read again: the memory parsed last (or
+   * written last by this store) is returned as is, deep-frozen and shared by every caller — so the same
+   * object comes back until the file changes, and recall can keep what it derives from it. The file
+   * counts as unchanged while its inode, size, mtime and ctime are; our own writes refresh the cache.
    */
   async read(): Promise<MemoryData> {
+    const cached = await this.fromCache();
+    if (cached) return cached;
     const loaded = await this.load();
-    if (loaded.kind === 'ok') return loaded.data;
-    if (loaded.kind === 'missing') return emptyMemory();
+    if (loaded.kind === 'ok') return this.keep(loaded);
+    if (loaded.kind === 'missing') return this.handOut(emptyMemory());
     try {
       return await this.locked(async () => {
         const again = await this.load();
-        if (again.kind === 'ok') return again.data; // repaired by another process meanwhile
+        if (again.kind === 'ok') return this.keep(again); // repaired by another process meanwhile
         if (again.kind === 'corrupt') await this.moveAside(again);
-        return emptyMemory();
+        return this.handOut(emptyMemory());
       });
     } catch (err) {
       if (err instanceof StoreError && (err.code === 'READ_ONLY' || err.code === 'LOCK_TIMEOUT')) {
         this.warn(`${this.file} cannot be used (${loaded.reason}) and could not be moved aside: ${err.message} Starting with empty memory.`);
-        return emptyMemory();
+        return this.handOut(emptyMemory());
       }
       throw err;
     }
@@ -158,9 +182,43 @@ export class MemoryStore implements MemoryStorePort {
 
   // -------------------------------------------------------------------------------------------
 
+  /** The cached memory if memory.json is still the file it was parsed from (or written as), else undefined. */
+  private async fromCache(): Promise<MemoryData | undefined> {
+    const cache = this.cache;
+    if (!cache) return undefined;
+    await this.checkPath(); // a memory folder swapped for a symbolic link is refused, cache or not
+    let st: Stats;
+    try {
+      st = await lstat(this.file);
+    } catch {
+      this.cache = undefined; // gone or unreadable: load() says which
+      return undefined;
+    }
+    if (st.isFile() && statKey(st) === cache.key) return cache.data;
+    this.cache = undefined;
+    return undefined;
+  }
+
+  /** Freezes freshly loaded memory and keeps it, unless its file may still change within the same timestamp. */
+  private keep(loaded: Extract<Loaded, { kind: 'ok' }>): MemoryData {
+    if (!this.caching) return loaded.data;
+    const data = deepFreeze(loaded.data);
+    // "racily clean" (as git calls it): a file changed within the file system's timestamp granularity
+    // of being read could be rewritten in place with the same size and stat; parse it again next time
+    const changedAt = Math.max(loaded.stat.mtimeMs, loaded.stat.ctimeMs);
+    if (Date.now() - changedAt >= RACY_MS) this.cache = { key: statKey(loaded.stat), data };
+    return data;
+  }
+
+  /** What read() returns when it did not load a file: frozen like the rest when caching (the same contract). */
+  private handOut(data: MemoryData): MemoryData {
+    return this.caching ? deepFreeze(data) : data;
+  }
+
   /** One read: open, fstat (size guard), readFile, JSON.parse, migrate. */
   private async load(): Promise<Loaded> {
     let text: string;
+    let st: Stats;
     await this.checkPath();
     try {
       let handle;
@@ -172,7 +230,7 @@ export class MemoryStore implements MemoryStorePort {
         throw err;
       }
       try {
-        const st = await handle.stat();
+        st = await handle.stat();
         if (!st.isFile()) {
           throw new StoreError('IO', this.file, `Failure Memory cannot read ${this.file}: it is not a regular file (a folder or device is in its place). Move it away to let Failure Memory start a new memory.`);
         }
@@ -199,7 +257,7 @@ export class MemoryStore implements MemoryStorePort {
       return { kind: 'corrupt', code: 'IO', reason: `it is not valid JSON${at ? ` (at character ${at})` : ''}` };
     }
     try {
-      return { kind: 'ok', data: this.migrate(raw, this.file) };
+      return { kind: 'ok', data: this.migrate(raw, this.file), stat: st };
     } catch (err) {
       if (err instanceof StoreError) throw err;
       return { kind: 'corrupt', code: 'IO', reason: `it does not look like Failure Memory data (${(err as Error).message})` };
@@ -245,8 +303,10 @@ export class MemoryStore implements MemoryStorePort {
     }
   }
 
-  /** Inside the lock: the current data, a corrupt file having been moved aside (null when there is none). */
+  /** Inside the lock: the current data (the caller's own copy), a corrupt file having been moved aside (null when there is none). */
   async loadLocked(): Promise<MemoryData | null> {
+    const cached = await this.fromCache();
+    if (cached) return cloneJson(cached); // the update changes its copy, never the shared memory
     const loaded = await this.load();
     if (loaded.kind === 'ok') return loaded.data;
     if (loaded.kind === 'corrupt') await this.moveAside(loaded);
@@ -257,6 +317,7 @@ export class MemoryStore implements MemoryStorePort {
   async writeLocked(data: MemoryData, lock: HeldLock): Promise<void> {
     // compact on purpose: a 10k-attempt memory is several MB and is re-read on every check
     const text = JSON.stringify(data);
+    this.cache = undefined;
     try {
       // temp files of a writer killed mid-write (kill -9) are orphans now that we hold the lock
       await removeStaleTemps(this.dir, [this.file]);
@@ -269,6 +330,11 @@ export class MemoryStore implements MemoryStorePort {
     } catch (err) {
       if (err instanceof StoreError) throw err;
       throw fsError(err, this.dir, 'write');
+    }
+    if (this.caching) {
+      // what was written is the memory now: a copy, since the writer's caller may still hold parts of `data`
+      const st = await lstat(this.file).catch(() => undefined);
+      if (st?.isFile()) this.cache = { key: statKey(st), data: deepFreeze(cloneJson(data)) };
     }
   }
 
@@ -525,6 +591,18 @@ function fsError(err: unknown, where: string, action: 'read' | 'write'): StoreEr
       why = (err as Error)?.message ?? String(err);
   }
   return new StoreError(storeCode, where, `${start}: ${why} (${code}).${session}`, { cause: err });
+}
+
+/**
+ * A file changed less than this long before it was read is not cached (see MemoryStore.keep): file
+ * systems stamp times coarsely (a few ms on Linux, 2 s on FAT), and an in-place rewrite within the same
+ * stamp, at the same size, would otherwise go unnoticed. Our own writes rename a new file into place.
+ */
+const RACY_MS = 2000;
+
+/** Identity of one version of memory.json: a rewrite renames a new inode in; an edit in place changes size or times. */
+function statKey(st: Stats): string {
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
 }
 
 function formatMb(bytes: number): string {

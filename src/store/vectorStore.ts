@@ -110,6 +110,30 @@ export class VectorSnapshot {
     });
   }
 
+  /**
+   * The row of each id (-1 when not stored): computed once by a caller that scores the same ids
+   * again and again (recall over an unchanged memory), then scoreRows + a lookup per id.
+   */
+  rowsOf(ids: readonly string[]): Int32Array {
+    const rows = new Int32Array(ids.length);
+    for (let i = 0; i < ids.length; i++) rows[i] = this.positions.get(ids[i]) ?? -1;
+    return rows;
+  }
+
+  /**
+   * The dot product of `query` with every row, dead rows included, in one pass over the contiguous
+   * rows (the SIMD kernel when there is one). The kernel's buffer is reused by the next call: read it
+   * before scoring again.
+   */
+  scoreRows(query: Float32Array): Float32Array {
+    if (query.length !== this.dim) throw new Error(`query has ${query.length} values, the store holds ${this.dim}-d vectors`);
+    if (this.kernel) return this.kernel.score(query);
+    const n = this.ids.length;
+    const out = new Float32Array(n);
+    for (let r = 0; r < n; r++) out[r] = dotRow(this.vectors, r * this.dim, query, this.dim);
+    return out;
+  }
+
   /** The k live rows most similar to `query` (brute force over the contiguous rows). */
   search(query: Float32Array, k: number): { id: string; score: number }[] {
     if (query.length !== this.dim) throw new Error(`query has ${query.length} values, the store holds ${this.dim}-d vectors`);

@@ -103,12 +103,19 @@ describe('replay', () => {
     assert.equal(relativeCwd('/testbed', '/tmp'), '/tmp');
   });
 
-  test('the in-memory store hands out copies, as a file read would', async () => {
+  test('the in-memory store hands out frozen copies, as the file store does: a write into one throws and changes nothing', async () => {
     const store = new InMemoryStore();
     const m = new WorkspaceMemory('/w', { store });
     await m.record({ command: 'npm test', exitCode: 1, output: 'Error: boom', source: 'agent' });
     const first = await store.read();
-    first.approaches = {};
-    assert.equal(Object.keys((await store.read()).approaches).length, 1);
+    assert.throws(() => {
+      first.approaches = {};
+    }, TypeError);
+    assert.throws(() => Object.values(first.approaches)[0].attempts.push(Object.values(first.approaches)[0].attempts[0]), TypeError);
+    const again = await store.read();
+    assert.equal(Object.keys(again.approaches).length, 1);
+    assert.equal(Object.values(again.approaches)[0].attempts.length, 1);
+    await m.record({ command: 'npm test', exitCode: 1, output: 'Error: boom', source: 'agent' });
+    assert.equal(Object.values((await store.read()).approaches)[0].attempts.length, 2, 'a write gives readers the new memory');
   });
 });
