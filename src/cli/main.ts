@@ -206,7 +206,7 @@ function createContext(command: Command, values: Parsed['values'], io: Io, args:
         // vectors cached beside memory.json; never replacing vectors of the extension's transformer
         const semantic = command.semantic && values.lexical !== true;
         const scorer = semantic ? createOfflineScorer({ memoryDir: memoryDirFor(workspace), claim: false, onWarning }) : undefined;
-        memory = new WorkspaceMemory(workspace, { settings, onWarning, scorer, team: teamMemory().team });
+        memory = new WorkspaceMemory(workspace, { settings, onWarning, scorer, team: teamMemory().team, cache: command.longLived === true });
       }
       return memory;
     },

@@ -51,6 +51,11 @@ export interface Command {
   options?: Record<string, OptionSpec>;
   /** Recall-type commands get the offline semantic scorer unless --lexical. */
   semantic?: boolean;
+  /**
+   * A command that serves many requests in one process (mcp) keeps the parsed memory between them
+   * (MemoryStore's cache); the others read once and exit, so they skip it (no freeze, no copy).
+   */
+  longLived?: boolean;
   /** How many plain arguments follow the subcommand's name (`hook <harness> <event>`: 2). Default 0. */
   args?: number;
   run(ctx: Context): Promise<number>;

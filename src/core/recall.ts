@@ -141,20 +141,22 @@ const CONCEPT_WEIGHT = 2;
  * TF-IDF cosine between a query and each document. The index of the documents (their terms, the
  * document frequencies, the weighted and normalised rows, the postings per term) is kept between
  * queries and rebuilt only when the list of documents changes; each document's own features are
- * memoised by its text, so a rebuild after one new failure does not re-tokenise the others. A query
- * then costs its own features plus one pass over the postings of its terms. A frozen list (recall's,
- * for memory the store handed out) is recognised by identity, and keeps its own index for as long as
- * it lives: two workspace folders recalled in turn do not rebuild each other's.
+ * memoised by its text (as term ids and counts), so a rebuild after one new failure does not
+ * re-tokenise the others and is a few passes over typed arrays. A query then costs its own features
+ * plus one pass over the postings of its terms. A frozen list (recall's, for memory the store handed
+ * out) is recognised by identity, and keeps its own index for as long as it lives: two workspace
+ * folders recalled in turn do not rebuild each other's.
  */
 export function createLexicalScorer(): Scorer {
-  const featureMemo = new Map<string, Map<string, number>>();
+  let terms = new TermTable();
+  const featureMemo = new Map<string, DocFeatures>();
   let index: LexicalIndex | undefined;
   const byList = new WeakMap<readonly string[], LexicalIndex>();
 
-  const features = (text: string): Map<string, number> => {
+  const features = (text: string): DocFeatures => {
     let f = featureMemo.get(text);
     if (!f) {
-      f = lexicalFeatures(text);
+      f = terms.encode(lexicalFeatures(text));
       if (featureMemo.size >= FEATURE_MEMO_LIMIT) featureMemo.delete(featureMemo.keys().next().value as string);
       featureMemo.set(text, f);
     }
@@ -168,7 +170,13 @@ export function createLexicalScorer(): Scorer {
       const kept = frozen ? byList.get(documents) : undefined;
       if (kept) return kept.score(query);
       if (!index || !sameDocuments(index.documents, documents)) {
-        index = buildLexicalIndex(documents.slice(), features);
+        // a vocabulary grown far past what is live starts a new table (rare); indexes kept for other
+        // lists keep the table their ids come from
+        if (terms.size > TERM_TABLE_LIMIT) {
+          terms = new TermTable();
+          featureMemo.clear();
+        }
+        index = buildLexicalIndex(documents.slice(), features, terms);
         // the memo keeps only what the current documents use (plus room for the next changes)
         if (featureMemo.size > documents.length * 2 + 1024) {
           const live = new Set(documents);
@@ -182,6 +190,36 @@ export function createLexicalScorer(): Scorer {
 }
 
 const FEATURE_MEMO_LIMIT = 50_000;
+const TERM_TABLE_LIMIT = 2_000_000;
+
+/** A document's features as ids into the scorer's term table, with their counts, in the order lexicalFeatures gave them. */
+interface DocFeatures {
+  readonly ids: Int32Array;
+  readonly counts: Float64Array;
+}
+
+/** Terms (words, trigrams, concepts) numbered in the order first seen. */
+class TermTable {
+  private readonly ids = new Map<string, number>();
+  get size(): number {
+    return this.ids.size;
+  }
+  encode(f: Map<string, number>): DocFeatures {
+    const ids = new Int32Array(f.size);
+    const counts = new Float64Array(f.size);
+    let i = 0;
+    for (const [t, c] of f) {
+      let id = this.ids.get(t);
+      if (id === undefined) this.ids.set(t, (id = this.ids.size));
+      ids[i] = id;
+      counts[i++] = c;
+    }
+    return { ids, counts };
+  }
+  get(term: string): number | undefined {
+    return this.ids.get(term);
+  }
+}
 
 function sameDocuments(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
@@ -194,41 +232,52 @@ interface LexicalIndex {
   score(query: string): number[];
 }
 
-function buildLexicalIndex(documents: readonly string[], features: (text: string) => Map<string, number>): LexicalIndex {
+function buildLexicalIndex(documents: readonly string[], features: (text: string) => DocFeatures, terms: TermTable): LexicalIndex {
   const docs = documents.map(features);
-  const df = new Map<string, number>();
-  for (const d of docs) for (const t of d.keys()) df.set(t, (df.get(t) ?? 0) + 1);
+  const size = terms.size; // after features(): every term of these documents has an id below it
+  const df = new Int32Array(size);
+  let total = 0;
+  for (const d of docs) {
+    for (let j = 0; j < d.ids.length; j++) df[d.ids[j]]++;
+    total += d.ids.length;
+  }
   const n = docs.length + 1;
-  const idf = (t: string) => Math.log(1 + n / (1 + (df.get(t) ?? 0)));
-  const idfOf = new Map<string, number>();
-  for (const t of df.keys()) idfOf.set(t, idf(t));
-  // postings: for each term, the documents holding it and the term's weight there
-  const postings = new Map<string, { doc: number[]; weight: number[] }>();
+  const idfOf = new Float64Array(size);
+  for (let t = 0; t < size; t++) if (df[t] > 0) idfOf[t] = Math.log(1 + n / (1 + df[t]));
+  // postings, term after term in one pair of arrays (CSR): for each term, the documents holding it
+  // (in document order) and the term's weight there
+  const start = new Int32Array(size + 1);
+  for (let t = 0; t < size; t++) start[t + 1] = start[t] + df[t];
+  const fill = start.slice(0, size);
+  const postDoc = new Int32Array(total);
+  const postWeight = new Float64Array(total);
   const norms = new Float64Array(docs.length);
-  docs.forEach((d, i) => {
+  for (let i = 0; i < docs.length; i++) {
+    const { ids, counts } = docs[i];
     let norm = 0;
-    for (const [t, c] of d) {
-      const w = (1 + Math.log(c + 1)) * idfOf.get(t)!;
-      let p = postings.get(t);
-      if (!p) postings.set(t, (p = { doc: [], weight: [] }));
-      p.doc.push(i);
-      p.weight.push(w);
+    for (let j = 0; j < ids.length; j++) {
+      const t = ids[j];
+      const w = (1 + Math.log(counts[j] + 1)) * idfOf[t];
+      const at = fill[t]++;
+      postDoc[at] = i;
+      postWeight[at] = w;
       norm += w * w;
     }
     norms[i] = Math.sqrt(norm) || 1;
-  });
+  }
   return {
     documents,
     score(query: string): number[] {
       const dot = new Float64Array(docs.length);
       let qNorm = 0;
       // the same sums, in the same order, as comparing the query with each document in turn
-      for (const [t, c] of lexicalFeatures(query)) {
-        const w = (1 + Math.log(c + 1)) * (idfOf.get(t) ?? idf(t));
+      for (const [term, c] of lexicalFeatures(query)) {
+        const t = terms.get(term);
+        const known = t !== undefined && t < size && df[t] > 0;
+        const w = (1 + Math.log(c + 1)) * (known ? idfOf[t] : Math.log(1 + n / 1));
         qNorm += w * w;
-        const p = postings.get(t);
-        if (!p) continue;
-        for (let j = 0; j < p.doc.length; j++) dot[p.doc[j]] += w * p.weight[j];
+        if (!known) continue;
+        for (let j = start[t], end = start[t + 1]; j < end; j++) dot[postDoc[j]] += w * postWeight[j];
       }
       const q = Math.sqrt(qNorm) || 1;
       return Array.from(dot, (x, i) => x / (q * norms[i]));

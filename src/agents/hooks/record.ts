@@ -15,11 +15,12 @@ export interface HookRecord {
 }
 
 export async function recordHookResult(r: HookRecord): Promise<void> {
-  const memory = new WorkspaceMemory(r.workspace, { settings: readWorkspaceSettings(r.workspace), onWarning: () => undefined });
+  // one record per process: nothing to keep the parsed memory for (cache: false)
+  const memory = new WorkspaceMemory(r.workspace, { settings: readWorkspaceSettings(r.workspace), onWarning: () => undefined, cache: false });
   await memory.record({ command: r.command, cwd: r.cwd, exitCode: r.exitCode, output: r.output, source: 'agent' });
 }
 
 /** The store's full read: migrations, a damaged file moved aside (when the hook's quick read cannot use it). */
 export function readMemoryFull(workspace: string): Promise<MemoryData> {
-  return new MemoryStore(memoryDirFor(workspace), { onWarning: () => undefined }).read();
+  return new MemoryStore(memoryDirFor(workspace), { onWarning: () => undefined, cache: false }).read();
 }

@@ -5,6 +5,7 @@ export const mcp: Command = {
   name: 'mcp',
   usage: 'mcp',
   summary: 'serve check/record/recall/add_learning to AI agents over stdio (MCP)',
+  longLived: true,
   async run(ctx) {
     // loaded only here: the MCP SDK is not needed by the hooks' quick check/record calls
     const { serveMcp } = await import('../../agents/mcpServer.js');
