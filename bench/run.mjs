@@ -553,7 +553,7 @@ async function engine() {
   line('|---|---|---|---|---|');
   const runs = quick ? 10 : 40;
   const load = await time(() => new WorkspaceMemory(ws).store.read(), runs, 3);
-  line(`| load memory.json (read, parse, validate; no lock) | MemoryStore.read | ${ms(load.median)} | ${ms(load.p95)} | ${runs} |`);
+  line(`| load memory.json (read, parse, validate, freeze; no lock; a new store each time) | MemoryStore.read | ${ms(load.median)} | ${ms(load.p95)} | ${runs} |`);
   const save = await time(() => memory.store.update(() => undefined), runs, 3);
   line(`| save memory.json (lock, re-read, write, fsync, rename) | MemoryStore.update | ${ms(save.median)} | ${ms(save.p95)} | ${runs} |`);
   let i = 0;
