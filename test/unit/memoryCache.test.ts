@@ -15,7 +15,7 @@ import { DEFAULT_SETTINGS, emptyMemory, type MemoryData } from '../../src/core/t
 import { createOfflineScorer } from '../../src/embeddings';
 import { cloneJson, deepFreeze } from '../../src/store/frozen';
 import { MemoryStore, memoryDirFor } from '../../src/store/memoryStore';
-import { WorkspaceMemory } from '../../src/store/workspaceMemory';
+import { WorkspaceMemory } from '../../src/app/workspaceMemory';
 
 const roots: string[] = [];
 after(() => {
