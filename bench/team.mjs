@@ -6,12 +6,15 @@
 //  - pull latency of the team view once the server holds N × M attempts
 //  - `check` latency with team memory on (cached team view merged) and off, through WorkspaceMemory
 //    and through the CLI (dist/cli.js, a fresh process per call), also with the server stopped
+//  - team recall latency: full-text only (as before vectors) and fused with vectors scored on the
+//    client (this server has no pgvector), on the N × M records and on 10,000 distinct failures
 // Writes between the team-bench markers of BENCHMARKS.md. Nothing here asserts a time.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { RECALL_CLIENT_VECTORS } from '../src/store/team/database.ts';
 import { WorkspaceMemory } from '../src/app/workspaceMemory.ts';
 import { startCluster } from '../test/unit/helpers/pgCluster.ts';
 import { cloneWorkspace, machine } from '../test/unit/helpers/teamWorkspace.ts';
@@ -115,6 +118,35 @@ try {
   };
   const teamEnv = { FAILURE_MEMORY_DATABASE_URL: pg.urlWithoutPassword, PGPASSWORD: pg.password };
   const [cliOff, cliOn] = await interleaved([runCli({}), runCli(teamEnv)], 20, 2);
+  // team recall: words only (the state before vectors) and words + vectors scored on this client
+  const recallQuery = 'the package dep7 could not be resolved';
+  const wordsOnly = machine(cloneWorkspace(origin, 'fm-bench-team-'), pg.url, 'recall-words', {}, undefined, { embedder: false });
+  const [recallWords, recallClient] = await interleaved([() => wordsOnly.team.recall(recallQuery, 5), () => machines[2].team.recall(recallQuery, 5)], 30, 3);
+  const rWords = await wordsOnly.team.recall(recallQuery, 5);
+  const rClient = await machines[2].team.recall(recallQuery, 5);
+  // 10,000 distinct failures in another project: the client compares at most RECALL_CLIENT_VECTORS of them
+  const DISTINCT = MACHINES * RECORDS;
+  const big = machine(cloneWorkspace('git@github.com:acme/bench-distinct.git', 'fm-bench-team-'), pg.url, 'distinct');
+  const bigWords = machine(cloneWorkspace('git@github.com:acme/bench-distinct.git', 'fm-bench-team-'), pg.url, 'distinct-words', {}, undefined, { embedder: false });
+  const kinds = ['Cannot find module', 'ECONNREFUSED 127.0.0.1', 'permission denied, open', 'heap out of memory in', 'linker not found for', 'port already allocated by', 'assertion failed in', 'timed out after 30000 ms in'];
+  const now = Date.now();
+  const entries = Array.from({ length: DISTINCT }, (_, i) => {
+    const at = new Date(now - (DISTINCT - i) * 1000).toISOString();
+    const command = `npm run task-${i}`;
+    return {
+      kind: 'attempt', id: `bench-distinct-${i}`, queuedAt: at, machine: `machine-${i % MACHINES}`, ci: false,
+      attempt: { id: `bench-distinct-${i}`, key: `k${i}`, label: command, command, cwd: '.', exitCode: 1, outcome: 'failure', source: 'terminal', errorSignature: `Error: ${kinds[i % kinds.length]} part-${i}`, testResults: null, output: '', endedAt: at },
+    };
+  });
+  await big.team.outbox.append(entries);
+  const b0 = performance.now();
+  const bigPush = await big.team.push();
+  const bigPushMs = performance.now() - b0;
+  const bigQuery = 'the database server refused the connection';
+  const [bigRecallWords, bigRecallClient] = await interleaved([() => bigWords.team.recall(bigQuery, 5), () => big.team.recall(bigQuery, 5)], 20, 2);
+  const rBig = await big.team.recall(bigQuery, 5);
+  await Promise.all([wordsOnly, big, bigWords].map(x => x.team.close()));
+
   await pg.stop();
   const [checkOff2, checkDown] = await interleaved([() => plain.check(cmd), () => machines[1].memory.check(cmd)], 300, 20);
   const [cliOff2, cliDown] = await interleaved([runCli({}), runCli(teamEnv)], 20, 2);
@@ -136,6 +168,12 @@ try {
   line(`| \`failure-memory check --json\` (fresh process), team memory off | median ${ms(cliOff.median)}, p95 ${ms(cliOff.p95)} |`);
   line(`| \`failure-memory check --json\` (fresh process), team memory on | median ${ms(cliOn.median)}, p95 ${ms(cliOn.p95)} |`);
   line(`| \`failure-memory check --json\` (fresh process), **server stopped**: off / on | median ${ms(cliOff2.median)} / ${ms(cliDown.median)}, p95 ${ms(cliOff2.p95)} / ${ms(cliDown.p95)} |`);
+  const top = r => (r.hits[0] ? `\`${r.hits[0].text.split('\n')[1] ?? r.hits[0].text}\` (score ${r.hits[0].score})` : 'nothing');
+  line(`| team recall \`${recallQuery}\`, ${Object.keys(view?.approaches ?? {}).length} approaches: words only (before) / words + vectors scored on the client (${rClient.scoring.candidates} candidates) | median ${ms(recallWords.median)} / **${ms(recallClient.median)}**, p95 ${ms(recallWords.p95)} / ${ms(recallClient.p95)}; first hit ${top(rWords)} / ${top(rClient)} |`);
+  line(`| push of ${DISTINCT} distinct failures (one machine, vectors computed in the push) | ${(DISTINCT / (bigPushMs / 1000)).toFixed(0)} records/s (${(bigPushMs / 1000).toFixed(2)} s)${bigPush.error ? `, error: ${bigPush.error.code}` : ''} |`);
+  line(`| team recall \`${bigQuery}\` over ${DISTINCT} distinct failures: words only (before) / words + vectors scored on the client (${rBig.scoring.candidates} compared: the 50 nearest of the ${RECALL_CLIENT_VECTORS} most recent vectors, and the full-text matches) | median ${ms(bigRecallWords.median)} / **${ms(bigRecallClient.median)}**, p95 ${ms(bigRecallWords.p95)} / ${ms(bigRecallClient.p95)}; first hit (vectors) ${top(rBig)} |`);
+  line('');
+  line('Team recall is not a hot path (`recall --team`, one query at a time); `check` and the guard never call it. Without pgvector the client fetches at most the project\'s 1,000 most recent vectors of its embedder (float32 bytes) plus those of the full-text matches, keeps the 50 nearest and fuses them with the full-text matches; with pgvector the server returns the 50 nearest of all instead (not measured here: Debian bookworm has no pgvector package).');
   line('');
   line('Off and on are timed in turn (off, on, off, on…) so that the load of a shared machine hits both alike. `check` never waits for the network: with team memory on it reads memory.json, team-view.json and the outbox (to say how many records wait); with the server stopped it answers in the same time.');
   line('');

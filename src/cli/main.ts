@@ -7,7 +7,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { parseArgs as nodeParseArgs } from 'node:util';
 import { RedactionPatternError } from '../core/redact';
 import type { EngineSettings } from '../core/types';
-import { createOfflineScorer } from '../embeddings';
+import { createOfflineScorer, teamRecallParts } from '../embeddings';
 import { memoryDirFor, StoreError } from '../store/memoryStore';
 import { cliTeamMemory } from '../store/team';
 import { WorkspaceMemory } from '../app/workspaceMemory';
@@ -192,7 +192,7 @@ function createContext(command: Command, values: Parsed['values'], io: Io, args:
   const onWarning = (m: string) => io.err(`failure-memory: warning: ${m}\n`);
   let memory: WorkspaceMemory | undefined;
   let team: ReturnType<typeof cliTeamMemory> | undefined;
-  const teamMemory = () => (team ??= cliTeamMemory(workspace, memoryDirFor(workspace), () => memory?.settings.threshold ?? settings.threshold ?? 5, onWarning));
+  const teamMemory = () => (team ??= cliTeamMemory(workspace, memoryDirFor(workspace), () => memory?.settings.threshold ?? settings.threshold ?? 5, onWarning, process.env, teamRecallParts()));
   const cwdArg = str('cwd');
   return {
     io,

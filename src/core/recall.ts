@@ -18,6 +18,23 @@ export interface RecallHit {
   lesson?: string;
 }
 
+/**
+ * Turns texts into unit-length vectors of one space (src/embeddings implements it as `Embedder`);
+ * two vectors compare only when their embedders' ids and dimensions are equal.
+ */
+export interface TextEmbedder {
+  readonly id: string;
+  readonly dim: number;
+  embed(texts: readonly string[]): Promise<Float32Array[]>;
+}
+
+/** Dot product: the cosine similarity of two unit-length vectors. */
+export function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}
+
 /** Scores how similar each document is to the query, in [0, 1]. */
 export interface Scorer {
   readonly id: string;

@@ -6,15 +6,15 @@
 //               s.mode === 'offline' && s.canDownload → offer s.download({ onProgress }) (never at activation)
 
 import { ConceptBoostScorer, withConcepts } from '../core/errorConcepts';
-import { lexicalScorer, type Scorer } from '../core/recall';
+import { createLexicalScorer, lexicalScorer, type Scorer } from '../core/recall';
 import { OfflineEmbedder } from './offline';
-import { EmbeddingScorer, HybridScorer } from './scorer';
+import { EmbeddingScorer, HybridScorer, StoredVectorScorer } from './scorer';
 import { downloadModel, onnxRuntimeAvailable, resolveModel, TransformerEmbedder, type ModelDtype, type ModelLocation } from './transformer';
-import type { ProgressCallback } from './types';
+import type { Embedder, ProgressCallback } from './types';
 
 export type { Embedder, Progress, ProgressCallback } from './types';
 export { OfflineEmbedder, type OfflineEmbedderOptions } from './offline';
-export { EmbeddingScorer, HybridScorer, documentId, type EmbeddingScorerOptions } from './scorer';
+export { EmbeddingScorer, HybridScorer, StoredVectorScorer, documentId, type EmbeddingScorerOptions } from './scorer';
 export {
   DEFAULT_MODEL_ID,
   downloadModel,
@@ -64,6 +64,27 @@ export function createOfflineScorer(options: OfflineScorerOptions = {}): Scorer 
   }
   const semantic = new EmbeddingScorer({ embedder, memoryDir: options.memoryDir, claim: options.claim ?? false, onWarning: options.onWarning });
   return withConcepts(new HybridScorer(lexicalScorer, semantic, HYBRID_LEXICAL_WEIGHT), CONCEPT_WEIGHT);
+}
+
+/**
+ * Team recall's scorer: local recall's fusion (TF-IDF · HYBRID_LEXICAL_WEIGHT + cosine of the
+ * vectors, then the error concepts · CONCEPT_WEIGHT) over the candidates the team database returned,
+ * with the vectors stored there instead of a local cache. Without an embedder, words and concepts only.
+ * Its own TF-IDF index (the shared one stays the local memory's).
+ */
+export function createTeamRecallScorer(embedder: Embedder | undefined, vectors: ReadonlyMap<string, Float32Array>): Scorer {
+  const lexical = createLexicalScorer();
+  return withConcepts(embedder ? new HybridScorer(lexical, new StoredVectorScorer(embedder, vectors), HYBRID_LEXICAL_WEIGHT) : lexical, CONCEPT_WEIGHT);
+}
+
+/** The embedder whose vectors go to the team database: the offline one, which every machine (CI too) has. */
+export function createTeamEmbedder(): Embedder {
+  return new OfflineEmbedder();
+}
+
+/** What the front doors give team memory for vectors: the offline embedder (made on first push or recall) and recall's fused scorer. */
+export function teamRecallParts(): { embedder: () => Embedder; recallScorer: typeof createTeamRecallScorer } {
+  return { embedder: createTeamEmbedder, recallScorer: createTeamRecallScorer };
 }
 
 export interface SemanticScorerOptions {

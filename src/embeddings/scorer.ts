@@ -265,6 +265,33 @@ export class EmbeddingScorer implements Scorer {
   }
 }
 
+/**
+ * Scores documents by vectors given with them (team recall: the vectors stored in the team
+ * database), against the query embedded by the same embedder. A document without a vector scores 0:
+ * a vector of another embedder is never given (the database is asked for this embedder's only).
+ */
+export class StoredVectorScorer implements Scorer {
+  readonly id: string;
+  private lastQuery: { text: string; vector: Float32Array } | undefined;
+
+  constructor(
+    readonly embedder: Embedder,
+    /** Vector per document text. */
+    private readonly vectors: ReadonlyMap<string, Float32Array>,
+  ) {
+    this.id = `stored-embedding:${embedder.id}`;
+  }
+
+  async score(query: string, documents: readonly string[]): Promise<number[]> {
+    if (this.lastQuery?.text !== query) this.lastQuery = { text: query, vector: (await this.embedder.embed([query]))[0] };
+    const q = this.lastQuery.vector;
+    return documents.map(d => {
+      const v = this.vectors.get(d);
+      return v && v.length === q.length ? Math.min(1, Math.max(0, dot(q, v))) : 0;
+    });
+  }
+}
+
 /** Stable id of a document's text (the same text → the same vector, whatever approach it belongs to). */
 export function documentId(text: string): string {
   return createHash('sha1').update(text).digest('hex').slice(0, 20);

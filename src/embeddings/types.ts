@@ -36,8 +36,5 @@ export function normalizeInPlace(v: Float32Array): Float32Array {
   return v;
 }
 
-export function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
-  return s;
-}
+/** The cosine of unit vectors, defined once in core (team recall in the store uses it too). */
+export { dot } from '../core/recall';

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { TeamView } from '../core/team';
 import { MemoryStore } from '../store/memoryStore';
 import { describeDatabase, pgpassPassword, sanitizeTeamSettings, type TeamSettings } from '../store/team/config';
+import { teamRecallParts } from '../embeddings';
 import { createTeamMemory, type TeamMemory } from '../store/team';
 import type { TeamDatabaseError } from '../store/team/database';
 import { CommandId } from './commandIds';
@@ -108,6 +109,8 @@ export class TeamHub extends Disposable {
       memoryDir: dir,
       threshold: this.threshold,
       onWarning: m => this.log.warn('team', m),
+      onInfo: m => this.log.info('team', m),
+      ...teamRecallParts(),
     });
     this.log.info('team', `${folderPath}: ${reason}`);
     if (!team) {

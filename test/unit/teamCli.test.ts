@@ -56,8 +56,20 @@ describe('failure-memory CLI with team memory', () => {
     // team recall: PostgreSQL full-text search over the team's failures
     const found = cli(dev, ['recall', '--query', 'relation users does not exist', '--team', '--json'], devEnv);
     assert.equal(found.code, 0, found.stderr);
-    const hits = found.json().team as Array<{ kind: string; key: string; machine: string }>;
-    assert.ok(hits.some(f => f.kind === 'attempt' && f.key === j.key && f.machine === 'ci:github-actions/runner-7'), JSON.stringify(hits));
+    const hits = found.json().team as Array<{ from: string; kind: string; key: string; machine: string }>;
+    assert.ok(hits.some(f => f.from === 'team' && f.kind === 'attempt' && f.key === j.key && f.machine === 'ci:github-actions/runner-7'), JSON.stringify(hits));
+    // and by meaning, with no word in common (the vectors CI's sync pushed, scored here: no pgvector on this server)
+    const meaning = cli(dev, ['recall', '--query', 'the table for accounts is missing', '--team', '--json'], devEnv);
+    assert.equal(meaning.code, 0, meaning.stderr);
+    const m = meaning.json() as { local: Array<{ from: string }>; team: Array<{ key: string; rank: number; similarity: number | null }>; teamScoring: { mode: string; model: string } };
+    assert.equal(m.teamScoring.mode, 'client');
+    assert.match(m.teamScoring.model, /^offline-v1:/);
+    assert.ok(m.local.every(h => h.from === 'local'));
+    assert.equal(m.team[0]?.key, j.key, JSON.stringify(m.team));
+    assert.equal(m.team[0].rank, 0, 'no full-text match');
+    assert.ok((m.team[0].similarity ?? 0) > 0);
+    const humanRecall = cli(dev, ['recall', '--query', 'the table for accounts is missing', '--team'], devEnv);
+    assert.match(humanRecall.stdout, /Team \(github\.com\/acme\/cli-team; words and meaning, vectors scored on this machine\):\n1\. \[\d\.\d\d\] attempt from ci:github-actions\/runner-7: /);
 
     // without team memory the answer has no team object
     const off = cli(dev, ['check', '--command', 'npm run migrate', '--json'], {}).json();

@@ -80,7 +80,7 @@ describe('team memory on PostgreSQL', () => {
       await b.team.sync(b.memory.store);
       const view = await b.team.view();
       assert.ok(view.view?.learnings.some(l => l.text === 'prisma generate needs DATABASE_URL set in .env' && l.machine === 'laptop-a'));
-      const found = await b.team.db.search(b.team.project, 'prisma client module', 5);
+      const found = (await b.team.recall('prisma client module', 5)).hits;
       assert.ok(found.some(f => f.kind === 'attempt' && f.key === '.::prisma generate'), JSON.stringify(found));
       assert.ok(found.some(f => f.kind === 'learning'), JSON.stringify(found));
       assert.deepEqual(a.warnings, []);

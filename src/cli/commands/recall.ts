@@ -1,3 +1,4 @@
+import { plainText } from '../../core/plainText';
 import { classifyDatabaseError } from '../../store/team/database';
 import type { Command } from '../types';
 
@@ -10,7 +11,7 @@ export const recall: Command = {
     query: { type: 'string', help: 'an error message, a command or a task' },
     k: { type: 'string', help: 'how many results (1–100, default 5)' },
     lexical: { type: 'boolean', help: 'words only, no embeddings' },
-    team: { type: 'boolean', help: 'also search the team database (PostgreSQL full-text search; needs team memory on)' },
+    team: { type: 'boolean', help: 'also search the team database (full-text search and vectors of the same embedder; needs team memory on)' },
   },
   async run(ctx) {
     const query = ctx.required('query');
@@ -31,11 +32,13 @@ export const recall: Command = {
       return 1;
     }
     try {
-      const found = await team.db.search(team.project, ctx.memory().redact(query), k);
-      const teamHuman = found.length
-        ? found.map((f, i) => `${i + 1}. [${f.rank.toFixed(2)}] ${f.kind} from ${f.machine}: ${f.text}`).join('\n')
+      const found = await team.recall(ctx.memory().redact(query), k);
+      const how = found.scoring.mode === 'full-text' ? 'words only' : `words and meaning, vectors scored ${found.scoring.mode === 'pgvector' ? 'by pgvector' : 'on this machine'}`;
+      // another machine's text, printed to a terminal: one plain line each, no escape sequences
+      const teamHuman = found.hits.length
+        ? found.hits.map((f, i) => `${i + 1}. [${f.score.toFixed(2)}] ${f.kind} from ${plainText(f.machine, 100)}: ${plainText(f.text.replace(/\n/g, ': '), 400)}`).join('\n')
         : 'Nothing similar in the team memory.';
-      ctx.print(`${human}\n\nTeam (${team.project}):\n${teamHuman}`, { local, team: found });
+      ctx.print(`${human}\n\nTeam (${team.project}; ${how}):\n${teamHuman}`, { local: local.map(h => ({ from: 'local', ...h })), team: found.hits, teamScoring: found.scoring });
       return 0;
     } catch (e) {
       const err = classifyDatabaseError(e, team.db.target);

@@ -5,6 +5,7 @@
 import { hostname } from 'node:os';
 import type { CheckResult } from '../../core/check';
 import { markResolved, newId, type RecordResult } from '../../core/memory';
+import { createLexicalScorer, dot, type Scorer, type TextEmbedder } from '../../core/recall';
 import type { ReflectionRecord } from '../../core/reflection';
 import {
   clearedByTeam,
@@ -20,7 +21,7 @@ import {
 import type { Approach, Learning, MemoryData } from '../../core/types';
 import type { MemoryStorePort } from '../memoryStore';
 import type { TeamConnection, TeamSettings } from './config';
-import { TeamDatabase, TeamDatabaseError, classifyDatabaseError, type TeamDatabaseOptions } from './database';
+import { TeamDatabase, TeamDatabaseError, classifyDatabaseError, type RecallCandidate, type SharedVector, type TeamDatabaseOptions, type VectorMode } from './database';
 import { Outbox } from './outbox';
 import { ViewCache, type TeamViewFile } from './viewCache';
 
@@ -44,7 +45,44 @@ export interface TeamMemoryOptions {
   threshold: () => number;
   env?: Record<string, string | undefined>;
   onWarning?: (message: string) => void;
+  /** Told once per database how team recall scores (pgvector or the client). */
+  onInfo?: (message: string) => void;
   database?: TeamDatabaseOptions;
+  /**
+   * The embedder of the vectors pushed with shared records and of team recall's queries, created on
+   * the first push or recall (never on the record or check path). The front doors give the offline
+   * embedder (src/embeddings: teamRecallParts); none or false: no vectors, recall by words.
+   */
+  embedder?: (() => TextEmbedder) | false;
+  /** Team recall's fused scorer over the candidates, with their stored vectors (src/embeddings: createTeamRecallScorer). Default: words only. */
+  recallScorer?: (embedder: TextEmbedder | undefined, vectors: ReadonlyMap<string, Float32Array>) => Scorer;
+}
+
+/** One team recall hit: from the team database, with how it was found and scored. */
+export interface TeamRecallHit {
+  from: 'team';
+  kind: RecallCandidate['kind'];
+  key: string | null;
+  text: string;
+  machine: string;
+  /** The fused score (local recall's formula), in [0, 1]. */
+  score: number;
+  /** PostgreSQL's full-text rank; 0 when only the vector found it. */
+  rank: number;
+  /** Cosine similarity of the stored vector; null when the record has none of this embedder. */
+  similarity: number | null;
+}
+
+export interface TeamRecall {
+  hits: TeamRecallHit[];
+  scoring: {
+    /** pgvector: the database found the nearest vectors; client: this machine compared the project's most recent ones; full-text: no vectors. */
+    mode: VectorMode | 'full-text';
+    model?: string;
+    dim?: number;
+    /** How many documents were compared. */
+    candidates: number;
+  };
 }
 
 export interface SyncResult {
@@ -68,12 +106,13 @@ export class TeamMemory implements TeamLink {
   readonly ci: boolean;
   private readonly warn: (message: string) => void;
   private pushing: Promise<SyncResult> | undefined;
+  private embedderMade: { embedder?: TextEmbedder } | undefined;
 
   constructor(readonly options: TeamMemoryOptions) {
     this.warn = options.onWarning ?? (m => process.emitWarning(m, 'FailureMemoryWarning'));
     this.outbox = new Outbox(options.memoryDir, options.settings.maxOutbox, this.warn);
     this.views = new ViewCache(options.memoryDir);
-    this.db = new TeamDatabase(options.connection, { onWarning: this.warn, ...options.database });
+    this.db = new TeamDatabase(options.connection, { onWarning: this.warn, ...(options.onInfo ? { onInfo: options.onInfo } : {}), ...options.database });
     const id = machineIdentity(options.env ?? process.env, hostname(), options.settings.machineName);
     this.machine = id.machine;
     this.ci = id.ci;
@@ -164,7 +203,7 @@ export class TeamMemory implements TeamLink {
     while (entries.length) {
       const batch = entries.slice(0, PUSH_BATCH);
       try {
-        result.inserted += await this.db.push(this.project, batch);
+        result.inserted += await this.db.push(this.project, batch, await this.vectorsFor(batch));
       } catch (e) {
         result.error = classifyDatabaseError(e, this.db.target);
         break;
@@ -203,6 +242,74 @@ export class TeamMemory implements TeamLink {
     return { ...pulled, pushed: pushed.pushed, inserted: pushed.inserted };
   }
 
+  /** The team embedder, created once on first need; undefined (with one warning) when it cannot be. */
+  embedder(): TextEmbedder | undefined {
+    if (!this.embedderMade) {
+      const make = this.options.embedder;
+      try {
+        this.embedderMade = { embedder: make ? make() : undefined };
+      } catch (e) {
+        this.embedderMade = {};
+        this.warn(`team memory: records are shared without vectors, and team recall uses words only (${(e as Error).message}).`);
+      }
+    }
+    return this.embedderMade.embedder;
+  }
+
+  /**
+   * Vectors of what a batch shares, computed here in the background push (never on the record
+   * path) from the entries' text, which was redacted before it reached the outbox: failures (their
+   * label and error signature), learnings, reflections.
+   */
+  private async vectorsFor(batch: readonly OutboxEntry[]): Promise<SharedVector[]> {
+    const docs: Array<Omit<SharedVector, 'model' | 'dim' | 'vector'> & { text: string }> = [];
+    for (const e of batch) {
+      if (e.kind === 'attempt' && e.attempt.outcome === 'failure') docs.push({ kind: 'attempt', ref: e.attempt.key, at: e.attempt.endedAt, text: teamDocument(e.attempt.label, e.attempt.errorSignature) });
+      else if (e.kind === 'learning') docs.push({ kind: 'learning', ref: e.learning.id, at: e.learning.createdAt, text: e.learning.text });
+      else if (e.kind === 'reflection') docs.push({ kind: 'reflection', ref: e.reflection.id, at: e.reflection.createdAt, text: e.reflection.text });
+    }
+    const embedder = docs.length ? this.embedder() : undefined;
+    if (!embedder) return [];
+    try {
+      const vectors = await embedder.embed(docs.map(d => d.text));
+      return docs.map((d, i) => ({ kind: d.kind, ref: d.ref, at: d.at, model: embedder.id, dim: embedder.dim, vector: vectors[i] }));
+    } catch (e) {
+      this.warn(`team memory: could not compute vectors for the team (${(e as Error).message}); the records go without them.`);
+      return [];
+    }
+  }
+
+  /**
+   * Team recall: the team database's full-text matches and vector neighbours (same embedder only),
+   * scored on this machine with local recall's fusion. The query should already be redacted.
+   */
+  async recall(query: string, k = 5): Promise<TeamRecall> {
+    const embedder = this.embedder();
+    const q = embedder ? (await embedder.embed([query]))[0] : undefined;
+    const { candidates, mode } = await this.db.recallCandidates(this.project, query, embedder && q ? { model: embedder.id, dim: embedder.dim, vector: q } : undefined);
+    const vectors = new Map<string, Float32Array>();
+    for (const c of candidates) if (c.vector) vectors.set(c.text, c.vector);
+    const scorer = this.options.recallScorer?.(mode === 'full-text' ? undefined : embedder, vectors) ?? createLexicalScorer();
+    const scores = candidates.length ? await scorer.score(query, candidates.map(c => c.text)) : [];
+    const hits: TeamRecallHit[] = candidates.map((c, i) => ({
+      from: 'team',
+      kind: c.kind,
+      key: c.key,
+      text: c.text,
+      machine: c.machine,
+      score: Math.round(scores[i] * 1000) / 1000,
+      rank: Math.round(c.rank * 1e4) / 1e4,
+      similarity: c.vector && q && c.vector.length === q.length ? Math.round(dot(q, c.vector) * 1000) / 1000 : null,
+    }));
+    return {
+      hits: hits
+        .filter(h => h.score > 0)
+        .sort((a, b) => b.score - a.score || a.text.localeCompare(b.text))
+        .slice(0, Math.max(1, k)),
+      scoring: { mode, ...(embedder && mode !== 'full-text' ? { model: embedder.id, dim: embedder.dim } : {}), candidates: candidates.length },
+    };
+  }
+
   /** Records online/offline in the view file (the tooltip and `check --json` read it). */
   private async noteState(error: TeamDatabaseError | undefined): Promise<void> {
     try {
@@ -219,6 +326,11 @@ export class TeamMemory implements TeamLink {
     await this.pushing?.catch(() => undefined);
     await this.db.close();
   }
+}
+
+/** The text of a shared failure that team recall compares (and its vector is computed from). */
+export function teamDocument(label: string, errorSignature: string): string {
+  return `${label}\n${errorSignature}`;
 }
 
 /** Resolves local approaches that succeeded (or were resolved) elsewhere after their last local failure. */

@@ -3,9 +3,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memoryDirFor } from '../../../src/store/memoryStore';
+import { teamRecallParts } from '../../../src/embeddings';
 import { DEFAULT_TEAM_SETTINGS, describeDatabase, type TeamSettings } from '../../../src/store/team/config';
 import { projectFor } from '../../../src/store/team/identity';
-import { TeamMemory } from '../../../src/store/team/teamMemory';
+import { TeamMemory, type TeamMemoryOptions } from '../../../src/store/team/teamMemory';
 import { WorkspaceMemory } from '../../../src/app/workspaceMemory';
 
 export function cloneWorkspace(origin: string, prefix = 'fm-team-'): string {
@@ -23,7 +24,14 @@ export interface Machine {
 }
 
 /** A "machine": a workspace clone with its local memory and team memory (never connects until a sync). */
-export function machine(ws: string, url: string, name: string, settings: Partial<TeamSettings> = {}, password?: string): Machine {
+export function machine(
+  ws: string,
+  url: string,
+  name: string,
+  settings: Partial<TeamSettings> = {},
+  password?: string,
+  extra: Pick<TeamMemoryOptions, 'embedder' | 'onInfo'> = {},
+): Machine {
   const warnings: string[] = [];
   const onWarning = (m: string) => warnings.push(m);
   const s: TeamSettings = { ...DEFAULT_TEAM_SETTINGS, enabled: true, databaseUrl: url, machineName: name, ...settings };
@@ -39,6 +47,9 @@ export function machine(ws: string, url: string, name: string, settings: Partial
     env: {},
     onWarning,
     database: { connectTimeoutMs: 3000 },
+    // vectors and recall as the front doors give them
+    ...teamRecallParts(),
+    ...extra,
   });
   const memory = new WorkspaceMemory(ws, { team, onWarning });
   ref.memory = memory;
