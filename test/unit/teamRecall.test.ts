@@ -4,25 +4,16 @@
 // server without pgvector (this machine's: Debian bookworm has no package for it) scoring on the client.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Client } from 'pg';
 import { OfflineEmbedder } from '../../src/embeddings';
 import type { Embedder } from '../../src/embeddings/types';
 import type { OutboxEntry } from '../../src/core/team';
 import { bytesVector, RECALL_CLIENT_VECTORS, VEC_BYTES_AS_REAL_ARRAY } from '../../src/store/team/database';
-import { startCluster, type PgCluster } from './helpers/pgCluster';
+import { queryRows, startCluster, type PgCluster } from './helpers/pgCluster';
 import { cloneWorkspace, machine, type Machine } from './helpers/teamWorkspace';
 
 let pg: PgCluster;
 
-async function sql<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
-  const c = new Client({ connectionString: pg.url });
-  await c.connect();
-  try {
-    return (await c.query(text, params)).rows as T[];
-  } finally {
-    await c.end();
-  }
-}
+const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> => queryRows<T>(pg.url, text, params);
 
 /** Failures of unrelated kinds, and the one a teammate will describe in other words. */
 const FAILURES: Array<[string, string]> = [

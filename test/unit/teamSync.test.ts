@@ -4,23 +4,14 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { Client } from 'pg';
-import { freePort, startCluster, type PgCluster } from './helpers/pgCluster';
+import { freePort, queryRows, startCluster, type PgCluster } from './helpers/pgCluster';
 import { cloneWorkspace, machine } from './helpers/teamWorkspace';
 
 let pg: PgCluster;
 const ORIGIN = 'git@github.com:Acme/Shop.git';
 const PRISMA = "Error: Cannot find module '@prisma/client'\nRequire stack:\n- /app/node_modules/.prisma/client/index.js\n";
 
-async function sql<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
-  const c = new Client({ connectionString: pg.url });
-  await c.connect();
-  try {
-    return (await c.query(text, params)).rows as T[];
-  } finally {
-    await c.end();
-  }
-}
+const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> => queryRows<T>(pg.url, text, params);
 
 before(async () => {
   pg = await startCluster();

@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Client } from 'pg';
 
 const run = promisify(execFile);
 
@@ -36,6 +37,17 @@ export function findPostgresBin(): string | undefined {
   }
   for (const dir of (process.env.PATH ?? '').split(':')) if (dir && existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl'))) return dir;
   return undefined;
+}
+
+/** One query on a fresh connection (closed afterwards): the rows, for assertions on what the database holds. */
+export async function queryRows<T = Record<string, unknown>>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query(text, params)).rows as T[];
+  } finally {
+    await c.end();
+  }
 }
 
 export function freePort(): Promise<number> {
