@@ -3,9 +3,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { lexicalScorer } from '../../src/core/recall';
 import { errorWords, splitIdentifier } from '../../src/embeddings/errorText';
 import { createOfflineScorer, EmbeddingScorer, HybridScorer, OfflineEmbedder } from '../../src/embeddings';
@@ -14,16 +13,9 @@ import { dot, type Embedder } from '../../src/embeddings/types';
 import { decodeWordTable, encodeWordTable, loadWordTable } from '../../src/embeddings/wordTable';
 import { VectorStore } from '../../src/store/vectorStore';
 import { WorkspaceMemory } from '../../src/app/workspaceMemory';
+import { tempFolders } from './helpers/tempFolders';
 
-const roots: string[] = [];
-after(() => {
-  for (const r of roots) fs.rmSync(r, { recursive: true, force: true });
-});
-function folder(): string {
-  const d = fs.mkdtempSync(path.join(tmpdir(), 'fm-embed-'));
-  roots.push(d);
-  return d;
-}
+const folder = tempFolders('fm-embed-');
 
 const recallSet = JSON.parse(fs.readFileSync(path.join(__dirname, '../fixtures/recall-set.json'), 'utf8')) as RecallSet;
 

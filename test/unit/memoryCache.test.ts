@@ -5,9 +5,7 @@
 
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { applyAttempt, prepareAttempt } from '../../src/core/memory';
 import { approachDocument, createLexicalScorer, recall, type Scorer } from '../../src/core/recall';
 import { createRedactor } from '../../src/core/redact';
@@ -16,17 +14,9 @@ import { createOfflineScorer } from '../../src/embeddings';
 import { cloneJson, deepFreeze } from '../../src/store/frozen';
 import { MemoryStore, memoryDirFor } from '../../src/store/memoryStore';
 import { WorkspaceMemory } from '../../src/app/workspaceMemory';
+import { tempFolders } from './helpers/tempFolders';
 
-const roots: string[] = [];
-after(() => {
-  for (const r of roots) fs.rmSync(r, { recursive: true, force: true });
-});
-
-function workspace(): string {
-  const ws = fs.mkdtempSync(path.join(tmpdir(), 'fm-cache-'));
-  roots.push(ws);
-  return ws;
-}
+const workspace = tempFolders('fm-cache-');
 
 const settings = { ...DEFAULT_SETTINGS, limits: { ...DEFAULT_SETTINGS.limits, maxApproaches: 1000 } };
 const ERRORS = [

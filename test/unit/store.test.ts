@@ -1,24 +1,16 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { hostname } from 'node:os';
 import * as path from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { emptyMemory, SCHEMA_VERSION, type Approach, type Attempt, type Learning, type MemoryData } from '../../src/core/types';
 import { acquireLock } from '../../src/store/lock';
 import { MAX_MEMORY_FILE_BYTES, MEMORY_DIR_NAME, MemoryStore, StoreError, memoryDirFor, migrateMemory, type StoreOptions } from '../../src/store/memoryStore';
-
-const roots: string[] = [];
-after(() => {
-  for (const r of roots) fs.rmSync(r, { recursive: true, force: true });
-});
+import { tempFolders } from './helpers/tempFolders';
 
 /** A fresh workspace folder in the OS temp dir; removed after the run. */
-function workspace(): string {
-  const ws = fs.mkdtempSync(path.join(tmpdir(), 'fm-store-'));
-  roots.push(ws);
-  return ws;
-}
+const workspace = tempFolders('fm-store-');
 
 function newStore(options: StoreOptions = {}): { store: MemoryStore; warnings: string[]; dir: string } {
   const warnings: string[] = [];

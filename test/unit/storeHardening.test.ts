@@ -4,24 +4,16 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { hostname } from 'node:os';
 import * as path from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { MemoryStore, StoreError, memoryDirFor } from '../../src/store/memoryStore';
 import { VectorStore } from '../../src/store/vectorStore';
 import { WorkspaceMemory } from '../../src/app/workspaceMemory';
+import { tempFolders } from './helpers/tempFolders';
 
 const CLI = path.resolve(__dirname, '../../dist/cli.js');
-const roots: string[] = [];
-after(() => {
-  for (const r of roots) fs.rmSync(r, { recursive: true, force: true });
-});
-
-function workspace(): string {
-  const ws = fs.mkdtempSync(path.join(tmpdir(), 'fm-hard-'));
-  roots.push(ws);
-  return ws;
-}
+const workspace = tempFolders('fm-hard-');
 
 function cli(ws: string, args: string[], input = ''): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [CLI, ...args, '--workspace', ws], { input, encoding: 'utf8', timeout: 120_000 });

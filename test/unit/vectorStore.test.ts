@@ -1,21 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { crc32, VectorStore, type VectorEntry, type VectorIndex } from '../../src/store/vectorStore';
+import { tempFolders } from './helpers/tempFolders';
 
-const roots: string[] = [];
-after(() => {
-  for (const r of roots) fs.rmSync(r, { recursive: true, force: true });
-});
-
-function folder(): string {
-  const d = fs.mkdtempSync(path.join(tmpdir(), 'fm-vectors-'));
-  roots.push(d);
-  return d;
-}
+const folder = tempFolders('fm-vectors-');
 
 function newStore(dir = folder()): { store: VectorStore; warnings: string[]; dir: string } {
   const warnings: string[] = [];
