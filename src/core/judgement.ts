@@ -28,7 +28,7 @@ export interface StreakVerdict {
 }
 
 /** The comparable part of an error signature: its first (most telling) line. */
-export function primaryError(signature: string): string {
+function primaryError(signature: string): string {
   const bar = signature.indexOf(' | ');
   // numbers fold: `3 != 4` then `2 != 4` is the same assertion failing, not a new error
   return (bar >= 0 ? signature.slice(0, bar) : signature).trim().replace(/\d+/g, '<n>');
