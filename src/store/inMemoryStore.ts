@@ -3,7 +3,7 @@
 // that they go through WorkspaceMemory — the very code path of `check` and `record`.
 
 import { emptyMemory, type MemoryData } from '../core/types';
-import { deepFreeze } from './frozen';
+import { cloneJson, deepFreeze } from './frozen';
 import type { MemoryStorePort } from './memoryStore';
 
 export class InMemoryStore implements MemoryStorePort {
@@ -16,17 +16,17 @@ export class InMemoryStore implements MemoryStorePort {
   constructor(name = 'in-memory', initial: MemoryData = emptyMemory()) {
     this.dir = `(${name})`;
     this.file = `(${name})/memory.json`;
-    this.data = structuredClone(initial);
+    this.data = cloneJson(initial);
   }
 
   /** A frozen copy, shared until the next write, as the file store gives: callers never hold the live document. */
   async read(): Promise<MemoryData> {
-    this.view ??= deepFreeze(structuredClone(this.data));
+    this.view ??= deepFreeze(cloneJson(this.data));
     return this.view;
   }
 
   async update<T>(mutate: (data: MemoryData) => T | Promise<T>): Promise<T> {
-    const next = structuredClone(this.data);
+    const next = cloneJson(this.data);
     const result = await mutate(next);
     next.updatedAt = new Date().toISOString();
     this.data = next;
@@ -35,7 +35,7 @@ export class InMemoryStore implements MemoryStorePort {
   }
 
   async replace(data: MemoryData): Promise<void> {
-    this.data = { ...structuredClone(data), updatedAt: new Date().toISOString() };
+    this.data = { ...cloneJson(data), updatedAt: new Date().toISOString() };
     this.view = undefined;
   }
 
