@@ -78,6 +78,46 @@ const group = (harness: HarnessId, event: HookEvent, matcher?: string, extra: Js
 /** The rules file that carries Cline's summary (see hooks/rules.ts). */
 export const CLINE_RULES = '.clinerules/failure-memory.md';
 
+/** vscode and copilot share one file: Copilot's format, which VS Code reads too. */
+function copilotTarget(): JsonTarget {
+  const e = (event: HookEvent): Entry => ({ type: 'command', bash: cmd('copilot', event), powershell: hookCommandPowerShell('copilot', event), timeoutSec: 30 });
+  return {
+    kind: 'json',
+    file: '.github/hooks/failure-memory.json',
+    owned: true,
+    base: { version: 1 },
+    // VS Code converts these lowerCamel names to its own, but has no UserPromptSubmitted: its
+    // prompt event gets its own PascalCase entry (Copilot CLI fires it too, in its VS Code
+    // format; the vscode adapter gives Copilot no second context there)
+    entries: {
+      preToolUse: [e('pre')],
+      postToolUse: [e('post')],
+      postToolUseFailure: [e('post')],
+      sessionStart: [e('session-start')],
+      userPromptSubmitted: [e('prompt')],
+      UserPromptSubmit: [{ type: 'command', bash: cmd('vscode', 'prompt'), powershell: hookCommandPowerShell('vscode', 'prompt'), timeoutSec: 30 }],
+    },
+  };
+}
+
+/** Cline: one script per hook, and the rules file that carries the summary (see hooks/rules.ts). */
+function clineTarget(): ScriptsTarget {
+  const script = (event: HookEvent) => `#!/bin/sh\n# Failure Memory (written by failure-memory setup-agents; \`failure-memory setup-agents --remove\` removes it)\n${cmd('cline', event)}\n`;
+  // Cline CLI ignores context from its hooks before the first request: the summary goes into a
+  // rules file, kept current by the hooks (its content here is a placeholder: planSetup fills it)
+  return {
+    kind: 'scripts',
+    files: {
+      '.clinerules/hooks/PreToolUse': script('pre'),
+      '.clinerules/hooks/PostToolUse': script('post'),
+      '.clinerules/hooks/TaskStart': script('session-start'),
+      '.clinerules/hooks/UserPromptSubmit': script('prompt'),
+      [CLINE_RULES]: rulesText(''),
+    },
+    plain: [CLINE_RULES],
+  };
+}
+
 /** What each harness gets. vscode and copilot share .github/hooks (VS Code reads Copilot's format). */
 export function targetFor(harness: HarnessId): Target {
   switch (harness) {
@@ -94,26 +134,8 @@ export function targetFor(harness: HarnessId): Target {
         },
       };
     case 'vscode':
-    case 'copilot': {
-      const e = (event: HookEvent): Entry => ({ type: 'command', bash: cmd('copilot', event), powershell: hookCommandPowerShell('copilot', event), timeoutSec: 30 });
-      return {
-        kind: 'json',
-        file: '.github/hooks/failure-memory.json',
-        owned: true,
-        base: { version: 1 },
-        // VS Code converts these lowerCamel names to its own, but has no UserPromptSubmitted: its
-        // prompt event gets its own PascalCase entry (Copilot CLI fires it too, in its VS Code
-        // format; the vscode adapter gives Copilot no second context there)
-        entries: {
-          preToolUse: [e('pre')],
-          postToolUse: [e('post')],
-          postToolUseFailure: [e('post')],
-          sessionStart: [e('session-start')],
-          userPromptSubmitted: [e('prompt')],
-          UserPromptSubmit: [{ type: 'command', bash: cmd('vscode', 'prompt'), powershell: hookCommandPowerShell('vscode', 'prompt'), timeoutSec: 30 }],
-        },
-      };
-    }
+    case 'copilot':
+      return copilotTarget();
     case 'cursor':
       return {
         kind: 'json',
@@ -147,22 +169,8 @@ export function targetFor(harness: HarnessId): Target {
           UserPromptSubmit: [group('codex', 'prompt', undefined, { timeout: 30 })],
         },
       };
-    case 'cline': {
-      const script = (event: HookEvent) => `#!/bin/sh\n# Failure Memory (written by failure-memory setup-agents; \`failure-memory setup-agents --remove\` removes it)\n${cmd('cline', event)}\n`;
-      // Cline CLI ignores context from its hooks before the first request: the summary goes into a
-      // rules file, kept current by the hooks (its content here is a placeholder: planSetup fills it)
-      return {
-        kind: 'scripts',
-        files: {
-          '.clinerules/hooks/PreToolUse': script('pre'),
-          '.clinerules/hooks/PostToolUse': script('post'),
-          '.clinerules/hooks/TaskStart': script('session-start'),
-          '.clinerules/hooks/UserPromptSubmit': script('prompt'),
-          [CLINE_RULES]: rulesText(''),
-        },
-        plain: [CLINE_RULES],
-      };
-    }
+    case 'cline':
+      return clineTarget();
     case 'windsurf':
       return { kind: 'json', file: '.windsurf/hooks.json', entries: { pre_run_command: [{ command: cmd('windsurf', 'pre'), show_output: true }] } };
   }

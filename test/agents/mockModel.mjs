@@ -170,9 +170,10 @@ function gemini(res, b, step, streaming, aux) {
   const calls = callsOf(step);
   let parts;
   if (aux) {
-    // the CLI's own JSON side requests (next speaker, model routing): a valid, boring answer
-    const wantsJson = b.generationConfig?.responseMimeType === 'application/json' || b.config?.responseMimeType === 'application/json';
-    parts = [{ text: wantsJson ? JSON.stringify({ reasoning: 'mock', next_speaker: 'user', model_choice: 'flash' }) : DONE_TEXT }];
+    // the CLI's own JSON side requests (routing, next speaker): a value of the schema it asked for
+    const config = b.generationConfig ?? b.config ?? {};
+    const schema = config.responseJsonSchema ?? config.responseSchema;
+    parts = [{ text: config.responseMimeType === 'application/json' ? JSON.stringify(schema ? valueOf(schema) : {}) : DONE_TEXT }];
   } else if (calls.length) {
     parts = calls.map(c => ({ functionCall: { name: c.tool, args: c.input ?? {} } }));
   } else {
@@ -187,6 +188,17 @@ function gemini(res, b, step, streaming, aux) {
   const send = sse(res);
   send('', response);
   res.end();
+}
+
+/** A small value that satisfies a (Gemini or JSON) schema: what a side request's parser expects. */
+function valueOf(schema) {
+  const type = String(schema?.type ?? '').toLowerCase();
+  if (schema?.enum?.length) return schema.enum[0];
+  if (type === 'object') return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, valueOf(v)]));
+  if (type === 'array') return [];
+  if (type === 'integer' || type === 'number') return 1;
+  if (type === 'boolean') return false;
+  return 'mock';
 }
 
 function classify(method, path) {

@@ -21,5 +21,5 @@ export const claude: HarnessAdapter = {
   reply(event, answer, p) {
     return claudeStyleReply(event, answer, str(p.hook_event_name) || CLAUDE_EVENT_NAMES[event]);
   },
-  notice: (_event, message) => systemMessage(message),
+  notice: (event, message) => systemMessage(message, event === 'session-start' || event === 'prompt' ? CLAUDE_EVENT_NAMES[event] : undefined),
 };

@@ -7,10 +7,18 @@
 // error, success} per command, the result starting "[Command exited with code N]"). It ignores a
 // TaskStart hook's contextModification (a tool hook's reaches the model), so the summary goes into
 // .clinerules/failure-memory.md, which Cline reads into its system prompt.
+// Its hooks cannot refuse one call: `cancel: true` stops the whole task (the model never learns
+// why). A refused run_commands call is given instead a command that only prints the reason and
+// fails (overrideInput), so the model reads why; the post hook knows it by its first word.
 
-import { args, exitCodeIn, json, obj, str, type HarnessAdapter, type Json, type ShellResult, type ShellRun } from './types';
+import { args, exitCodeIn, json, obj, str, tellTheUser, type HarnessAdapter, type Json, type ShellResult, type ShellRun } from './types';
 
 const SHELL_TOOLS = ['execute_command', 'run_commands'];
+
+/** What a refused run_commands call runs instead: a no-op marker, the reason on stderr, exit 1. */
+export const REFUSED_MARKER = ': failure-memory refused;';
+const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+export const refusalCommand = (reason: string) => `${REFUSED_MARKER} printf '%s\\n' ${sq(reason)} >&2; exit 1`;
 
 const stringList = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
@@ -36,6 +44,8 @@ function clineResult(item: Json, fallbackSuccess: unknown): ShellResult {
   const output = text.replace(/^\[Command exited with code -?\d+\]\n*/, '').replace(/^\[(?:stdout|stderr)\]\n/gm, '').trim();
   const success = typeof item.success === 'boolean' ? item.success : fallbackSuccess;
   const code = exitCodeIn(text.slice(0, 200)) ?? exitCodeIn(str(item.error));
+  // Cline aborts a call itself (its own guard against repeated calls, a cancel): nothing ran
+  if (code === undefined && /\baborted\b/i.test(str(item.error))) return { exitCode: null, output };
   return { exitCode: code ?? (success === true ? 0 : success === false ? 1 : null), output };
 }
 
@@ -53,10 +63,12 @@ function runsOf(event: 'pre' | 'post', tool: string, p: Json): ShellRun[] {
       items = [{ result: hook.result }];
     }
   }
-  return commands.map((command, i) => {
-    const item = items.find(x => str(x.query) === command) ?? items[i] ?? {};
-    return { command, result: clineResult(item, hook.success) };
-  });
+  return commands
+    .map((command, i) => {
+      const item = items.find(x => str(x.query) === command) ?? items[i] ?? {};
+      return { command, result: clineResult(item, hook.success) };
+    })
+    .filter(r => !r.command.startsWith(REFUSED_MARKER));
 }
 
 export const cline: HarnessAdapter & { rulesFile: string } = {
@@ -75,7 +87,8 @@ export const cline: HarnessAdapter & { rulesFile: string } = {
     if ((event !== 'pre' && event !== 'post') || !SHELL_TOOLS.includes(tool)) return base;
     return { ...base, runs: runsOf(event, tool, p) };
   },
-  reply(event, answer) {
+  reply(event, answer, p) {
+    if (answer.kind === 'deny' && str(obj(p.preToolUse).toolName) === 'run_commands') return json({ cancel: false, overrideInput: { commands: [refusalCommand(answer.reason)] } });
     if (answer.kind === 'deny') return json({ cancel: true, errorMessage: answer.reason });
     if (answer.kind === 'context') return json({ cancel: false, contextModification: answer.text });
     return json({ cancel: false });
@@ -83,7 +96,7 @@ export const cline: HarnessAdapter & { rulesFile: string } = {
   // a tool hook's contextModification reaches the model (which can tell the user); nothing of a
   // hook's output is shown to the user by Cline CLI
   notice(event, message) {
-    const out = event === 'pre' || event === 'post' ? { cancel: false, contextModification: `${message} (Tell the user: the Failure Memory command gate is not active.)` } : { cancel: false };
+    const out = event === 'pre' || event === 'post' ? { cancel: false, contextModification: tellTheUser(message) } : { cancel: false };
     return { exitCode: 0, stdout: `${JSON.stringify(out)}\n`, stderr: `${message}\n` };
   },
 };

@@ -27,5 +27,5 @@ export const codex: HarnessAdapter = {
     if (event === 'pre' && answer.kind === 'deny') return block2(answer.reason);
     return claudeStyleReply(event, answer, str(p.hook_event_name) || CLAUDE_EVENT_NAMES[event]);
   },
-  notice: (_event, message) => systemMessage(message),
+  notice: (event, message) => systemMessage(message, event === 'session-start' || event === 'prompt' ? CLAUDE_EVENT_NAMES[event] : undefined),
 };

@@ -10,7 +10,7 @@
 // A shell result says its exit code in its last line ("<shellId: 0 completed with exit code 1>").
 
 import { VSCODE_TERMINAL_TOOLS } from './vscode';
-import { args, callKey, CLAUDE_EVENT_NAMES, claudeStyleReply, exitCodeIn, json, none, obj, str, stripCopilotTrailer, type HarnessAdapter, type Json, type ShellResult } from './types';
+import { args, callKey, CLAUDE_EVENT_NAMES, claudeStyleReply, exitCodeIn, json, none, obj, str, stripCopilotTrailer, tellTheUser, type HarnessAdapter, type Json, type ShellResult } from './types';
 
 const snake = (p: Json) => 'tool_name' in p || 'hook_event_name' in p || 'hookEventName' in p;
 function result(p: Json): ShellResult {
@@ -56,7 +56,7 @@ export const copilot: HarnessAdapter = {
   // Copilot CLI shows no hook output to the user under -p; the model gets additionalContext (and
   // can say so), VS Code shows systemMessage. Always exit 0: a failing preToolUse hook denies.
   notice(event, message) {
-    const tell = `${message} (Tell the user: the Failure Memory command gate is not active in this session.)`;
+    const tell = tellTheUser(message);
     const out = event === 'session-start' || event === 'prompt' ? { systemMessage: message, additionalContext: tell } : { systemMessage: message };
     return { exitCode: 0, stdout: `${JSON.stringify(out)}\n`, stderr: `${message}\n` };
   },

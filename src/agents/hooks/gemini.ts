@@ -64,5 +64,5 @@ export const gemini: HarnessAdapter = {
     if (answer.kind === 'context') return json({ hookSpecificOutput: { hookEventName: EVENT_NAMES[event], additionalContext: answer.text } });
     return json({});
   },
-  notice: (_event, message) => systemMessage(message),
+  notice: (event, message) => systemMessage(message, event === 'session-start' || event === 'prompt' ? EVENT_NAMES[event] : undefined),
 };

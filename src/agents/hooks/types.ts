@@ -119,8 +119,18 @@ export const none: HookReply = { exitCode: 0, stdout: '', stderr: '' };
 export const json = (value: unknown): HookReply => ({ exitCode: 0, stdout: `${JSON.stringify(value)}\n`, stderr: '' });
 export const block2 = (reason: string): HookReply => ({ exitCode: 2, stdout: '', stderr: `${reason}\n` });
 
-/** The `systemMessage` field that Claude Code, Codex, Gemini CLI and VS Code show to the user; the call goes on. */
-export const systemMessage = (message: string, extra: Json = {}): HookReply => ({ exitCode: 0, stdout: `${JSON.stringify({ ...extra, systemMessage: message })}\n`, stderr: `${message}\n` });
+/** What the model is asked to pass on when the gate is off (its answer is often what the user reads). */
+export const tellTheUser = (message: string) => `${message} (Tell the user: the Failure Memory command gate is not active in this session.)`;
+
+/**
+ * The `systemMessage` field that Claude Code, Codex, Gemini CLI and VS Code show to the user; the
+ * call goes on. On a context event (`contextEvent`: the harness's event name) the model is told
+ * too, through additionalContext: a headless run (`codex exec`, `claude -p`) shows no hook message.
+ */
+export const systemMessage = (message: string, contextEvent?: string): HookReply => {
+  const context = contextEvent ? { hookSpecificOutput: { hookEventName: contextEvent, additionalContext: tellTheUser(message) } } : {};
+  return { exitCode: 0, stdout: `${JSON.stringify({ systemMessage: message, ...context })}\n`, stderr: `${message}\n` };
+};
 
 /** A harness whose only visible channel is a hook's stderr on a non-blocking exit code. */
 export const stderrNotice = (exitCode: number) => (_event: HookEvent, message: string): HookReply => ({ exitCode, stdout: '', stderr: `${message}\n` });

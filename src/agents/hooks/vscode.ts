@@ -30,5 +30,5 @@ export const vscode: HarnessAdapter = {
     if (answer.kind === 'context' && 'session_id' in p && !('sessionId' in p)) return { exitCode: 0, stdout: '', stderr: '' };
     return claudeStyleReply(event, answer, str(p.hookEventName) || str(p.hook_event_name) || CLAUDE_EVENT_NAMES[event]);
   },
-  notice: (_event, message) => systemMessage(message),
+  notice: (event, message) => systemMessage(message, event === 'session-start' || event === 'prompt' ? CLAUDE_EVENT_NAMES[event] : undefined),
 };
