@@ -65,8 +65,14 @@ function runProcess({ cmd, args, env }, { cwd, timeoutMs = 240_000 }) {
   });
 }
 
+/** AGENTS_CAPTURE=dir: every hook payload is kept under dir/<harness> (see ./fixtures.mjs). */
+function captureEnv(id) {
+  if (!process.env.AGENTS_CAPTURE) return {};
+  return { FAILURE_MEMORY_BIN: path.join(path.dirname(fileURLToPath(import.meta.url)), 'capture-hook.sh'), AGENTS_CAPTURE_DIR: path.resolve(process.env.AGENTS_CAPTURE, id) };
+}
+
 /** One session of harness `id`: the model follows `script`; returns the process result and every request. */
-async function session(id, { ws, home, mock, script, prompt = 'Build the project.' }) {
+async function session(id, { ws, home, mock, script, prompt = 'Build the project.', capture = true }) {
   const h = HARNESSES[id];
   mock.setScript(script);
   const ctx = { ws, home, url: mock.url, prompt };
@@ -76,7 +82,7 @@ async function session(id, { ws, home, mock, script, prompt = 'Build the project
     assert.equal(r.code, 0, `${h.title} setup step failed:\n${r.stdout}\n${r.stderr}`);
   }
   const run = h.run(ctx);
-  const r = await runProcess({ ...run, env: harnessEnv(home, run.env) }, { cwd: ws });
+  const r = await runProcess({ ...run, env: harnessEnv(home, { ...run.env, ...(capture ? captureEnv(id) : {}) }) }, { cwd: ws });
   const requests = [...mock.requests];
   const agentRequests = requests.filter(q => q.api !== 'other' && offersTools(q.api, q.body));
   return { ...r, requests, agentRequests, log: `exit ${r.code} in ${r.ms} ms\n--- stdout\n${r.stdout.slice(-4000)}\n--- stderr\n${r.stderr.slice(-4000)}` };
@@ -154,7 +160,7 @@ async function twoHarnessesOneCall(t) {
   let ok = false;
   try {
     setupAgents(ws, home, ['claude', 'copilot']);
-    const s = await session('copilot', { ws, home, mock, script: [HARNESSES.copilot.shell(FAILING)] });
+    const s = await session('copilot', { ws, home, mock, script: [HARNESSES.copilot.shell(FAILING)], capture: false });
     assert.equal(s.code, 0, s.log);
     const a = approachOf(ws, FAILING);
     assert.ok(a, s.log);
@@ -184,7 +190,7 @@ async function launcherMissing(id, channel, t) {
     setupAgents(ws, home, [id]);
     fs.rmSync(path.join(home, '.failure-memory'), { recursive: true, force: true });
     HARNESSES[id].configure({ home, ws, url: mock.url });
-    const s = await session(id, { ws, home, mock, script: [HARNESSES[id].shell(CLEAR)], prompt: 'Check the project.' });
+    const s = await session(id, { ws, home, mock, script: [HARNESSES[id].shell(CLEAR)], prompt: 'Check the project.', capture: false });
     assert.equal(s.code, 0, s.log);
     assert.ok(fs.existsSync(path.join(ws, 'ok.marker')), 'the agent goes on');
     const OFF = /the gate is OFF on this machine/;

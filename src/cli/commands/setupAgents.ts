@@ -1,3 +1,6 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { memoryDir } from '../../agents/hooks/runner';
 import { cliLauncherTarget } from '../../agents/cliLauncher';
 import { diagnose, describeDiagnosis } from '../../agents/doctor';
 import { ensureLauncher, launcherDir } from '../../agents/launcher';
@@ -6,6 +9,15 @@ import { agentSummary } from '../../core/agentContext';
 import { HARNESS_IDS, type HarnessId } from '../../agents/hooks/types';
 import { VERSION } from '../version';
 import { UsageError, type Command, type Context } from '../types';
+
+/**
+ * A hook finds its workspace by a .vscode/failure-memory folder (or a git top level) above the
+ * command's folder: a folder that has neither gets the (empty) memory folder now, or every hook
+ * there would say it is outside any workspace.
+ */
+function markWorkspace(ws: string): void {
+  if (!existsSync(join(ws, '.git')) && !existsSync(memoryDir(ws))) mkdirSync(memoryDir(ws), { recursive: true });
+}
 
 /** The launcher that hook commands call: written here when missing or broken (a CLI-only machine). */
 function launcherLine(): { line: string; value: unknown } {
@@ -53,6 +65,7 @@ export const setupAgents: Command = {
     const dry = ctx.flag('dry-run');
     const changes = planSetup(ctx.workspace, { harnesses, remove, rulesSummary: harnesses.includes('cline') && !remove ? await summaryFor(ctx) : '' });
     if (!dry) applySetup(ctx.workspace, changes);
+    if (!dry && !remove) markWorkspace(ctx.workspace);
     const lines = describeChanges(changes, remove).map(l => `  ${l}`);
     const launcher = dry || remove ? undefined : launcherLine();
     if (launcher) lines.push(`  ${launcher.line}`);
