@@ -32,8 +32,10 @@ export const HARNESSES = {
   codex: {
     title: 'Codex CLI',
     shell: command => ({ tool: 'exec_command', input: { cmd: command } }),
-    edit: (file, oldText, newText) => ({ tool: 'apply_patch', custom: true, input: `*** Begin Patch\n*** Update File: ${file}\n@@\n-${oldText}\n+${newText}\n*** End Patch\n` }),
-    write: (file, content) => ({ tool: 'apply_patch', custom: true, input: `*** Begin Patch\n*** Add File: ${file}\n${content.split('\n').map(l => `+${l}`).join('\n')}\n*** End Patch\n` }),
+    // Codex 0.169 offers its model no apply_patch tool here: the model runs `apply_patch` through
+    // exec_command, which Codex intercepts (its PreToolUse hook sees tool_name Bash with that command)
+    edit: (file, oldText, newText) => ({ tool: 'exec_command', input: { cmd: `apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: ${file}\n@@\n-${oldText}\n+${newText}\n*** End Patch\nEOF` } }),
+    write: (file, content) => ({ tool: 'exec_command', input: { cmd: `apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: ${file}\n${content.split('\n').map(l => `+${l}`).join('\n')}\n*** End Patch\nEOF` } }),
     // the model provider, and the project trust a Codex user gives once (Codex loads .codex/ only
     // in a trusted project); the hooks' review is --dangerously-bypass-hook-trust below
     configure: ({ home, ws, url }) => write(path.join(home, '.codex', 'config.toml'), [

@@ -204,6 +204,28 @@ async function launcherMissing(id, channel, t) {
   }
 }
 
+/** The model can edit files through each harness's own edit tools (what edit-aware judgement will watch). */
+async function editTools(id, t) {
+  const { root, home } = tempRoot(`${id}-edit`);
+  const ws = workspace(root);
+  const mock = await startMockModel();
+  const h = HARNESSES[id];
+  let ok = false;
+  try {
+    setupAgents(ws, home, [id]);
+    h.configure({ home, ws, url: mock.url });
+    const file = path.join(ws, 'notes.txt');
+    const s = await session(id, { ws, home, mock, script: [h.write(file, 'alpha'), h.edit(file, 'alpha', 'beta')], prompt: 'Write the notes.', capture: false });
+    assert.equal(s.code, 0, s.log);
+    assert.equal(fs.readFileSync(file, 'utf8').trim(), 'beta', `the write then the edit reached the file\n${s.log}`);
+    ok = true;
+  } finally {
+    await mock.close();
+    if (ok) cleanup(root, t);
+    else t.diagnostic(`left for inspection: ${root}`);
+  }
+}
+
 export const scenarios = [
   ...Object.keys(HARNESSES).map(id => ({ name: `${HARNESSES[id].title}: the gate in the real harness`, harnesses: [id], run: t => harnessLoop(id, t) })),
   { name: 'Copilot CLI with Claude Code hooks in the same repository: one call, one record', harnesses: ['copilot', 'claude'], run: t => twoHarnessesOneCall(t) },
@@ -212,4 +234,5 @@ export const scenarios = [
     harnesses: [id],
     run: t => launcherMissing(id, channel, t),
   })),
+  ...Object.keys(HARNESSES).map(id => ({ name: `${HARNESSES[id].title}: the scripted model edits files with the harness's own tools`, harnesses: [id], run: t => editTools(id, t) })),
 ];
