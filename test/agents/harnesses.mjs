@@ -12,8 +12,17 @@ const write = (file, text) => {
   fs.writeFileSync(file, text);
 };
 
-/** No update checks, telemetry or colour in any harness: offline, plain output. */
-const QUIET_ENV = { NO_COLOR: '1', CI: 'true', DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', COPILOT_AUTO_UPDATE: 'false' };
+/** No update checks, telemetry or colour in any harness: nothing but the mock on 127.0.0.1, plain output. */
+const QUIET_ENV = {
+  NO_COLOR: '1',
+  CI: 'true',
+  DO_NOT_TRACK: '1',
+  DISABLE_TELEMETRY: '1',
+  DISABLE_AUTOUPDATER: '1',
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  COPILOT_AUTO_UPDATE: 'false',
+  GEMINI_TELEMETRY_ENABLED: 'false',
+};
 
 export const HARNESSES = {
   claude: {
@@ -41,6 +50,10 @@ export const HARNESSES = {
     configure: ({ home, ws, url }) => write(path.join(home, '.codex', 'config.toml'), [
       'model = "gpt-5.1-codex"',
       'model_provider = "mock"',
+      'check_for_update_on_startup = false',
+      '',
+      '[analytics]',
+      'enabled = false',
       '',
       '[model_providers.mock]',
       'name = "mock"',
@@ -64,7 +77,11 @@ export const HARNESSES = {
     shell: (command, n = 1) => ({ tool: 'run_shell_command', input: { command, description: `attempt ${n}` } }),
     edit: (file, oldText, newText) => ({ tool: 'replace', input: { file_path: file, old_string: oldText, new_string: newText, instruction: 'edit' } }),
     write: (file, content) => ({ tool: 'write_file', input: { file_path: file, content } }),
-    configure: ({ home }) => write(path.join(home, '.gemini', 'settings.json'), `${JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }, null, 2)}\n`),
+    configure: ({ home }) => write(path.join(home, '.gemini', 'settings.json'), `${JSON.stringify({
+      security: { auth: { selectedType: 'gemini-api-key' } },
+      privacy: { usageStatisticsEnabled: false },
+      general: { disableAutoUpdate: true, disableUpdateNag: true },
+    }, null, 2)}\n`),
     run: ({ url, prompt }) => ({
       cmd: binOf('gemini'),
       args: ['-p', prompt, '--yolo'],
