@@ -76,7 +76,7 @@ const group = (harness: HarnessId, event: HookEvent, matcher?: string, extra: Js
 });
 
 /** The rules file that carries Cline's summary (see hooks/rules.ts). */
-export const CLINE_RULES = '.clinerules/failure-memory.md';
+export const CLINE_RULES = HARNESSES.cline.rulesFile ?? '.clinerules/failure-memory.md';
 
 /** vscode and copilot share one file: Copilot's format, which VS Code reads too. */
 function copilotTarget(): JsonTarget {

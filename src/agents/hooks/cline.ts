@@ -71,7 +71,7 @@ function runsOf(event: 'pre' | 'post', tool: string, p: Json): ShellRun[] {
     .filter(r => !r.command.startsWith(REFUSED_MARKER));
 }
 
-export const cline: HarnessAdapter & { rulesFile: string } = {
+export const cline: HarnessAdapter = {
   id: 'cline',
   title: 'Cline',
   doc: 'https://docs.cline.bot/features/hooks/hook-reference',

@@ -36,9 +36,6 @@ function failOpen(adapter: HarnessAdapter | undefined, event: HookEvent | undefi
 /** The shell commands of a call: several (Cline's run_commands) or the one. */
 const runsOf = (input: HookInput): ShellRun[] => input.runs ?? (input.command ? [{ command: input.command, result: input.result }] : []);
 
-/** The harness's rules file that carries the summary where its hooks cannot (Cline CLI). */
-const rulesFileOf = (adapter: HarnessAdapter): string | undefined => (adapter as { rulesFile?: string }).rulesFile;
-
 const real = (p: string): string => {
   try {
     return realpathSync.native(p);
@@ -239,7 +236,7 @@ async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adap
     if (code !== undefined) runs[0] = { ...runs[0], result: { ...runs[0].result!, exitCode: code } };
   }
   for (const r of runs) await record({ workspace: where.workspace, command: r.command, cwd: where.rel, exitCode: r.result!.exitCode, output: r.result!.output });
-  const rules = rulesFileOf(adapter);
+  const rules = adapter.rulesFile;
   if (rules) {
     const data = await readMemory(where.workspace, readFull);
     refreshRules(where.workspace, rules, agentSummary(data, settingsFor(where.workspace).threshold));
@@ -254,7 +251,7 @@ async function context(input: HookInput, answer: (a: HookAnswer) => HookReply, a
   const settings = settingsFor(where.workspace);
   const data = await readMemory(where.workspace, readFull);
   const text = agentSummary(data, settings.threshold);
-  const rules = rulesFileOf(adapter);
+  const rules = adapter.rulesFile;
   if (rules) refreshRules(where.workspace, rules, text);
   return answer(text ? { kind: 'context', text } : { kind: 'none' });
 }

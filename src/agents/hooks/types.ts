@@ -82,6 +82,11 @@ export interface HarnessAdapter {
   parse(event: HookEvent, payload: Json, env: NodeJS.ProcessEnv): HookInput;
   reply(event: HookEvent, answer: HookAnswer, payload: Json): HookReply;
   /**
+   * Where the failure summary goes when the harness's hooks cannot add it before its first model
+   * request (a rules/instructions file it reads, relative to the workspace; Cline CLI).
+   */
+  rulesFile?: string;
+  /**
    * The hook cannot decide (launcher missing, memory unreadable, …): let the call go on and say so
    * where the user of this harness sees it (never only in a debug log).
    */
