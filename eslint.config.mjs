@@ -59,7 +59,7 @@ const browserGlobals = Object.fromEntries(['window', 'document', 'getComputedSty
   .map(g => [g, 'readonly']));
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.e2e/**', 'out/**', '.try/**', 'test-artifacts/**', '.vscode-test/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.e2e/**', '.agents/**', 'out/**', '.try/**', 'test-artifacts/**', '.vscode-test/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'webview/**/*.ts'],

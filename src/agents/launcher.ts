@@ -1,44 +1,81 @@
 // The `failure-memory` launcher in ~/.failure-memory/bin: a stable path that hook files, terminals
-// (PATH, set by the extension) and people use, re-pointed at the installed extension's dist/ at
-// each activation, so it keeps working after an update. `failure-memory hook …` goes to the small
-// dist/hook.js; everything else to dist/cli.js. Without Node.js it falls back to VS Code's own
-// runtime (ELECTRON_RUN_AS_NODE), and a hook call without either fails open with one line.
+// (PATH, set by the extension) and people use. The extension re-points it at its dist/ at each
+// activation, so it keeps working after an update; `failure-memory setup-agents` writes it when it
+// is missing or broken (pointing at the CLI that ran setup), so a CLI-only machine is gated too.
+// `failure-memory hook …` goes to the small dist/hook.js; everything else to dist/cli.js. Without
+// Node.js it falls back to VS Code's own runtime (ELECTRON_RUN_AS_NODE). A hook call that cannot
+// start answers in its harness's visible channel (the adapter's notice) and lets the agent go on.
 
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { HARNESS_IDS, HOOK_EVENTS } from './hooks/types';
+import { HARNESSES } from './hooks';
 
 export function launcherDir(home: string = homedir()): string {
   return join(home, '.failure-memory', 'bin');
 }
 
 export interface LauncherTarget {
-  /** The extension's dist folder (cli.js, hook.js). */
+  /** The extension's (or the CLI package's) dist folder (cli.js, hook.js). */
   dist: string;
   /** Node.js to run it with: an absolute path, or `node` from PATH. */
   node: string;
   /** VS Code's own executable, usable as Node with ELECTRON_RUN_AS_NODE=1 when there is no Node.js. */
   electron?: string;
   version: string;
+  /** Who keeps it current, for the header line ("the extension", "failure-memory setup-agents"). */
+  writer?: string;
 }
 
 const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+/** A printf format that prints `s` as it is (no escapes, no conversions). */
+const fmt = (s: string) => s.replace(/\\/g, '\\\\').replace(/%/g, '%%');
+const PLACEHOLDER = '\u0001';
+
+/**
+ * One `case` line per harness and event: the adapter's notice for a message held in $msg (its JSON
+ * escaping in $jmsg), so that a hook that cannot start says so where that harness's user sees it.
+ */
+function noticeCases(): string {
+  const lines: string[] = [];
+  for (const h of HARNESS_IDS) {
+    for (const e of HOOK_EVENTS) {
+      const r = HARNESSES[h].notice(e, PLACEHOLDER, {});
+      const parts = r.stdout.replace(/\n$/, '').split(JSON.stringify(PLACEHOLDER).slice(1, -1));
+      const out = r.stdout ? `printf ${sq(`${parts.map(fmt).join('%s')}\\n`)}${' "$jmsg"'.repeat(parts.length - 1)}; ` : '';
+      lines.push(`    ${h}:${e}) ${out}printf '%s\\n' "$msg" >&2; exit ${r.exitCode};;`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/** `s` as the inside of a JSON string (what goes between the quotes). */
+const jsonInner = (s: string) => JSON.stringify(s).slice(1, -1);
 
 export function launcherScript(t: LauncherTarget): string {
+  const gone = `Failure Memory: the gate is OFF: ${t.dist} is missing (Failure Memory was removed or moved). Run \`failure-memory setup-agents\` again, or reinstall; commands are not checked.`;
+  const noNode = 'Failure Memory: the gate is OFF: Node.js 20 or later is needed and was not found on PATH; commands are not checked.';
   return `#!/bin/sh
-# failure-memory launcher (Failure Memory ${t.version}). Rewritten by the extension at each activation;
-# hook files and terminals call this path, so it keeps working when the extension updates.
+# failure-memory launcher (Failure Memory ${t.version}), kept current by ${t.writer ?? 'the extension'}.
+# Hook files and terminals call this path, so it keeps working when Failure Memory updates.
 dist=${sq(t.dist)}
 node=${sq(t.node)}
 electron=${sq(t.electron ?? '')}
-fail() {
-  if [ "$1" = hook ]; then echo "Failure Memory hook: $2; not checked, the agent goes on." >&2; exit 1; fi
-  echo "failure-memory: $2" >&2; exit 1
+notice() {
+  case "$2:$3" in
+${noticeCases()}
+  esac
+  printf '%s\\n' "$msg" >&2; exit 1
 }
-[ -f "$dist/cli.js" ] || fail "$1" "the Failure Memory extension is no longer installed ($dist is missing)"
+fail() {
+  if [ "$1" = hook ]; then notice "$@"; fi
+  printf 'failure-memory: %s\\n' "$msg" >&2; exit 1
+}
+if [ ! -f "$dist/cli.js" ]; then msg=${sq(gone)}; jmsg=${sq(jsonInner(gone))}; fail "$@"; fi
 if ! command -v "$node" >/dev/null 2>&1; then
   if [ -n "$electron" ] && [ -x "$electron" ]; then node=$electron; ELECTRON_RUN_AS_NODE=1; export ELECTRON_RUN_AS_NODE
-  else fail "$1" "Node.js 20 or later is needed and was not found on PATH"
+  else msg=${sq(noNode)}; jmsg=${sq(jsonInner(noNode))}; fail "$@"
   fi
 fi
 if [ "$1" = hook ]; then shift; exec "$node" "$dist/hook.js" "$@"; fi
@@ -47,12 +84,14 @@ exec "$node" "$dist/cli.js" "$@"
 }
 
 export function launcherCmd(t: LauncherTarget): string {
-  return `@echo off\r\nrem failure-memory launcher (Failure Memory ${t.version}), rewritten by the extension at each activation.\r\nif not exist "${t.dist}\\cli.js" (echo Failure Memory: the extension is no longer installed; not checked. 1>&2 & exit /b 1)\r\n"${t.node}" "${t.dist}\\cli.js" %*\r\n`;
+  return `@echo off\r\nrem failure-memory launcher (Failure Memory ${t.version}), kept current by ${t.writer ?? 'the extension'}.\r\nif not exist "${t.dist}\\cli.js" (echo Failure Memory: the gate is OFF: ${t.dist} is missing; not checked. 1>&2 & exit /b 1)\r\n"${t.node}" "${t.dist}\\cli.js" %*\r\n`;
 }
+
+const launcherName = (platform: NodeJS.Platform) => (platform === 'win32' ? 'failure-memory.cmd' : 'failure-memory');
 
 /** Writes the launcher when its content changed; returns its folder. */
 export function installLauncher(t: LauncherTarget, dir: string = launcherDir(), platform: NodeJS.Platform = process.platform): { dir: string; changed: boolean } {
-  const [name, content] = platform === 'win32' ? ['failure-memory.cmd', launcherCmd(t)] : ['failure-memory', launcherScript(t)];
+  const [name, content] = [launcherName(platform), platform === 'win32' ? launcherCmd(t) : launcherScript(t)];
   const file = join(dir, name);
   let current: string | undefined;
   try {
@@ -67,4 +106,38 @@ export function installLauncher(t: LauncherTarget, dir: string = launcherDir(), 
   chmodSync(tmp, 0o755);
   renameSync(tmp, file);
   return { dir, changed: true };
+}
+
+export interface LauncherState {
+  file: string;
+  exists: boolean;
+  /** The dist folder it points at (read back from the script). */
+  dist?: string;
+  /** That folder still has the CLI. */
+  distOk: boolean;
+}
+
+export function readLauncher(dir: string = launcherDir(), platform: NodeJS.Platform = process.platform): LauncherState {
+  const file = join(dir, launcherName(platform));
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return { file, exists: false, distOk: false };
+  }
+  const m = platform === 'win32' ? /if not exist "(.*)\\cli\.js"/.exec(text) : /^dist='((?:[^']|'\\'')*)'$/m.exec(text);
+  const dist = m ? m[1].replace(/'\\''/g, "'") : undefined;
+  return { file, exists: true, dist, distOk: !!dist && existsSync(join(dist, 'cli.js')) };
+}
+
+/**
+ * setup-agents' part: writes the launcher when it is missing or points at a Failure Memory that is
+ * gone, and refreshes it when it points at this one. One that points at another working install
+ * (the extension) is kept: the extension re-points it at each activation anyway.
+ */
+export function ensureLauncher(t: LauncherTarget, dir: string = launcherDir(), platform: NodeJS.Platform = process.platform): { action: 'written' | 'updated' | 'unchanged' | 'kept'; state: LauncherState } {
+  const before = readLauncher(dir, platform);
+  if (before.exists && before.distOk && before.dist !== t.dist) return { action: 'kept', state: before };
+  const { changed } = installLauncher(t, dir, platform);
+  return { action: !before.exists ? 'written' : changed ? 'updated' : 'unchanged', state: readLauncher(dir, platform) };
 }

@@ -2,22 +2,35 @@
 // hook entries into each coding-agent harness's own configuration in a workspace, merged with the
 // user's other hooks (never touched), idempotent, and undone by --remove.
 // The command written is the same on every machine: the launcher in ~/.failure-memory/bin (which
-// the extension re-points at each activation); where it is missing (a teammate without the
-// extension) the command says so in one stderr line and lets the agent go on.
+// setup-agents writes when it is missing, and the extension re-points at each activation); where it
+// is missing (a teammate without Failure Memory) the command says so in the harness's visible
+// channel (Claude Code's systemMessage, …) and lets the agent go on.
 
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { HARNESSES } from './hooks';
+import { RULES_MARKER, rulesText } from './hooks/rules';
 import { HARNESS_IDS, type HarnessId, type HookEvent } from './hooks/types';
 
 /** Where the launcher lives, as a shell expression (committed files must not name a user's home). */
 export const LAUNCHER_SH = '${FAILURE_MEMORY_BIN:-$HOME/.failure-memory/bin/failure-memory}';
 
-/** The shell command a harness runs for one event; fails open with one line when the launcher is absent. */
+/** What the user is told where the launcher is missing: the gate is off, and how to turn it on. */
+export const LAUNCHER_MISSING =
+  'Failure Memory: the gate is OFF on this machine: ~/.failure-memory/bin/failure-memory is missing. Run `failure-memory setup-agents` here (or open VS Code with the Failure Memory extension); commands are not checked.';
+
+const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** The shell lines that give a harness's notice (its visible channel) for `message`, then exit. */
+function shellNotice(harness: HarnessId, event: HookEvent, message: string): string {
+  const r = HARNESSES[harness].notice(event, message, {});
+  const out = r.stdout ? `printf '%s\\n' ${sq(r.stdout.replace(/\n$/, ''))}; ` : '';
+  return `${out}printf '%s\\n' ${sq(message)} >&2; exit ${r.exitCode}`;
+}
+
+/** The shell command a harness runs for one event; says so in the harness when the launcher is absent. */
 export function hookCommand(harness: HarnessId, event: HookEvent): string {
-  return (
-    `f="${LAUNCHER_SH}"; if [ -x "$f" ]; then exec "$f" hook ${harness} ${event}; fi; ` +
-    `echo "Failure Memory: $f not found (the extension is not installed on this machine); not checked." >&2`
-  );
+  return `f="${LAUNCHER_SH}"; if [ -x "$f" ]; then exec "$f" hook ${harness} ${event}; fi; ${shellNotice(harness, event, LAUNCHER_MISSING)}`;
 }
 
 /** The same for PowerShell (Copilot's `powershell` field). */
@@ -25,7 +38,7 @@ export function hookCommandPowerShell(harness: HarnessId, event: HookEvent): str
   return (
     `$f = if ($env:FAILURE_MEMORY_BIN) { $env:FAILURE_MEMORY_BIN } else { Join-Path $HOME '.failure-memory\\bin\\failure-memory.cmd' }; ` +
     `if (Test-Path $f) { $input | & $f hook ${harness} ${event}; exit $LASTEXITCODE }; ` +
-    `[Console]::Error.WriteLine("Failure Memory: $f not found (the extension is not installed on this machine); not checked.")`
+    `[Console]::Error.WriteLine("Failure Memory: $f not found (Failure Memory is not installed on this machine); not checked.")`
   );
 }
 
@@ -50,7 +63,9 @@ interface JsonTarget {
 }
 interface ScriptsTarget {
   kind: 'scripts';
+  /** file → its content; executable unless listed in `plain`. */
   files: Record<string, string>;
+  plain?: string[];
 }
 type Target = JsonTarget | ScriptsTarget;
 
@@ -59,6 +74,49 @@ const group = (harness: HarnessId, event: HookEvent, matcher?: string, extra: Js
   ...(matcher ? { matcher } : {}),
   hooks: [{ type: 'command', command: cmd(harness, event), ...extra }],
 });
+
+/** The rules file that carries Cline's summary (see hooks/rules.ts). */
+export const CLINE_RULES = HARNESSES.cline.rulesFile ?? '.clinerules/failure-memory.md';
+
+/** vscode and copilot share one file: Copilot's format, which VS Code reads too. */
+function copilotTarget(): JsonTarget {
+  const e = (event: HookEvent): Entry => ({ type: 'command', bash: cmd('copilot', event), powershell: hookCommandPowerShell('copilot', event), timeoutSec: 30 });
+  return {
+    kind: 'json',
+    file: '.github/hooks/failure-memory.json',
+    owned: true,
+    base: { version: 1 },
+    // VS Code converts these lowerCamel names to its own, but has no UserPromptSubmitted: its
+    // prompt event gets its own PascalCase entry (Copilot CLI fires it too, in its VS Code
+    // format; the vscode adapter gives Copilot no second context there)
+    entries: {
+      preToolUse: [e('pre')],
+      postToolUse: [e('post')],
+      postToolUseFailure: [e('post')],
+      sessionStart: [e('session-start')],
+      userPromptSubmitted: [e('prompt')],
+      UserPromptSubmit: [{ type: 'command', bash: cmd('vscode', 'prompt'), powershell: hookCommandPowerShell('vscode', 'prompt'), timeoutSec: 30 }],
+    },
+  };
+}
+
+/** Cline: one script per hook, and the rules file that carries the summary (see hooks/rules.ts). */
+function clineTarget(): ScriptsTarget {
+  const script = (event: HookEvent) => `#!/bin/sh\n# Failure Memory (written by failure-memory setup-agents; \`failure-memory setup-agents --remove\` removes it)\n${cmd('cline', event)}\n`;
+  // Cline CLI ignores context from its hooks before the first request: the summary goes into a
+  // rules file, kept current by the hooks (its content here is a placeholder: planSetup fills it)
+  return {
+    kind: 'scripts',
+    files: {
+      '.clinerules/hooks/PreToolUse': script('pre'),
+      '.clinerules/hooks/PostToolUse': script('post'),
+      '.clinerules/hooks/TaskStart': script('session-start'),
+      '.clinerules/hooks/UserPromptSubmit': script('prompt'),
+      [CLINE_RULES]: rulesText(''),
+    },
+    plain: [CLINE_RULES],
+  };
+}
 
 /** What each harness gets. vscode and copilot share .github/hooks (VS Code reads Copilot's format). */
 export function targetFor(harness: HarnessId): Target {
@@ -76,16 +134,8 @@ export function targetFor(harness: HarnessId): Target {
         },
       };
     case 'vscode':
-    case 'copilot': {
-      const e = (event: HookEvent): Entry => ({ type: 'command', bash: cmd('copilot', event), powershell: hookCommandPowerShell('copilot', event), timeoutSec: 30 });
-      return {
-        kind: 'json',
-        file: '.github/hooks/failure-memory.json',
-        owned: true,
-        base: { version: 1 },
-        entries: { preToolUse: [e('pre')], postToolUse: [e('post')], postToolUseFailure: [e('post')], sessionStart: [e('session-start')], userPromptSubmitted: [e('prompt')] },
-      };
-    }
+    case 'copilot':
+      return copilotTarget();
     case 'cursor':
       return {
         kind: 'json',
@@ -119,13 +169,8 @@ export function targetFor(harness: HarnessId): Target {
           UserPromptSubmit: [group('codex', 'prompt', undefined, { timeout: 30 })],
         },
       };
-    case 'cline': {
-      const script = (event: HookEvent) => `#!/bin/sh\n# Failure Memory (written by failure-memory setup-agents; \`failure-memory setup-agents --remove\` removes it)\n${cmd('cline', event)}\n`;
-      return {
-        kind: 'scripts',
-        files: { '.clinerules/hooks/PreToolUse': script('pre'), '.clinerules/hooks/PostToolUse': script('post'), '.clinerules/hooks/TaskStart': script('session-start'), '.clinerules/hooks/UserPromptSubmit': script('prompt') },
-      };
-    }
+    case 'cline':
+      return clineTarget();
     case 'windsurf':
       return { kind: 'json', file: '.windsurf/hooks.json', entries: { pre_run_command: [{ command: cmd('windsurf', 'pre'), show_output: true }] } };
   }
@@ -243,19 +288,24 @@ function sameJson(text: string, value: unknown): boolean {
   }
 }
 
-function planScripts(workspace: string, t: ScriptsTarget, harnesses: HarnessId[], remove: boolean): FileChange[] {
-  return Object.entries(t.files).map(([file, content]) => {
+function planScripts(workspace: string, t: ScriptsTarget, harnesses: HarnessId[], remove: boolean, rulesSummary: string): FileChange[] {
+  return Object.entries(t.files).map(([file, template]) => {
     const before = readText(join(workspace, file));
-    const ours = before !== undefined && isOurCommand(before) && /Failure Memory/.test(before);
-    if (before !== undefined && !ours) return { file, harnesses, action: 'skip' as const, reason: 'a hook of your own is there: left untouched (add the Failure Memory line to it yourself)' };
+    const rules = t.plain?.includes(file) ?? false;
+    const ours = before !== undefined && (rules ? before.startsWith(RULES_MARKER) : isOurCommand(before) && /Failure Memory/.test(before));
+    if (before !== undefined && !ours) return { file, harnesses, action: 'skip' as const, reason: rules ? 'a file of your own is there: left untouched' : 'a hook of your own is there: left untouched (add the Failure Memory line to it yourself)' };
     if (remove) return { file, harnesses, action: before === undefined ? ('unchanged' as const) : ('remove' as const) };
-    return { file, harnesses, action: before === undefined ? ('create' as const) : before === content ? ('unchanged' as const) : ('update' as const), content, executable: true };
+    // the rules file's summary changes with the memory: an existing one is kept as the hooks wrote it
+    const content = rules ? (before ?? rulesText(rulesSummary)) : template;
+    return { file, harnesses, action: before === undefined ? ('create' as const) : before === content ? ('unchanged' as const) : ('update' as const), content, executable: !rules };
   });
 }
 
 export interface SetupPlanOptions {
   harnesses: HarnessId[];
   remove?: boolean;
+  /** The failure summary for a rules file written now (Cline's); default: none yet. */
+  rulesSummary?: string;
 }
 
 /** What setup (or --remove) would change, file by file. Reads the workspace; writes nothing. */
@@ -271,7 +321,7 @@ export function planSetup(workspace: string, opts: SetupPlanOptions): FileChange
   const changes: FileChange[] = [];
   for (const { target, harnesses } of byFile.values()) {
     if (target.kind === 'json') changes.push(planJson(workspace, target, harnesses, !!opts.remove));
-    else changes.push(...planScripts(workspace, target, harnesses, !!opts.remove));
+    else changes.push(...planScripts(workspace, target, harnesses, !!opts.remove, opts.rulesSummary ?? ''));
   }
   return changes;
 }

@@ -5,6 +5,7 @@
 
 import { delimiter } from 'node:path';
 import * as vscode from 'vscode';
+import { diagnose } from '../agents/doctor';
 import { applySetup, describeChanges, detectHarnesses, planSetup, targetFor } from '../agents/setup';
 import { HARNESSES, HARNESS_IDS, type HarnessId } from '../agents/hooks';
 import { installLauncher, launcherDir } from '../agents/launcher';
@@ -68,6 +69,22 @@ export class AgentGates extends Disposable {
     }
   }
 
+  /**
+   * What is still to do for each gate just set up (failure-memory doctor's steps: Codex's /hooks
+   * review, Gemini's folder trust, Copilot's -p switch…), as one sentence; '' when nothing is.
+   */
+  private stillToDo(root: string, harnesses: HarnessId[]): string {
+    try {
+      // the launcher was re-pointed at this extension at activation: no need to run it here
+      const steps = diagnose(root, { harnesses, probe: false }).filter(l => l.status !== 'active' && l.id !== 'vscode');
+      this.log.event('agentGatesDoctor', { folder: root, gates: steps.map(l => ({ id: l.id, status: l.status, steps: l.steps })) });
+      return steps.length ? ` Still to do: ${steps.map(l => `${l.title}: ${l.steps[0] ?? l.detail}`).join('; ')} (\`failure-memory doctor\` checks again).` : '';
+    } catch (e) {
+      this.log.warn('agents', `doctor: ${(e as Error)?.message ?? e}`);
+      return '';
+    }
+  }
+
   private async setup(args: SetupArgs = {}): Promise<void> {
     const folders = (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file');
     if (!folders.length) {
@@ -99,7 +116,7 @@ export class AgentGates extends Disposable {
     this.log.event('agentGatesPlan', { folder: root, harnesses, changes: changes.map(c => ({ file: c.file, action: c.action, reason: c.reason })) });
     if (!toWrite.length) {
       void vscode.commands.executeCommand('setContext', AGENT_GATES_CONTEXT_KEY, true);
-      void vscode.window.showInformationMessage(`Failure Memory: agent gates are already set up in ${folder.name}. ${lines.join('; ')}`);
+      void vscode.window.showInformationMessage(`Failure Memory: agent gates are already set up in ${folder.name}. ${lines.join('; ')}.${this.stillToDo(root, harnesses)}`);
       this.log.event('agentGates', { folder: root, written: [], unchanged: changes.map(c => c.file) });
       return;
     }
@@ -108,7 +125,7 @@ export class AgentGates extends Disposable {
         `Set up agent gates in ${folder.name}?`,
         {
           modal: true,
-          detail: `${lines.join('\n')}\n\nThe hooks run \`failure-memory\` from ~/.failure-memory/bin; on a machine without Failure Memory they let the agent go on. Your own hooks stay as they are; run \`failure-memory setup-agents --remove\` to take them out again.`,
+          detail: `${lines.join('\n')}\n\nThe hooks run \`failure-memory\` from ~/.failure-memory/bin; on a machine without Failure Memory they let the agent go on and say the gate is off. Your own hooks stay as they are; run \`failure-memory setup-agents --remove\` to take them out again.`,
         },
         'Write Files',
       );
@@ -126,7 +143,7 @@ export class AgentGates extends Disposable {
     this.log.event('agentGates', { folder: root, written: toWrite.map(c => c.file), unchanged: changes.filter(c => c.action === 'unchanged').map(c => c.file), skipped: changes.filter(c => c.action === 'skip').map(c => c.file) });
     const skipped = changes.filter(c => c.action === 'skip');
     void vscode.window.showInformationMessage(
-      `Failure Memory: agent gates set up in ${folder.name} (${toWrite.map(c => c.file).join(', ')}).${skipped.length ? ` Skipped: ${skipped.map(c => `${c.file} (${c.reason})`).join('; ')}.` : ''}`,
+      `Failure Memory: agent gates set up in ${folder.name} (${toWrite.map(c => c.file).join(', ')}).${skipped.length ? ` Skipped: ${skipped.map(c => `${c.file} (${c.reason})`).join('; ')}.` : ''}${this.stillToDo(root, harnesses)}`,
     );
   }
 }

@@ -42,6 +42,10 @@ export async function run(h) {
   await dialog.locator('.monaco-button', { hasText: 'Write Files' }).click();
   const done = await h.waitForEvent(e => e.event === 'agentGates', { since: first.since, what: 'agent gates written' });
   assert.deepEqual([...done.written].sort(), ['.claude/settings.json', '.github/hooks/failure-memory.json']);
+  // failure-memory doctor's verdict on what was just set up: Claude Code needs no further step
+  // (and VS Code's own is this extension)
+  const doctor = await h.waitForEvent(e => e.event === 'agentGatesDoctor', { since: first.since, what: "the gates' state" });
+  assert.deepEqual(doctor.gates.map(g => g.id), []);
 
   const claude = JSON.parse(fs.readFileSync(path.join(h.workspace, '.claude/settings.json'), 'utf8'));
   assert.deepEqual(claude.hooks.PreToolUse[0], USER_HOOKS.hooks.PreToolUse[0], "the user's hook is kept");

@@ -134,8 +134,13 @@ const ALLOW: Record<HarnessId, HookReply> = {
 function contextText(h: HarnessId, event: 'session-start' | 'prompt', r: HookReply): string | undefined {
   assert.equal(r.exitCode, 0);
   assert.equal(r.stderr, '');
-  if (h === 'copilot' || h === 'windsurf' || (h === 'cursor' && event === 'prompt')) return undefined;
+  if (h === 'windsurf' || (h === 'cursor' && event === 'prompt')) return undefined;
   const j = parse(r);
+  if (h === 'copilot') {
+    // Copilot CLI 1.0.102 reads a top-level additionalContext from sessionStart and userPromptSubmitted
+    assert.deepEqual(Object.keys(j), ['additionalContext']);
+    return j.additionalContext;
+  }
   if (h === 'cursor') {
     assert.deepEqual(Object.keys(j), ['additional_context']);
     return j.additional_context;
@@ -154,7 +159,8 @@ describe('every fixture names the documentation page it follows', () => {
   test('one folder per harness, each file with $doc (a URL on the page the adapter cites) and a payload', () => {
     assert.deepEqual(readdirSync(FIXTURES).sort(), [...HARNESS_IDS].sort());
     for (const h of HARNESS_IDS) {
-      const files = readdirSync(join(FIXTURES, h));
+      // real-<version>/: payloads captured from the harness program itself (realHarnessPayloads.test.ts)
+      const files = readdirSync(join(FIXTURES, h)).filter(f => f.endsWith('.json'));
       assert.ok(files.includes('pre.json'), `${h}: pre.json`);
       for (const f of files) {
         const fx = JSON.parse(readFileSync(join(FIXTURES, h, f), 'utf8')) as Fixture;
@@ -282,21 +288,46 @@ describe('where a hook call belongs', () => {
     assert.equal(memoryDir(ws), memoryDirFor(ws), 'the hook reads where the store writes');
   });
 
-  test('outside any workspace, bad input, unreadable memory: let through with one clear stderr line', async () => {
+  test('outside any workspace, bad input, unreadable memory: let through, and said where the user sees it', async () => {
     const nowhere = realpathSync(mkdtempSync(join(tmpdir(), 'fm-nowhere-')));
     const pre = (cwd: string) => JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'make' }, cwd });
     const outside = await runHook('claude', 'pre', pre(nowhere), opts());
-    assert.equal(outside.exitCode, 1, 'a non-blocking error in Claude Code');
-    assert.equal(outside.stdout, '');
-    assert.match(outside.stderr, /^Failure Memory hook: .* is outside any workspace .*; not checked, the agent goes on\.\n$/);
+    // Claude Code shows an exit-0 hook's stderr only in its debug log: systemMessage is what the user sees
+    assert.equal(outside.exitCode, 0, 'the call goes on');
+    const shown = parse(outside) as { systemMessage: string };
+    assert.deepEqual(Object.keys(shown), ['systemMessage']);
+    assert.match(shown.systemMessage, /^Failure Memory hook: .* is outside any workspace .*; not checked, the agent goes on\.$/);
+    assert.equal(outside.stderr, `${shown.systemMessage}\n`);
     const bad = await runHook('gemini', 'pre', 'not json', opts());
-    assert.deepEqual(bad, { exitCode: 1, stdout: '{}\n', stderr: 'Failure Memory hook: the Gemini CLI hook input is not a JSON object; not checked, the agent goes on.\n' });
+    const badLine = 'Failure Memory hook: the Gemini CLI hook input is not a JSON object; not checked, the agent goes on.';
+    assert.deepEqual(bad, { exitCode: 0, stdout: `${JSON.stringify({ systemMessage: badLine })}\n`, stderr: `${badLine}\n` });
     const ws = await seeded();
     writeFileSync(join(memoryDir(ws), 'memory.json'), JSON.stringify({ schemaVersion: 99 }));
     const newer = await runHook('claude', 'pre', pre(join(ws, 'api')), opts({ CLAUDE_PROJECT_DIR: ws }));
-    assert.equal(newer.exitCode, 1);
-    assert.match(newer.stderr, /^Failure Memory hook: memory could not be used \(.*newer version of Failure Memory.*\); not checked, the agent goes on\.\n$/);
+    assert.equal(newer.exitCode, 0);
+    assert.match((parse(newer) as { systemMessage: string }).systemMessage, /^Failure Memory hook: memory could not be used \(.*newer version of Failure Memory.*\); not checked, the agent goes on\.$/);
     assert.equal((await runHook('nope', 'pre', '{}', opts())).exitCode, 1);
+  });
+
+  test('each harness says it where its user (or, headless, its model) sees it, and never blocks', () => {
+    const msg = 'Failure Memory hook: x; not checked, the agent goes on.';
+    for (const h of HARNESS_IDS) {
+      for (const event of ['pre', 'post', 'session-start', 'prompt'] as const) {
+        const r = HARNESSES[h].notice(event, msg, {});
+        assert.notEqual(r.exitCode, 2, `${h} ${event}: exit 2 blocks`);
+        assert.match(r.stderr, /not checked/, `${h} ${event}: the line is on stderr too (logs)`);
+        if (r.stdout) assert.doesNotMatch(r.stdout, /"(?:cancel|decision|permissionDecision|permission)":\s*(?:true|"deny")/, `${h} ${event}: no deny`);
+      }
+    }
+    // a failing preToolUse hook DENIES in Copilot CLI 1.0.102: its notice exits 0
+    assert.equal(HARNESSES.copilot.notice('pre', msg, {}).exitCode, 0);
+    assert.equal(JSON.parse(HARNESSES.copilot.notice('session-start', msg, {}).stdout).additionalContext.startsWith(msg), true);
+    for (const h of ['claude', 'codex', 'gemini', 'vscode'] as const) {
+      const j = JSON.parse(HARNESSES[h].notice('session-start', msg, {}).stdout);
+      assert.equal(j.systemMessage, msg, `${h}: systemMessage`);
+      assert.match(j.hookSpecificOutput.additionalContext, /Tell the user/, `${h}: the model is asked to pass it on`);
+    }
+    assert.match(JSON.parse(HARNESSES.cline.notice('pre', msg, {}).stdout).contextModification, /not checked/);
   });
 
   test('the quick read takes only current, well-formed files; the rest goes to the store', async () => {

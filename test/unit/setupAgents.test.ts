@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { HARNESS_IDS, type HarnessId } from '../../src/agents/hooks/types';
-import { installLauncher, launcherScript } from '../../src/agents/launcher';
-import { applySetup, detectHarnesses, hookCommand, isOurCommand, planSetup, targetFor } from '../../src/agents/setup';
+import { installLauncher, launcherScript, readLauncher } from '../../src/agents/launcher';
+import { RULES_MARKER } from '../../src/agents/hooks/rules';
+import { applySetup, CLINE_RULES, detectHarnesses, hookCommand, isOurCommand, LAUNCHER_MISSING, planSetup, targetFor } from '../../src/agents/setup';
 import { recordHookResult } from '../../src/agents/hooks/record';
 
 const DIST = resolve(__dirname, '../../dist');
@@ -37,7 +38,7 @@ describe('setup-agents: files per harness', () => {
       assert.ok(first.every(c => c.action === 'create'), JSON.stringify(first.map(c => c.action)));
       applySetup(ws, first);
       for (const f of filesOf(h)) assert.ok(existsSync(join(ws, f)), f);
-      for (const f of filesOf(h)) {
+      for (const f of filesOf(h).filter(f => f !== CLINE_RULES)) {
         const text = read(ws, f);
         assert.ok(text.includes(`hook ${h === 'vscode' ? 'copilot' : h} pre`) || f.endsWith('PostToolUse') || f.endsWith('TaskStart') || f.endsWith('UserPromptSubmit'), f);
       }
@@ -89,9 +90,24 @@ describe('setup-agents: files per harness', () => {
     assert.deepEqual(plan[0].harnesses, ['vscode', 'copilot']);
     const doc = JSON.parse(plan[0].content!);
     assert.equal(doc.version, 1);
-    assert.deepEqual(Object.keys(doc.hooks), ['preToolUse', 'postToolUse', 'postToolUseFailure', 'sessionStart', 'userPromptSubmitted']);
+    // VS Code turns lowerCamel names into its own but has no UserPromptSubmitted: its prompt event has its own entry
+    assert.deepEqual(Object.keys(doc.hooks), ['preToolUse', 'postToolUse', 'postToolUseFailure', 'sessionStart', 'userPromptSubmitted', 'UserPromptSubmit']);
     assert.match(doc.hooks.preToolUse[0].bash, /hook copilot pre/);
     assert.match(doc.hooks.preToolUse[0].powershell, /hook copilot pre/);
+    assert.match(doc.hooks.UserPromptSubmit[0].bash, /hook vscode prompt/);
+  });
+
+  test("cline: the summary goes into a rules file of ours (Cline CLI ignores TaskStart context); a user's file there is left alone", () => {
+    const ws = tmp('fm-setup-rules-');
+    applySetup(ws, planSetup(ws, { harnesses: ['cline'], rulesSummary: 'EXHAUSTED: `make` — boom' }));
+    const text = read(ws, CLINE_RULES);
+    assert.ok(text.startsWith(RULES_MARKER));
+    assert.match(text, /EXHAUSTED: `make` — boom/);
+    assert.equal(statSync(join(ws, CLINE_RULES)).mode & 0o111, 0, 'a rules file, not a script');
+    const other = tmp('fm-setup-rules-mine-');
+    mkdirSync(join(other, '.clinerules'), { recursive: true });
+    writeFileSync(join(other, CLINE_RULES), '# my rules\n');
+    assert.equal(planSetup(other, { harnesses: ['cline'] }).find(c => c.file === CLINE_RULES)!.action, 'skip');
   });
 });
 
@@ -111,12 +127,17 @@ describe('the written command, run as a harness runs it', { skip: !existsSync(CL
     const r = sh(command, payload, { FAILURE_MEMORY_BIN: join(dir, 'failure-memory'), CLAUDE_PROJECT_DIR: ws });
     assert.equal(r.status, 0, r.stderr);
     assert.equal(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision, 'deny');
-    // a teammate without the extension: no launcher in their home
+    // a teammate without Failure Memory: no launcher in their home; Claude Code shows systemMessage
     const home = tmp('fm-setup-home-');
     const none = sh(command, payload, { HOME: home, CLAUDE_PROJECT_DIR: ws });
-    assert.equal(none.status, 0);
-    assert.equal(none.stdout, '');
-    assert.equal(none.stderr, `Failure Memory: ${home}/.failure-memory/bin/failure-memory not found (the extension is not installed on this machine); not checked.\n`);
+    assert.equal(none.status, 0, 'the agent goes on');
+    assert.deepEqual(JSON.parse(none.stdout), { systemMessage: LAUNCHER_MISSING });
+    assert.equal(none.stderr, `${LAUNCHER_MISSING}\n`);
+    // Copilot CLI denies on a failing preToolUse hook: exit 0; its model is told at session start
+    const copilotStart = sh(hookCommand('copilot', 'session-start'), '{}', { HOME: home });
+    assert.equal(copilotStart.status, 0);
+    assert.match(JSON.parse(copilotStart.stdout).additionalContext, /the gate is OFF on this machine.*Tell the user/);
+    assert.equal(sh(hookCommand('copilot', 'pre'), '{}', { HOME: home }).status, 0);
   });
 
   test('the launcher: the CLI for everything else; a removed extension or no Node.js is said in one line', () => {
@@ -130,27 +151,64 @@ describe('the written command, run as a harness runs it', { skip: !existsSync(CL
     const gone = join(tmp('fm-launcher-gone-'), 'launcher');
     writeFileSync(gone, launcherScript({ dist: '/nonexistent/dist', node: process.execPath, version: 'x' }), { mode: 0o755 });
     const r = spawnSync(gone, ['hook', 'claude', 'pre'], { input: '{}', encoding: 'utf8' });
-    assert.equal(r.status, 1);
-    assert.equal(r.stderr, 'Failure Memory hook: the Failure Memory extension is no longer installed (/nonexistent/dist is missing); not checked, the agent goes on.\n');
+    assert.equal(r.status, 0, 'the agent goes on');
+    const shown = JSON.parse(r.stdout).systemMessage as string;
+    assert.equal(shown, 'Failure Memory: the gate is OFF: /nonexistent/dist is missing (Failure Memory was removed or moved). Run `failure-memory setup-agents` again, or reinstall; commands are not checked.');
+    assert.equal(r.stderr, `${shown}\n`);
+    const c = spawnSync(gone, ['hook', 'copilot', 'pre'], { input: '{}', encoding: 'utf8' });
+    assert.equal(c.status, 0, 'Copilot CLI would deny on a non-zero exit');
+    const w = spawnSync(gone, ['hook', 'windsurf', 'pre'], { input: '{}', encoding: 'utf8' });
+    assert.equal(w.status, 1, 'Windsurf shows a non-blocking failure (show_output)');
+    assert.equal(w.stdout, '');
+    assert.match(w.stderr, /the gate is OFF/);
+    assert.equal(spawnSync(gone, ['--help'], { encoding: 'utf8' }).status, 1);
     const noNode = join(tmp('fm-launcher-nonode-'), 'launcher');
     writeFileSync(noNode, launcherScript({ dist: DIST, node: 'node-that-is-not-there', version: 'x' }), { mode: 0o755 });
-    const n = spawnSync(noNode, ['hook', 'claude', 'pre'], { input: '{}', encoding: 'utf8', env: { PATH: '/usr/bin:/bin' } });
-    assert.equal(n.status, 1);
-    assert.equal(n.stderr, 'Failure Memory hook: Node.js 20 or later is needed and was not found on PATH; not checked, the agent goes on.\n');
+    const n = spawnSync(noNode, ['hook', 'gemini', 'session-start'], { input: '{}', encoding: 'utf8', env: { PATH: '/usr/bin:/bin' } });
+    assert.equal(n.status, 0);
+    const g = JSON.parse(n.stdout);
+    assert.equal(g.systemMessage, 'Failure Memory: the gate is OFF: Node.js 20 or later is needed and was not found on PATH; commands are not checked.');
+    assert.equal(g.hookSpecificOutput.hookEventName, 'SessionStart');
   });
 
   test('failure-memory setup-agents: --dry-run writes nothing; a second run reports "already set up"', () => {
     const ws = tmp('fm-setup-cli-');
+    const home = tmp('fm-setup-cli-home-');
     mkdirSync(join(ws, '.gemini'));
-    const run = (...args: string[]) => spawnSync(process.execPath, [CLI, 'setup-agents', '--workspace', ws, ...args], { encoding: 'utf8' });
+    const run = (...args: string[]) => spawnSync(process.execPath, [CLI, 'setup-agents', '--workspace', ws, ...args], { encoding: 'utf8', env: { ...process.env, HOME: home } });
     const dry = run('--dry-run', '--json');
     assert.equal(dry.status, 0, dry.stderr);
     assert.deepEqual(JSON.parse(dry.stdout).changes.map((c: { file: string; action: string }) => [c.file, c.action]), [['.gemini/settings.json', 'create']]);
     assert.equal(existsSync(join(ws, '.gemini/settings.json')), false);
+    assert.equal(existsSync(join(home, '.failure-memory')), false, 'a dry run writes no launcher either');
     assert.equal(run().status, 0);
     assert.match(run().stdout, /already set up: \.gemini\/settings\.json \(gemini\)/);
     const bad = run('--harness', 'cursr');
     assert.equal(bad.status, 1);
     assert.match(bad.stderr, /unknown harness cursr/);
+  });
+
+  test('setup-agents from the CLI writes the launcher (pointing at itself), keeps one that works, repairs a broken one', () => {
+    const ws = tmp('fm-setup-launch-');
+    const home = tmp('fm-setup-launch-home-');
+    const run = () => spawnSync(process.execPath, [CLI, 'setup-agents', '--workspace', ws, '--harness', 'claude', '--json'], { encoding: 'utf8', env: { ...process.env, HOME: home } });
+    const first = JSON.parse(run().stdout);
+    assert.equal(first.launcher.action, 'written');
+    const file = join(home, '.failure-memory', 'bin', 'failure-memory');
+    assert.deepEqual(readLauncher(join(home, '.failure-memory', 'bin')), { file, exists: true, dist: DIST, distOk: true });
+    assert.equal(JSON.parse(run().stdout).launcher.action, 'unchanged');
+    // the extension's launcher (another dist that works) is kept: the extension keeps it current
+    const other = tmp('fm-setup-launch-ext-');
+    writeFileSync(join(other, 'cli.js'), '');
+    installLauncher({ dist: other, node: process.execPath, version: 'ext' }, join(home, '.failure-memory', 'bin'), 'linux');
+    assert.equal(JSON.parse(run().stdout).launcher.action, 'kept');
+    // one that points at a removed install is repaired
+    installLauncher({ dist: '/nonexistent/dist', node: process.execPath, version: 'old' }, join(home, '.failure-memory', 'bin'), 'linux');
+    assert.equal(JSON.parse(run().stdout).launcher.action, 'updated');
+    assert.equal(readLauncher(join(home, '.failure-memory', 'bin')).dist, DIST);
+    // and the hook command written runs through it
+    const payload = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'true' }, cwd: ws });
+    const r = spawnSync('sh', ['-c', hookCommand('claude', 'pre')], { input: payload, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: home } });
+    assert.deepEqual([r.status, r.stdout, r.stderr], [0, '', '']);
   });
 });

@@ -1,10 +1,12 @@
 // Claude Code hooks: .claude/settings.json, PreToolUse / PostToolUse / PostToolUseFailure (Bash),
 // SessionStart, UserPromptSubmit. https://docs.claude.com/en/docs/claude-code/hooks
-// VS Code also runs the hooks in .claude/settings.json (with its own tool names), so VS Code's
-// terminal tool counts as a terminal tool here too.
+// Others run the hooks in .claude/settings.json too: VS Code (with its own tool names; its terminal
+// records the run already) and Copilot CLI (its VS Code-compatible payload, tool_result instead of
+// tool_response; the runner records one call once when Copilot's own hooks fire for it as well).
+// The user sees `systemMessage`; an exit-0 hook's stderr goes only to Claude Code's debug log.
 
 import { VSCODE_TERMINAL_TOOLS } from './vscode';
-import { CLAUDE_EVENT_NAMES, claudeStyleParse, claudeStyleReply, str, type HarnessAdapter } from './types';
+import { CLAUDE_EVENT_NAMES, claudeStyleParse, claudeStyleReply, str, systemMessage, type HarnessAdapter } from './types';
 
 export const claude: HarnessAdapter = {
   id: 'claude',
@@ -12,7 +14,6 @@ export const claude: HarnessAdapter = {
   doc: 'https://docs.claude.com/en/docs/claude-code/hooks',
   nativeEvents: { pre: 'PreToolUse', post: 'PostToolUse, PostToolUseFailure', 'session-start': 'SessionStart', prompt: 'UserPromptSubmit' },
   terminalTools: ['Bash', ...VSCODE_TERMINAL_TOOLS],
-  failOpenExitCode: 1, // "non-blocking error": shown to the user, the call goes on
   parse(event, p, env) {
     const call = claudeStyleParse(event, p, this.terminalTools);
     return { root: env.CLAUDE_PROJECT_DIR || undefined, ...call, recordedElsewhere: VSCODE_TERMINAL_TOOLS.includes(call.tool) };
@@ -20,4 +21,5 @@ export const claude: HarnessAdapter = {
   reply(event, answer, p) {
     return claudeStyleReply(event, answer, str(p.hook_event_name) || CLAUDE_EVENT_NAMES[event]);
   },
+  notice: (event, message) => systemMessage(message, event === 'session-start' || event === 'prompt' ? CLAUDE_EVENT_NAMES[event] : undefined),
 };

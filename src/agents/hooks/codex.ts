@@ -1,23 +1,31 @@
-// Codex CLI hooks (behind `[features] codex_hooks = true`): .codex/hooks.json in the Claude Code
-// format — PreToolUse / PostToolUse for Bash, SessionStart, UserPromptSubmit. A block is exit 2 with
-// the reason on stderr; context is hookSpecificOutput.additionalContext.
+// Codex CLI hooks: .codex/hooks.json in the Claude Code format — PreToolUse / PostToolUse for Bash,
+// SessionStart, UserPromptSubmit. A block is exit 2 with the reason on stderr; context is
+// hookSpecificOutput.additionalContext; `systemMessage` is shown to the user.
 // https://developers.openai.com/codex/hooks
+// Codex loads a project's hooks only when the project is trusted and the hooks were reviewed
+// (/hooks); `codex exec` skips unreviewed hooks without a word (see `failure-memory doctor`).
+// PostToolUse's tool_response is the command's output as a plain string with no exit code: the
+// code is the one Codex wrote in its own transcript for that call (transcript_path, tool_use_id).
 
-import { block2, CLAUDE_EVENT_NAMES, claudeStyleParse, claudeStyleReply, str, type HarnessAdapter } from './types';
+import { block2, CLAUDE_EVENT_NAMES, claudeStyleParse, claudeStyleReply, str, systemMessage, type HarnessAdapter } from './types';
 
 export const codex: HarnessAdapter = {
   id: 'codex',
   title: 'Codex CLI',
   doc: 'https://developers.openai.com/codex/hooks',
   nativeEvents: CLAUDE_EVENT_NAMES,
-  terminalTools: ['Bash', 'shell', 'local_shell'],
-  failOpenExitCode: 1,
+  terminalTools: ['Bash', 'shell', 'local_shell', 'exec_command', 'shell_command'],
   parse(event, p) {
     // the command may come as an argv
-    return claudeStyleParse(event, p, this.terminalTools, cmd => (Array.isArray(cmd) ? cmd.filter(x => typeof x === 'string').join(' ') : str(cmd)));
+    const call = claudeStyleParse(event, p, this.terminalTools, cmd => (Array.isArray(cmd) ? cmd.filter(x => typeof x === 'string').join(' ') : str(cmd) || str((p.tool_input as { cmd?: unknown } | undefined)?.cmd)));
+    const transcript = str(p.transcript_path);
+    const toolUseId = str(p.tool_use_id);
+    if (call.result && call.result.exitCode === null && transcript && toolUseId) return { ...call, transcript: { path: transcript, toolUseId } };
+    return call;
   },
   reply(event, answer, p) {
     if (event === 'pre' && answer.kind === 'deny') return block2(answer.reason);
     return claudeStyleReply(event, answer, str(p.hook_event_name) || CLAUDE_EVENT_NAMES[event]);
   },
+  notice: (event, message) => systemMessage(message, event === 'session-start' || event === 'prompt' ? CLAUDE_EVENT_NAMES[event] : undefined),
 };

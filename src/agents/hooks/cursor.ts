@@ -4,7 +4,7 @@
 // afterShellExecution carries no exit code in the documented payload: it is read when present,
 // else from "exit code N" in the output; otherwise the result is kept as unknown (never counted).
 
-import { exitCodeIn, int, json, none, str, type HarnessAdapter } from './types';
+import { exitCodeIn, int, json, none, stderrNotice, str, type HarnessAdapter } from './types';
 
 export const cursor: HarnessAdapter = {
   id: 'cursor',
@@ -12,7 +12,6 @@ export const cursor: HarnessAdapter = {
   doc: 'https://cursor.com/docs/agent/hooks',
   nativeEvents: { pre: 'beforeShellExecution', post: 'afterShellExecution', 'session-start': 'sessionStart' },
   terminalTools: ['Shell'],
-  failOpenExitCode: 1,
   parse(event, p) {
     const roots = Array.isArray(p.workspace_roots) ? p.workspace_roots.filter((r): r is string => typeof r === 'string') : [];
     const shell = event === 'pre' || event === 'post';
@@ -32,4 +31,6 @@ export const cursor: HarnessAdapter = {
     if (answer.kind === 'context') return json({ additional_context: answer.text });
     return event === 'session-start' ? json({}) : none;
   },
+  // no runnable Cursor here to learn its visible channel from: a non-blocking exit with stderr
+  notice: stderrNotice(1),
 };

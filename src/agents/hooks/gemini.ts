@@ -1,11 +1,44 @@
 // Gemini CLI hooks: settings.json `hooks`: BeforeTool / AfterTool (run_shell_command),
 // SessionStart and BeforeAgent (hookSpecificOutput.additionalContext). A deny is
-// {"decision":"deny","reason":…} on stdout (the reason goes to the agent as the tool's error).
-// https://geminicli.com/docs/hooks/reference
+// {"decision":"deny","reason":…} on stdout (the reason goes to the agent as the tool's error);
+// `systemMessage` is shown to the user. https://geminicli.com/docs/hooks/reference
+// Gemini CLI loads a project's hooks only in a trusted folder (GEMINI_CLI_TRUST_WORKSPACE=true
+// headless). AfterTool's tool_response.llmContent is what the model saw, wrapped for it:
+// "<untrusted_context>\nOutput: …\nExit Code: 1\nProcess Group PGID: …\n</untrusted_context>";
+// the command's own output is the Output section, its exit code the Exit Code line.
 
-import { exitCodeIn, json, obj, str, type HarnessAdapter } from './types';
+import { exitCodeIn, json, obj, str, systemMessage, type HarnessAdapter, type ShellResult } from './types';
 
 const EVENT_NAMES = { pre: 'BeforeTool', post: 'AfterTool', 'session-start': 'SessionStart', prompt: 'BeforeAgent' } as const;
+
+/** The labels of run_shell_command's result, each at the start of a line. */
+const LABEL = /^(?:Command|Directory|Output|Error|Exit Code|Signal|Background PIDs|Process Group PGID): ?/;
+
+/** Output section and Exit Code line of a run_shell_command result (the wrapper taken off). */
+export function geminiShellResult(llmContent: string): { output?: string; exitCode?: number } {
+  const text = llmContent.replace(/^\s*<untrusted_context>\n?/, '').replace(/\n?<\/untrusted_context>\s*$/, '');
+  const sections = new Map<string, string[]>();
+  let current: string[] | undefined;
+  for (const line of text.split('\n')) {
+    const m = LABEL.exec(line);
+    if (m) {
+      current = [line.slice(m[0].length)];
+      sections.set(m[0].replace(/: ?$/, ''), current);
+    } else current?.push(line);
+  }
+  const out = sections.get('Output')?.join('\n');
+  const code = /^-?\d{1,10}/.exec(sections.get('Exit Code')?.[0] ?? '');
+  return { output: out === '(empty)' ? '' : out, exitCode: code ? Number(code[0]) : undefined };
+}
+
+function afterTool(r: Record<string, unknown>): ShellResult {
+  const llm = str(r.llmContent);
+  const parsed = llm ? geminiShellResult(llm) : {};
+  const error = r.error ? (typeof r.error === 'string' ? r.error : str(obj(r.error).message) || JSON.stringify(r.error)) : '';
+  const output = [parsed.output ?? (str(r.returnDisplay) || llm), error].filter(Boolean).join('\n');
+  const exitCode = parsed.exitCode ?? (error ? (exitCodeIn(error) ?? 1) : 0);
+  return { exitCode, output };
+}
 
 export const gemini: HarnessAdapter = {
   id: 'gemini',
@@ -13,26 +46,17 @@ export const gemini: HarnessAdapter = {
   doc: 'https://geminicli.com/docs/hooks/reference',
   nativeEvents: EVENT_NAMES,
   terminalTools: ['run_shell_command'],
-  failOpenExitCode: 1, // "warning": the CLI goes on
   parse(event, p, env) {
     const tool = str(p.tool_name);
     const input = obj(p.tool_input);
     const cwd = str(p.cwd) || undefined;
     const dir = str(input.dir_path) || str(input.directory);
-    let result: { exitCode: number | null; output: string } | undefined;
-    if (event === 'post') {
-      const r = obj(p.tool_response);
-      const text = [str(r.llmContent), str(r.returnDisplay)].filter(Boolean).join('\n');
-      const error = r.error ? (typeof r.error === 'string' ? r.error : JSON.stringify(r.error)) : '';
-      const code = exitCodeIn(text) ?? (error ? (exitCodeIn(error) ?? 1) : 0);
-      result = { exitCode: code, output: [text, error].filter(Boolean).join('\n') };
-    }
     return {
       root: env.GEMINI_PROJECT_DIR || env.CLAUDE_PROJECT_DIR || undefined,
       cwd: dir && cwd && !dir.startsWith('/') ? `${cwd.replace(/\/+$/, '')}/${dir}` : dir || cwd,
       tool,
       command: this.terminalTools.includes(tool) ? str(input.command) : undefined,
-      result,
+      result: event === 'post' ? afterTool(obj(p.tool_response)) : undefined,
     };
   },
   reply(event, answer) {
@@ -40,4 +64,5 @@ export const gemini: HarnessAdapter = {
     if (answer.kind === 'context') return json({ hookSpecificOutput: { hookEventName: EVENT_NAMES[event], additionalContext: answer.text } });
     return json({});
   },
+  notice: (event, message) => systemMessage(message, event === 'session-start' || event === 'prompt' ? EVENT_NAMES[event] : undefined),
 };

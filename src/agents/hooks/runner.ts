@@ -3,7 +3,8 @@
 // session-start / prompt: the failure summary for the agent's context.
 // Fast path: a pre call for a tool that runs no shell command is answered before memory is read;
 // a pre check reads memory.json without the write lock. When it cannot decide (unreadable memory,
-// outside any workspace, bad input) it lets the call through and says so in one stderr line.
+// outside any workspace, bad input) it lets the call through and says so in the harness's visible
+// channel (adapter.notice: Claude Code's systemMessage, …), never only in a debug log.
 
 import { existsSync, readFileSync, realpathSync, statSync, writeSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -12,8 +13,11 @@ import { checkCommand } from '../../core/check';
 import { createRedactor } from '../../core/redact';
 import { DEFAULT_SETTINGS, SCHEMA_VERSION, type EngineSettings, type MemoryData } from '../../core/types';
 import { readWorkspaceSettings } from '../../store/workspaceSettings';
+import { claimCall } from './callOnce';
 import type { HookRecord } from './record';
-import { HARNESSES, HOOK_EVENTS, type HarnessAdapter, type HookAnswer, type HookEvent, type HookInput, type HookReply, type Json } from './index';
+import { refreshRules } from './rules';
+import { exitCodeFromTranscript } from './transcript';
+import { HARNESSES, HOOK_EVENTS, type HarnessAdapter, type HookAnswer, type HookEvent, type HookInput, type HookReply, type Json, type ShellRun } from './index';
 
 export const HOOK_USAGE = `Usage: failure-memory hook <harness> <event>   (the hook JSON on stdin)
   harness: ${Object.keys(HARNESSES).join(', ')}
@@ -22,13 +26,15 @@ export const HOOK_USAGE = `Usage: failure-memory hook <harness> <event>   (the h
 
 const PREFIX = 'Failure Memory hook';
 
-/** Lets the call through and says why in one line (never silent, never blocking). */
+/** Lets the call through and says why where the harness's user sees it (never silent, never blocking). */
 function failOpen(adapter: HarnessAdapter | undefined, event: HookEvent | undefined, payload: Json, why: string): HookReply {
-  const stderr = `${PREFIX}: ${why}; not checked, the agent goes on.\n`;
-  if (!adapter || !event) return { exitCode: 1, stdout: '', stderr };
-  const base = adapter.reply(event, { kind: 'allow' }, payload);
-  return { exitCode: adapter.failOpenExitCode, stdout: base.stdout, stderr };
+  const message = `${PREFIX}: ${why}; not checked, the agent goes on.`;
+  if (!adapter || !event) return { exitCode: 1, stdout: '', stderr: `${message}\n` };
+  return adapter.notice(event, message, payload);
 }
+
+/** The shell commands of a call: several (Cline's run_commands) or the one. */
+const runsOf = (input: HookInput): ShellRun[] => input.runs ?? (input.command ? [{ command: input.command, result: input.result }] : []);
 
 const real = (p: string): string => {
   try {
@@ -178,7 +184,7 @@ export async function runHook(harness: string, event: string, stdinText: string,
       case 'pre':
         return await pre(input, answer, adapter, payload, opts.readFull);
       case 'post':
-        return await post(input, answer, adapter, payload, opts.record);
+        return await post(input, answer, adapter, payload, opts.record, opts.readFull);
       default:
         return await context(input, answer, adapter, ev, payload, opts.readFull);
     }
@@ -191,24 +197,50 @@ const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 300);
 
 async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, payload: Json, readFull: HookRunOptions['readFull']): Promise<HookReply> {
   // other tools are not the gate's business: answered at once, memory untouched
-  if (!input.command || !input.command.trim()) return answer({ kind: 'allow' });
-  const sub = userOnlySubcommand(input.command);
-  if (sub) return answer({ kind: 'deny', reason: userOnlyReason(sub) });
+  const commands = runsOf(input).map(r => r.command).filter(c => c.trim());
+  if (!commands.length) return answer({ kind: 'allow' });
+  for (const command of commands) {
+    const sub = userOnlySubcommand(command);
+    if (sub) return answer({ kind: 'deny', reason: userOnlyReason(sub) });
+  }
   const where = locate(input.root, input.cwd);
   if (typeof where === 'string') return failOpen(adapter, 'pre', payload, where);
   const settings = settingsFor(where.workspace);
   const data = await readMemory(where.workspace, readFull);
-  const redacted = createRedactor(settings.extraRedactionPatterns).redact(input.command).text;
-  const c = checkCommand(data, redacted, where.rel, settings);
-  if (c.verdict !== 'block') return answer({ kind: 'allow' });
-  return answer({ kind: 'deny', reason: agentDenyReason(c, data) });
+  const redactor = createRedactor(settings.extraRedactionPatterns);
+  for (const command of commands) {
+    const c = checkCommand(data, redactor.redact(command).text, where.rel, settings);
+    if (c.verdict === 'block') return answer({ kind: 'deny', reason: agentDenyReason(c, data) });
+  }
+  return answer({ kind: 'allow' });
 }
 
-async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, payload: Json, record: HookRunOptions['record']): Promise<HookReply> {
-  if (!input.command || !input.command.trim() || !input.result || input.recordedElsewhere) return answer({ kind: 'none' });
+/** A Codex post names no exit code: the transcript has it, written just before the hook ran. */
+async function codeFromTranscript(t: NonNullable<HookInput['transcript']>): Promise<number | undefined> {
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const code = exitCodeFromTranscript(t.path, t.toolUseId);
+    if (code !== undefined) return code;
+    await new Promise(r => setTimeout(r, 25 * (attempt + 1)));
+  }
+  return undefined;
+}
+
+async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, payload: Json, record: HookRunOptions['record'], readFull: HookRunOptions['readFull']): Promise<HookReply> {
+  const runs = runsOf(input).filter(r => r.command.trim() && r.result);
+  if (!runs.length || input.recordedElsewhere) return answer({ kind: 'none' });
   const where = locate(input.root, input.cwd);
   if (typeof where === 'string') return failOpen(adapter, 'post', payload, `${where}: the result is not recorded`);
-  await record({ workspace: where.workspace, command: input.command, cwd: where.rel, exitCode: input.result.exitCode, output: input.result.output });
+  if (input.callId && !claimCall(memoryDir(where.workspace), `${input.callId}\n${runs.map(r => r.command).join('\n')}`)) return answer({ kind: 'none' });
+  if (input.transcript && runs.length === 1 && runs[0].result!.exitCode === null) {
+    const code = await codeFromTranscript(input.transcript);
+    if (code !== undefined) runs[0] = { ...runs[0], result: { ...runs[0].result!, exitCode: code } };
+  }
+  for (const r of runs) await record({ workspace: where.workspace, command: r.command, cwd: where.rel, exitCode: r.result!.exitCode, output: r.result!.output });
+  const rules = adapter.rulesFile;
+  if (rules) {
+    const data = await readMemory(where.workspace, readFull);
+    refreshRules(where.workspace, rules, agentSummary(data, settingsFor(where.workspace).threshold));
+  }
   return answer({ kind: 'none' });
 }
 
@@ -219,6 +251,8 @@ async function context(input: HookInput, answer: (a: HookAnswer) => HookReply, a
   const settings = settingsFor(where.workspace);
   const data = await readMemory(where.workspace, readFull);
   const text = agentSummary(data, settings.threshold);
+  const rules = adapter.rulesFile;
+  if (rules) refreshRules(where.workspace, rules, text);
   return answer(text ? { kind: 'context', text } : { kind: 'none' });
 }
 

@@ -8,6 +8,18 @@ export type HookEvent = (typeof HOOK_EVENTS)[number];
 export const HARNESS_IDS = ['vscode', 'claude', 'copilot', 'cursor', 'gemini', 'codex', 'cline', 'windsurf'] as const;
 export type HarnessId = (typeof HARNESS_IDS)[number];
 
+/** What a shell command did. exitCode null: the harness did not say (kept, never counted). */
+export interface ShellResult {
+  exitCode: number | null;
+  output: string;
+}
+
+/** One shell command of a tool call, with its result once it ran. */
+export interface ShellRun {
+  command: string;
+  result?: ShellResult;
+}
+
 /** One tool call or session event, as the runner needs it. */
 export interface HookInput {
   /** The project folder the harness names (CLAUDE_PROJECT_DIR, workspace_roots[0], …), if any. */
@@ -19,7 +31,19 @@ export interface HookInput {
   /** The shell command line, when the tool is one that runs shell commands. */
   command?: string;
   /** post: what the command did. exitCode null: the harness did not say. */
-  result?: { exitCode: number | null; output: string };
+  result?: ShellResult;
+  /**
+   * Several shell commands in one tool call (Cline's run_commands): each is checked and recorded on
+   * its own, and `command`/`result` stay unset.
+   */
+  runs?: ShellRun[];
+  /**
+   * The same tool call across the hook formats of one harness process (session and call id, or the
+   * call's time): Copilot CLI runs both its own hooks and .claude/settings.json's for one call.
+   */
+  callId?: string;
+  /** post: the exit code is not in the payload but in the harness's own transcript (Codex). */
+  transcript?: { path: string; toolUseId: string };
   /**
    * The command ran in VS Code's integrated terminal (VS Code's run_in_terminal): the extension
    * records it through shell integration already, so the hook must not record it twice.
@@ -57,8 +81,16 @@ export interface HarnessAdapter {
   terminalTools: readonly string[];
   parse(event: HookEvent, payload: Json, env: NodeJS.ProcessEnv): HookInput;
   reply(event: HookEvent, answer: HookAnswer, payload: Json): HookReply;
-  /** Exit code when the hook cannot decide (fail open): one that the harness shows but does not block on. */
-  failOpenExitCode: number;
+  /**
+   * Where the failure summary goes when the harness's hooks cannot add it before its first model
+   * request (a rules/instructions file it reads, relative to the workspace; Cline CLI).
+   */
+  rulesFile?: string;
+  /**
+   * The hook cannot decide (launcher missing, memory unreadable, …): let the call go on and say so
+   * where the user of this harness sees it (never only in a debug log).
+   */
+  notice(event: HookEvent, message: string, payload: Json): HookReply;
 }
 
 // ---- helpers shared by the adapters ----
@@ -82,13 +114,48 @@ export function args(v: unknown): Json {
 
 /** "Exit code 1", "exited with exit code 2", "Exit Code: 3", "status code 4" in a tool's text result. */
 export function exitCodeIn(text: string): number | undefined {
-  const m = /(?:exit(?:ed)?(?: with)?(?: non-zero)?(?: status)? code|status code)\s*[:=]?\s*(-?\d{1,10})/i.exec(text.slice(-20_000));
-  return m ? Number(m[1]) : undefined;
+  // the last one: a harness appends its own "exit code N" after whatever the command printed
+  let last: string | undefined;
+  for (const m of text.slice(-20_000).matchAll(/(?:exit(?:ed)?(?: with)?(?: non-zero)?(?: status)? code|status code)\s*[:=]?\s*(-?\d{1,10})/gi)) last = m[1];
+  return last === undefined ? undefined : Number(last);
 }
 
 export const none: HookReply = { exitCode: 0, stdout: '', stderr: '' };
 export const json = (value: unknown): HookReply => ({ exitCode: 0, stdout: `${JSON.stringify(value)}\n`, stderr: '' });
 export const block2 = (reason: string): HookReply => ({ exitCode: 2, stdout: '', stderr: `${reason}\n` });
+
+/** What the model is asked to pass on when the gate is off (its answer is often what the user reads). */
+export const tellTheUser = (message: string) => `${message} (Tell the user: the Failure Memory command gate is not active in this session.)`;
+
+/**
+ * The `systemMessage` field that Claude Code, Codex, Gemini CLI and VS Code show to the user; the
+ * call goes on. On a context event (`contextEvent`: the harness's event name) the model is told
+ * too, through additionalContext: a headless run (`codex exec`, `claude -p`) shows no hook message.
+ */
+export const systemMessage = (message: string, contextEvent?: string): HookReply => {
+  const context = contextEvent ? { hookSpecificOutput: { hookEventName: contextEvent, additionalContext: tellTheUser(message) } } : {};
+  return { exitCode: 0, stdout: `${JSON.stringify({ systemMessage: message, ...context })}\n`, stderr: `${message}\n` };
+};
+
+/** A harness whose only visible channel is a hook's stderr on a non-blocking exit code. */
+export const stderrNotice = (exitCode: number) => (_event: HookEvent, message: string): HookReply => ({ exitCode, stdout: '', stderr: `${message}\n` });
+
+/** The call's time in ms, from a number (ms) or an ISO string: the same call in two formats has the same. */
+export function callTime(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && v) {
+    const t = Date.parse(v);
+    return Number.isNaN(t) ? undefined : t;
+  }
+  return undefined;
+}
+
+/** session + (call id or call time), or undefined when the payload names neither. */
+export function callKey(session: unknown, id: unknown, time: unknown): string | undefined {
+  const s = str(session);
+  const rest = str(id) || (callTime(time) !== undefined ? `t${callTime(time)}` : '');
+  return s && rest ? `${s}:${rest}` : undefined;
+}
 
 /** The Claude Code event names, also those of VS Code, Codex and Copilot's VS Code-compatible payloads. */
 export const CLAUDE_EVENT_NAMES = { pre: 'PreToolUse', post: 'PostToolUse', 'session-start': 'SessionStart', prompt: 'UserPromptSubmit' } as const;
@@ -105,6 +172,7 @@ export function claudeStyleParse(event: HookEvent, p: Json, terminalTools: reado
     tool,
     command: terminalTools.includes(tool) ? commandOf(input.command) : undefined,
     result: event === 'post' ? claudeStyleResult(p) : undefined,
+    callId: callKey(p.session_id ?? p.sessionId, p.tool_use_id, p.timestamp),
   };
 }
 
@@ -117,17 +185,33 @@ export function claudeStyleReply(event: HookEvent, answer: HookAnswer, eventName
   return none;
 }
 
-/** Claude-style post payloads: tool_response (success) or error (PostToolUseFailure). */
-export function claudeStyleResult(payload: Json): { exitCode: number | null; output: string } {
+/**
+ * Claude-style post payloads: tool_response (success) or error (PostToolUseFailure); Copilot CLI's
+ * VS Code-compatible format says tool_result {result_type, text_result_for_llm}. A plain-string
+ * response (VS Code, Codex) carries no exit code: unknown unless the text states one.
+ */
+export function claudeStyleResult(payload: Json): ShellResult {
   const r = payload.tool_response;
+  const copilot = obj(payload.tool_result);
+  if (r === undefined && payload.error === undefined && Object.keys(copilot).length) {
+    const text = str(copilot.text_result_for_llm);
+    const kind = str(copilot.result_type);
+    const code = exitCodeIn(text.slice(-400));
+    return { exitCode: code ?? (kind === 'success' ? 0 : kind === 'failure' || kind === 'error' ? 1 : null), output: stripCopilotTrailer(text) };
+  }
   if (payload.hook_event_name === 'PostToolUseFailure' || (payload.error !== undefined && r === undefined)) {
     const err = typeof payload.error === 'string' ? payload.error : payload.error ? JSON.stringify(payload.error) : '';
     const code = payload.is_interrupt === true ? 130 : (exitCodeIn(err.slice(0, 200)) ?? 1);
     return { exitCode: code, output: err.replace(/^(?:Error: )?Exit code -?\d+\s*\n?/i, '') };
   }
-  if (typeof r === 'string') return { exitCode: exitCodeIn(r) ?? 0, output: r };
+  if (typeof r === 'string') return { exitCode: exitCodeIn(r.slice(-400)) ?? null, output: r };
   const o = obj(r);
   let code = int(o.exit_code) ?? int(o.exitCode) ?? int(o.returnCode) ?? int(o.code);
   if (code === undefined) code = o.interrupted === true ? 130 : o.is_error === true || o.isError === true ? 1 : 0;
   return { exitCode: code, output: [str(o.stdout), str(o.stderr), str(o.output)].filter(Boolean).join('\n') };
+}
+
+/** Copilot CLI ends a shell result with "<shellId: 0 completed with exit code 1>": not the command's output. */
+export function stripCopilotTrailer(text: string): string {
+  return text.replace(/\n?<shellId: [^>\n]{0,80}>\s*$/, '');
 }

@@ -3,7 +3,7 @@
 // reports no exit code and no output, and no hook adds context: Windsurf gets the gate only.
 // https://docs.windsurf.com/windsurf/cascade/hooks
 
-import { block2, none, obj, str, type HarnessAdapter } from './types';
+import { block2, none, obj, stderrNotice, str, type HarnessAdapter } from './types';
 
 export const windsurf: HarnessAdapter = {
   id: 'windsurf',
@@ -11,7 +11,6 @@ export const windsurf: HarnessAdapter = {
   doc: 'https://docs.windsurf.com/windsurf/cascade/hooks',
   nativeEvents: { pre: 'pre_run_command' },
   terminalTools: ['run_command'],
-  failOpenExitCode: 1,
   parse(_event, p) {
     const info = obj(p.tool_info);
     return { cwd: str(info.cwd) || undefined, tool: 'run_command', command: str(info.command_line) || str(info.command) };
@@ -19,4 +18,6 @@ export const windsurf: HarnessAdapter = {
   reply(event, answer) {
     return event === 'pre' && answer.kind === 'deny' ? block2(answer.reason) : none;
   },
+  // show_output shows the hook's output to the user
+  notice: stderrNotice(1),
 };

@@ -3,6 +3,7 @@ import type { Command } from '../types';
 import { brief } from './brief';
 import { check } from './check';
 import { clear } from './clear';
+import { doctor } from './doctor';
 import { exportMemory } from './export';
 import { hook } from './hook';
 import { learn } from './learn';
@@ -17,4 +18,4 @@ import { allow, resolve } from './resolve';
 import { setupAgents } from './setupAgents';
 import { sync } from './sync';
 
-export const COMMANDS: readonly Command[] = [record, check, recall, reflect, brief, redact, resolve, allow, learn, list, exportMemory, clear, replay, mcp, hook, setupAgents, sync];
+export const COMMANDS: readonly Command[] = [record, check, recall, reflect, brief, redact, resolve, allow, learn, list, exportMemory, clear, replay, mcp, hook, setupAgents, doctor, sync];

@@ -1,6 +1,45 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { memoryDir } from '../../agents/hooks/runner';
+import { cliLauncherTarget } from '../../agents/cliLauncher';
+import { diagnose, describeDiagnosis } from '../../agents/doctor';
+import { ensureLauncher, launcherDir } from '../../agents/launcher';
 import { applySetup, describeChanges, detectHarnesses, parseHarnessList, planSetup } from '../../agents/setup';
-import { HARNESS_IDS } from '../../agents/hooks/types';
-import { UsageError, type Command } from '../types';
+import { agentSummary } from '../../core/agentContext';
+import { HARNESS_IDS, type HarnessId } from '../../agents/hooks/types';
+import { VERSION } from '../version';
+import { UsageError, type Command, type Context } from '../types';
+
+/**
+ * A hook finds its workspace by a .vscode/failure-memory folder (or a git top level) above the
+ * command's folder: a folder that has neither gets the (empty) memory folder now, or every hook
+ * there would say it is outside any workspace.
+ */
+function markWorkspace(ws: string): void {
+  if (!existsSync(join(ws, '.git')) && !existsSync(memoryDir(ws))) mkdirSync(memoryDir(ws), { recursive: true });
+}
+
+/** The launcher that hook commands call: written here when missing or broken (a CLI-only machine). */
+function launcherLine(): { line: string; value: unknown } {
+  const target = cliLauncherTarget(VERSION);
+  if (!target) return { line: `launcher ${launcherDir()}/failure-memory: not written (this is not the built CLI; run dist/cli.js)`, value: { action: 'none' } };
+  try {
+    const { action, state } = ensureLauncher(target);
+    const what = action === 'kept' ? `kept (points at ${state.dist})` : `${action} (points at ${target.dist})`;
+    return { line: `launcher ${state.file}: ${what}`, value: { action, file: state.file, dist: state.dist } };
+  } catch (e) {
+    return { line: `launcher ${launcherDir()}: could not be written (${(e as Error).message}): the hooks will say the gate is off`, value: { action: 'error', error: (e as Error).message } };
+  }
+}
+
+async function summaryFor(ctx: Context): Promise<string> {
+  try {
+    const memory = ctx.memory();
+    return agentSummary(await memory.read(), memory.settings.threshold);
+  } catch {
+    return '';
+  }
+}
 
 export const setupAgents: Command = {
   name: 'setup-agents',
@@ -12,7 +51,7 @@ export const setupAgents: Command = {
     remove: { type: 'boolean', help: "take Failure Memory's entries out again" },
   },
   async run(ctx) {
-    let harnesses;
+    let harnesses: HarnessId[];
     try {
       harnesses = ctx.str('harness') !== undefined ? parseHarnessList(ctx.str('harness')!) : detectHarnesses(ctx.workspace);
     } catch (e) {
@@ -22,13 +61,19 @@ export const setupAgents: Command = {
       ctx.print(`No coding agent found in ${ctx.workspace} (.claude, .github, .cursor, .gemini, .codex, .clinerules, .windsurf). Name one: --harness ${HARNESS_IDS.join(',')}`, { workspace: ctx.workspace, harnesses: [], changes: [] });
       return 0;
     }
-    const changes = planSetup(ctx.workspace, { harnesses, remove: ctx.flag('remove') });
+    const remove = ctx.flag('remove');
     const dry = ctx.flag('dry-run');
+    const changes = planSetup(ctx.workspace, { harnesses, remove, rulesSummary: harnesses.includes('cline') && !remove ? await summaryFor(ctx) : '' });
     if (!dry) applySetup(ctx.workspace, changes);
-    const lines = describeChanges(changes, ctx.flag('remove'));
+    if (!dry && !remove) markWorkspace(ctx.workspace);
+    const lines = describeChanges(changes, remove).map(l => `  ${l}`);
+    const launcher = dry || remove ? undefined : launcherLine();
+    if (launcher) lines.push(`  ${launcher.line}`);
+    const diagnosis = dry || remove ? [] : diagnose(ctx.workspace, { harnesses });
+    const steps = describeDiagnosis(diagnosis).filter(l => !l.startsWith('✓'));
     ctx.print(
-      [`${dry ? 'Would' : ctx.flag('remove') ? 'Removed from' : 'Set up in'} ${ctx.workspace}:`, ...lines.map(l => `  ${l}`)].join('\n'),
-      { workspace: ctx.workspace, harnesses, dryRun: dry, remove: ctx.flag('remove'), changes: changes.map(({ content: _c, ...c }) => c) },
+      [`${dry ? 'Would' : remove ? 'Removed from' : 'Set up in'} ${ctx.workspace}:`, ...lines, ...(steps.length ? ['Still to do (failure-memory doctor checks again):', ...steps.map(l => `  ${l}`)] : [])].join('\n'),
+      { workspace: ctx.workspace, harnesses, dryRun: dry, remove, changes: changes.map(({ content: _c, ...c }) => c), launcher: launcher?.value, doctor: diagnosis },
     );
     return changes.some(c => c.action === 'skip') ? 1 : 0;
   },

@@ -1,0 +1,57 @@
+// Codex CLI's PostToolUse payload has the command's output but not its exit code; Codex writes the
+// code into its session transcript (JSON lines, transcript_path) before it runs the hook: an item or
+// event for the call (its tool_use_id) with an integer exit_code. Only the file's tail is read.
+
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+
+const TAIL_BYTES = 1024 * 1024;
+
+function tail(path: string): string {
+  const fd = openSync(path, 'r');
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return '';
+    const len = Math.min(st.size, TAIL_BYTES);
+    const buf = Buffer.alloc(len);
+    readSync(fd, buf, 0, len, st.size - len);
+    return buf.toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The exit_code of the object naming `id` (as id or call_id), searched depth-first. */
+function exitCodeFor(v: unknown, id: string, depth = 0): number | undefined {
+  if (!v || typeof v !== 'object' || depth > 8) return undefined;
+  const o = v as Record<string, unknown>;
+  if ((o.id === id || o.call_id === id) && typeof o.exit_code === 'number' && Number.isInteger(o.exit_code)) return o.exit_code;
+  for (const child of Object.values(o)) {
+    const found = exitCodeFor(child, id, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** The exit code Codex recorded for a tool call, or undefined (no transcript, no such line yet). */
+export function exitCodeFromTranscript(path: string, toolUseId: string): number | undefined {
+  if (!isAbsolute(path) || !toolUseId) return undefined;
+  let text: string;
+  try {
+    text = tail(path);
+  } catch {
+    return undefined;
+  }
+  const lines = text.split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i];
+    if (!line.includes(toolUseId) || !line.includes('exit_code')) continue;
+    try {
+      const code = exitCodeFor(JSON.parse(line), toolUseId);
+      if (code !== undefined) return code;
+    } catch {
+      // a line cut by the tail, or being written
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,25 @@
+import { describeDiagnosis, diagnose } from '../../agents/doctor';
+import { parseHarnessList } from '../../agents/setup';
+import { HARNESS_IDS, type HarnessId } from '../../agents/hooks/types';
+import { UsageError, type Command } from '../types';
+
+export const doctor: Command = {
+  name: 'doctor',
+  usage: 'doctor [--harness LIST]',
+  summary: "whether each agent harness's gate is active here, and the step that turns it on",
+  options: {
+    harness: { type: 'string', help: `comma-separated: ${HARNESS_IDS.join(', ')} (default: those set up in the workspace)` },
+  },
+  async run(ctx) {
+    let harnesses: HarnessId[] | undefined;
+    try {
+      harnesses = ctx.str('harness') !== undefined ? parseHarnessList(ctx.str('harness')!) : undefined;
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    const lines = diagnose(ctx.workspace, { harnesses });
+    const none = lines.length === 1 ? [`No agent gates are set up in ${ctx.workspace}: run \`failure-memory setup-agents\`.`] : [];
+    ctx.print([`Agent gates in ${ctx.workspace}:`, ...describeDiagnosis(lines).map(l => `  ${l}`), ...none].join('\n'), { workspace: ctx.workspace, gates: lines });
+    return lines.some(l => l.status === 'off') || none.length ? 1 : 0;
+  },
+};

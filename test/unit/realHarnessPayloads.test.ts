@@ -1,0 +1,164 @@
+// The payloads the real harness programs sent (captured by the agents suite from the npm releases
+// named in each fixture: test/unit/fixtures/hooks/<harness>/real-<version>/) through the runner:
+// the command and the exit code each harness really reported (build.sh failed with exit 1 and
+// "Cannot find module 'left-pad'", ok.sh passed), its own wrapping taken off the output, one
+// record per tool call, and the summary where each harness reads it. Plus VS Code's documented
+// PostToolUse (no runnable VS Code agent mode here): no exit code, and never a second record.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, test } from 'node:test';
+import { HARNESSES, type HarnessId, type HookEvent } from '../../src/agents/hooks';
+import { REFUSED_MARKER } from '../../src/agents/hooks/cline';
+import { readMemoryFull, recordHookResult, type HookRecord } from '../../src/agents/hooks/record';
+import { RULES_MARKER } from '../../src/agents/hooks/rules';
+import { runHook } from '../../src/agents/hooks/runner';
+
+const FIXTURES = resolve(__dirname, 'fixtures/hooks');
+
+interface RealFixture {
+  $doc: string;
+  harness: HarnessId;
+  version: string;
+  event: HookEvent;
+  payload: Record<string, unknown>;
+  expect: { command?: string; exitCode?: number; outputIncludes?: string; recorded?: false };
+  transcript?: unknown[];
+}
+
+function realFixtures(): Array<{ name: string; f: RealFixture }> {
+  const out: Array<{ name: string; f: RealFixture }> = [];
+  for (const h of readdirSync(FIXTURES)) {
+    for (const dir of readdirSync(join(FIXTURES, h)).filter(d => d.startsWith('real-'))) {
+      for (const file of readdirSync(join(FIXTURES, h, dir)).filter(f => f.endsWith('.json') && f !== 'one-call-two-hooks.json')) {
+        out.push({ name: `${h}/${dir}/${file}`, f: JSON.parse(readFileSync(join(FIXTURES, h, dir, file), 'utf8')) as RealFixture });
+      }
+    }
+  }
+  return out;
+}
+
+function workspace(): string {
+  const ws = realpathSync(mkdtempSync(join(tmpdir(), 'fm-real-')));
+  mkdirSync(join(ws, '.git'));
+  return ws;
+}
+
+/** {{ROOT}} → the workspace; Codex's transcript lines into a file of their own. */
+function payloadFor(f: RealFixture, ws: string): Record<string, unknown> {
+  const p = JSON.parse(JSON.stringify(f.payload).replaceAll('{{ROOT}}', ws)) as Record<string, unknown>;
+  if (f.transcript) {
+    const file = join(ws, 'transcript.jsonl');
+    writeFileSync(file, `{"type":"session_meta"}\n${f.transcript.map(l => JSON.stringify(l)).join('\n')}\n`);
+    p.transcript_path = file;
+  }
+  return p;
+}
+
+const recorder = () => {
+  const records: HookRecord[] = [];
+  return { records, opts: { record: async (r: HookRecord) => void records.push(r), readFull: readMemoryFull, env: {} } };
+};
+
+describe('payloads captured from the real harness programs', () => {
+  const all = realFixtures();
+  test('every harness that runs here has captured payloads, each naming its program and version', () => {
+    assert.deepEqual([...new Set(all.map(x => x.f.harness))].sort(), ['claude', 'cline', 'codex', 'copilot', 'gemini']);
+    for (const { name, f } of all) assert.match(f.$doc, new RegExp(`@${f.version.replace(/\./g, '\\.')} \\(the real`), name);
+  });
+
+  for (const { name, f } of all.filter(x => x.f.event === 'pre')) {
+    test(`${name}: the shell command is seen and, with nothing failed yet, let through`, async () => {
+      const ws = workspace();
+      const input = HARNESSES[f.harness].parse('pre', payloadFor(f, ws), {});
+      const commands = input.runs?.map(r => r.command) ?? [input.command];
+      assert.ok(commands.some(c => c?.includes(f.expect.command!)), JSON.stringify(commands));
+      const r = await runHook(f.harness, 'pre', JSON.stringify(payloadFor(f, ws)), recorder().opts);
+      assert.equal(r.exitCode, 0);
+      assert.doesNotMatch(r.stdout, /deny|"cancel":true|overrideInput/);
+    });
+  }
+
+  for (const { name, f } of all.filter(x => x.f.event === 'post')) {
+    test(`${name}: recorded once with the exit code the harness reported, its wrapping off the output`, async () => {
+      const ws = workspace();
+      const { records, opts } = recorder();
+      const r = await runHook(f.harness, 'post', JSON.stringify(payloadFor(f, ws)), opts);
+      assert.equal(r.exitCode, 0);
+      if (f.expect.recorded === false) {
+        assert.deepEqual(records, [], `Cline's stand-in for a refused call (${REFUSED_MARKER}) is not a run`);
+        return;
+      }
+      assert.equal(records.length, 1);
+      assert.ok(records[0].command.includes(f.expect.command!), records[0].command);
+      assert.equal(records[0].exitCode, f.expect.exitCode);
+      if (f.expect.outputIncludes) assert.ok(records[0].output.includes(f.expect.outputIncludes), records[0].output);
+      assert.doesNotMatch(records[0].output, /<\/?untrusted_context>|^Output: |Process Group PGID|<shellId|\[Command exited|^\[(?:stdout|stderr)\]$/m);
+    });
+  }
+
+  for (const { name, f } of all.filter(x => x.f.event === 'session-start' || x.f.event === 'prompt')) {
+    test(`${name}: the failure summary goes where this harness reads it`, async () => {
+      const ws = workspace();
+      for (let i = 0; i < 5; i++) await recordHookResult({ workspace: ws, command: 'bash build.sh', cwd: '.', exitCode: 1, output: "Error: Cannot find module 'left-pad'" });
+      if (f.harness === 'cline') {
+        mkdirSync(join(ws, '.clinerules'));
+        writeFileSync(join(ws, '.clinerules', 'failure-memory.md'), `${RULES_MARKER}\n# Failure Memory\n\nold\n`);
+      }
+      const r = await runHook(f.harness, f.event, JSON.stringify(payloadFor(f, ws)), recorder().opts);
+      assert.equal(r.exitCode, 0);
+      // Cline CLI ignores a TaskStart hook's context: its rules file carries the summary
+      const where = f.harness === 'cline' ? readFileSync(join(ws, '.clinerules', 'failure-memory.md'), 'utf8') : r.stdout;
+      assert.match(where, /EXHAUSTED: `bash build\.sh`[^\n]*, 5 failure\(s\) — Error: Cannot find module 'left-pad'/);
+    });
+  }
+
+  test('copilot/real-1.0.102/one-call-two-hooks.json: Copilot CLI runs its own hook and .claude/settings.json\'s for one call: one record, the failure', async () => {
+    const f = JSON.parse(readFileSync(join(FIXTURES, 'copilot', 'real-1.0.102', 'one-call-two-hooks.json'), 'utf8')) as { copilotPayload: object; claudePayload: object };
+    const ws = workspace();
+    const fill = (p: object) => JSON.stringify(p).replaceAll('{{ROOT}}', ws);
+    const opts = { record: recordHookResult, readFull: readMemoryFull, env: {} };
+    await runHook('copilot', 'post', fill(f.copilotPayload), opts);
+    await runHook('claude', 'post', fill(f.claudePayload), opts);
+    const a = (await readMemoryFull(ws)).approaches['.::bash build.sh'];
+    assert.deepEqual(a.attempts.map(x => x.exitCode), [1]);
+    // each alone (a repository set up for one of them) records the failure too
+    for (const [h, p] of [['copilot', f.copilotPayload], ['claude', f.claudePayload]] as const) {
+      const one = workspace();
+      await runHook(h, 'post', JSON.stringify(p).replaceAll('{{ROOT}}', one), opts);
+      assert.deepEqual((await readMemoryFull(one)).approaches['.::bash build.sh'].attempts.map(x => [x.exitCode, x.output]), [[1, "Error: Cannot find module 'left-pad'"]], h);
+    }
+  });
+});
+
+describe("VS Code's documented payloads (no runnable VS Code agent mode here)", () => {
+  const doc = (name: string, vars: Record<string, string>) => {
+    const f = JSON.parse(readFileSync(join(FIXTURES, 'vscode', `${name}.json`), 'utf8')) as { payload: object };
+    return JSON.stringify(f.payload).replace(/\{\{(\w+)\}\}/g, (_, k: string) => vars[k] ?? '');
+  };
+
+  test('PostToolUse: the terminal output as a string, no exit code: unknown, and left to shell integration (one run, one record)', async () => {
+    const ws = workspace();
+    const payload = doc('post-terminal-output', { CWD: ws, COMMAND: 'npm run build', OUTPUT: 'npm ERR! Missing script: build' });
+    const input = HARNESSES.vscode.parse('post', JSON.parse(payload) as Record<string, unknown>, {});
+    assert.equal(input.result?.exitCode, null, 'a string response says no exit code');
+    assert.equal(input.recordedElsewhere, true);
+    const { records, opts } = recorder();
+    assert.deepEqual(await runHook('vscode', 'post', payload, opts), { exitCode: 0, stdout: '', stderr: '' });
+    assert.deepEqual(records, []);
+  });
+
+  test("the docs' runTerminalCommand is the terminal tool too: an exhausted command is refused", async () => {
+    const ws = workspace();
+    for (let i = 0; i < 5; i++) await recordHookResult({ workspace: ws, command: 'npm run build', cwd: '.', exitCode: 1, output: 'npm ERR! Missing script: "build"' });
+    const r = await runHook('vscode', 'pre', doc('pre-run-terminal-command', { CWD: ws, COMMAND: 'npm run build' }), recorder().opts);
+    const j = JSON.parse(r.stdout) as { hookSpecificOutput: { permissionDecision: string; hookEventName: string } };
+    assert.equal(j.hookSpecificOutput.permissionDecision, 'deny');
+    assert.equal(j.hookSpecificOutput.hookEventName, 'PreToolUse');
+  });
+
+  test('its events are its own: no userPromptSubmitted, no PostToolUseFailure', () => {
+    assert.deepEqual(Object.values(HARNESSES.vscode.nativeEvents), ['PreToolUse', 'PostToolUse', 'SessionStart', 'UserPromptSubmit']);
+  });
+});
