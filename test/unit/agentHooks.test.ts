@@ -11,8 +11,8 @@ import { describe, test } from 'node:test';
 import { agentSummary } from '../../src/core/agentContext';
 import { HARNESSES, HARNESS_IDS, type HarnessId, type HookEvent, type HookReply } from '../../src/agents/hooks';
 import { readMemoryFull, recordHookResult } from '../../src/agents/hooks/record';
-import { locate, memoryDir, readMemorySnapshot, runHook } from '../../src/agents/hooks/runner';
-import { memoryDirFor } from '../../src/store/memoryStore';
+import { locate, readMemorySnapshot, runHook } from '../../src/agents/hooks/runner';
+import { memoryDirFor } from '../../src/store/paths';
 
 const FIXTURES = resolve(__dirname, 'fixtures/hooks');
 const HOOK_JS = resolve(__dirname, '../../dist/hook.js');
@@ -188,7 +188,7 @@ for (const h of HARNESS_IDS) {
       assert.deepEqual(await call(h, 'pre', 'pre', { COMMAND: 'npx prisma generate', CWD: ws, ROOT: ws }), ALLOW[h]);
       if (fixture(h, 'pre-other')) {
         // answered at once: even a memory file that cannot be read is not looked at
-        writeFileSync(join(memoryDir(ws), 'memory.json'), '{ not json');
+        writeFileSync(join(memoryDirFor(ws), 'memory.json'), '{ not json');
         assert.deepEqual(await call(h, 'pre', 'pre-other', { COMMAND: EXHAUSTED_VARIANT, CWD: join(ws, 'api'), ROOT: ws }), ALLOW[h]);
       }
     });
@@ -279,7 +279,6 @@ describe('where a hook call belongs', () => {
     const ws = await seeded();
     mkdirSync(join(ws, 'api', 'src'));
     assert.deepEqual(locate(undefined, join(ws, 'api', 'src')), { workspace: ws, rel: 'api/src' });
-    assert.equal(memoryDir(ws), memoryDirFor(ws), 'the hook reads where the store writes');
   });
 
   test('outside any workspace, bad input, unreadable memory: let through with one clear stderr line', async () => {
@@ -292,7 +291,7 @@ describe('where a hook call belongs', () => {
     const bad = await runHook('gemini', 'pre', 'not json', opts());
     assert.deepEqual(bad, { exitCode: 1, stdout: '{}\n', stderr: 'Failure Memory hook: the Gemini CLI hook input is not a JSON object; not checked, the agent goes on.\n' });
     const ws = await seeded();
-    writeFileSync(join(memoryDir(ws), 'memory.json'), JSON.stringify({ schemaVersion: 99 }));
+    writeFileSync(join(memoryDirFor(ws), 'memory.json'), JSON.stringify({ schemaVersion: 99 }));
     const newer = await runHook('claude', 'pre', pre(join(ws, 'api')), opts({ CLAUDE_PROJECT_DIR: ws }));
     assert.equal(newer.exitCode, 1);
     assert.match(newer.stderr, /^Failure Memory hook: memory could not be used \(.*newer version of Failure Memory.*\); not checked, the agent goes on\.\n$/);
@@ -303,7 +302,7 @@ describe('where a hook call belongs', () => {
     const ws = await seeded();
     assert.ok(readMemorySnapshot(ws));
     assert.equal(readMemorySnapshot(realpathSync(mkdtempSync(join(tmpdir(), 'fm-empty-')))), null);
-    writeFileSync(join(memoryDir(ws), 'memory.json'), JSON.stringify({ approaches: {} }));
+    writeFileSync(join(memoryDirFor(ws), 'memory.json'), JSON.stringify({ approaches: {} }));
     assert.equal(readMemorySnapshot(ws), undefined, 'schema v0: migrated by the store');
   });
 });
