@@ -103,6 +103,11 @@ describe('what is shared', () => {
     assert.equal(shouldShare(ok, false, true), true, 'the team knows it failing: this success clears it for everyone');
     assert.equal(shouldShare(ok, true, false), true);
     assert.equal(shouldShare(stopped, true, true), false);
+    // no team view yet: the machine cannot tell, so a success that runs something is shared
+    assert.equal(shouldShare(ok, false, undefined), true);
+    const nothing = rec.run(data, 'FOO=bar', 0, '').attempt;
+    assert.equal(shouldShare(nothing, false, undefined), false, 'a line that runs nothing never travels');
+    assert.equal(shouldShare(stopped, false, undefined), false);
   });
 });
 

@@ -11,6 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { openWorkspaceMemory } from '../../src/app/openMemory';
 import type { OutboxEntry } from '../../src/core/team';
 import { TeamLocal } from '../../src/store/team/teamLink';
+import { ViewCache } from '../../src/store/team/viewCache';
 import { memoryDirFor } from '../../src/store/paths';
 import { cloneWorkspace } from './helpers/teamWorkspace';
 import { tempFolders } from './helpers/tempFolders';
@@ -47,6 +48,15 @@ function hook(ws: string, event: 'pre' | 'post', payload: object, env: Record<st
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 const postFailure = (command: string, error = 'Exit code 1\nError: boom') => ({ hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command }, error });
+const postSuccess = (command: string) => ({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command }, tool_response: { stdout: 'ok', stderr: '', interrupted: false } });
+
+/** A team view as a pull leaves it: the team knows `key` failing (or nothing, with no key). */
+async function pulledView(ws: string, failingKey?: string): Promise<void> {
+  const approaches = failingKey
+    ? { [failingKey]: { key: failingKey, label: 'npm test', cwd: '.', command: 'npm test', failures: 80, failuresThisWeek: 80, machines: 3, ci: true, lastError: 'Error: boom', lastFailure: new Date().toISOString() } }
+    : {};
+  await new ViewCache(memoryDirFor(ws)).write({ version: 1, state: 'online', view: { project: 'github.com/acme/doors', pulledAt: new Date().toISOString(), approaches, learnings: [], reflections: [] } as never });
+}
 
 before(() => {
   assert.ok(existsSync(CLI) && existsSync(HOOK), 'dist/cli.js and dist/hook.js are built (npm run build)');
@@ -88,6 +98,36 @@ describe('every door feeds the team outbox', () => {
       await client.close();
     }
     assert.deepEqual(attempts(ws).map(a => [a.key, a.outcome, a.source]), [['.::cargo build', 'failure', 'agent']]);
+  });
+});
+
+describe('a success reaches the team when it may clear something', () => {
+  test('before this machine\'s first pull: the success of an approach the team may know failing is queued (hook and CLI)', () => {
+    const ws = clone();
+    assert.equal(hook(ws, 'post', postSuccess('npm test')).code, 0);
+    assert.deepEqual(attempts(ws).map(a => [a.key, a.outcome]), [['.::npm test', 'success']]);
+    assert.equal(cli(ws, ['record', '--command', 'npm run lint', '--exit-code', '0']).code, 0);
+    assert.deepEqual(attempts(ws).map(a => a.key), ['.::npm test', '.::npm run lint']);
+  });
+
+  test('before the first pull, one success per approach waits: the latest replaces the earlier', () => {
+    const ws = clone();
+    for (let i = 0; i < 3; i++) assert.equal(hook(ws, 'post', postSuccess('npm test')).code, 0);
+    const waiting = attempts(ws);
+    assert.equal(waiting.length, 1);
+    // once the approach failed here, its runs travel as they are: nothing is replaced any more
+    assert.equal(hook(ws, 'post', postFailure('npm test')).code, 0);
+    assert.equal(hook(ws, 'post', postSuccess('npm test')).code, 0);
+    assert.deepEqual(attempts(ws).map(a => a.outcome), ['success', 'failure', 'success']);
+  });
+
+  test('after a pull: a success is queued only when the team knows the approach failing', async () => {
+    const ws = clone();
+    await pulledView(ws, '.::npm test');
+    assert.equal(hook(ws, 'post', postSuccess('ls -la')).code, 0);
+    assert.equal(outbox(ws).length, 0, 'every ls does not travel');
+    assert.equal(hook(ws, 'post', postSuccess('npm test')).code, 0);
+    assert.deepEqual(attempts(ws).map(a => [a.key, a.outcome]), [['.::npm test', 'success']]);
   });
 });
 

@@ -57,9 +57,9 @@ export class TeamLocal implements TeamLink {
     return { kind, id, queuedAt: new Date().toISOString(), machine: this.machine, ci: this.ci, ...body } as OutboxEntry;
   }
 
-  protected async enqueue(entries: OutboxEntry[]): Promise<void> {
+  protected async enqueue(entries: OutboxEntry[], replaces?: (waiting: OutboxEntry) => boolean): Promise<void> {
     try {
-      await this.outbox.append(entries);
+      await this.outbox.append(entries, replaces);
     } catch (e) {
       this.warn(`team memory: could not queue a record for the team (${(e as Error).message}); local memory has it.`);
     }
@@ -72,9 +72,19 @@ export class TeamLocal implements TeamLink {
   }
 
   async afterRecord(r: RecordResult): Promise<void> {
-    const teamKnows = r.attempt.outcome === 'success' ? !!(await this.view()).view?.approaches[r.attempt.key]?.failures : false;
+    const success = r.attempt.outcome === 'success';
+    const key = r.attempt.key;
+    // a success that did not clear anything here: does the team know the approach failing? (undefined: no view yet)
+    let teamKnows: boolean | undefined = false;
+    if (success && !r.stored) {
+      const { view } = await this.view();
+      teamKnows = view ? !!view.approaches[key]?.failures : undefined;
+    }
     if (!shouldShare(r.attempt, r.stored, teamKnows)) return;
-    await this.enqueue([this.entry('attempt', r.attempt.id, { attempt: sharedAttempt(r.attempt, r.approach.label, this.options.settings.shareOutput) })]);
+    const entry = this.entry('attempt', r.attempt.id, { attempt: sharedAttempt(r.attempt, r.approach.label, this.options.settings.shareOutput) });
+    // shared because the view is unknown: the latest success of the approach is enough to clear it
+    const replaces = teamKnows === undefined ? (e: OutboxEntry) => e.kind === 'attempt' && e.attempt.key === key && e.attempt.outcome === 'success' : undefined;
+    await this.enqueue([entry], replaces);
   }
 
   async afterLearning(l: Learning): Promise<void> {
