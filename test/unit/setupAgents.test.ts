@@ -9,7 +9,8 @@ import { join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { HARNESS_IDS, type HarnessId } from '../../src/agents/hooks/types';
 import { installLauncher, launcherScript } from '../../src/agents/launcher';
-import { applySetup, detectHarnesses, hookCommand, isOurCommand, planSetup, targetFor } from '../../src/agents/setup';
+import { detectHarnesses, hookCommand, isOurCommand, targetFor } from '../../src/agents/setup';
+import { applySetup, planSetup } from '../../src/agents/setupFiles';
 import { recordHookResult } from '../../src/agents/hooks/record';
 
 const DIST = resolve(__dirname, '../../dist');
@@ -70,15 +71,15 @@ describe('setup-agents: files per harness', () => {
   test('a file that is not JSON, or a hook script of the user, is left alone and reported', () => {
     const ws = tmp('fm-setup-skip-');
     mkdirSync(join(ws, '.cursor'));
-    writeFileSync(join(ws, '.cursor/hooks.json'), '{ "version": 1, // a comment\n}');
+    writeFileSync(join(ws, '.cursor/hooks.json'), '{ "version": 1, "hooks": { "beforeShellExecution": [ }');
     mkdirSync(join(ws, '.clinerules/hooks'), { recursive: true });
     writeFileSync(join(ws, '.clinerules/hooks/PreToolUse'), '#!/bin/sh\necho \'{"cancel":false}\'\n');
     const plan = planSetup(ws, { harnesses: ['cursor', 'cline'] });
     assert.equal(plan.find(c => c.file === '.cursor/hooks.json')!.action, 'skip');
-    assert.match(plan.find(c => c.file === '.cursor/hooks.json')!.reason!, /not valid JSON/);
+    assert.match(plan.find(c => c.file === '.cursor/hooks.json')!.reason!, /not valid JSON \(\w+ at line 1, column \d+\)/);
     assert.equal(plan.find(c => c.file === '.clinerules/hooks/PreToolUse')!.action, 'skip');
     applySetup(ws, plan);
-    assert.equal(read(ws, '.cursor/hooks.json'), '{ "version": 1, // a comment\n}');
+    assert.equal(read(ws, '.cursor/hooks.json'), '{ "version": 1, "hooks": { "beforeShellExecution": [ }');
     assert.ok(statSync(join(ws, '.clinerules/hooks/PostToolUse')).mode & 0o100, 'our scripts are executable');
   });
 

@@ -1,4 +1,5 @@
-import { applySetup, describeChanges, detectHarnesses, parseHarnessList, planSetup } from '../../agents/setup';
+import { detectHarnesses, parseHarnessList } from '../../agents/setup';
+import { applySetup, describeChanges, planSetup, SetupWriteError } from '../../agents/setupFiles';
 import { HARNESS_IDS } from '../../agents/hooks/types';
 import { UsageError, type Command } from '../types';
 
@@ -24,7 +25,16 @@ export const setupAgents: Command = {
     }
     const changes = planSetup(ctx.workspace, { harnesses, remove: ctx.flag('remove') });
     const dry = ctx.flag('dry-run');
-    if (!dry) applySetup(ctx.workspace, changes);
+    if (!dry) {
+      try {
+        applySetup(ctx.workspace, changes);
+      } catch (e) {
+        if (!(e instanceof SetupWriteError)) throw e;
+        // one line per file that cannot be written; nothing was written
+        for (const p of e.problems) ctx.io.err(`failure-memory: ${p}\n`);
+        return 1;
+      }
+    }
     const lines = describeChanges(changes, ctx.flag('remove'));
     ctx.print(
       [`${dry ? 'Would' : ctx.flag('remove') ? 'Removed from' : 'Set up in'} ${ctx.workspace}:`, ...lines.map(l => `  ${l}`)].join('\n'),
