@@ -88,6 +88,7 @@ export function activate(context: vscode.ExtensionContext): void {
       registry.applyConfig(config);
       status.update();
       log.info('config', `settings applied: ${JSON.stringify(config)}`);
+      log.event('settingsApplied');
     }),
     // agents: language-model tools and the MCP server offered to VS Code
     new LanguageModelTools(registry, log),
