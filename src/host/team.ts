@@ -3,11 +3,11 @@
 // local write and every 15 s while something waits, pull on an interval and when the window gets
 // focus. Nothing here is on the guard's path: the guard reads the cached team view only.
 
-import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { SECTION } from '../core/config';
 import type { TeamView } from '../core/team';
 import { MemoryStore } from '../store/memoryStore';
+import { memoryDirFor } from '../store/paths';
 import { describeDatabase, pgpassPassword, sanitizeTeamSettings, type TeamSettings } from '../store/team/config';
 import { teamRecallParts } from '../embeddings';
 import { createTeamMemory, type TeamMemory } from '../store/team';
@@ -91,7 +91,7 @@ export class TeamHub extends Disposable {
    */
   linkFor(folderPath: string, memoryDir: string | undefined): TeamMemory | undefined {
     if (!this.enabled) return undefined;
-    const dir = memoryDir ?? join(folderPath, '.vscode', 'failure-memory');
+    const dir = memoryDir ?? memoryDirFor(folderPath);
     const old = this.teams.get(folderPath);
     if (old) void old.team.close();
     const url = this.settings.databaseUrl;

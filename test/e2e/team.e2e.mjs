@@ -141,14 +141,6 @@ async function scenario(h) {
   step('back online: records arrived once');
 }
 
-async function runTask(h, label) {
-  await h.runCommand('Tasks: Run Task', { waitHidden: false });
-  const input = h.page.locator('.quick-input-widget input.input[placeholder*="task to run"]');
-  await input.waitFor({ state: 'visible', timeout: 15000 });
-  await input.fill(label);
-  await h.page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first().click();
-}
-
 /** A failing terminal command, a failing task and an agent's record through the language-model tool each wait in the outbox. */
 async function everyDoorFeedsTheOutbox(h) {
   const outbox = () =>
@@ -160,7 +152,7 @@ async function everyDoorFeedsTheOutbox(h) {
   const r = await h.typeInTerminal('ls /no-such-folder-here');
   assert.equal(r.exitCode, 2);
   await h.waitFor(() => queued('terminal').length === 1, 15000, 'the terminal failure in the outbox');
-  await runTask(h, 'build');
+  await h.runTask('build');
   await h.waitFor(() => queued('task').length === 1, 30000, 'the task failure in the outbox');
   // a tool that writes asks the person first
   const invoked = h.invokeTool('failure_memory_record', { command: 'cargo build', exitCode: 101, output: 'error[E0425]: cannot find value `x` in this scope' });
