@@ -31,6 +31,8 @@ const node = {
   sourcesContent: false,
   logLevel: 'warning',
   plugins: watch ? [problemMatcher] : [],
+  // jsonc-parser's "main" is a UMD build whose require()s esbuild cannot follow: bundle its ES modules
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
 };
 
 // The embedding worker (src/embeddings/worker.ts → dist/embed-worker.js), started by the transformer

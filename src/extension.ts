@@ -16,6 +16,7 @@ import { ModelDownloads } from './host/modelDownload';
 import { MemoryPanel } from './host/panel';
 import { ReflectionView } from './host/reflectionView';
 import { MemoryRegistry } from './host/registry';
+import { SettingsProblems } from './host/settingsProblems';
 import { StatusBar } from './host/statusBar';
 import { TeamHub } from './host/team';
 import { TaskWatcher } from './host/taskWatcher';
@@ -28,22 +29,20 @@ export function activate(context: vscode.ExtensionContext): void {
   const channel = vscode.window.createOutputChannel('Failure Memory', { log: true });
   const log = createLogger(channel);
 
+  const settingsProblems = new SettingsProblems(log);
   let config: ExtensionConfig = loadConfig();
   function loadConfig(): ExtensionConfig {
     const settings = vscode.workspace.getConfiguration(SECTION);
     // in Restricted Mode a restricted setting (redaction.extraPatterns) comes from the user's settings only
     const trusted = vscode.workspace.isTrusted;
     const { config: c, problems } = readConfig(k => (!trusted && RESTRICTED_SETTINGS.includes(k) ? settings.inspect(k)?.globalValue : settings.get(k)));
-    for (const p of problems) {
-      log.warn('config', p);
-      void vscode.window.showWarningMessage(p);
-    }
+    settingsProblems.report(problems);
     return c;
   }
   const currentConfig = () => config;
 
   // team memory (off by default): built before the registry, which asks it for each folder's link
-  const team = new TeamHub(context, log, () => config.threshold);
+  const team = new TeamHub(context, log, () => config.threshold, settingsProblems);
   // semantic recall: the model is offered (once) when recall first needs it, never here
   const models = new ModelDownloads(context, log, () => registry.reload());
   const registry = new MemoryRegistry(context, log, config, s => models.maybeOffer(s), team);
@@ -89,6 +88,7 @@ export function activate(context: vscode.ExtensionContext): void {
       registry.applyConfig(config);
       status.update();
       log.info('config', `settings applied: ${JSON.stringify(config)}`);
+      log.event('settingsApplied');
     }),
     // agents: language-model tools and the MCP server offered to VS Code
     new LanguageModelTools(registry, log),

@@ -17,7 +17,8 @@ import { dirname, join, resolve, sep } from 'node:path';
 import { HARNESSES } from './hooks';
 import { HARNESS_IDS, type HarnessId } from './hooks/types';
 import { readLauncher, launcherDir } from './launcher';
-import { planSetup, targetFor } from './setup';
+import { targetFor } from './setup';
+import { planSetup } from './setupFiles';
 
 export type DoctorStatus = 'active' | 'off' | 'check';
 

@@ -1,15 +1,15 @@
-// `failure-memory setup-agents` and "Failure Memory: Set Up Agent Gates": writes Failure Memory's
-// hook entries into each coding-agent harness's own configuration in a workspace, merged with the
-// user's other hooks (never touched), idempotent, and undone by --remove.
+// `failure-memory setup-agents` and "Failure Memory: Set Up Agent Gates": which hook entries each
+// coding-agent harness gets in a workspace, and where (./setupFiles.ts plans and writes them: merged
+// with the user's other hooks, never touching those, idempotent, and undone by --remove).
 // The command written is the same on every machine: the launcher in ~/.failure-memory/bin (which
 // setup-agents writes when it is missing, and the extension re-points at each activation); where it
 // is missing (a teammate without Failure Memory) the command says so in the harness's visible
 // channel (Claude Code's systemMessage, …) and lets the agent go on.
 
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { HARNESSES } from './hooks';
-import { RULES_MARKER, rulesText } from './hooks/rules';
+import { rulesText } from './hooks/rules';
 import { HARNESS_IDS, type HarnessId, type HookEvent } from './hooks/types';
 
 /** Where the launcher lives, as a shell expression (committed files must not name a user's home). */
@@ -47,11 +47,11 @@ export function isOurCommand(command: unknown): boolean {
   return typeof command === 'string' && /failure-memory/.test(command) && /\bhook (?:vscode|claude|copilot|cursor|gemini|codex|cline|windsurf) (?:pre|post|session-start|prompt)\b/.test(command);
 }
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 type Entry = Json;
 
 /** How one harness's configuration looks: one JSON file with event arrays, or one script file per event. */
-interface JsonTarget {
+export interface JsonTarget {
   kind: 'json';
   file: string;
   /** The whole file is ours (removed with --remove). */
@@ -61,13 +61,13 @@ interface JsonTarget {
   /** event name → entries to add. */
   entries: Record<string, Entry[]>;
 }
-interface ScriptsTarget {
+export interface ScriptsTarget {
   kind: 'scripts';
   /** file → its content; executable unless listed in `plain`. */
   files: Record<string, string>;
   plain?: string[];
 }
-type Target = JsonTarget | ScriptsTarget;
+export type Target = JsonTarget | ScriptsTarget;
 
 const cmd = hookCommand;
 const group = (harness: HarnessId, event: HookEvent, matcher?: string, extra: Json = {}): Entry => ({
@@ -191,161 +191,6 @@ const SIGNS: Record<HarnessId, string[]> = {
 /** The harnesses whose folders or files are present in the workspace. */
 export function detectHarnesses(workspace: string): HarnessId[] {
   return HARNESS_IDS.filter(h => SIGNS[h].some(s => existsSync(join(workspace, s))));
-}
-
-export interface FileChange {
-  /** Relative to the workspace, '/' separated. */
-  file: string;
-  harnesses: HarnessId[];
-  action: 'create' | 'update' | 'remove' | 'unchanged' | 'skip';
-  /** Why a file is skipped (not ours, not valid JSON). */
-  reason?: string;
-  /** The new content (create/update). */
-  content?: string;
-  executable?: boolean;
-}
-
-const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
-
-function entryIsOurs(e: unknown): boolean {
-  if (!isObj(e)) return false;
-  if (isOurCommand(e.command) || isOurCommand(e.bash)) return true;
-  return Array.isArray(e.hooks) && e.hooks.some(h => isObj(h) && isOurCommand(h.command)) && e.hooks.every(h => isObj(h) && isOurCommand(h.command));
-}
-
-/** Removes our entries (whole groups, or our hooks inside a group shared with the user's). */
-function stripOurs(hooks: Json): Json {
-  const out: Json = {};
-  for (const [event, list] of Object.entries(hooks)) {
-    if (!Array.isArray(list)) {
-      out[event] = list;
-      continue;
-    }
-    const kept: unknown[] = [];
-    for (const e of list) {
-      if (entryIsOurs(e)) continue;
-      if (isObj(e) && Array.isArray(e.hooks) && e.hooks.some(h => isObj(h) && isOurCommand(h.command))) {
-        kept.push({ ...e, hooks: e.hooks.filter(h => !(isObj(h) && isOurCommand(h.command))) });
-      } else kept.push(e);
-    }
-    if (kept.length) out[event] = kept;
-  }
-  return out;
-}
-
-const readText = (file: string): string | undefined => {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-};
-
-function planJson(workspace: string, t: JsonTarget, harnesses: HarnessId[], remove: boolean): FileChange {
-  const abs = join(workspace, t.file);
-  const before = readText(abs);
-  let doc: Json = {};
-  if (before !== undefined && before.trim()) {
-    try {
-      const v: unknown = JSON.parse(before);
-      if (!isObj(v)) throw new Error('not an object');
-      doc = v;
-    } catch (e) {
-      return { file: t.file, harnesses, action: 'skip', reason: `not valid JSON (${(e as Error).message}): left untouched; fix it and run again` };
-    }
-  }
-  if (doc.hooks !== undefined && !isObj(doc.hooks)) return { file: t.file, harnesses, action: 'skip', reason: '"hooks" is not an object: left untouched' };
-  const stripped = stripOurs(isObj(doc.hooks) ? doc.hooks : {});
-  if (remove) {
-    if (before === undefined) return { file: t.file, harnesses, action: 'unchanged' };
-    const rest: Json = { ...doc, hooks: stripped };
-    if (!Object.keys(stripped).length) delete rest.hooks;
-    const onlyBase = Object.keys(rest).every(k => t.base && k in t.base);
-    if (t.owned || onlyBase) return { file: t.file, harnesses, action: 'remove' };
-    const content = `${JSON.stringify(rest, null, 2)}\n`;
-    return { file: t.file, harnesses, action: content === before ? 'unchanged' : 'update', content };
-  }
-  const current = isObj(doc.hooks) ? doc.hooks : {};
-  const oursNow = (event: string) => (Array.isArray(current[event]) ? (current[event] as unknown[]).filter(entryIsOurs) : []);
-  const inPlace =
-    before !== undefined &&
-    Object.entries(t.entries).every(([event, entries]) => JSON.stringify(oursNow(event)) === JSON.stringify(entries)) &&
-    Object.keys(current).every(event => event in t.entries || !oursNow(event).length);
-  if (inPlace) return { file: t.file, harnesses, action: 'unchanged' };
-  const hooks: Json = { ...stripped };
-  for (const [event, entries] of Object.entries(t.entries)) hooks[event] = [...((hooks[event] as unknown[] | undefined) ?? []), ...entries];
-  const next: Json = before === undefined ? { ...(t.base ?? {}), hooks } : { ...(t.base ?? {}), ...doc, hooks };
-  const content = `${JSON.stringify(next, null, 2)}\n`;
-  if (before === undefined) return { file: t.file, harnesses, action: 'create', content };
-  return { file: t.file, harnesses, action: content === before || sameJson(before, next) ? 'unchanged' : 'update', content };
-}
-
-function sameJson(text: string, value: unknown): boolean {
-  try {
-    return JSON.stringify(JSON.parse(text)) === JSON.stringify(value);
-  } catch {
-    return false;
-  }
-}
-
-function planScripts(workspace: string, t: ScriptsTarget, harnesses: HarnessId[], remove: boolean, rulesSummary: string): FileChange[] {
-  return Object.entries(t.files).map(([file, template]) => {
-    const before = readText(join(workspace, file));
-    const rules = t.plain?.includes(file) ?? false;
-    const ours = before !== undefined && (rules ? before.startsWith(RULES_MARKER) : isOurCommand(before) && /Failure Memory/.test(before));
-    if (before !== undefined && !ours) return { file, harnesses, action: 'skip' as const, reason: rules ? 'a file of your own is there: left untouched' : 'a hook of your own is there: left untouched (add the Failure Memory line to it yourself)' };
-    if (remove) return { file, harnesses, action: before === undefined ? ('unchanged' as const) : ('remove' as const) };
-    // the rules file's summary changes with the memory: an existing one is kept as the hooks wrote it
-    const content = rules ? (before ?? rulesText(rulesSummary)) : template;
-    return { file, harnesses, action: before === undefined ? ('create' as const) : before === content ? ('unchanged' as const) : ('update' as const), content, executable: !rules };
-  });
-}
-
-export interface SetupPlanOptions {
-  harnesses: HarnessId[];
-  remove?: boolean;
-  /** The failure summary for a rules file written now (Cline's); default: none yet. */
-  rulesSummary?: string;
-}
-
-/** What setup (or --remove) would change, file by file. Reads the workspace; writes nothing. */
-export function planSetup(workspace: string, opts: SetupPlanOptions): FileChange[] {
-  const byFile = new Map<string, { target: Target; harnesses: HarnessId[] }>();
-  for (const h of opts.harnesses) {
-    const t = targetFor(h);
-    const key = t.kind === 'json' ? t.file : Object.keys(t.files)[0];
-    const seen = byFile.get(key);
-    if (seen) seen.harnesses.push(h);
-    else byFile.set(key, { target: t, harnesses: [h] });
-  }
-  const changes: FileChange[] = [];
-  for (const { target, harnesses } of byFile.values()) {
-    if (target.kind === 'json') changes.push(planJson(workspace, target, harnesses, !!opts.remove));
-    else changes.push(...planScripts(workspace, target, harnesses, !!opts.remove, opts.rulesSummary ?? ''));
-  }
-  return changes;
-}
-
-/** Writes a plan (only creates, updates and removes). */
-export function applySetup(workspace: string, changes: FileChange[]): void {
-  for (const c of changes) {
-    const abs = join(workspace, c.file);
-    if (c.action === 'remove') {
-      rmSync(abs, { force: true });
-    } else if ((c.action === 'create' || c.action === 'update') && c.content !== undefined) {
-      mkdirSync(dirname(abs), { recursive: true });
-      writeFileSync(abs, c.content);
-      if (c.executable) chmodSync(abs, statSync(abs).mode | 0o755);
-    }
-  }
-}
-
-/** One line per file, for a person: what happens where. */
-export function describeChanges(changes: FileChange[], removing = false): string[] {
-  const verb = removing
-    ? ({ create: 'create', update: 'take the entries out of', remove: 'delete', unchanged: 'nothing to remove in', skip: 'skip' } as const)
-    : ({ create: 'create', update: 'add entries to', remove: 'delete', unchanged: 'already set up:', skip: 'skip' } as const);
-  return changes.map(c => `${verb[c.action]} ${c.file} (${c.harnesses.join(', ')})${c.reason ? ` — ${c.reason}` : ''}`);
 }
 
 export function parseHarnessList(v: string): HarnessId[] {

@@ -3,6 +3,7 @@
 
 import { addLearnings, extractLearnings } from '../core/learnings';
 import { checkCommand, type CheckResult } from '../core/check';
+import { mergeSettings } from '../core/config';
 import {
   allowOnce,
   applyAttempt,
@@ -18,7 +19,6 @@ import { recall, type RecallHit, type Scorer, lexicalScorer } from '../core/reca
 import { createRedactor, type Redactor } from '../core/redact';
 import { buildReflection, storeReflection, type ReflectionRecord } from '../core/reflection';
 import {
-  DEFAULT_SETTINGS,
   emptyMemory,
   type Approach,
   type Attempt,
@@ -278,14 +278,6 @@ export class WorkspaceMemory {
     // the recall vectors are derived from the memory: forgetting it forgets them too
     await new VectorStore(this.store.dir).clear();
   }
-}
-
-export function mergeSettings(s: Partial<EngineSettings> = {}): EngineSettings {
-  return {
-    ...DEFAULT_SETTINGS,
-    ...Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)),
-    limits: { ...DEFAULT_SETTINGS.limits, ...(s.limits ?? {}) },
-  } as EngineSettings;
 }
 
 /** The approach a reflection is about by default: the most recently failed exhausted or failing one. */

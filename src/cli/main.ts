@@ -6,12 +6,10 @@ import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { parseArgs as nodeParseArgs } from 'node:util';
 import { RedactionPatternError } from '../core/redact';
-import type { EngineSettings } from '../core/types';
 import { createOfflineScorer, teamRecallParts } from '../embeddings';
-import { memoryDirFor, StoreError } from '../store/memoryStore';
-import { cliTeamMemory } from '../store/team';
-import { WorkspaceMemory } from '../app/workspaceMemory';
-import { readWorkspaceSettings } from '../store/workspaceSettings';
+import { StoreError } from '../store/memoryStore';
+import { TeamMemory } from '../store/team';
+import { openWorkspaceMemory, type OpenedMemory } from '../app/openMemory';
 import { COMMANDS } from './commands';
 import { UsageError, type Command, type Context, type Io, type OptionSpec } from './types';
 
@@ -185,14 +183,23 @@ function createContext(command: Command, values: Parsed['values'], io: Io, args:
     if (n < min || n > max) throw new UsageError(`--${k} must be between ${min} and ${max}, got ${n}`);
     return n;
   };
-  const settings: Partial<EngineSettings> = readWorkspaceSettings(workspace);
   const threshold = int('threshold', 1, 1000);
-  if (threshold !== undefined) settings.threshold = threshold;
   const json = values.json === true;
   const onWarning = (m: string) => io.err(`failure-memory: warning: ${m}\n`);
-  let memory: WorkspaceMemory | undefined;
-  let team: ReturnType<typeof cliTeamMemory> | undefined;
-  const teamMemory = () => (team ??= cliTeamMemory(workspace, memoryDirFor(workspace), () => memory?.settings.threshold ?? settings.threshold ?? 5, onWarning, process.env, teamRecallParts()));
+  // opened on first use: `--help`-like paths and usage errors never read the settings or the memory
+  let opened: OpenedMemory<TeamMemory> | undefined;
+  const open = () =>
+    (opened ??= openWorkspaceMemory<TeamMemory>({
+      workspace,
+      overrides: { threshold },
+      onWarning,
+      longLived: command.longLived === true,
+      // recall by meaning: the offline embedder (no model), vectors cached beside memory.json, never
+      // replacing the vectors of the extension's transformer
+      ...(command.semantic && values.lexical !== true ? { scorer: memoryDir => createOfflineScorer({ memoryDir, claim: false, onWarning }) } : {}),
+      // the CLI and MCP can sync: the link is the team memory itself
+      team: options => new TeamMemory({ ...options, ...teamRecallParts() }),
+    }));
   const cwdArg = str('cwd');
   return {
     io,
@@ -200,18 +207,9 @@ function createContext(command: Command, values: Parsed['values'], io: Io, args:
     json,
     cwd: cwdArg !== undefined && isAbsolute(cwdArg) ? toWorkspaceRelative(workspace, cwdArg) : cwdArg,
     print: (human, value) => io.out(json ? `${JSON.stringify(value, null, 2)}\n` : human.endsWith('\n') ? human : `${human}\n`),
-    memory() {
-      if (!memory) {
-        // recall (and reflect, which recalls similar failures) use the offline semantic scorer: no model,
-        // vectors cached beside memory.json; never replacing vectors of the extension's transformer
-        const semantic = command.semantic && values.lexical !== true;
-        const scorer = semantic ? createOfflineScorer({ memoryDir: memoryDirFor(workspace), claim: false, onWarning }) : undefined;
-        memory = new WorkspaceMemory(workspace, { settings, onWarning, scorer, team: teamMemory().team, cache: command.longLived === true });
-      }
-      return memory;
-    },
+    memory: () => open().memory,
     args,
-    team: teamMemory,
+    team: () => ({ team: open().team, reason: open().teamReason }),
     str,
     required(k) {
       const v = str(k);

@@ -3,6 +3,7 @@
 // (src/store/team) moves the data, this decides.
 
 import type { CheckResult } from './check';
+import { runsNothing } from './memory';
 import type { Approach, Attempt, Learning, MemoryData, TestResults } from './types';
 
 // ---------------------------------------------------------------------------------------------
@@ -157,11 +158,13 @@ export function sharedAttempt(a: Attempt, label: string, shareOutput: boolean): 
 /**
  * Whether an attempt is worth telling the team: failures and unknown outcomes always; a success
  * only when it clears something (the approach failed here, or the team knows it as failing), so
- * that every `ls` does not travel; interrupts never.
+ * that every `ls` does not travel; interrupts never. `teamKnowsFailing` is undefined when this
+ * machine has no team view yet (never pulled): it cannot tell, so a success of a command that runs
+ * something is shared (a teammate's failures may wait for it), one per approach (see the outbox).
  */
-export function shouldShare(attempt: Attempt, storedLocally: boolean, teamKnowsFailing: boolean): boolean {
+export function shouldShare(attempt: Attempt, storedLocally: boolean, teamKnowsFailing: boolean | undefined): boolean {
   if (attempt.outcome === 'failure' || attempt.outcome === 'unknown') return true;
-  if (attempt.outcome === 'success') return storedLocally || teamKnowsFailing;
+  if (attempt.outcome === 'success') return storedLocally || teamKnowsFailing === true || (teamKnowsFailing === undefined && !runsNothing(attempt.key));
   return false;
 }
 

@@ -1,7 +1,7 @@
 // Semantic recall for the CLI and the extension: factories that put the embedders, the vector cache
 // and the lexical scorer together behind the core's `Scorer` interface.
 //
-//   CLI:        new WorkspaceMemory(ws, { scorer: createOfflineScorer({ memoryDir, claim: false }) })
+//   CLI, MCP:   openWorkspaceMemory({ workspace, scorer: memoryDir => createOfflineScorer({ memoryDir, claim: false }) })
 //   extension:  const s = createSemanticScorer({ memoryDir, extensionModelsDir, modelDir, globalStorage, allowDownload })
 //               s.mode === 'offline' && s.canDownload → offer s.download({ onProgress }) (never at activation)
 

@@ -6,7 +6,8 @@
 import { delimiter } from 'node:path';
 import * as vscode from 'vscode';
 import { diagnose } from '../agents/doctor';
-import { applySetup, describeChanges, detectHarnesses, planSetup, targetFor } from '../agents/setup';
+import { detectHarnesses, targetFor } from '../agents/setup';
+import { applySetup, describeChanges, planSetup } from '../agents/setupFiles';
 import { HARNESSES, HARNESS_IDS, type HarnessId } from '../agents/hooks';
 import { installLauncher, launcherDir } from '../agents/launcher';
 import { Disposable } from './disposable';

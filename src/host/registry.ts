@@ -11,7 +11,9 @@ import { createSemanticScorer, type SemanticScorer } from '../embeddings';
 import { plainText } from '../core/plainText';
 import { emptyMemory, type MemoryData } from '../core/types';
 import { StoreError } from '../store/memoryStore';
-import { WorkspaceMemory } from '../app/workspaceMemory';
+import type { WorkspaceMemory } from '../app/workspaceMemory';
+import { openWorkspaceMemory } from '../app/openMemory';
+import { configSettings } from '../app/settings';
 import { engineSettings, type ExtensionConfig } from '../core/config';
 import { Disposable } from './disposable';
 import type { Logger } from './logger';
@@ -65,28 +67,22 @@ export class MemoryRegistry extends Disposable {
     return join(base, 'memory', createHash('sha256').update(folder.uri.toString()).digest('hex').slice(0, 16));
   }
 
-  /** A scorer that creates the semantic scorer (model lookup, word table) on its first use. */
-  private lazyScorer(memoryDir: string): Scorer {
-    let inner: SemanticScorer | undefined;
-    const get = () => {
-      if (!inner) {
-        const t0 = Date.now();
-        inner = createSemanticScorer({
-          memoryDir,
-          extensionModelsDir: join(this.context.extensionPath, 'models'),
-          modelDir: this.config.modelPath || undefined,
-          globalStorage: this.context.globalStorageUri.fsPath,
-          allowDownload: this.config.allowModelDownload,
-          onWarning: m => this.log.warn('recall', m),
-          onProgress: p => this.log.debug('recall', `embedding memory: ${JSON.stringify(p)}`),
-        });
-        this.scorers.add(inner);
-        this.onScorerCreated(inner);
-        this.log.info('recall', `semantic recall ready in ${Date.now() - t0} ms: ${inner.mode}${inner.model ? ` (${inner.model.root})` : ' (offline embedder)'}`);
-      }
-      return inner;
-    };
-    return { get id() { return get().id; }, score: (q, d) => get().score(q, d) };
+  /** The semantic scorer of a memory folder (model lookup, word table): the factory makes it on the first recall. */
+  private semanticScorer(memoryDir: string): Scorer {
+    const t0 = Date.now();
+    const inner = createSemanticScorer({
+      memoryDir,
+      extensionModelsDir: join(this.context.extensionPath, 'models'),
+      modelDir: this.config.modelPath || undefined,
+      globalStorage: this.context.globalStorageUri.fsPath,
+      allowDownload: this.config.allowModelDownload,
+      onWarning: m => this.log.warn('recall', m),
+      onProgress: p => this.log.debug('recall', `embedding memory: ${JSON.stringify(p)}`),
+    });
+    this.scorers.add(inner);
+    this.onScorerCreated(inner);
+    this.log.info('recall', `semantic recall ready in ${Date.now() - t0} ms: ${inner.mode}${inner.model ? ` (${inner.model.root})` : ' (offline embedder)'}`);
+    return inner;
   }
 
   /** The semantic scorers in use (the download command switches them to the transformer). */
@@ -113,17 +109,20 @@ export class MemoryRegistry extends Disposable {
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       if (folder.uri.scheme !== 'file') continue;
       const dir = this.memoryDir(folder);
-      const memory = new WorkspaceMemory(folder.uri.fsPath, {
-        dir,
-        settings: engineSettings(this.config),
+      const { memory } = openWorkspaceMemory({
+        workspace: folder.uri.fsPath,
+        // VS Code's configuration, validated with the schema the CLI and hooks use (the team link is TeamHub's)
+        settings: configSettings(this.config),
+        ...(dir ? { dir } : {}),
         onWarning: m => this.warnOnce(m),
+        longLived: true,
         // git context of runs: never in an untrusted workspace (a repository's config can run programs)
         git: vscode.workspace.isTrusted ? {} : false,
+        // semantic recall: built on the first recall, never at activation
+        scorer: memoryDir => this.semanticScorer(memoryDir),
         // team memory: the outbox hears every write, check reads the cached team view
-        team: this.team?.linkFor(folder.uri.fsPath, dir),
+        team: this.team?.linkFor(folder.uri.fsPath, dir) ?? false,
       });
-      // semantic recall: built on the first recall, never at activation
-      memory.scorer = this.lazyScorer(memory.store.dir);
       this.folders.set(folder.uri.toString(), { folder, memory, data: emptyMemory(), private: !!dir });
       if (!dir) {
         // the CLI, an agent or another window may write it: reflect their writes here

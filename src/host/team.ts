@@ -3,10 +3,11 @@
 // local write and every 15 s while something waits, pull on an interval and when the window gets
 // focus. Nothing here is on the guard's path: the guard reads the cached team view only.
 
-import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { SECTION } from '../core/config';
 import type { TeamView } from '../core/team';
 import { MemoryStore } from '../store/memoryStore';
+import { memoryDirFor } from '../store/paths';
 import { describeDatabase, pgpassPassword, sanitizeTeamSettings, type TeamSettings } from '../store/team/config';
 import { teamRecallParts } from '../embeddings';
 import { createTeamMemory, type TeamMemory } from '../store/team';
@@ -14,8 +15,7 @@ import type { TeamDatabaseError } from '../store/team/database';
 import { CommandId } from './commandIds';
 import { Disposable } from './disposable';
 import type { Logger } from './logger';
-
-export const TEAM_SECTION = 'failureMemory.team';
+import type { SettingsProblems } from './settingsProblems';
 
 /** The secret's key names the database target, so that a password is only ever sent to the server it was set for. */
 const secretKey = (url: string) => `failureMemory.team.password:${describeDatabase(url)}`;
@@ -31,7 +31,7 @@ export interface TeamFolderState {
 
 /** Reads the team settings (problems reported by the caller). */
 export function readTeamSettings(): { settings: TeamSettings; problems: string[] } {
-  const cfg = vscode.workspace.getConfiguration(TEAM_SECTION);
+  const cfg = vscode.workspace.getConfiguration(SECTION);
   return sanitizeTeamSettings(k => cfg.get(k));
 }
 
@@ -51,6 +51,7 @@ export class TeamHub extends Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly log: Logger,
     private readonly threshold: () => number,
+    private readonly problems: SettingsProblems,
   ) {
     super();
     this.settings = this.load();
@@ -69,10 +70,7 @@ export class TeamHub extends Disposable {
 
   private load(): TeamSettings {
     const { settings, problems } = readTeamSettings();
-    for (const p of problems) {
-      this.log.warn('team', p);
-      void vscode.window.showWarningMessage(`Failure Memory: ${p}`);
-    }
+    this.problems.report(problems);
     return settings;
   }
 
@@ -93,7 +91,7 @@ export class TeamHub extends Disposable {
    */
   linkFor(folderPath: string, memoryDir: string | undefined): TeamMemory | undefined {
     if (!this.enabled) return undefined;
-    const dir = memoryDir ?? join(folderPath, '.vscode', 'failure-memory');
+    const dir = memoryDir ?? memoryDirFor(folderPath);
     const old = this.teams.get(folderPath);
     if (old) void old.team.close();
     const url = this.settings.databaseUrl;

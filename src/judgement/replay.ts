@@ -5,7 +5,8 @@
 
 import type { CheckStatus, Verdict } from '../core/check';
 import { InMemoryStore } from '../store/inMemoryStore';
-import { WorkspaceMemory } from '../app/workspaceMemory';
+import { openWorkspaceMemory } from '../app/openMemory';
+import { settingsFrom } from '../app/settings';
 import type { Trajectory } from './corpus';
 
 /** What `failure-memory replay --json` prints per command. */
@@ -39,9 +40,15 @@ export interface ReplayOptions {
  */
 export async function replayTrajectory(t: Trajectory, options: ReplayOptions = {}): Promise<ReplayStep[]> {
   const workspace = t.commands[0]?.cwd ?? '.';
-  const memory = new WorkspaceMemory(workspace, {
+  // a recorded trajectory: the defaults (not the settings of whatever folder is at that path), no
+  // git and no team (there is no real repository behind it)
+  const { memory } = openWorkspaceMemory({
+    workspace,
     store: new InMemoryStore(t.source),
-    settings: options.threshold !== undefined ? { threshold: options.threshold } : {},
+    settings: settingsFrom(() => undefined),
+    overrides: { threshold: options.threshold },
+    git: false,
+    team: false,
   });
   const steps: ReplayStep[] = [];
   for (let index = 0; index < t.commands.length; index++) {

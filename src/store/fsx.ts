@@ -7,6 +7,7 @@ import { constants } from 'node:fs';
 import { access, lstat, open, readdir, rename, unlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import { errnoCode } from './lock';
+import { MEMORY_DIR_NAME } from './paths';
 
 /** How long a writer waits for another's lock: longer than a stale lock takes to be recognised. */
 export const DEFAULT_LOCK_TIMEOUT_MS = 20_000;
@@ -95,7 +96,7 @@ export async function removeStaleTemps(dir: string, targets: string[], extraPref
 
 /** For `<root>/.vscode/failure-memory`, `<root>`: the folder the memory must stay inside. */
 export function workspaceRootOf(dir: string): string | undefined {
-  const tail = path.join('.vscode', 'failure-memory');
+  const tail = path.join(...MEMORY_DIR_NAME.split('/'));
   const resolved = path.resolve(dir);
   return resolved.endsWith(path.sep + tail) ? resolved.slice(0, -(tail.length + 1)) : undefined;
 }

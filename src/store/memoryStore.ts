@@ -20,13 +20,10 @@ import { acquireLock, describeHolder, errnoCode, LockTimeoutError, serialize, ty
 export { MEMORY_FILE_NAME, migrateMemory } from './memorySchema';
 export { StoreError, type StoreErrorCode } from './storeError';
 
-export const MEMORY_DIR_NAME = '.vscode/failure-memory';
+export { MEMORY_DIR_NAME, memoryDirFor } from './paths';
 /** A memory.json larger than this is not parsed (moved aside instead). */
 export const MAX_MEMORY_FILE_BYTES = 64 * 1024 * 1024;
 
-export function memoryDirFor(workspaceFolder: string): string {
-  return path.join(workspaceFolder, ...MEMORY_DIR_NAME.split('/'));
-}
 
 export interface StoreOptions {
   /** How long update() waits for another process's lock. Default 20000 (longer than staleLockMs). */

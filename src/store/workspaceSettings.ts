@@ -1,54 +1,77 @@
-// Reads failureMemory.* from <workspace>/.vscode/settings.json so the CLI and an agent's hook
-// block at the same threshold the editor uses. settings.json is JSONC: comments and trailing commas.
+// Reads failureMemory.* from <workspace>/.vscode/settings.json, so that the CLI, the hooks and MCP
+// use the settings the editor uses. The file is JSONC (comments, trailing commas), parsed with
+// jsonc-parser as VS Code itself parses it: tolerant, a syntax error reported and the rest used.
+// Validation is core/config.ts's (one schema, one set of limits, whoever reads).
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EngineSettings } from '../core/types';
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { SECTION, type SettingGetter } from '../core/config';
 
-/** Removes // and /* comments and trailing commas, leaving strings intact. */
-export function stripJsonc(text: string): string {
-  let out = '';
-  let i = 0;
-  const n = text.length;
-  while (i < n) {
-    const c = text[i];
-    if (c === '"') {
-      let j = i + 1;
-      while (j < n && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-      out += text.slice(i, j + 1);
-      i = j + 1;
-    } else if (c === '/' && text[i + 1] === '/') {
-      while (i < n && text[i] !== '\n') i++;
-    } else if (c === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      i = end < 0 ? n : end + 2;
-    } else {
-      out += c;
-      i++;
-    }
-  }
-  return out.replace(/,(\s*[}\]])/g, '$1');
+export const SETTINGS_FILE = '.vscode/settings.json';
+
+export interface SettingsFile {
+  /** A raw value by its key under `failureMemory.` (undefined: not set). */
+  get: SettingGetter;
+  /** What is wrong with the file itself (unreadable, a syntax error); each value is validated by the reader. */
+  problems: string[];
 }
 
-const num = (v: unknown, min: number, max: number): number | undefined =>
-  typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max ? Math.floor(v) : undefined;
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
-/** The engine settings a workspace's settings.json sets; invalid values are ignored. */
-export function readWorkspaceSettings(workspaceFolder: string): Partial<EngineSettings> {
-  let raw: Record<string, unknown>;
-  try {
-    raw = JSON.parse(stripJsonc(readFileSync(join(workspaceFolder, '.vscode', 'settings.json'), 'utf8')));
-  } catch {
-    return {};
+/**
+ * The value at a dotted key, written flat (`"failureMemory.team.enabled"`) or nested at any dot
+ * (`"failureMemory": { "team": { "enabled": … } }`); own properties only, so `__proto__` and
+ * `constructor` are never read through.
+ */
+export function lookupSetting(obj: Record<string, unknown>, parts: readonly string[]): unknown {
+  for (let i = parts.length; i >= 1; i--) {
+    const name = parts.slice(0, i).join('.');
+    if (!Object.prototype.hasOwnProperty.call(obj, name)) continue;
+    const v = obj[name];
+    if (i === parts.length) return v;
+    if (isObject(v)) {
+      const inner = lookupSetting(v, parts.slice(i));
+      if (inner !== undefined) return inner;
+    }
   }
-  if (!raw || typeof raw !== 'object') return {};
-  const get = (k: string) => raw[`failureMemory.${k}`] ?? (raw.failureMemory as Record<string, unknown> | undefined)?.[k];
-  const extra = get('redaction.extraPatterns');
-  return {
-    threshold: num(get('threshold'), 1, 1000),
-    window: num(get('shortTermWindow'), 1, 100),
-    maxOutputBytes: num(get('maxOutputBytes'), 256, 16 * 1024 * 1024),
-    storeOutput: typeof get('storeOutput') === 'boolean' ? (get('storeOutput') as boolean) : undefined,
-    extraRedactionPatterns: Array.isArray(extra) ? extra.filter((x): x is string => typeof x === 'string') : undefined,
-  };
+  return undefined;
+}
+
+/** Line and column (1-based) of an offset, for a message a person can act on. */
+function position(text: string, offset: number): string {
+  let line = 1;
+  let last = -1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    last = i;
+  }
+  return `line ${line}, column ${offset - last}`;
+}
+
+/** Parses settings.json text (JSONC); a syntax error is a problem and the values around it are still used. */
+export function parseSettingsText(text: string, file = SETTINGS_FILE): SettingsFile {
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, { allowTrailingComma: true, allowEmptyContent: true, disallowComments: false });
+  const problems: string[] = [];
+  if (errors.length) {
+    const e = errors[0];
+    problems.push(`${file}: ${printParseErrorCode(e.error)} at ${position(text, e.offset)}; the settings Failure Memory could read around it are used, the others keep their defaults.`);
+  }
+  if (value !== undefined && !isObject(value)) problems.push(`${file} is not a JSON object; Failure Memory uses its defaults.`);
+  const root = isObject(value) ? value : {};
+  return { get: key => lookupSetting(root, [SECTION, ...key.split('.')]), problems };
+}
+
+/** The workspace's settings file; missing: no settings and no problem. */
+export function readSettingsFile(workspaceFolder: string): SettingsFile {
+  let text: string;
+  try {
+    text = readFileSync(join(workspaceFolder, SETTINGS_FILE), 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { get: () => undefined, problems: [] };
+    return { get: () => undefined, problems: [`${SETTINGS_FILE} cannot be read (${code ?? (e as Error).message}); Failure Memory uses its defaults.`] };
+  }
+  return parseSettingsText(text);
 }

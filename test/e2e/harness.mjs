@@ -431,6 +431,15 @@ export async function startVSCode(o = {}) {
       return (await lines.allInnerTexts()).map(l => l.replace(/\u00a0/g, ' ')).join('\n');
     },
 
+    /** Starts a task of the workspace by its label (Tasks: Run Task). */
+    async runTask(label) {
+      await h.runCommand('Tasks: Run Task', { waitHidden: false });
+      const input = page.locator('.quick-input-widget input.input[placeholder*="task to run"]');
+      await input.waitFor({ state: 'visible', timeout: 15000 });
+      await input.fill(label);
+      await page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first().click();
+    },
+
     /** Runs the hidden test command, which calls vscode.lm.invokeTool and logs an lmToolResult event. */
     async invokeTool(tool, input, { timeout = 30000 } = {}) {
       const since = h.readEvents().length;

@@ -23,14 +23,6 @@ export const options = {
   },
 };
 
-async function runTask(h, label) {
-  await h.runCommand('Tasks: Run Task', { waitHidden: false });
-  const input = h.page.locator('.quick-input-widget input.input[placeholder*="task to run"]');
-  await input.waitFor({ state: 'visible', timeout: 15000 });
-  await input.fill(label);
-  await h.page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first().click();
-}
-
 export async function run(h) {
   const { page } = h;
   await h.waitForActivation();
@@ -47,7 +39,7 @@ export async function run(h) {
 
   for (let i = 1; i <= 2; i++) {
     const n = h.readEvents().length;
-    await runTask(h, 'build');
+    await h.runTask('build');
     const rec = await h.waitForEvent(e => e.event === 'recorded' && e.source === 'task', { since: n, timeout: 30000, what: `task run ${i}` });
     assert.equal(rec.exitCode, 3);
     assert.equal(rec.key, '.::sh build.sh');
@@ -60,7 +52,7 @@ export async function run(h) {
   // the third start is terminated at once, and the dialog explains
   const n = h.readEvents().length;
   const t0 = Date.now();
-  await runTask(h, 'build');
+  await h.runTask('build');
   const blocked = await h.waitForEvent(e => e.event === 'blocked' && e.source === 'task', { since: n, what: 'task blocked' });
   assert.equal(blocked.interrupted, true);
   const dialog = page.locator('.monaco-dialog-box');

@@ -1,8 +1,9 @@
 // Team memory in a real VS Code: a throwaway PostgreSQL cluster holds what a CI run and a teammate's
 // laptop recorded (through the CLI, from their own clones of the same repository); this workspace is a
 // third clone with team memory on (password from PGPASSWORD). The panel shows the team's failures; a
-// local failure recorded while the database is down waits ("team memory offline, 1 record waiting") and
-// arrives once it is back. Screenshot: test-artifacts/e2e/team-panel.png.
+// local failure recorded while the database is down waits ("team memory offline, N records waiting") and
+// arrives once it is back; every door of the extension (terminal, task, language-model tool) feeds the
+// outbox as the CLI does. Screenshot: test-artifacts/e2e/team-panel.png.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -53,7 +54,12 @@ export async function prepare() {
   cli(laptop, ['sync'], devEnv);
   return {
     // the CLI reads the machine name from here; VS Code from the user settings (a machine-scoped setting)
-    workspaceFiles: { '.git/config': gitConfig, '.vscode/settings.json': JSON.stringify({ 'failureMemory.team.machineName': 'sam-desktop' }) },
+    workspaceFiles: {
+      '.git/config': gitConfig,
+      '.vscode/settings.json': JSON.stringify({ 'failureMemory.team.machineName': 'sam-desktop' }),
+      'build.sh': 'echo "error: linker failed" >&2; exit 3\n',
+      '.vscode/tasks.json': JSON.stringify({ version: '2.0.0', tasks: [{ label: 'build', type: 'shell', command: 'sh build.sh', problemMatcher: [], presentation: { reveal: 'always', panel: 'shared' } }] }),
+    },
     settings: {
       'workbench.colorTheme': 'Default Dark Modern',
       'workbench.activityBar.location': 'default',
@@ -106,6 +112,8 @@ async function scenario(h) {
   // the database goes away: a local failure waits in the outbox, the panel says so
   await pg.stop();
   cli(h.workspace, ['record', '--command', 'npm run lint', '--exit-code', '1'], local, 'src/a.ts\n  1:1  error  no-unused-vars\n');
+  await everyDoorFeedsTheOutbox(h);
+  step('terminal, task and language-model tool records wait in the outbox');
   await h.runCommand('Failure Memory: Sync Team Memory Now');
   const status = frame.locator('#section-team .team-status');
   await h.waitFor(async () => /Team memory offline, \d+ records? waiting/.test(await status.innerText()), 30000, 'the offline state in the panel');
@@ -121,11 +129,38 @@ async function scenario(h) {
   const c = new pgmod.Client({ connectionString: pg.url });
   await c.connect();
   try {
-    const r = await c.query("SELECT count(*) AS n, count(DISTINCT id) AS d FROM fm_attempts WHERE machine = 'sam-desktop'");
-    assert.equal(Number(r.rows[0].n), 2, 'the local prisma failure and the lint failure, once each');
-    assert.equal(Number(r.rows[0].d), 2);
+    // this machine's rows: not CI's, not the laptop's (the extension may name itself by the host name: in
+    // code-server a machine-scoped setting comes from the remote machine's settings, not the user's)
+    const r = await c.query("SELECT count(*) AS n, count(DISTINCT id) AS d, array_agg(DISTINCT source ORDER BY source) AS sources FROM fm_attempts WHERE machine NOT IN ('ci:github-actions/runner-3', 'alex-laptop')");
+    assert.equal(Number(r.rows[0].n), 5, 'the local prisma failure, the lint failure and the three from the extension\'s doors, once each');
+    assert.equal(Number(r.rows[0].d), 5);
+    assert.deepEqual(r.rows[0].sources, ['agent', 'cli', 'task', 'terminal']);
   } finally {
     await c.end();
   }
   step('back online: records arrived once');
+}
+
+/** A failing terminal command, a failing task and an agent's record through the language-model tool each wait in the outbox. */
+async function everyDoorFeedsTheOutbox(h) {
+  const outbox = () =>
+    fs.existsSync(path.join(h.workspace, '.vscode/failure-memory/team-outbox.jsonl'))
+      ? fs.readFileSync(path.join(h.workspace, '.vscode/failure-memory/team-outbox.jsonl'), 'utf8').split('\n').filter(Boolean).map(l => JSON.parse(l))
+      : [];
+  const queued = source => outbox().filter(e => e.kind === 'attempt' && e.attempt.source === source && e.attempt.outcome === 'failure');
+  await h.openTerminal();
+  const r = await h.typeInTerminal('ls /no-such-folder-here');
+  assert.equal(r.exitCode, 2);
+  await h.waitFor(() => queued('terminal').length === 1, 15000, 'the terminal failure in the outbox');
+  await h.runTask('build');
+  await h.waitFor(() => queued('task').length === 1, 30000, 'the task failure in the outbox');
+  // a tool that writes asks the person first
+  const invoked = h.invokeTool('failure_memory_record', { command: 'cargo build', exitCode: 101, output: 'error[E0425]: cannot find value `x` in this scope' });
+  const dialog = h.page.locator('.monaco-dialog-box', { hasText: 'Record a command result in Failure Memory?' });
+  await dialog.waitFor({ timeout: 20000 });
+  await dialog.locator('.monaco-button', { hasText: 'Yes' }).click();
+  const rec = await invoked;
+  assert.equal(rec.error, undefined, rec.error);
+  await h.waitFor(() => queued('agent').some(e => e.attempt.key === '.::cargo build'), 15000, 'the tool\'s record in the outbox');
+  await h.clearNotifications();
 }

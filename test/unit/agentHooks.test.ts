@@ -11,8 +11,8 @@ import { describe, test } from 'node:test';
 import { agentSummary } from '../../src/core/agentContext';
 import { HARNESSES, HARNESS_IDS, type HarnessId, type HookEvent, type HookReply } from '../../src/agents/hooks';
 import { readMemoryFull, recordHookResult } from '../../src/agents/hooks/record';
-import { locate, memoryDir, readMemorySnapshot, runHook } from '../../src/agents/hooks/runner';
-import { memoryDirFor } from '../../src/store/memoryStore';
+import { locate, readMemorySnapshot, runHook } from '../../src/agents/hooks/runner';
+import { memoryDirFor } from '../../src/store/paths';
 
 const FIXTURES = resolve(__dirname, 'fixtures/hooks');
 const HOOK_JS = resolve(__dirname, '../../dist/hook.js');
@@ -194,7 +194,7 @@ for (const h of HARNESS_IDS) {
       assert.deepEqual(await call(h, 'pre', 'pre', { COMMAND: 'npx prisma generate', CWD: ws, ROOT: ws }), ALLOW[h]);
       if (fixture(h, 'pre-other')) {
         // answered at once: even a memory file that cannot be read is not looked at
-        writeFileSync(join(memoryDir(ws), 'memory.json'), '{ not json');
+        writeFileSync(join(memoryDirFor(ws), 'memory.json'), '{ not json');
         assert.deepEqual(await call(h, 'pre', 'pre-other', { COMMAND: EXHAUSTED_VARIANT, CWD: join(ws, 'api'), ROOT: ws }), ALLOW[h]);
       }
     });
@@ -285,7 +285,6 @@ describe('where a hook call belongs', () => {
     const ws = await seeded();
     mkdirSync(join(ws, 'api', 'src'));
     assert.deepEqual(locate(undefined, join(ws, 'api', 'src')), { workspace: ws, rel: 'api/src' });
-    assert.equal(memoryDir(ws), memoryDirFor(ws), 'the hook reads where the store writes');
   });
 
   test('outside any workspace, bad input, unreadable memory: let through, and said where the user sees it', async () => {
@@ -302,7 +301,7 @@ describe('where a hook call belongs', () => {
     const badLine = 'Failure Memory hook: the Gemini CLI hook input is not a JSON object; not checked, the agent goes on.';
     assert.deepEqual(bad, { exitCode: 0, stdout: `${JSON.stringify({ systemMessage: badLine })}\n`, stderr: `${badLine}\n` });
     const ws = await seeded();
-    writeFileSync(join(memoryDir(ws), 'memory.json'), JSON.stringify({ schemaVersion: 99 }));
+    writeFileSync(join(memoryDirFor(ws), 'memory.json'), JSON.stringify({ schemaVersion: 99 }));
     const newer = await runHook('claude', 'pre', pre(join(ws, 'api')), opts({ CLAUDE_PROJECT_DIR: ws }));
     assert.equal(newer.exitCode, 0);
     assert.match((parse(newer) as { systemMessage: string }).systemMessage, /^Failure Memory hook: memory could not be used \(.*newer version of Failure Memory.*\); not checked, the agent goes on\.$/);
@@ -334,7 +333,7 @@ describe('where a hook call belongs', () => {
     const ws = await seeded();
     assert.ok(readMemorySnapshot(ws));
     assert.equal(readMemorySnapshot(realpathSync(mkdtempSync(join(tmpdir(), 'fm-empty-')))), null);
-    writeFileSync(join(memoryDir(ws), 'memory.json'), JSON.stringify({ approaches: {} }));
+    writeFileSync(join(memoryDirFor(ws), 'memory.json'), JSON.stringify({ approaches: {} }));
     assert.equal(readMemorySnapshot(ws), undefined, 'schema v0: migrated by the store');
   });
 });

@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { configuredHarnesses, describeDiagnosis, diagnose, type DoctorLine } from '../../src/agents/doctor';
 import { installLauncher, launcherDir } from '../../src/agents/launcher';
-import { applySetup, planSetup } from '../../src/agents/setup';
+import { applySetup, planSetup } from '../../src/agents/setupFiles';
 import type { HarnessId } from '../../src/agents/hooks/types';
 
 const DIST = resolve(__dirname, '../../dist');

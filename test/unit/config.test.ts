@@ -2,21 +2,28 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
-import { readConfig, SECTION, SETTING_KEYS, type RawSettings } from '../../src/core/config';
-import { TEAM_SETTING_KEYS } from '../../src/store/team/config';
+import { readConfig, SECTION, SETTINGS_SCHEMA, type SettingKey } from '../../src/core/config';
 
 const pkg = JSON.parse(readFileSync(resolve(__dirname, '../../package.json'), 'utf8'));
 const declared = Object.keys(pkg.contributes.configuration.properties).map(k => k.slice(SECTION.length + 1));
 
-test('the typed settings and package.json declare the same keys', () => {
-  // team memory's settings (failureMemory.team.*) are typed beside its store, read by TeamHub and the CLI
-  assert.deepEqual([...SETTING_KEYS, ...TEAM_SETTING_KEYS.map(k => `team.${k}`)].sort(), [...declared].sort());
+test('the schema and package.json declare the same keys, types, defaults and limits', () => {
+  assert.deepEqual(Object.keys(SETTINGS_SCHEMA).sort(), [...declared].sort());
+  for (const [key, spec] of Object.entries(SETTINGS_SCHEMA)) {
+    const p = pkg.contributes.configuration.properties[`${SECTION}.${key}`];
+    const type = spec.type === 'strings' ? 'array' : spec.type === 'enum' ? 'string' : spec.type;
+    assert.equal(p.type, type, key);
+    assert.deepEqual(p.default, spec.default, key);
+    if (spec.type === 'integer') assert.deepEqual([p.minimum, p.maximum], [spec.min, spec.max], key);
+    if (spec.type === 'enum') assert.deepEqual(p.enum, spec.values, key);
+    if (spec.type === 'strings') assert.equal(p.items?.type, 'string', key);
+  }
 });
 
 test('defaults come out when nothing is set, and match package.json', () => {
   const { config, problems } = readConfig(() => undefined);
   assert.deepEqual(problems, []);
-  const def = (k: keyof RawSettings) => pkg.contributes.configuration.properties[`${SECTION}.${k}`].default;
+  const def = (k: SettingKey) => pkg.contributes.configuration.properties[`${SECTION}.${k}`].default;
   assert.equal(config.threshold, def('threshold'));
   assert.equal(config.blockMode, def('blockMode'));
   assert.equal(config.shortTermWindow, def('shortTermWindow'));
@@ -26,7 +33,7 @@ test('defaults come out when nothing is set, and match package.json', () => {
 });
 
 test('bad values are replaced by defaults with a message saying what is used instead', () => {
-  const values: Partial<Record<keyof RawSettings, unknown>> = { threshold: 0, blockMode: 'explode', 'redaction.extraPatterns': ['(unclosed'], 'reflection.earlierReflections': 99, 'embeddings.modelPath': '  /models/x  ' };
+  const values: Partial<Record<SettingKey, unknown>> = { threshold: 0, blockMode: 'explode', 'redaction.extraPatterns': ['(unclosed'], 'reflection.earlierReflections': 99, 'embeddings.modelPath': '  /models/x  ' };
   const { config, problems } = readConfig(k => values[k]);
   assert.equal(config.threshold, 5);
   assert.equal(config.blockMode, 'interrupt');

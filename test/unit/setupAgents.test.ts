@@ -10,7 +10,8 @@ import { describe, test } from 'node:test';
 import { HARNESS_IDS, type HarnessId } from '../../src/agents/hooks/types';
 import { installLauncher, launcherScript, readLauncher } from '../../src/agents/launcher';
 import { RULES_MARKER } from '../../src/agents/hooks/rules';
-import { applySetup, CLINE_RULES, detectHarnesses, hookCommand, isOurCommand, LAUNCHER_MISSING, planSetup, targetFor } from '../../src/agents/setup';
+import { CLINE_RULES, detectHarnesses, hookCommand, isOurCommand, LAUNCHER_MISSING, targetFor } from '../../src/agents/setup';
+import { applySetup, planSetup } from '../../src/agents/setupFiles';
 import { recordHookResult } from '../../src/agents/hooks/record';
 
 const DIST = resolve(__dirname, '../../dist');
@@ -71,15 +72,15 @@ describe('setup-agents: files per harness', () => {
   test('a file that is not JSON, or a hook script of the user, is left alone and reported', () => {
     const ws = tmp('fm-setup-skip-');
     mkdirSync(join(ws, '.cursor'));
-    writeFileSync(join(ws, '.cursor/hooks.json'), '{ "version": 1, // a comment\n}');
+    writeFileSync(join(ws, '.cursor/hooks.json'), '{ "version": 1, "hooks": { "beforeShellExecution": [ }');
     mkdirSync(join(ws, '.clinerules/hooks'), { recursive: true });
     writeFileSync(join(ws, '.clinerules/hooks/PreToolUse'), '#!/bin/sh\necho \'{"cancel":false}\'\n');
     const plan = planSetup(ws, { harnesses: ['cursor', 'cline'] });
     assert.equal(plan.find(c => c.file === '.cursor/hooks.json')!.action, 'skip');
-    assert.match(plan.find(c => c.file === '.cursor/hooks.json')!.reason!, /not valid JSON/);
+    assert.match(plan.find(c => c.file === '.cursor/hooks.json')!.reason!, /not valid JSON \(\w+ at line 1, column \d+\)/);
     assert.equal(plan.find(c => c.file === '.clinerules/hooks/PreToolUse')!.action, 'skip');
     applySetup(ws, plan);
-    assert.equal(read(ws, '.cursor/hooks.json'), '{ "version": 1, // a comment\n}');
+    assert.equal(read(ws, '.cursor/hooks.json'), '{ "version": 1, "hooks": { "beforeShellExecution": [ }');
     assert.ok(statSync(join(ws, '.clinerules/hooks/PostToolUse')).mode & 0o100, 'our scripts are executable');
   });
 

@@ -23,7 +23,8 @@ import {
   type TeamApproach,
 } from '../../src/core/team';
 import { DEFAULT_SETTINGS, emptyMemory } from '../../src/core/types';
-import { cliTeamConfig, describeDatabase, lookupPgpass, pgpassPassword, sanitizeTeamSettings } from '../../src/store/team/config';
+import { describeDatabase, lookupPgpass, pgpassPassword, sanitizeTeamSettings } from '../../src/store/team/config';
+import { loadWorkspaceSettings } from '../../src/app/settings';
 import { findRepo, projectFor } from '../../src/store/team/identity';
 import { Outbox } from '../../src/store/team/outbox';
 import { makeRecorder } from './helpers/reflection';
@@ -102,6 +103,11 @@ describe('what is shared', () => {
     assert.equal(shouldShare(ok, false, true), true, 'the team knows it failing: this success clears it for everyone');
     assert.equal(shouldShare(ok, true, false), true);
     assert.equal(shouldShare(stopped, true, true), false);
+    // no team view yet: the machine cannot tell, so a success that runs something is shared
+    assert.equal(shouldShare(ok, false, undefined), true);
+    const nothing = rec.run(data, 'FOO=bar', 0, '').attempt;
+    assert.equal(shouldShare(nothing, false, undefined), false, 'a line that runs nothing never travels');
+    assert.equal(shouldShare(stopped, false, undefined), false);
   });
 });
 
@@ -185,12 +191,12 @@ describe('the team in a check', () => {
 
 describe('team settings and secrets', () => {
   test('a password in the settings URL is dropped, with a message', () => {
-    const { settings, problems } = sanitizeTeamSettings(k => ({ enabled: true, databaseUrl: 'postgres://fm:hunter2@db.example.com:5432/fm?sslmode=require' })[k]);
+    const { settings, problems } = sanitizeTeamSettings(k => ({ 'team.enabled': true, 'team.databaseUrl': 'postgres://fm:hunter2@db.example.com:5432/fm?sslmode=require' } as Record<string, unknown>)[k]);
     assert.equal(settings.databaseUrl, 'postgres://fm@db.example.com:5432/fm?sslmode=require');
     assert.ok(!JSON.stringify(settings).includes('hunter2'));
     assert.match(problems[0], /contains a password: it was ignored/);
     assert.ok(!problems[0].includes('hunter2'));
-    assert.match(sanitizeTeamSettings(k => ({ databaseUrl: 'mysql://x' })[k]).problems[0], /not a postgres/);
+    assert.match(sanitizeTeamSettings(k => ({ 'team.databaseUrl': 'mysql://x' } as Record<string, unknown>)[k]).problems[0], /not a postgres/);
   });
 
   test('described without the password', () => {
@@ -200,16 +206,17 @@ describe('team settings and secrets', () => {
 
   test('the CLI reads FAILURE_MEMORY_DATABASE_URL (turning team memory on) or settings.json', () => {
     const ws = mkdtempSync(join(tmpdir(), 'fm-cfg-'));
-    assert.equal(cliTeamConfig(ws, {}).settings.enabled, false);
+    const cliTeamConfig = (w: string, env: Record<string, string>) => loadWorkspaceSettings(w, env);
+    assert.equal(cliTeamConfig(ws, {}).team.enabled, false);
     const c = cliTeamConfig(ws, { FAILURE_MEMORY_DATABASE_URL: 'postgres://ci:s3cret@db/fm' });
-    assert.equal(c.settings.enabled, true);
-    assert.ok(!c.connection.describe.includes('s3cret'));
+    assert.equal(c.team.enabled, true);
+    assert.ok(!c.connection?.describe.includes('s3cret'));
     mkdirSync(join(ws, '.vscode'));
     writeFileSync(join(ws, '.vscode', 'settings.json'), '{ // team\n "failureMemory.team.enabled": true, "failureMemory.team.databaseUrl": "postgres://dev@db/fm", "failureMemory.team.shareOutput": true, }');
     const s = cliTeamConfig(ws, {});
-    assert.equal(s.settings.enabled, true);
-    assert.equal(s.settings.shareOutput, true);
-    assert.equal(cliTeamConfig(ws, { FAILURE_MEMORY_TEAM: 'off' }).settings.enabled, false);
+    assert.equal(s.team.enabled, true);
+    assert.equal(s.team.shareOutput, true);
+    assert.equal(cliTeamConfig(ws, { FAILURE_MEMORY_TEAM: 'off' }).team.enabled, false);
   });
 
   test('~/.pgpass lines match like libpq (wildcards, escaped colons); PGPASSWORD first', async () => {

@@ -81,6 +81,31 @@ describe('team memory on PostgreSQL', () => {
     }
   });
 
+  test('a teammate who never pulled passes: the success travels, and the team\'s exhausted approach clears', async () => {
+    const a = machine(cloneWorkspace('https://github.com/acme/first-pull.git'), pg.url, 'a');
+    const b = machine(cloneWorkspace('git@github.com:acme/first-pull.git'), pg.url, 'b');
+    try {
+      for (let i = 0; i < 5; i++) await a.memory.record({ command: 'npm test', exitCode: 1, output: 'Error: boom', source: 'terminal' });
+      await a.team.sync(a.memory.store);
+      assert.equal((await a.memory.check('npm test')).team?.status, 'exhausted');
+      // b has no team view yet and never failed it: its pass is queued all the same
+      await b.memory.record({ command: 'npm test', exitCode: 0, output: 'ok', source: 'agent' });
+      assert.equal(await b.team.outbox.count(), 1);
+      // after b's pull the team view is known: b's other successes of never-failed commands stay home
+      assert.equal((await b.team.sync(b.memory.store)).pushed, 1);
+      await b.memory.record({ command: 'ls -la', exitCode: 0, output: '', source: 'agent' });
+      assert.equal(await b.team.outbox.count(), 0);
+      const pulled = await a.team.sync(a.memory.store);
+      assert.deepEqual(pulled.cleared, ['.::npm test']);
+      const c = await a.memory.check('npm test');
+      assert.equal(c.team?.status, 'clear');
+      assert.equal(c.verdict, 'allow');
+    } finally {
+      await a.team.close();
+      await b.team.close();
+    }
+  });
+
   test('team failures alone block only when blockOnTeamFailures is on', async () => {
     const ws1 = cloneWorkspace('https://github.com/acme/blocker.git');
     const ws2 = cloneWorkspace('ssh://git@github.com/acme/blocker');

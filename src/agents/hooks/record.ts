@@ -1,10 +1,12 @@
-// The post hook's write: one command result into the workspace memory (redacted, locked, atomic).
-// Its own small bundle (dist/hook-record.js), loaded only by post calls, so that the gate's
-// bundle carries no store writer.
+// The post hook's write: one command result into the workspace memory (redacted, locked, atomic),
+// and into the team outbox when team memory is on. Its own small bundle (dist/hook-record.js),
+// loaded only by post calls, so that the gate's bundle carries no store writer; the team link here
+// is the local one (outbox and cached view): no database driver is loaded.
 import type { MemoryData } from '../../core/types';
-import { MemoryStore, memoryDirFor } from '../../store/memoryStore';
-import { WorkspaceMemory } from '../../app/workspaceMemory';
-import { readWorkspaceSettings } from '../../store/workspaceSettings';
+import { MemoryStore } from '../../store/memoryStore';
+import { memoryDirFor } from '../../store/paths';
+import { TeamLocal } from '../../store/team/teamLink';
+import { openWorkspaceMemory } from '../../app/openMemory';
 
 export interface HookRecord {
   workspace: string;
@@ -15,8 +17,8 @@ export interface HookRecord {
 }
 
 export async function recordHookResult(r: HookRecord): Promise<void> {
-  // one record per process: nothing to keep the parsed memory for (cache: false)
-  const memory = new WorkspaceMemory(r.workspace, { settings: readWorkspaceSettings(r.workspace), onWarning: () => undefined, cache: false });
+  // one record per process: nothing to keep the parsed memory for (longLived: false)
+  const { memory } = openWorkspaceMemory({ workspace: r.workspace, onWarning: () => undefined, team: options => new TeamLocal(options) });
   await memory.record({ command: r.command, cwd: r.cwd, exitCode: r.exitCode, output: r.output, source: 'agent' });
 }
 

@@ -11,8 +11,9 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { agentDenyReason, agentSummary, userOnlyReason, userOnlySubcommand } from '../../core/agentContext';
 import { checkCommand } from '../../core/check';
 import { createRedactor } from '../../core/redact';
-import { DEFAULT_SETTINGS, SCHEMA_VERSION, type EngineSettings, type MemoryData } from '../../core/types';
-import { readWorkspaceSettings } from '../../store/workspaceSettings';
+import { SCHEMA_VERSION, type EngineSettings, type MemoryData } from '../../core/types';
+import { loadWorkspaceSettings } from '../../app/settings';
+import { memoryDirFor } from '../../store/paths';
 import { claimCall } from './callOnce';
 import type { HookRecord } from './record';
 import { refreshRules } from './rules';
@@ -64,7 +65,7 @@ function inside(outer: string, inner: string): string | undefined {
 function findWorkspaceAbove(dir: string): string | undefined {
   let gitTop: string | undefined;
   for (let d = dir; ; d = dirname(d)) {
-    if (isDir(memoryDir(d))) return d;
+    if (isDir(memoryDirFor(d))) return d;
     if (!gitTop && existsSync(join(d, '.git'))) gitTop = d;
     if (dirname(d) === d) return gitTop;
   }
@@ -104,18 +105,9 @@ export interface HookRunOptions {
   readFull: (workspace: string) => Promise<MemoryData>;
 }
 
+/** The engine settings every door uses (app/settings.ts); a bad value is its default here, never a failure. */
 function settingsFor(workspace: string): EngineSettings {
-  const s = readWorkspaceSettings(workspace);
-  const set = Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)) as Partial<EngineSettings>;
-  return { ...DEFAULT_SETTINGS, ...set, limits: { ...DEFAULT_SETTINGS.limits, ...(s.limits ?? {}) } };
-}
-
-/**
- * <workspace>/.vscode/failure-memory, as store/memoryStore.ts's memoryDirFor (a unit test holds
- * them equal): importing the store here would load node:crypto and fs/promises on every hook call.
- */
-export function memoryDir(workspace: string): string {
-  return join(workspace, '.vscode', 'failure-memory');
+  return loadWorkspaceSettings(workspace).engine;
 }
 
 const MAX_FAST_READ_BYTES = 64 * 1024 * 1024;
@@ -128,7 +120,7 @@ const MAX_FAST_READ_BYTES = 64 * 1024 * 1024;
 export function readMemorySnapshot(workspace: string): MemoryData | null | undefined {
   let text: string;
   try {
-    const file = join(memoryDir(workspace), 'memory.json');
+    const file = join(memoryDirFor(workspace), 'memory.json');
     if (statSync(file).size > MAX_FAST_READ_BYTES) return undefined;
     text = readFileSync(file, 'utf8');
   } catch (e) {
@@ -230,7 +222,7 @@ async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adap
   if (!runs.length || input.recordedElsewhere) return answer({ kind: 'none' });
   const where = locate(input.root, input.cwd);
   if (typeof where === 'string') return failOpen(adapter, 'post', payload, `${where}: the result is not recorded`);
-  if (input.callId && !claimCall(memoryDir(where.workspace), `${input.callId}\n${runs.map(r => r.command).join('\n')}`)) return answer({ kind: 'none' });
+  if (input.callId && !claimCall(memoryDirFor(where.workspace), `${input.callId}\n${runs.map(r => r.command).join('\n')}`)) return answer({ kind: 'none' });
   if (input.transcript && runs.length === 1 && runs[0].result!.exitCode === null) {
     const code = await codeFromTranscript(input.transcript);
     if (code !== undefined) runs[0] = { ...runs[0], result: { ...runs[0].result!, exitCode: code } };

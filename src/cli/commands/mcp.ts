@@ -6,6 +6,8 @@ export const mcp: Command = {
   usage: 'mcp',
   summary: 'serve check/record/recall/add_learning to AI agents over stdio (MCP)',
   longLived: true,
+  // its recall tool finds failures by meaning, as `recall` does
+  semantic: true,
   async run(ctx) {
     // loaded only here: the MCP SDK is not needed by the hooks' quick check/record calls
     const { serveMcp } = await import('../../agents/mcpServer.js');

@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { memoryDir } from '../../agents/hooks/runner';
+import { memoryDirFor } from '../../store/paths';
 import { cliLauncherTarget } from '../../agents/cliLauncher';
 import { diagnose, describeDiagnosis } from '../../agents/doctor';
 import { ensureLauncher, launcherDir } from '../../agents/launcher';
-import { applySetup, describeChanges, detectHarnesses, parseHarnessList, planSetup } from '../../agents/setup';
+import { detectHarnesses, parseHarnessList } from '../../agents/setup';
+import { applySetup, describeChanges, planSetup, SetupWriteError } from '../../agents/setupFiles';
 import { agentSummary } from '../../core/agentContext';
 import { HARNESS_IDS, type HarnessId } from '../../agents/hooks/types';
 import { VERSION } from '../version';
@@ -16,7 +17,7 @@ import { UsageError, type Command, type Context } from '../types';
  * there would say it is outside any workspace.
  */
 function markWorkspace(ws: string): void {
-  if (!existsSync(join(ws, '.git')) && !existsSync(memoryDir(ws))) mkdirSync(memoryDir(ws), { recursive: true });
+  if (!existsSync(join(ws, '.git')) && !existsSync(memoryDirFor(ws))) mkdirSync(memoryDirFor(ws), { recursive: true });
 }
 
 /** The launcher that hook commands call: written here when missing or broken (a CLI-only machine). */
@@ -64,7 +65,16 @@ export const setupAgents: Command = {
     const remove = ctx.flag('remove');
     const dry = ctx.flag('dry-run');
     const changes = planSetup(ctx.workspace, { harnesses, remove, rulesSummary: harnesses.includes('cline') && !remove ? await summaryFor(ctx) : '' });
-    if (!dry) applySetup(ctx.workspace, changes);
+    if (!dry) {
+      try {
+        applySetup(ctx.workspace, changes);
+      } catch (e) {
+        if (!(e instanceof SetupWriteError)) throw e;
+        // one line per file that cannot be written; nothing was written
+        for (const p of e.problems) ctx.io.err(`failure-memory: ${p}\n`);
+        return 1;
+      }
+    }
     if (!dry && !remove) markWorkspace(ctx.workspace);
     const lines = describeChanges(changes, remove).map(l => `  ${l}`);
     const launcher = dry || remove ? undefined : launcherLine();

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { stripJsonc } from '../workspaceSettings';
+import { readSetting, type SettingGetter, type SettingKey } from '../../core/config';
 
 export interface TeamSettings {
   enabled: boolean;
@@ -24,34 +24,22 @@ export interface TeamSettings {
   maxOutbox: number;
 }
 
-export const DEFAULT_TEAM_SETTINGS: TeamSettings = {
-  enabled: false,
-  databaseUrl: '',
-  project: '',
-  shareOutput: false,
-  blockOnTeamFailures: false,
-  machineName: '',
-  pullIntervalSeconds: 60,
-  maxOutbox: 5000,
-};
-
-/** The `failureMemory.team.*` keys, as in package.json. */
-export const TEAM_SETTING_KEYS = ['enabled', 'databaseUrl', 'project', 'shareOutput', 'blockOnTeamFailures', 'machineName', 'pullIntervalSeconds'] as const;
+/** Most records waiting in the outbox. */
+const MAX_OUTBOX = 5000;
 
 /**
- * Validates raw setting values (from VS Code or settings.json). A password inside the URL is removed
- * (and reported), never kept in memory from settings.
+ * Validates raw setting values (from VS Code or settings.json) with the one schema. A password inside
+ * the URL is removed (and reported), never kept in memory from settings; a URL that cannot be used
+ * (not postgres, a broken %-escape) is reported and team memory stays off, nothing else stops.
  */
-export function sanitizeTeamSettings(get: (key: string) => unknown): { settings: TeamSettings; problems: string[] } {
+export function sanitizeTeamSettings(get: SettingGetter): { settings: TeamSettings; problems: string[] } {
   const problems: string[] = [];
-  const d = DEFAULT_TEAM_SETTINGS;
-  const bool = (k: string, def: boolean) => (typeof get(k) === 'boolean' ? (get(k) as boolean) : def);
-  const str = (k: string) => (typeof get(k) === 'string' ? (get(k) as string).trim() : '');
-  let url = str('databaseUrl');
+  const read = <K extends SettingKey>(k: K) => readSetting(get, k, problems);
+  let url = read('team.databaseUrl');
   if (url) {
     const parsed = parseUrl(url);
     if (!parsed) {
-      problems.push('failureMemory.team.databaseUrl is not a postgres:// or postgresql:// URL; team memory stays off.');
+      problems.push(`failureMemory.team.databaseUrl is not a postgres:// or postgresql:// URL${/%(?![0-9a-f]{2})/i.test(url) ? ' (a % not followed by two hex digits)' : ''}; team memory stays off.`);
       url = '';
     } else if (parsed.password) {
       problems.push('failureMemory.team.databaseUrl contains a password: it was ignored. Remove it from settings and use "Failure Memory: Set Team Database Password" (or PGPASSWORD / ~/.pgpass).');
@@ -59,33 +47,42 @@ export function sanitizeTeamSettings(get: (key: string) => unknown): { settings:
       url = parsed.toString();
     }
   }
-  const interval = get('pullIntervalSeconds');
-  let pullIntervalSeconds = d.pullIntervalSeconds;
-  if (interval !== undefined) {
-    if (typeof interval === 'number' && Number.isFinite(interval) && interval >= 10 && interval <= 3600) pullIntervalSeconds = Math.floor(interval);
-    else problems.push(`failureMemory.team.pullIntervalSeconds must be a number from 10 to 3600; using ${d.pullIntervalSeconds}.`);
-  }
   return {
     settings: {
-      enabled: bool('enabled', d.enabled),
+      enabled: read('team.enabled'),
       databaseUrl: url,
-      project: str('project').slice(0, 300),
-      shareOutput: bool('shareOutput', d.shareOutput),
-      blockOnTeamFailures: bool('blockOnTeamFailures', d.blockOnTeamFailures),
-      machineName: str('machineName').slice(0, 100),
-      pullIntervalSeconds,
-      maxOutbox: d.maxOutbox,
+      project: read('team.project').slice(0, 300),
+      shareOutput: read('team.shareOutput'),
+      blockOnTeamFailures: read('team.blockOnTeamFailures'),
+      machineName: read('team.machineName').slice(0, 100),
+      pullIntervalSeconds: read('team.pullIntervalSeconds'),
+      maxOutbox: MAX_OUTBOX,
     },
     problems,
   };
 }
 
+/** The defaults (core/config.ts's schema). */
+export const DEFAULT_TEAM_SETTINGS: TeamSettings = sanitizeTeamSettings(() => undefined).settings;
+
+/** A postgres URL whose parts all decode (pg and libpq decode them: a broken %-escape would throw there). */
 function parseUrl(url: string): URL | undefined {
   try {
     const u = new URL(url);
-    return u.protocol === 'postgres:' || u.protocol === 'postgresql:' ? u : undefined;
+    if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') return undefined;
+    for (const part of [u.username, u.password, u.pathname, u.hostname]) decodeURIComponent(part);
+    return u;
   } catch {
     return undefined;
+  }
+}
+
+/** decodeURIComponent that never throws (the raw text when it cannot be decoded). */
+function decode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
   }
 }
 
@@ -95,7 +92,7 @@ export function describeDatabase(url: string | undefined, env: Record<string, st
   if (u) {
     if (u.password) u.password = '***';
     // TLS file paths and options are not secret, but keep the message short
-    return `${u.protocol}//${u.username ? `${decodeURIComponent(u.username)}@` : ''}${u.host}${u.pathname}`;
+    return `${u.protocol}//${u.username ? `${decode(u.username)}@` : ''}${u.host}${u.pathname}`;
   }
   const host = env.PGHOST ?? 'localhost';
   return `postgres://${env.PGUSER ? `${env.PGUSER}@` : ''}${host}:${env.PGPORT ?? 5432}/${env.PGDATABASE ?? env.PGUSER ?? ''} (from PG* variables)`;
@@ -112,23 +109,16 @@ export interface TeamConnection {
 }
 
 /**
- * The team settings and connection for the CLI (and CI): settings.json's failureMemory.team.*, with
- * FAILURE_MEMORY_DATABASE_URL (which may hold a password: it comes from a CI secret, not a file)
- * taking precedence and turning team memory on. FAILURE_MEMORY_TEAM=off turns it off.
+ * The team settings and connection outside VS Code (CLI, hooks, MCP, CI): the workspace's
+ * failureMemory.team.* (`get`, from .vscode/settings.json), with FAILURE_MEMORY_DATABASE_URL (which
+ * may hold a password: it comes from a CI secret, not a file) taking precedence and turning team
+ * memory on. FAILURE_MEMORY_TEAM=off turns it off.
  */
-export function cliTeamConfig(workspace: string, env: Record<string, string | undefined> = process.env): { settings: TeamSettings; connection: TeamConnection; problems: string[] } {
-  let raw: Record<string, unknown> = {};
-  try {
-    const parsed = JSON.parse(stripJsonc(readFileSync(join(workspace, '.vscode', 'settings.json'), 'utf8'))) as unknown;
-    if (parsed && typeof parsed === 'object') raw = parsed as Record<string, unknown>;
-  } catch {
-    // no or unreadable settings: defaults
-  }
-  const nested = (raw.failureMemory as Record<string, unknown> | undefined)?.team as Record<string, unknown> | undefined;
-  const { settings, problems } = sanitizeTeamSettings(k => raw[`failureMemory.team.${k}`] ?? nested?.[k]);
+export function teamConfigFrom(get: SettingGetter, env: Record<string, string | undefined> = process.env): { settings: TeamSettings; connection: TeamConnection; problems: string[] } {
+  const { settings, problems } = sanitizeTeamSettings(get);
   const envUrl = env.FAILURE_MEMORY_DATABASE_URL?.trim();
   if (envUrl) {
-    if (!parseUrl(envUrl)) problems.push('FAILURE_MEMORY_DATABASE_URL is not a postgres:// or postgresql:// URL; ignored.');
+    if (!parseUrl(envUrl)) problems.push('FAILURE_MEMORY_DATABASE_URL is not a postgres:// or postgresql:// URL (or has a % not followed by two hex digits); ignored.');
     else {
       settings.databaseUrl = envUrl;
       settings.enabled = true;
@@ -151,13 +141,13 @@ export function cliTeamConfig(workspace: string, env: Record<string, string | un
 export function pgpassPassword(url: string, env: Record<string, string | undefined> = process.env): () => Promise<string | undefined> {
   return async () => {
     const u = url ? parseUrl(url) : undefined;
-    if (u?.password) return decodeURIComponent(u.password);
+    if (u?.password) return decode(u.password);
     if (env.PGPASSWORD) return env.PGPASSWORD;
     const target = {
       host: (u?.hostname || env.PGHOST || 'localhost').replace(/^\[|\]$/g, ''),
       port: u?.port || env.PGPORT || '5432',
-      database: (u?.pathname.slice(1) ? decodeURIComponent(u.pathname.slice(1)) : '') || env.PGDATABASE || (u?.username ? decodeURIComponent(u.username) : '') || env.PGUSER || '',
-      user: (u?.username ? decodeURIComponent(u.username) : '') || env.PGUSER || '',
+      database: (u?.pathname.slice(1) ? decode(u.pathname.slice(1)) : '') || env.PGDATABASE || (u?.username ? decode(u.username) : '') || env.PGUSER || '',
+      user: (u?.username ? decode(u.username) : '') || env.PGUSER || '',
     };
     try {
       return lookupPgpass(readFileSync(env.PGPASSFILE || join(env.HOME || homedir(), '.pgpass'), 'utf8'), target);

@@ -4,6 +4,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { originFromGitConfig, teamProjectId } from '../../core/team';
+import type { TeamSettings } from './config';
 
 export interface RepoInfo {
   root: string;
@@ -71,4 +72,12 @@ export function projectFor(folder: string, override: string): { project?: string
   if (!repo) return { reason: 'the folder is not in a git repository; set failureMemory.team.project' };
   if (!repo.origin) return { reason: 'the repository has no origin remote; set failureMemory.team.project' };
   return { project: teamProjectId({ remote: repo.origin, pathInRepo: repo.pathInRepo }), reason: 'origin remote' };
+}
+
+/** The team project of a folder, or why it has none (team memory off, no repository, no origin). */
+export function teamProject(settings: Pick<TeamSettings, 'enabled' | 'project'>, folder: string): { project?: string; reason: string } {
+  if (!settings.enabled) return { reason: 'team memory is off (failureMemory.team.enabled, or FAILURE_MEMORY_DATABASE_URL outside VS Code)' };
+  const { project, reason } = projectFor(folder, settings.project);
+  if (!project) return { reason: `team memory is on but has no project: ${reason}` };
+  return { project, reason: `team project ${project}` };
 }

@@ -28,11 +28,19 @@ export class Outbox {
     return withLock(this.lockFile, { timeoutMs: 5000, staleMs: 10000, onWarning: this.onWarning }, fn);
   }
 
-  /** Appends entries; evicts the oldest (and says so) when the outbox is over its bound. */
-  async append(entries: OutboxEntry[]): Promise<void> {
+  /**
+   * Appends entries; evicts the oldest (and says so) when the outbox is over its bound. Waiting
+   * entries that `replaces` matches are taken out in the same step (a newer record supersedes them).
+   */
+  async append(entries: OutboxEntry[], replaces?: (waiting: OutboxEntry) => boolean): Promise<void> {
     if (!entries.length) return;
     await mkdir(this.dir, { recursive: true });
     await this.lock(async () => {
+      if (replaces) {
+        const waiting = await this.readAll();
+        const kept = waiting.filter(e => !replaces(e));
+        if (kept.length !== waiting.length) await this.writeAll(kept);
+      }
       await appendFile(this.file, entries.map(e => `${JSON.stringify(e)}\n`).join(''), 'utf8');
       const all = await this.readAll();
       if (all.length > this.max) {

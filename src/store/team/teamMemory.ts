@@ -1,50 +1,20 @@
-// Team memory for one workspace folder: the local side (outbox, cached team view) that the record
-// and check paths use without any network, and the sync (push the outbox, pull the view) that runs
-// in the background or from `failure-memory sync`.
+// Team memory for one workspace folder with its sync: the local side (./teamLink.ts: outbox, cached
+// team view) plus the push of the outbox and the pull of the view, in the background or from
+// `failure-memory sync`, and team recall.
 
-import { hostname } from 'node:os';
-import type { CheckResult } from '../../core/check';
-import { markResolved, newId, type RecordResult } from '../../core/memory';
+import { markResolved } from '../../core/memory';
 import { createLexicalScorer, dot, type Scorer, type TextEmbedder } from '../../core/recall';
-import type { ReflectionRecord } from '../../core/reflection';
-import {
-  clearedByTeam,
-  machineIdentity,
-  mergeTeamCheck,
-  sharedAttempt,
-  shouldShare,
-  SHARED_LIMITS,
-  type OutboxEntry,
-  type TeamCheck,
-  type TeamView,
-} from '../../core/team';
-import type { Approach, Learning, MemoryData } from '../../core/types';
+import { clearedByTeam, type OutboxEntry, type TeamView } from '../../core/team';
+import type { MemoryData } from '../../core/types';
 import type { MemoryStorePort } from '../memoryStore';
-import type { TeamConnection, TeamSettings } from './config';
+import type { TeamConnection } from './config';
 import { TeamDatabase, TeamDatabaseError, classifyDatabaseError, type RecallCandidate, type SharedVector, type TeamDatabaseOptions, type VectorMode } from './database';
-import { Outbox } from './outbox';
-import { ViewCache, type TeamViewFile } from './viewCache';
+import { TeamLocal, type TeamLinkOptions } from './teamLink';
 
-/** What WorkspaceMemory calls on its writes and checks. Never throws, never touches the network. */
-export interface TeamLink {
-  afterRecord(result: RecordResult): Promise<void>;
-  afterLearning(learning: Learning): Promise<void>;
-  afterReflection(record: ReflectionRecord): Promise<void>;
-  afterResolve(approach: Approach): Promise<void>;
-  mergeCheck(check: CheckResult, approach: Approach | undefined): Promise<CheckResult & { team?: TeamCheck }>;
-  /** From the view already in memory: no disk, no network (the guard). */
-  mergeCheckCached(check: CheckResult, approach: Approach | undefined): CheckResult & { team?: TeamCheck };
-}
+export type { TeamLink } from './teamLink';
 
-export interface TeamMemoryOptions {
-  /** The folder's memory dir (outbox and team view live beside memory.json). */
-  memoryDir: string;
-  project: string;
-  settings: TeamSettings;
+export interface TeamMemoryOptions extends TeamLinkOptions {
   connection: TeamConnection;
-  threshold: () => number;
-  env?: Record<string, string | undefined>;
-  onWarning?: (message: string) => void;
   /** Told once per database how team recall scores (pgvector or the client). */
   onInfo?: (message: string) => void;
   database?: TeamDatabaseOptions;
@@ -98,91 +68,14 @@ export interface SyncResult {
 
 const PUSH_BATCH = 500;
 
-export class TeamMemory implements TeamLink {
-  readonly outbox: Outbox;
-  readonly views: ViewCache;
+export class TeamMemory extends TeamLocal {
   readonly db: TeamDatabase;
-  readonly machine: string;
-  readonly ci: boolean;
-  private readonly warn: (message: string) => void;
   private pushing: Promise<SyncResult> | undefined;
   private embedderMade: { embedder?: TextEmbedder } | undefined;
 
-  constructor(readonly options: TeamMemoryOptions) {
-    this.warn = options.onWarning ?? (m => process.emitWarning(m, 'FailureMemoryWarning'));
-    this.outbox = new Outbox(options.memoryDir, options.settings.maxOutbox, this.warn);
-    this.views = new ViewCache(options.memoryDir);
+  constructor(override readonly options: TeamMemoryOptions) {
+    super(options);
     this.db = new TeamDatabase(options.connection, { onWarning: this.warn, ...(options.onInfo ? { onInfo: options.onInfo } : {}), ...options.database });
-    const id = machineIdentity(options.env ?? process.env, hostname(), options.settings.machineName);
-    this.machine = id.machine;
-    this.ci = id.ci;
-  }
-
-  get project(): string {
-    return this.options.project;
-  }
-
-  private entry<K extends OutboxEntry['kind']>(kind: K, id: string, body: Record<string, unknown>): OutboxEntry {
-    return { kind, id, queuedAt: new Date().toISOString(), machine: this.machine, ci: this.ci, ...body } as OutboxEntry;
-  }
-
-  private async enqueue(entries: OutboxEntry[]): Promise<void> {
-    try {
-      await this.outbox.append(entries);
-    } catch (e) {
-      this.warn(`team memory: could not queue a record for the team (${(e as Error).message}); local memory has it.`);
-    }
-  }
-
-  /** The team view of this project from the cache file, if it is this project's. */
-  async view(): Promise<{ file: TeamViewFile; view?: TeamView }> {
-    const file = await this.views.read();
-    return { file, view: file.view?.project === this.project ? file.view : undefined };
-  }
-
-  async afterRecord(r: RecordResult): Promise<void> {
-    const teamKnows = r.attempt.outcome === 'success' ? !!(await this.view()).view?.approaches[r.attempt.key]?.failures : false;
-    if (!shouldShare(r.attempt, r.stored, teamKnows)) return;
-    await this.enqueue([this.entry('attempt', r.attempt.id, { attempt: sharedAttempt(r.attempt, r.approach.label, this.options.settings.shareOutput) })]);
-  }
-
-  async afterLearning(l: Learning): Promise<void> {
-    await this.enqueue([this.entry('learning', l.id, { learning: { id: l.id, ...(l.key ? { key: l.key } : {}), type: l.type, text: l.text.slice(0, SHARED_LIMITS.text), createdAt: l.createdAt } })]);
-  }
-
-  async afterReflection(r: ReflectionRecord): Promise<void> {
-    const id = r.failure_memory.id;
-    const text = r.self_reflection.reflection_text.slice(0, SHARED_LIMITS.text);
-    const lessons = r.self_reflection.lessons_learned.slice(0, SHARED_LIMITS.lessons).map(l => l.slice(0, 500));
-    await this.enqueue([this.entry('reflection', id, { reflection: { id, key: r.failure_memory.key, text, lessons, createdAt: r.timestamp } })]);
-  }
-
-  async afterResolve(a: Approach): Promise<void> {
-    const id = newId();
-    await this.enqueue([this.entry('resolve', id, { resolve: { id, key: a.key, label: a.label, cwd: a.cwd, at: a.resolvedAt ?? new Date().toISOString() } })]);
-  }
-
-  /** The team's part of a check, from the cached view only. */
-  async mergeCheck(check: CheckResult, approach: Approach | undefined): Promise<CheckResult & { team: TeamCheck }> {
-    const { file, view } = await this.view();
-    const waiting = await this.outbox.count().catch(() => 0);
-    return mergeTeamCheck(check, view?.approaches[check.key], approach, {
-      threshold: this.options.threshold(),
-      canBlock: this.options.settings.blockOnTeamFailures,
-      sync: { state: file.state, waiting, ...(view ? { pulledAt: view.pulledAt } : {}) },
-    });
-  }
-
-  /** Same as mergeCheck, from what is already in memory (the guard: no disk, no network). */
-  mergeCheckCached(check: CheckResult, approach: Approach | undefined, waiting = 0): CheckResult & { team?: TeamCheck } {
-    const file = this.views.peek();
-    if (!file) return check;
-    const view = file.view?.project === this.project ? file.view : undefined;
-    return mergeTeamCheck(check, view?.approaches[check.key], approach, {
-      threshold: this.options.threshold(),
-      canBlock: this.options.settings.blockOnTeamFailures,
-      sync: { state: file.state, waiting, ...(view ? { pulledAt: view.pulledAt } : {}) },
-    });
   }
 
   /**

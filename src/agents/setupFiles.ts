@@ -1,0 +1,310 @@
+// The files `setup-agents` (and "Set Up Agent Gates") changes, handled as carefully as a package
+// manager handles a user's manifest: a JSON/JSONC file is edited in place (./jsoncEdit.ts: comments,
+// indentation, key order and the user's own entries keep their bytes; --remove gives the file back
+// byte for byte), nothing is ever written through a symbolic link, and every target is checked
+// before any is written: a plan is applied whole or not at all. What each harness gets is
+// ./setup.ts's targetFor; this module only reads, plans and writes.
+
+import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readFileSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { HarnessId } from './hooks/types';
+import { appendElement, appendProperty, parseJsonc, removeAt, styleOf } from './jsoncEdit';
+import { RULES_MARKER, rulesText } from './hooks/rules';
+import { isOurCommand, targetFor, type JsonTarget, type ScriptsTarget, type Target } from './setup';
+import { getNodeValue } from 'jsonc-parser';
+
+export interface FileChange {
+  /** Relative to the workspace, '/' separated. */
+  file: string;
+  harnesses: HarnessId[];
+  action: 'create' | 'update' | 'remove' | 'unchanged' | 'skip';
+  /** Why a file is skipped (a link, not JSON, a hook of the user's). */
+  reason?: string;
+  /** The new content (create/update). */
+  content?: string;
+  executable?: boolean;
+}
+
+/** A plan that could not be applied: one line per file, and nothing was changed. */
+export class SetupWriteError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+    this.name = 'SetupWriteError';
+  }
+}
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
+const errno = (e: unknown) => (e as NodeJS.ErrnoException)?.code ?? (e as Error)?.message ?? String(e);
+
+/** The first part of `rel` (itself included) that is a symbolic link, or undefined. */
+export function linkOnPath(workspace: string, rel: string): string | undefined {
+  const parts = rel.split('/');
+  for (let i = 1; i <= parts.length; i++) {
+    try {
+      if (lstatSync(join(workspace, ...parts.slice(0, i))).isSymbolicLink()) return parts.slice(0, i).join('/');
+    } catch {
+      return undefined; // missing from here on: nothing to follow
+    }
+  }
+  return undefined;
+}
+
+/** A target file's text; undefined: it does not exist. `skip`: why it must be left alone. */
+function readTarget(workspace: string, rel: string): { text?: string; skip?: string } {
+  const link = linkOnPath(workspace, rel);
+  if (link) return { skip: `${link === rel ? 'it' : link} is a symbolic link: left untouched (Failure Memory never writes through a link)` };
+  try {
+    if (!lstatSync(join(workspace, rel)).isFile()) return { skip: 'not a regular file: left untouched' };
+    return { text: readFileSync(join(workspace, rel), 'utf8') };
+  } catch (e) {
+    return errno(e) === 'ENOENT' ? {} : { skip: `cannot be read (${errno(e)}): left untouched` };
+  }
+}
+
+function entryIsOurs(e: unknown): boolean {
+  if (!isObj(e)) return false;
+  if (isOurCommand(e.command) || isOurCommand(e.bash)) return true;
+  return Array.isArray(e.hooks) && e.hooks.some(h => isObj(h) && isOurCommand(h.command)) && e.hooks.every(h => isObj(h) && isOurCommand(h.command));
+}
+const hookIsOurs = (h: unknown) => isObj(h) && isOurCommand(h.command);
+
+function valueOf(text: string): Json {
+  const tree = parseJsonc(text);
+  return 'root' in tree ? (getNodeValue(tree.root) as Json) : {};
+}
+
+/**
+ * The text without our entries: each of ours taken out where it is (whole groups, or our hook inside
+ * a group shared with the user's); a list, or the hooks object, that only we filled goes with them.
+ */
+function withoutOurs(text: string): string {
+  const hooks = valueOf(text).hooks;
+  if (!isObj(hooks)) return text;
+  let out = text;
+  let emptied = 0;
+  for (const [event, list] of Object.entries(hooks)) {
+    if (!Array.isArray(list)) continue;
+    let removed = 0;
+    for (let i = list.length - 1; i >= 0; i--) {
+      const e = list[i];
+      if (entryIsOurs(e)) {
+        out = removeAt(out, ['hooks', event, i]);
+        removed++;
+      } else if (isObj(e) && Array.isArray(e.hooks)) {
+        for (let j = e.hooks.length - 1; j >= 0; j--) if (hookIsOurs(e.hooks[j])) out = removeAt(out, ['hooks', event, i, 'hooks', j]);
+      }
+    }
+    if (removed && removed === list.length) {
+      out = removeAt(out, ['hooks', event]);
+      emptied++;
+    }
+  }
+  if (emptied && emptied === Object.keys(hooks).length) out = removeAt(out, ['hooks']);
+  return out;
+}
+
+/** The text with our entries added at the end of each event's list (and the base fields a harness needs). */
+function withOurs(text: string, t: JsonTarget): string {
+  const style = styleOf(text);
+  let out = text;
+  for (const [k, v] of Object.entries(t.base ?? {})) if (!(k in valueOf(out))) out = appendProperty(out, [], k, v, style);
+  const hooks = valueOf(out).hooks;
+  if (!isObj(hooks)) return appendProperty(out, [], 'hooks', t.entries, style);
+  for (const [event, entries] of Object.entries(t.entries)) {
+    if (!Array.isArray(hooks[event])) out = appendProperty(out, ['hooks'], event, entries, style);
+    else for (const e of entries) out = appendElement(out, ['hooks', event], e, style);
+  }
+  return out;
+}
+
+/** Our entries are there, exactly as they should be, and nowhere else. */
+function inPlace(doc: Json, t: JsonTarget): boolean {
+  const current = isObj(doc.hooks) ? doc.hooks : {};
+  const oursNow = (event: string) => (Array.isArray(current[event]) ? (current[event] as unknown[]).filter(entryIsOurs) : []);
+  return Object.entries(t.entries).every(([event, entries]) => JSON.stringify(oursNow(event)) === JSON.stringify(entries)) && Object.keys(current).every(event => event in t.entries || !oursNow(event).length);
+}
+
+/** Why a JSON target cannot be edited, or undefined. */
+function unusable(text: string, t: JsonTarget): string | undefined {
+  const tree = parseJsonc(text);
+  if ('error' in tree) return `not valid JSON (${tree.error}): left untouched; fix it and run again`;
+  const doc = getNodeValue(tree.root) as unknown;
+  if (!isObj(doc)) return 'not a JSON object: left untouched';
+  if (doc.hooks !== undefined && !isObj(doc.hooks)) return '"hooks" is not an object: left untouched';
+  const notList = Object.keys(t.entries).find(event => isObj(doc.hooks) && doc.hooks[event] !== undefined && !Array.isArray(doc.hooks[event]));
+  return notList ? `"hooks.${notList}" is not a list: left untouched` : undefined;
+}
+
+function planJson(workspace: string, t: JsonTarget, harnesses: HarnessId[], remove: boolean): FileChange {
+  const change = (action: FileChange['action'], more: Partial<FileChange> = {}): FileChange => ({ file: t.file, harnesses, action, ...more });
+  const { text: before, skip } = readTarget(workspace, t.file);
+  if (skip) return change('skip', { reason: skip });
+  if (before === undefined || !before.trim()) {
+    if (remove) return change('unchanged');
+    const content = `${JSON.stringify({ ...(t.base ?? {}), hooks: t.entries }, null, 2)}\n`;
+    return change(before === undefined ? 'create' : 'update', { content });
+  }
+  const bad = unusable(before, t);
+  if (bad) return change('skip', { reason: bad });
+  const stripped = withoutOurs(before);
+  if (remove) {
+    if (stripped === before) return change('unchanged');
+    // nothing of the user's is left (the file as setup would have created it, minus the hooks): gone
+    if (t.owned || stripped.trim() === JSON.stringify(t.base ?? {}, null, 2)) return change('remove');
+    return change('update', { content: stripped });
+  }
+  if (inPlace(valueOf(before), t)) return change('unchanged');
+  const content = withOurs(stripped, t);
+  return change(content === before ? 'unchanged' : 'update', { content });
+}
+
+function planScripts(workspace: string, t: ScriptsTarget, harnesses: HarnessId[], remove: boolean, rulesSummary: string): FileChange[] {
+  return Object.entries(t.files).map(([file, template]): FileChange => {
+    const { text: before, skip } = readTarget(workspace, file);
+    if (skip) return { file, harnesses, action: 'skip', reason: skip };
+    const rules = t.plain?.includes(file) ?? false;
+    const ours = before !== undefined && (rules ? before.startsWith(RULES_MARKER) : isOurCommand(before) && /Failure Memory/.test(before));
+    if (before !== undefined && !ours) {
+      return { file, harnesses, action: 'skip', reason: rules ? 'a file of your own is there: left untouched' : 'a hook of your own is there: left untouched (add the Failure Memory line to it yourself)' };
+    }
+    if (remove) return { file, harnesses, action: before === undefined ? 'unchanged' : 'remove' };
+    // the rules file's summary changes with the memory: an existing one is kept as the hooks wrote it
+    const content = rules ? (before ?? rulesText(rulesSummary)) : template;
+    return { file, harnesses, action: before === undefined ? 'create' : before === content ? 'unchanged' : 'update', content, executable: !rules };
+  });
+}
+
+export interface SetupPlanOptions {
+  harnesses: HarnessId[];
+  remove?: boolean;
+  /** The failure summary for a rules file written now (Cline's); default: none yet. */
+  rulesSummary?: string;
+}
+
+/** What setup (or --remove) would change, file by file. Reads the workspace; writes nothing. */
+export function planSetup(workspace: string, opts: SetupPlanOptions): FileChange[] {
+  const byFile = new Map<string, { target: Target; harnesses: HarnessId[] }>();
+  for (const h of opts.harnesses) {
+    const t = targetFor(h);
+    const key = t.kind === 'json' ? t.file : Object.keys(t.files)[0];
+    const seen = byFile.get(key);
+    if (seen) seen.harnesses.push(h);
+    else byFile.set(key, { target: t, harnesses: [h] });
+  }
+  const changes: FileChange[] = [];
+  for (const { target, harnesses } of byFile.values()) {
+    if (target.kind === 'json') changes.push(planJson(workspace, target, harnesses, !!opts.remove));
+    else changes.push(...planScripts(workspace, target, harnesses, !!opts.remove, opts.rulesSummary ?? ''));
+  }
+  return changes;
+}
+
+const writes = (c: FileChange) => c.action === 'remove' || ((c.action === 'create' || c.action === 'update') && c.content !== undefined);
+
+/** Why a change cannot be written, checked before anything is (a link, a read-only file or folder). */
+function preflight(workspace: string, c: FileChange): string | undefined {
+  const link = linkOnPath(workspace, c.file);
+  if (link) return `${c.file}: ${link === c.file ? 'it' : link} is a symbolic link; Failure Memory never writes through a link`;
+  const abs = join(workspace, c.file);
+  let dir = dirname(abs);
+  try {
+    if (c.action !== 'create') {
+      if (!lstatSync(abs).isFile()) return `${c.file}: not a regular file`;
+      accessSync(abs, constants.W_OK);
+    }
+    // the folder the file is (or will be) in, or the nearest one that exists
+    for (;;) {
+      try {
+        if (!lstatSync(dir).isDirectory()) return `${c.file}: ${dir} is not a folder`;
+        break;
+      } catch (e) {
+        if (errno(e) !== 'ENOENT' || dirname(dir) === dir) throw e;
+        dir = dirname(dir);
+      }
+    }
+    accessSync(dir, constants.W_OK | constants.X_OK);
+  } catch (e) {
+    const code = errno(e);
+    return `${c.file}: ${code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'read-only' : 'cannot be written'} (${code})`;
+  }
+  return undefined;
+}
+
+// never follow a link at the last step, even one that appeared since the plan was made
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+
+function writeFile(abs: string, content: string | Buffer, create: boolean, mode: number): void {
+  const fd = openSync(abs, (create ? constants.O_CREAT | constants.O_EXCL : constants.O_TRUNC) | constants.O_WRONLY | NOFOLLOW, mode);
+  try {
+    const b = typeof content === 'string' ? Buffer.from(content) : content;
+    for (let off = 0; off < b.length; ) off += writeSync(fd, b, off, b.length - off);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Writes one change in place (same file, owner and mode); returns how to undo it. */
+function writeOne(workspace: string, c: FileChange): () => void {
+  const abs = join(workspace, c.file);
+  if (c.action === 'create') {
+    const made: string[] = [];
+    for (let d = dirname(abs); !safeExists(d); d = dirname(d)) made.unshift(d);
+    for (const d of made) mkdirSync(d);
+    writeFile(abs, c.content!, true, c.executable ? 0o755 : 0o644);
+    return () => {
+      unlinkSync(abs);
+      for (const d of made.reverse()) rmdirSync(d);
+    };
+  }
+  const original = readFileSync(abs);
+  const mode = lstatSync(abs).mode & 0o7777;
+  if (c.action === 'remove') {
+    unlinkSync(abs);
+    return () => writeFile(abs, original, true, mode);
+  }
+  writeFile(abs, c.content!, false, mode);
+  return () => writeFile(abs, original, false, mode);
+}
+
+function safeExists(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Writes a plan (its creates, updates and removes) all or nothing: every target is checked first, and
+ * a write that fails midway undoes the ones before it. Throws SetupWriteError (one line per file).
+ */
+export function applySetup(workspace: string, changes: FileChange[]): void {
+  const todo = changes.filter(writes);
+  const problems = todo.map(c => preflight(workspace, c)).filter((p): p is string => !!p);
+  if (problems.length) throw new SetupWriteError(problems.map(p => `${p}; nothing was written.`));
+  const undo: Array<() => void> = [];
+  for (const c of todo) {
+    try {
+      undo.push(writeOne(workspace, c));
+    } catch (e) {
+      for (const u of undo.reverse()) {
+        try {
+          u();
+        } catch {
+          // best effort: the message below says the file names
+        }
+      }
+      throw new SetupWriteError([`${c.file}: cannot be written (${errno(e)}); the files written before it were put back, nothing was changed.`]);
+    }
+  }
+}
+
+/** One line per file, for a person: what happens where. */
+export function describeChanges(changes: FileChange[], removing = false): string[] {
+  const verb = removing
+    ? ({ create: 'create', update: 'take the entries out of', remove: 'delete', unchanged: 'nothing to remove in', skip: 'skip' } as const)
+    : ({ create: 'create', update: 'add entries to', remove: 'delete', unchanged: 'already set up:', skip: 'skip' } as const);
+  return changes.map(c => `${verb[c.action]} ${c.file} (${c.harnesses.join(', ')})${c.reason ? ` — ${c.reason}` : ''}`);
+}
