@@ -5,6 +5,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { WorkspaceMemory } from '../app/workspaceMemory';
+import { agentGatesSetUp } from './hooks/protect';
 import { LineStdioTransport } from './stdioTransport';
 import { directAccess, relativeCwd, runTool, TOOL_DEFINITIONS, ToolInputError } from './tools';
 
@@ -30,7 +31,7 @@ export function createMcpServer(opts: Pick<McpOptions, 'workspace' | 'memory' | 
         'do not run that command again the same way. Report commands you run yourself with failure_memory_record.',
     },
   );
-  const access = directAccess(opts.memory);
+  const access = directAccess(opts.memory, () => agentGatesSetUp(opts.workspace));
   for (const def of TOOL_DEFINITIONS) {
     server.registerTool(
       def.name,

@@ -6,6 +6,7 @@ import { checkCommand, type CheckResult } from '../core/check';
 import {
   allowOnce,
   applyAttempt,
+  distrustReportedSuccess,
   findApproach,
   markResolved,
   newId,
@@ -115,6 +116,7 @@ export class WorkspaceMemory {
     // [ledger] the git state after the run, before the lock (git is bounded; the lock is not held meanwhile)
     if (this.git !== false && attempt.outcome !== 'interrupted') await this.addGitContext(attempt, current);
     const r = await this.store.update(data => {
+      if (input.witnessRequired) distrustReportedSuccess(data, attempt);
       const result = applyAttempt(data, attempt, this._settings);
       const learnings = found.length
         ? addLearnings(data.learnings, found, { source: 'output', key: attempt.key, now: attempt.timestamp, newId: () => newId() })

@@ -37,25 +37,6 @@ export function lastErrorLine(a: Pick<Approach, 'attempts' | 'lastErrorSignature
   return sig;
 }
 
-/**
- * A command line that would change what the user decided: `failure-memory resolve|allow|clear`
- * (also through npx, node …/cli.js or the launcher path). Those are the user's, never an agent's.
- */
-export function userOnlySubcommand(commandLine: string): 'resolve' | 'allow' | 'clear' | undefined {
-  // linear: one pass of a bounded alternation per segment; no nested quantifiers
-  const m = /(?:^|[\s/;&|(`'"])(?:failure-memory(?:\.cmd)?|cli\.js|hook\.js)['"]?\s+(?:--?[\w-]+(?:[= ](?!resolve\b|allow\b|clear\b)\S+)?\s+)*(resolve|allow|clear)\b/.exec(commandLine.slice(0, 10_000));
-  return m ? (m[1] as 'resolve' | 'allow' | 'clear') : undefined;
-}
-
-/** Why an agent may not run `failure-memory resolve|allow|clear`. */
-export function userOnlyReason(sub: string): string {
-  return [
-    `Failure Memory: NOT RUN — \`failure-memory ${sub}\` is for the user, not for an agent.`,
-    'Unblocking an exhausted approach or clearing the memory is the user\'s decision (the Failure Memory dialog, panel or command palette, or their own terminal).',
-    'Instead: fix the cause of the failure and try a different approach, or ask the user.',
-  ].join('\n');
-}
-
 /** Distinct command lines an approach was tried with, most recent first (its variants). */
 function variants(a: Approach, max = 4): string[] {
   const seen = new Set<string>();

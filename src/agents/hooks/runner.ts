@@ -6,12 +6,16 @@
 // outside any workspace, bad input) it lets the call through and says so in one stderr line.
 
 import { existsSync, readFileSync, realpathSync, statSync, writeSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { agentDenyReason, agentSummary, userOnlyReason, userOnlySubcommand } from '../../core/agentContext';
+import { agentDenyReason, agentSummary } from '../../core/agentContext';
+import { posixLine } from '../../core/approach/lexer';
 import { checkCommand } from '../../core/check';
+import { selfProtectionRefusal } from '../../core/selfProtection';
 import { createRedactor } from '../../core/redact';
 import { DEFAULT_SETTINGS, SCHEMA_VERSION, type EngineSettings, type MemoryData } from '../../core/types';
 import { readWorkspaceSettings } from '../../store/workspaceSettings';
+import { editCall, editRefusal, protectedFor } from './protect';
 import type { HookRecord } from './record';
 import { HARNESSES, HOOK_EVENTS, type HarnessAdapter, type HookAnswer, type HookEvent, type HookInput, type HookReply, type Json } from './index';
 
@@ -190,18 +194,44 @@ export async function runHook(harness: string, event: string, stdinText: string,
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 300);
 
 async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, payload: Json, readFull: HookRunOptions['readFull']): Promise<HookReply> {
-  // other tools are not the gate's business: answered at once, memory untouched
-  if (!input.command || !input.command.trim()) return answer({ kind: 'allow' });
-  const sub = userOnlySubcommand(input.command);
-  if (sub) return answer({ kind: 'deny', reason: userOnlyReason(sub) });
+  const home = safeHome();
+  if (!input.command || !input.command.trim()) {
+    // not a shell command: only an edit of Failure Memory's own files is the gate's business
+    const edit = editCall(payload);
+    if (!edit) return answer({ kind: 'allow' });
+    // a harness that names no folder for an edit (Windsurf's pre_write_code): the file's own folder
+    const file = edit.paths.find(p => isAbsolute(p));
+    const where = locate(input.root, input.cwd ?? (file ? dirname(file) : undefined));
+    if (typeof where === 'string') return answer({ kind: 'allow' });
+    const refusal = editRefusal(edit, join(where.workspace, where.rel), protectedFor(where.workspace));
+    return answer(refusal ? { kind: 'deny', reason: refusal.reason } : { kind: 'allow' });
+  }
+  // our CLI's user-only subcommands are refused wherever the call runs
+  const cli = selfProtectionRefusal(input.command, { workspace: toSlash(input.cwd ?? '/'), cwd: '.', home });
+  if (cli) return answer({ kind: 'deny', reason: cli.reason });
   const where = locate(input.root, input.cwd);
   if (typeof where === 'string') return failOpen(adapter, 'pre', payload, where);
+  const files = selfProtectionRefusal(input.command, { workspace: toSlash(where.workspace), cwd: where.rel, home }, protectedFor(where.workspace));
+  if (files) return answer({ kind: 'deny', reason: files.reason });
   const settings = settingsFor(where.workspace);
   const data = await readMemory(where.workspace, readFull);
-  const redacted = createRedactor(settings.extraRedactionPatterns).redact(input.command).text;
-  const c = checkCommand(data, redacted, where.rel, settings);
-  if (c.verdict !== 'block') return answer({ kind: 'allow' });
-  return answer({ kind: 'deny', reason: agentDenyReason(c, data) });
+  const redactor = createRedactor(settings.extraRedactionPatterns);
+  // the line as written, and as a POSIX shell reads its backslashes (`npm te\st` runs `npm test`)
+  const readings = [input.command, posixLine(input.command)].filter((l, k, all) => all.indexOf(l) === k);
+  for (const line of readings) {
+    const c = checkCommand(data, redactor.redact(line).text, where.rel, settings);
+    if (c.verdict === 'block') return answer({ kind: 'deny', reason: agentDenyReason(c, data) });
+  }
+  return answer({ kind: 'allow' });
+}
+
+const toSlash = (p: string) => p.replace(/\\/g, '/');
+function safeHome(): string | undefined {
+  try {
+    return toSlash(homedir());
+  } catch {
+    return undefined;
+  }
 }
 
 async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, payload: Json, record: HookRunOptions['record']): Promise<HookReply> {
