@@ -5,6 +5,7 @@
 
 import * as z from 'zod';
 import { LEARNING_TYPES } from '../core/learnings';
+import { trimTrailing } from '../core/approach/paths';
 import type { CheckResult } from '../core/check';
 import { describeApproach } from '../core/memory';
 import type { RecallHit } from '../core/recall';
@@ -477,7 +478,7 @@ export async function runTool(name: string, m: MemoryAccess, input: unknown): Pr
  */
 export function relativeCwd(root: string, cwd: string | undefined): string | undefined {
   if (!cwd || !cwd.trim()) return '.';
-  const norm = (p: string) => p.trim().replace(/\\/g, '/').replace(/\/+$/, '');
+  const norm = (p: string) => trimTrailing(p.trim().replace(/\\/g, '/'));
   const c = norm(cwd);
   const absolute = c.startsWith('/') || /^[A-Za-z]:(\/|$)/.test(c);
   if (!absolute) {

@@ -107,7 +107,9 @@ const RULES: Rule[] = [
       const scheme = paramScheme ?? tokenScheme ?? '';
       const value = m.slice(prefix.length + scheme.length);
       if (value.startsWith('[REDACTED:')) return m;
-      const trail = /[ \t]*$/.exec(value)?.[0] ?? '';
+      let end = value.length;
+      while (end > 0 && (value[end - 1] === ' ' || value[end - 1] === '\t')) end--;
+      const trail = value.slice(end);
       return `${prefix}${scheme}${marker('authorization')}${trail}`;
     },
   },

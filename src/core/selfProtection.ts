@@ -149,9 +149,13 @@ interface Walk {
   facts: LineFacts;
   vars: Map<string, string>;
   aliases: Map<string, string[]>;
-  cwd: string;
+  /** The folder the next command runs in: a drive ('' or 'c:') and absolute segments, moved in place by cd. */
+  dir: { drive: string; segs: string[] };
   where: Where;
 }
+
+/** Deeper than any path a file system takes (PATH_MAX is 4,096 bytes): a cd beyond it fails in the shell too. */
+const MAX_DEPTH_SEGMENTS = 2048;
 
 function analyse(line: string, w: Walk, depth: number): void {
   if (depth > MAX_DEPTH) return;
@@ -174,14 +178,14 @@ function command(rawWords: string[], w: Walk, depth: number): void {
   const args = words.slice(1);
   if (prog === 'eval') return analyse(args.join(' '), w, depth + 1);
   if (SHELLS.has(prog)) {
-    const c = args.findIndex(a => /^-[A-Za-z]*c[A-Za-z]*$/.test(a));
+    const c = args.findIndex(a => /^-[A-Za-z]+$/.test(a) && a.includes('c'));
     // the words after -c joined: an argv a harness joined with spaces (`bash -lc rm -rf x`) is read as it was meant
     if (c >= 0 && args[c + 1] !== undefined) analyse(args.slice(c + 1).join(' '), w, depth + 1);
     return;
   }
   if (prog === 'cd' || prog === 'pushd') {
     const t = cdTarget(args);
-    if (t !== undefined) w.cwd = relativeToWorkspace(resolvePath(expand(t, w.vars), w), w.where) ?? w.cwd;
+    if (t !== undefined) moveTo(w, expand(t, w.vars));
     return;
   }
   if (prog === 'alias') {
@@ -214,7 +218,8 @@ function command(rawWords: string[], w: Walk, depth: number): void {
 
 /** Our CLI as a program: `failure-memory`, the launcher, `node …/dist/cli.js`, `npx failure-memory@1`. */
 function ourCli(words: string[]): LineFacts['cli'][number] | undefined {
-  const prog = base(words[0]).replace(/@[^/]*$/, '');
+  const name = base(words[0]);
+  const prog = name.lastIndexOf('@') > 0 ? name.slice(0, name.lastIndexOf('@')) : name;
   if (OUR_PROGRAM.test(prog)) return { args: words.slice(1), program: words[0], known: true };
   if (NODES.has(prog.replace(/\.(?:exe|cmd)$/, ''))) {
     const script = words.findIndex((x, k) => k > 0 && !x.startsWith('-'));
@@ -289,33 +294,48 @@ function gitWrites(args: string[]): Array<{ path: string; op: WriteOp }> {
 // ---------------------------------------------------------------------------------------------
 
 function segments(p: string): string[] {
-  const out: string[] = [];
-  for (const s of p.replace(/\\/g, '/').split('/')) {
+  return walkSegments([], p.replace(/\\/g, '/'));
+}
+
+/** Applies a relative path's segments to `segs` in place ('..' pops, '.' stays). */
+function walkSegments(segs: string[], rel: string): string[] {
+  for (const s of rel.split('/')) {
     if (!s || s === '.') continue;
-    if (s === '..') out.pop();
-    else out.push(s);
+    if (s === '..') segs.pop();
+    else if (segs.length < MAX_DEPTH_SEGMENTS) segs.push(s);
   }
-  return out;
+  return segs;
 }
 
 const isAbs = (p: string) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p);
-const join = (...parts: string[]) => parts.filter(Boolean).join('/');
+
+/** A path as a drive and absolute segments. */
+function absolute(p: string): { drive: string; segs: string[] } {
+  const d = /^([A-Za-z]):/.exec(p);
+  return { drive: d ? `${d[1].toLowerCase()}:` : '', segs: segments(d ? p.slice(2) : p) };
+}
+
+/** ~, $HOME and $PWD at the start of a target. */
+function homeAndPwd(target: string, w: Walk): string {
+  let t = target.replace(/\\/g, '/');
+  if (w.where.home && (t === '~' || t.startsWith('~/'))) t = w.where.home + t.slice(1);
+  if (/^\$\{?HOME\}?(?=\/|$)/.test(t)) t = t.replace(/^\$\{?HOME\}?/, w.where.home ?? '$HOME');
+  if (/^\$\{?PWD\}?(?=\/|$)/.test(t)) t = t.replace(/^\$\{?PWD\}?/, `${w.dir.drive}/${w.dir.segs.join('/')}`);
+  return t;
+}
 
 /** A target as an absolute, normalized path ('/'-separated; globs and unknown $VARs kept as written). */
 function resolvePath(target: string, w: Walk): string {
-  let t = target.replace(/\\/g, '/');
-  if (w.where.home && (t === '~' || t.startsWith('~/'))) t = w.where.home + t.slice(1);
-  t = t.replace(/^\$\{?HOME\}?(?=\/|$)/, w.where.home ?? '$HOME').replace(/^\$\{?PWD\}?(?=\/|$)/, join(w.where.workspace, w.cwd));
-  const abs = isAbs(t) ? t : join(w.where.workspace, w.cwd, t);
-  const drive = /^([A-Za-z]):/.exec(abs);
-  return `${drive ? `${drive[1].toLowerCase()}:` : ''}/${segments(drive ? abs.slice(2) : abs).join('/')}`;
+  const t = homeAndPwd(target, w);
+  const { drive, segs } = isAbs(t) ? absolute(t) : { drive: w.dir.drive, segs: walkSegments(w.dir.segs.slice(), t) };
+  return `${drive}/${segs.join('/')}`;
 }
 
-function relativeToWorkspace(abs: string, where: Where): string | undefined {
-  const ws = segments(where.workspace.replace(/^[A-Za-z]:/, ''));
-  const p = segments(abs.replace(/^[A-Za-z]:/, ''));
-  if (p.length < ws.length || ws.some((s, k) => s !== p[k])) return undefined;
-  return p.slice(ws.length).join('/') || '.';
+/** cd: the walk's folder moves (in place: a chain of 10,000 cds stays linear). */
+function moveTo(w: Walk, target: string): void {
+  const t = homeAndPwd(target, w);
+  if (isAbs(t)) w.dir = absolute(t);
+  else walkSegments(w.dir.segs, t);
 }
 
 /** One path segment against one glob segment (`*`, `?`, `[…]`, an unknown `$VAR`); a leading dot is never matched by a wildcard. */
@@ -365,7 +385,8 @@ export function relation(target: string, protectedPath: string): 'same' | 'ances
 export function lineFacts(line: string, where: Where): LineFacts {
   const facts: LineFacts = { cli: [], writes: [], namesOurSettings: /failureMemory/i.test(line), namesMemory: false, namesSettings: false };
   try {
-    analyse(typeof line === 'string' ? line : '', { facts, vars: new Map(), aliases: new Map(), cwd: where.cwd || '.', where }, 0);
+    const dir = absolute(`${where.workspace}/${where.cwd || '.'}`);
+    analyse(typeof line === 'string' ? line : '', { facts, vars: new Map(), aliases: new Map(), dir, where }, 0);
   } catch {
     // a line we cannot read is judged on what was read of it
   }

@@ -3,6 +3,7 @@
 // {"decision":"deny","reason":…} on stdout (the reason goes to the agent as the tool's error).
 // https://geminicli.com/docs/hooks/reference
 
+import { trimTrailing } from '../../core/approach/paths';
 import { exitCodeIn, json, obj, str, type HarnessAdapter } from './types';
 
 const EVENT_NAMES = { pre: 'BeforeTool', post: 'AfterTool', 'session-start': 'SessionStart', prompt: 'BeforeAgent' } as const;
@@ -29,7 +30,7 @@ export const gemini: HarnessAdapter = {
     }
     return {
       root: env.GEMINI_PROJECT_DIR || env.CLAUDE_PROJECT_DIR || undefined,
-      cwd: dir && cwd && !dir.startsWith('/') ? `${cwd.replace(/\/+$/, '')}/${dir}` : dir || cwd,
+      cwd: dir && cwd && !dir.startsWith('/') ? `${trimTrailing(cwd)}/${dir}` : dir || cwd,
       tool,
       command: this.terminalTools.includes(tool) ? str(input.command) : undefined,
       result,

@@ -67,7 +67,7 @@ const PATH_KEY = /^(?:file_?path|filepath|path|paths|files|notebook_?path|target
 const WHOLE_KEY = /^(?:content|contents|file_?text|code)$/i;
 const OLD_KEY = /^old_?str(?:ing)?$/i;
 const NEW_KEY = /^new_?str(?:ing)?$/i;
-const PATCH_PATH = /^(?:\*\*\* (?:Add|Update|Delete) File:|\*\*\* Move to:|\+\+\+ b\/|--- a\/)\s*(.+)$/gm;
+const PATCH_PATH = /^(?:\*\*\* (?:Add|Update|Delete) File:|\*\*\* Move to:|\+\+\+ b\/|--- a\/) *([^\s][^\n]*)$/gm;
 const MAX_TEXT = 1024 * 1024;
 
 const objectOf = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);

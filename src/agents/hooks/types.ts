@@ -82,7 +82,7 @@ export function args(v: unknown): Json {
 
 /** "Exit code 1", "exited with exit code 2", "Exit Code: 3", "status code 4" in a tool's text result. */
 export function exitCodeIn(text: string): number | undefined {
-  const m = /(?:exit(?:ed)?(?: with)?(?: non-zero)?(?: status)? code|status code)\s*[:=]?\s*(-?\d{1,10})/i.exec(text.slice(-20_000));
+  const m = /(?:exit(?:ed)?(?: with)?(?: non-zero)?(?: status)? code|status code)\s*(?:[:=]\s*)?(-?\d{1,10})/i.exec(text.slice(-20_000));
   return m ? Number(m[1]) : undefined;
 }
 
