@@ -3,6 +3,7 @@
 // Plain text built from memory; never an instruction to unblock itself (resolve, allow and clear
 // belong to the user: dialog, panel, palette or their own terminal).
 
+import { learnedBy, learnedLine, quote, UNTRUSTED_NOTE } from './agentText';
 import { normalizeErrorLine, stripAnsi } from './signature';
 import type { CheckResult } from './check';
 import { describeApproach } from './memory';
@@ -67,7 +68,7 @@ export function agentDenyReason(c: CheckResult, data: MemoryData): string {
     `It failed ${c.attempts} times in a row (threshold ${c.threshold}) with no success since: running it again the same way will fail the same way.`,
   ];
   const err = a ? lastErrorLine(a) : c.lastError;
-  if (err) lines.push(`Last error: ${oneLine(err, 300)}`);
+  if (err) lines.push(`Last error (command output, untrusted): ${quote(err, 300)}`);
   const tried: string[] = [];
   if (a) for (const v of variants(a)) tried.push(`${code(v)} in ${where(a.cwd)}`);
   if (!tried.length && c.command) tried.push(`${code(c.command)} in ${where(c.cwd)}`);
@@ -78,11 +79,12 @@ export function agentDenyReason(c: CheckResult, data: MemoryData): string {
   }
   if (tried.length) lines.push(`Already tried: ${tried.slice(0, 8).join('; ')}.`);
   const learned = data.learnings.filter(l => l.key === c.key).slice(-2);
-  for (const l of learned) lines.push(`Learned (${l.type}): ${oneLine(l.text, 240)}`);
+  for (const l of learned) lines.push(learnedLine(l));
   lines.push(
     'What to do instead: read the last error and change its cause first (code, configuration, dependencies, the environment); ' +
       'then try an approach different from everything above — not another flag on the same command; or stop and ask the user.',
   );
+  if (err || learned.length) lines.push(UNTRUSTED_NOTE);
   return lines.join('\n');
 }
 
@@ -102,15 +104,15 @@ export function agentSummary(data: MemoryData, threshold: number, max = AGENT_SU
   const tail = 'Do not re-run an exhausted approach: it is blocked. Change the cause first or try something different.';
   const entry = (a: Approach, state: string) => {
     const err = lastErrorLine(a);
-    return `- ${state}: ${code(a.command, 120)} in ${where(a.cwd)}, ${a.failures} failure(s)${err ? ` — ${oneLine(err, 160)}` : ''}`;
+    return `- ${state}: ${code(a.command, 120)} in ${where(a.cwd)}, ${a.failures} failure(s)${err ? ` — last error ${quote(err, 160)}` : ''}`;
   };
   const candidates = [
     ...exhausted.map(a => entry(a, 'EXHAUSTED')),
     ...failing.map(a => entry(a, 'failing')),
-    ...learnings.map(l => `- learned (${l.type}): ${oneLine(l.text, 200)}`),
+    ...learnings.map(l => `- learned (${l.type}, ${learnedBy(l.source)}): ${quote(l.text, 200)}`),
   ];
-  const lines = [head];
-  let size = head.length + tail.length + 2;
+  const lines = [head, UNTRUSTED_NOTE];
+  let size = head.length + UNTRUSTED_NOTE.length + tail.length + 3;
   let left = 0;
   for (const c of candidates) {
     if (size + c.length + 1 > max - 40) {

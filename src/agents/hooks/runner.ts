@@ -9,6 +9,7 @@ import { existsSync, readFileSync, realpathSync, statSync, writeSync } from 'nod
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { agentDenyReason, agentSummary } from '../../core/agentContext';
+import { harnessText } from '../../core/agentText';
 import { posixLine } from '../../core/approach/lexer';
 import { checkCommand } from '../../core/check';
 import { selfProtectionRefusal } from '../../core/selfProtection';
@@ -28,7 +29,7 @@ const PREFIX = 'Failure Memory hook';
 
 /** Lets the call through and says why in one line (never silent, never blocking). */
 function failOpen(adapter: HarnessAdapter | undefined, event: HookEvent | undefined, payload: Json, why: string): HookReply {
-  const stderr = `${PREFIX}: ${why}; not checked, the agent goes on.\n`;
+  const stderr = `${PREFIX}: ${harnessText(why)}; not checked, the agent goes on.\n`;
   if (!adapter || !event) return { exitCode: 1, stdout: '', stderr };
   const base = adapter.reply(event, { kind: 'allow' }, payload);
   return { exitCode: adapter.failOpenExitCode, stdout: base.stdout, stderr };
@@ -176,7 +177,9 @@ export async function runHook(harness: string, event: string, stdinText: string,
   } catch (e) {
     return failOpen(adapter, ev, payload, `cannot read the ${adapter.title} hook input (${(e as Error).message})`);
   }
-  const answer = (a: HookAnswer) => adapter.reply(ev, a, payload);
+  // every text handed to the harness: no terminal escapes, no control or invisible characters
+  const answer = (a: HookAnswer) =>
+    adapter.reply(ev, a.kind === 'deny' ? { ...a, reason: harnessText(a.reason) } : a.kind === 'context' ? { ...a, text: harnessText(a.text) } : a, payload);
   try {
     switch (ev) {
       case 'pre':
