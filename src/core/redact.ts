@@ -46,6 +46,8 @@ export const REDACTION_KINDS = [
   'aws-access-key',
   'aws-secret-key',
   'gcp-api-key',
+  'google-oauth-token',
+  'telegram-token',
   'azure-key',
   'azure-sas',
   'jwt',
@@ -141,6 +143,10 @@ const RULES: Rule[] = [
     replace: keepPrefix('aws-secret-key'),
   },
   { kind: 'gcp-api-key', re: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g, needles: ['AIza'] },
+  // Google OAuth 2.0 access tokens (gcloud auth print-access-token, metadata server answers)
+  { kind: 'google-oauth-token', re: /(?<![\w.-])ya29\.[0-9A-Za-z_-]{20,4096}/g, needles: ['ya29.'] },
+  // Telegram bot tokens, alone or in an API URL (https://api.telegram.org/bot<id>:<secret>/sendMessage)
+  { kind: 'telegram-token', re: /(?:(?<=\/bot)|(?<![\w:-]))\d{6,12}:[A-Za-z0-9_-]{30,64}(?![\w-])/g, needles: [':'] },
   {
     kind: 'azure-key',
     re: /(\b(?:AccountKey|SharedAccessKey|PrimaryKey|SecondaryKey)\s*=\s*)[A-Za-z0-9+/=]{16,512}/gi,
@@ -193,6 +199,47 @@ const RULES: Rule[] = [
 ];
 
 // ---------------------------------------------------------------------------------------------
+// <password>…</password>, and `Password:` with its value on the next line
+// ---------------------------------------------------------------------------------------------
+
+/** An XML or HTML element with a secret-sounding name: its text is the secret (Maven settings, .NET configs, SOAP). */
+const XML_ELEMENT_RE = /<([A-Za-z_][\w.:-]{0,100})((?:\s[^<>]{0,1000})?)>([^<]{1,4096})<\/\1\s{0,16}>/g;
+
+function redactXmlElements(text: string, count: Count): string {
+  XML_ELEMENT_RE.lastIndex = 0;
+  return text.replace(XML_ELEMENT_RE, (m: string, tag: string, attrs: string, value: string) => {
+    const name = tag.includes(':') ? tag.slice(tag.lastIndexOf(':') + 1) : tag;
+    if (!isSecretKey(name) || !worthRedacting(value.trim())) return m;
+    count(kindForKey(name));
+    return `<${tag}${attrs}>${marker(kindForKey(name))}</${tag}>`;
+  });
+}
+
+/** A line that ends in a secret key and a colon (a prompt, a form dump), whose value is the next line. */
+const KEY_AT_LINE_END_RE = /(?:^|[^A-Za-z0-9_])(pass(?:word|wd|phrase)?|secret|token|api[_ -]?key|access[_ -]?key|private[_ -]?key|credentials?)[ \t]{0,16}[:=][ \t]{0,16}$/i;
+
+/** `Password:` then the value alone on the next line: the value goes. One pass over the lines. */
+function redactNextLineValues(text: string, count: Count): string {
+  const lines = text.split('\n');
+  let changed = false;
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const line = lines[i].length > 300 ? lines[i].slice(-300) : lines[i];
+    const m = KEY_AT_LINE_END_RE.exec(line.replace(/\r$/, ''));
+    if (!m) continue;
+    const next = lines[i + 1];
+    const value = next.trim();
+    // one token, not prose, not already redacted, not a placeholder
+    if (!value || value.length > 4096 || /\s/.test(value) || !worthRedacting(value)) continue;
+    const kind = kindForKey(m[1]);
+    lines[i + 1] = next.replace(value, () => marker(kind));
+    count(kind);
+    changed = true;
+    i++;
+  }
+  return changed ? lines.join('\n') : text;
+}
+
+// ---------------------------------------------------------------------------------------------
 // KEY=value, key: value, "key": "value", --flag value
 // ---------------------------------------------------------------------------------------------
 
@@ -211,20 +258,24 @@ const PLACEHOLDER_RE =
 const PROSE_KEY_RE = /^(?:pass(?:word|wd|phrase)?s?|pwd|secrets?|tokens?|auth|credentials?|cookies?|api[_ -]?keys?|private[_ -]?keys?)$/i;
 
 // the key may be quoted, also with escaped quotes inside a JSON string: {\"password\":\"…\"}
-const ASSIGN_RE = /(?<![\w.$-])(\\?["']|)([A-Za-z_][\w.-]{0,100})\1([ \t]*(?::=|[:=](?![=>~:/]))[ \t]*)/g;
+// a key may spell letters as JSON escapes ({"pass\u0077ord": …}): they are read as the letters they are
+const ASSIGN_RE = /(?<![\w.$-])(\\?["']|)((?:[A-Za-z_]|\\u[0-9A-Fa-f]{4})(?:[\w.-]|\\u[0-9A-Fa-f]{4}){0,100})\1([ \t]*(?::=|[:=](?![=>~:/]))[ \t]*)/g;
 const FLAG_RE = /(?<![\w-])(--?[A-Za-z][\w-]{0,100})(=|[ \t]+)/g;
 const VALUE_RE = new RegExp(
   String.raw`"((?:[^"\\\r\n]|\\.){0,4096})"|'((?:[^'\\\r\n]|\\.){0,4096})'|\`([^\`\r\n]{0,4096})\`|(<[^<>\r\n]{0,200}>|${BARE_VALUE}|["'\`][^\r\n]{1,4096})`,
   'y',
 );
 
+/** \uXXXX escapes in a key, read as the characters they stand for. */
+const unescapeKey = (key: string): string => (key.includes('\\u') ? key.replace(/\\u([0-9A-Fa-f]{4})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))) : key);
+
 function isSecretKey(key: string): boolean {
-  const bare = key.replace(/^-{1,2}/, '');
+  const bare = unescapeKey(key).replace(/^-{1,2}/, '');
   return SECRET_KEY_RE.test(bare) && !NOT_SECRET_KEY_RE.test(bare) && !CAMEL_NOT_SECRET_RE.test(bare);
 }
 
 function kindForKey(key: string): RedactionKind {
-  if (/pass|pwd/i.test(key)) return 'password';
+  if (/pass|pwd/i.test(unescapeKey(key))) return 'password';
   return 'secret';
 }
 
@@ -307,13 +358,13 @@ function redactAssignments(text: string, count: Count): string {
     const [, quote, key, sep] = m;
     if (!isSecretKey(key)) return undefined;
     const colon = sep.includes(':') && !sep.includes('=');
-    const prose = colon && !quote && PROSE_KEY_RE.test(key) && /[A-Za-z]\s*$/.test(lineBefore(text, m.index));
+    const prose = colon && !quote && PROSE_KEY_RE.test(unescapeKey(key)) && /[A-Za-z]\s*$/.test(lineBefore(text, m.index));
     const v = readValue(text, valueAt);
     if (!v || !worthRedacting(v.inner)) return undefined;
     // "Invalid password: too short" is prose; "echo password: hunter2" and "bad apiKey: sk-…" are not:
     // mid-line, a value is kept only when it is a plain word
     if (prose && /^[A-Za-z]{1,16}[.,!?]?$/.test(v.inner)) return undefined;
-    return { v, kind: /^aws_?secret_?access_?key$/i.test(key) ? 'aws-secret-key' : kindForKey(key) };
+    return { v, kind: /^aws_?secret_?access_?key$/i.test(unescapeKey(key)) ? 'aws-secret-key' : kindForKey(key) };
   });
 }
 
@@ -421,6 +472,8 @@ export function createRedactor(extraPatterns: string[] = []): Redactor {
           return out;
         });
       }
+      if (s.includes('</')) s = redactXmlElements(s, note);
+      if (s.includes('\n') && /[:=]/.test(s)) s = redactNextLineValues(s, note);
       if (/[:=]/.test(s)) s = redactAssignments(s, note);
       if (s.includes('-')) s = redactFlags(s, note);
       return { text: s, count, kinds: [...kinds].sort() };
