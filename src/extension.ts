@@ -1,6 +1,7 @@
 // Composition root: build the objects, register them, no logic. Nothing heavy loads here.
 
 import * as vscode from 'vscode';
+import { plainText } from './core/plainText';
 import { readConfig, RESTRICTED_SETTINGS, SECTION, type ExtensionConfig } from './core/config';
 import { ApproachActions } from './host/actions';
 import { CommandId } from './host/commandIds';
@@ -36,7 +37,8 @@ export function activate(context: vscode.ExtensionContext): void {
     const { config: c, problems } = readConfig(k => (!trusted && RESTRICTED_SETTINGS.includes(k) ? settings.inspect(k)?.globalValue : settings.get(k)));
     for (const p of problems) {
       log.warn('config', p);
-      void vscode.window.showWarningMessage(p);
+      // the message quotes the setting's value (a pattern): never a link or an icon in a notification
+      void vscode.window.showWarningMessage(plainText(p, 500));
     }
     return c;
   }

@@ -16,7 +16,7 @@ import {
   type RecordResult,
 } from '../core/memory';
 import { recall, type RecallHit, type Scorer, lexicalScorer } from '../core/recall';
-import { createRedactor, type Redactor } from '../core/redact';
+import { createRedactor, type Redactor, type RedactorOptions } from '../core/redact';
 import { buildReflection, storeReflection, type ReflectionRecord } from '../core/reflection';
 import {
   DEFAULT_SETTINGS,
@@ -63,6 +63,7 @@ export class WorkspaceMemory {
   readonly store: MemoryStorePort;
   private _settings: EngineSettings;
   private redactor: Redactor;
+  private readonly redactorOptions: RedactorOptions;
   private readonly git: false | GitOptions;
   scorer: Scorer;
   readonly team: TeamLink | undefined;
@@ -73,7 +74,9 @@ export class WorkspaceMemory {
   ) {
     this.store = options.store ?? new MemoryStore(options.dir ?? memoryDirFor(workspaceFolder), { ...options, root: options.root ?? (options.dir ? undefined : workspaceFolder) });
     this._settings = mergeSettings(options.settings);
-    this.redactor = createRedactor(this._settings.extraRedactionPatterns);
+    // a user pattern over its time budget: the text it did not scan is dropped, and the reason said
+    this.redactorOptions = { onOverBudget: (m: string) => options.onWarning?.(`redaction: ${m}`) };
+    this.redactor = createRedactor(this._settings.extraRedactionPatterns, this.redactorOptions);
     this.scorer = options.scorer ?? lexicalScorer;
     this.git = options.git ?? {};
     this.team = options.team;
@@ -86,7 +89,7 @@ export class WorkspaceMemory {
   /** Applies new settings (throws RedactionPatternError for an invalid extra pattern, keeping the old ones). */
   setSettings(s: Partial<EngineSettings>): void {
     const next = mergeSettings(s);
-    this.redactor = createRedactor(next.extraRedactionPatterns);
+    this.redactor = createRedactor(next.extraRedactionPatterns, this.redactorOptions);
     this._settings = next;
   }
 

@@ -4,7 +4,9 @@
 // pre-checks; it is safe on 50 MB of output and on binary garbage. User patterns run on RE2JS
 // (linear-time matching). Pure: no vscode, no fs.
 
-import { RE2JS } from 're2js';
+import { applyUserPatterns, compileUserPattern, MAX_PATTERNS, RedactionPatternError, type RedactorOptions } from './userPatterns';
+
+export { compileRedactionPattern, RedactionPatternError, validatePatterns, type RedactorOptions } from './userPatterns';
 
 export interface RedactionResult {
   text: string;
@@ -15,16 +17,6 @@ export interface RedactionResult {
 
 export interface Redactor {
   redact(text: string): RedactionResult;
-}
-
-/** A user pattern (setting `failureMemory.redaction.extraPatterns`) that is not a usable regular expression. */
-export class RedactionPatternError extends Error {
-  readonly pattern: string;
-  constructor(pattern: string, reason: string) {
-    super(`Invalid redaction pattern ${JSON.stringify(pattern)}: ${reason}`);
-    this.name = 'RedactionPatternError';
-    this.pattern = pattern;
-  }
 }
 
 /** Every kind a built-in rule can emit, plus `custom` for user patterns. */
@@ -381,60 +373,6 @@ function redactFlags(text: string, count: Count): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// User patterns
-// ---------------------------------------------------------------------------------------------
-
-/**
- * A user pattern runs on RE2JS (a pure-JS port of RE2): matching is linear in the input whatever
- * the pattern, so `(a+)+$` from a workspace's settings cannot hang the extension host or a hook.
- * RE2 has no backreferences and no lookahead; such a pattern is refused with a message saying so.
- */
-interface UserPattern {
-  source: string;
-  re: RE2JS;
-}
-
-const RE2_HINT = 'Failure Memory runs redaction patterns with a linear-time engine (RE2 syntax: no backreferences, no lookahead)';
-
-/** Accepts a plain regex source, or `/source/flags` (flags i, m, s; g and y are implied or ignored). */
-function compileUserPattern(source: string): UserPattern {
-  if (typeof source !== 'string' || source.trim() === '') throw new RedactionPatternError(String(source), 'empty pattern');
-  let body = source;
-  let flags = RE2JS.LOOKBEHINDS;
-  const literal = /^\/([^]+)\/([dgimsuvy]*)$/.exec(source);
-  if (literal) {
-    body = literal[1];
-    if (literal[2].includes('i')) flags |= RE2JS.CASE_INSENSITIVE;
-    if (literal[2].includes('m')) flags |= RE2JS.MULTILINE;
-    if (literal[2].includes('s')) flags |= RE2JS.DOTALL;
-  }
-  let re: RE2JS;
-  try {
-    re = RE2JS.compile(body, flags);
-  } catch (e) {
-    const reason = e instanceof Error ? e.message.replace(/^error parsing regexp: /, '') : String(e);
-    throw new RedactionPatternError(source, `${reason}. ${RE2_HINT}.`);
-  }
-  if (re.matcher('').find()) throw new RedactionPatternError(source, 'it matches the empty string');
-  return { source, re };
-}
-
-/** Splits user patterns into the usable ones and error messages naming the others. */
-export function validatePatterns(sources: string[]): { valid: string[]; errors: string[] } {
-  const valid: string[] = [];
-  const errors: string[] = [];
-  for (const s of sources ?? []) {
-    try {
-      compileUserPattern(s);
-      valid.push(s);
-    } catch (e) {
-      errors.push(e instanceof Error ? e.message : String(e));
-    }
-  }
-  return { valid, errors };
-}
-
-// ---------------------------------------------------------------------------------------------
 // The redactor
 // ---------------------------------------------------------------------------------------------
 
@@ -443,8 +381,10 @@ export function validatePatterns(sources: string[]): { valid: string[]; errors: 
  * sources, each match becoming `[REDACTED:custom]`). Throws RedactionPatternError naming the first
  * invalid extra pattern.
  */
-export function createRedactor(extraPatterns: string[] = []): Redactor {
-  const custom = (extraPatterns ?? []).map(compileUserPattern);
+export function createRedactor(extraPatterns: string[] = [], options: RedactorOptions = {}): Redactor {
+  const sources = extraPatterns ?? [];
+  if (sources.length > MAX_PATTERNS) throw new RedactionPatternError(String(sources[MAX_PATTERNS]), `more than ${MAX_PATTERNS} patterns`);
+  const custom = sources.map(compileUserPattern);
   return {
     redact(text: string): RedactionResult {
       if (!text) return { text: text ?? '', count: 0, kinds: [] };
@@ -454,15 +394,8 @@ export function createRedactor(extraPatterns: string[] = []): Redactor {
         count++;
         kinds.add(kind);
       };
-      let s = text;
       // the user's own patterns first: what they asked for is never split by a built-in rule
-      for (const { re } of custom) {
-        s = re.matcher(s).replaceAll((m: string) => {
-          if (!m) return m;
-          note('custom');
-          return marker('custom');
-        });
-      }
+      let s = custom.length ? applyUserPatterns(text, custom, () => note('custom'), options) : text;
       for (const rule of RULES) {
         if (rule.needles && !rule.needles.some(n => s.includes(n))) continue;
         rule.re.lastIndex = 0;

@@ -5,6 +5,7 @@
 
 import { delimiter } from 'node:path';
 import * as vscode from 'vscode';
+import { plainText } from '../core/plainText';
 import { applySetup, describeChanges, detectHarnesses, planSetup, targetFor } from '../agents/setup';
 import { HARNESSES, HARNESS_IDS, type HarnessId } from '../agents/hooks';
 import { installLauncher, launcherDir } from '../agents/launcher';
@@ -118,7 +119,7 @@ export class AgentGates extends Disposable {
       applySetup(root, changes);
     } catch (e) {
       this.log.error('agents', 'agent gates could not be written', e);
-      void vscode.window.showErrorMessage(`Failure Memory: agent gates could not be written: ${(e as Error)?.message ?? e}`);
+      void vscode.window.showErrorMessage(`Failure Memory: agent gates could not be written: ${plainText(String((e as Error)?.message ?? e), 300)}`);
       return;
     }
     void vscode.commands.executeCommand('setContext', AGENT_GATES_CONTEXT_KEY, true);

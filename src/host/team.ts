@@ -5,6 +5,7 @@
 
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { plainText } from '../core/plainText';
 import type { TeamView } from '../core/team';
 import { MemoryStore } from '../store/memoryStore';
 import { describeDatabase, pgpassPassword, sanitizeTeamSettings, type TeamSettings } from '../store/team/config';
@@ -71,7 +72,7 @@ export class TeamHub extends Disposable {
     const { settings, problems } = readTeamSettings();
     for (const p of problems) {
       this.log.warn('team', p);
-      void vscode.window.showWarningMessage(`Failure Memory: ${p}`);
+      void vscode.window.showWarningMessage(`Failure Memory: ${plainText(p, 500)}`);
     }
     return settings;
   }
@@ -156,7 +157,7 @@ export class TeamHub extends Disposable {
     for (const [folder, { team, store }] of this.teams) {
       const r = await this.run(folder, team, () => team.sync(store));
       if (userAsked) {
-        if (r?.error) void vscode.window.showWarningMessage(`Failure Memory: ${r.error.message}`);
+        if (r?.error) void vscode.window.showWarningMessage(`Failure Memory: ${plainText(r.error.message, 500)}`);
         else if (r) void vscode.window.setStatusBarMessage(`$(cloud) Failure Memory: team memory synced (${r.pushed} sent, ${r.waiting} waiting)`, 4000);
       }
     }
@@ -184,7 +185,7 @@ export class TeamHub extends Disposable {
     this.log.warn('team', e.message);
     this.log.event('teamOffline', { code: e.code });
     if (e.code === 'AUTH' || e.code === 'NO_PASSWORD' || e.code === 'NO_DATABASE' || e.code === 'TLS') {
-      void vscode.window.showWarningMessage(`Failure Memory: ${e.message}`, 'Set Password').then(pick => {
+      void vscode.window.showWarningMessage(`Failure Memory: ${plainText(e.message, 500)}`, 'Set Password').then(pick => {
         if (pick) void vscode.commands.executeCommand(CommandId.SetTeamPassword);
       });
     }

@@ -16,7 +16,9 @@ export interface HookRecord {
 
 export async function recordHookResult(r: HookRecord): Promise<void> {
   // one record per process: nothing to keep the parsed memory for (cache: false)
-  const memory = new WorkspaceMemory(r.workspace, { settings: readWorkspaceSettings(r.workspace), onWarning: () => undefined, cache: false });
+  // a warning (a redaction pattern over its time budget) goes to the hook's stderr, where the harness logs it
+  const onWarning = (m: string) => void process.stderr.write(`Failure Memory hook: ${m}\n`);
+  const memory = new WorkspaceMemory(r.workspace, { settings: readWorkspaceSettings(r.workspace), onWarning, cache: false });
   await memory.record({ command: r.command, cwd: r.cwd, exitCode: r.exitCode, output: r.output, source: 'agent' });
 }
 
