@@ -219,14 +219,16 @@ function redactNextLineValues(text: string, count: Count): string {
     const m = KEY_AT_LINE_END_RE.exec(line.replace(/\r$/, ''));
     if (!m) continue;
     const next = lines[i + 1];
-    const value = next.trim();
-    // one token, not prose, not already redacted, not a placeholder
-    if (!value || value.length > 4096 || /\s/.test(value) || !worthRedacting(value)) continue;
+    const rest = next.trim();
+    const value = rest.split(/[ \t]/, 1)[0];
+    // the line's first token: alone on it, or shaped like a secret (a digit or a symbol, 6+ characters) before
+    // more words; never prose ("The password is too short"), not already redacted, not a placeholder
+    const alone = value === rest;
+    if (!value || value.length > 4096 || !worthRedacting(value) || (!alone && !(value.length >= 6 && /[\d\W_]/.test(value)))) continue;
     const kind = kindForKey(m[1]);
     lines[i + 1] = next.replace(value, () => marker(kind));
     count(kind);
     changed = true;
-    i++;
   }
   return changed ? lines.join('\n') : text;
 }
