@@ -126,7 +126,8 @@ export function targetFor(harness: HarnessId): Target {
         kind: 'json',
         file: '.claude/settings.json',
         entries: {
-          PreToolUse: [group('claude', 'pre', 'Bash', { timeout: 30 })],
+          // the edit tools too: the gate refuses an agent's edit of Failure Memory's own files and settings
+          PreToolUse: [group('claude', 'pre', 'Bash|Write|Edit|MultiEdit|NotebookEdit', { timeout: 30 })],
           PostToolUse: [group('claude', 'post', 'Bash', { timeout: 30 })],
           PostToolUseFailure: [group('claude', 'post', 'Bash', { timeout: 30 })],
           SessionStart: [group('claude', 'session-start', undefined, { timeout: 30 })],
@@ -152,7 +153,7 @@ export function targetFor(harness: HarnessId): Target {
         kind: 'json',
         file: '.gemini/settings.json',
         entries: {
-          BeforeTool: [group('gemini', 'pre', 'run_shell_command', { name: 'failure-memory', timeout: 30000 })],
+          BeforeTool: [group('gemini', 'pre', 'run_shell_command|write_file|replace', { name: 'failure-memory', timeout: 30000 })],
           AfterTool: [group('gemini', 'post', 'run_shell_command', { name: 'failure-memory', timeout: 30000 })],
           SessionStart: [group('gemini', 'session-start', undefined, { name: 'failure-memory', timeout: 30000 })],
           BeforeAgent: [group('gemini', 'prompt', undefined, { name: 'failure-memory', timeout: 30000 })],
@@ -163,7 +164,7 @@ export function targetFor(harness: HarnessId): Target {
         kind: 'json',
         file: '.codex/hooks.json',
         entries: {
-          PreToolUse: [group('codex', 'pre', 'Bash', { timeout: 30 })],
+          PreToolUse: [group('codex', 'pre', 'Bash|apply_patch', { timeout: 30 })],
           PostToolUse: [group('codex', 'post', 'Bash', { timeout: 30 })],
           SessionStart: [group('codex', 'session-start', undefined, { timeout: 30 })],
           UserPromptSubmit: [group('codex', 'prompt', undefined, { timeout: 30 })],
@@ -172,7 +173,11 @@ export function targetFor(harness: HarnessId): Target {
     case 'cline':
       return clineTarget();
     case 'windsurf':
-      return { kind: 'json', file: '.windsurf/hooks.json', entries: { pre_run_command: [{ command: cmd('windsurf', 'pre'), show_output: true }] } };
+      return {
+        kind: 'json',
+        file: '.windsurf/hooks.json',
+        entries: { pre_run_command: [{ command: cmd('windsurf', 'pre'), show_output: true }], pre_write_code: [{ command: cmd('windsurf', 'pre'), show_output: true }] },
+      };
   }
 }
 

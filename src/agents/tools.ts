@@ -5,6 +5,8 @@
 
 import * as z from 'zod';
 import { LEARNING_TYPES } from '../core/learnings';
+import { harnessText, learnedLine, quote as untrusted, UNTRUSTED_NOTE } from '../core/agentText';
+import { trimTrailing } from '../core/approach/paths';
 import type { CheckResult } from '../core/check';
 import { describeApproach } from '../core/memory';
 import type { RecallHit } from '../core/recall';
@@ -251,10 +253,12 @@ export interface ToolAnswer {
 export interface MemoryAccess {
   memory: WorkspaceMemory;
   write<T>(op: (m: WorkspaceMemory) => Promise<T>): Promise<T>;
+  /** Agent gates are set up in this folder: the harness's hooks witness the agent's runs (see runRecord). */
+  gated?: () => boolean;
 }
 
-export function directAccess(memory: WorkspaceMemory): MemoryAccess {
-  return { memory, write: op => op(memory) };
+export function directAccess(memory: WorkspaceMemory, gated?: () => boolean): MemoryAccess {
+  return { memory, write: op => op(memory), gated };
 }
 
 const oneLine = (s: string, max = 400) => {
@@ -271,7 +275,7 @@ function similarLines(hits: RecallHit[]): string[] {
   if (!hits.length) return [];
   return [
     'Similar past failures:',
-    ...hits.map(h => `- ${quote(h.label)} (${h.status})${h.errorSignature ? `: ${oneLine(h.errorSignature, 200)}` : ''}${h.lesson ? ` — lesson: ${oneLine(h.lesson, 300)}` : ''}`),
+    ...hits.map(h => `- ${quote(h.label)} (${h.status})${h.errorSignature ? `: error ${untrusted(h.errorSignature, 200)}` : ''}${h.lesson ? ` — lesson (a saved note, untrusted): ${untrusted(h.lesson, 300)}` : ''}`),
   ];
 }
 
@@ -303,7 +307,7 @@ export function checkAnswerText(c: CheckResult & { team?: TeamCheck }, similar: 
   } else {
     lines.push(`CLEAR — ${cmd} has not failed in ${where} (${c.reason}). You may run it.`);
   }
-  if (c.lastError) lines.push(`Last error: ${oneLine(c.lastError)}`);
+  if (c.lastError) lines.push(`Last error (command output, untrusted): ${untrusted(c.lastError, 400)}`);
   // [ledger] run history, what changed since it last passed, flakiness
   if (c.history) lines.push(`History: ${c.history}.`);
   if (c.changed) lines.push(`${c.changed[0].toUpperCase()}${c.changed.slice(1)}.`);
@@ -311,7 +315,7 @@ export function checkAnswerText(c: CheckResult & { team?: TeamCheck }, similar: 
   // team memory: what other machines, agents and CI runs of this project saw (from the cached team view)
   if (c.team?.failures) {
     lines.push(
-      `TEAM: in this project it ${oneLine(c.team.summary)}.${c.team.status === 'exhausted' ? ` That is at or over the threshold: ${c.verdict === 'block' ? 'do NOT run it' : 'running it the same way will most likely fail again'}; change something first.` : ''}`,
+      `TEAM (from the team's shared memory; untrusted): in this project it ${untrusted(c.team.summary, 400)}.${c.team.status === 'exhausted' ? ` That is at or over the threshold: ${c.verdict === 'block' ? 'do NOT run it' : 'running it the same way will most likely fail again'}; change something first.` : ''}`,
     );
   }
   if (c.team?.sync.state === 'offline') lines.push(`(Team memory is offline; ${c.team.sync.waiting} record(s) waiting to be shared.)`);
@@ -325,6 +329,7 @@ export function checkAnswerText(c: CheckResult & { team?: TeamCheck }, similar: 
       'Only the user should unblock it (Failure Memory: Run Anyway Once, or Mark Resolved once the cause is fixed).',
     );
   }
+  if (c.lastError || similar.length) lines.push(UNTRUSTED_NOTE);
   return lines.join('\n');
 }
 
@@ -368,6 +373,10 @@ export function recordAnswerText(r: RecordOutcome, threshold: number): string {
     );
   } else if (r.resolved) {
     lines.push(`${name} succeeded: its failure history is cleared (resolved).`);
+  } else if (t.source === 'reported' && t.exitCode === 0 && t.outcome === 'unknown') {
+    lines.push(
+      `NOT COUNTED: a success you report yourself does not clear ${name} here (${r.approach.status === 'exhausted' ? 'it stays EXHAUSTED' : `${r.approach.failures} failure(s) stay`}). Agent gates are set up: only a run your harness's hook or the terminal saw pass clears it.`,
+    );
   } else if (t.outcome === 'failure') {
     lines.push(`${name}: failure ${r.approach.failures} of ${threshold}. Change something before running it again.`);
   } else if (!r.stored) {
@@ -375,16 +384,19 @@ export function recordAnswerText(r: RecordOutcome, threshold: number): string {
   } else {
     lines.push(r.reason);
   }
-  if (t.errorSignature) lines.push(`Error: ${oneLine(t.errorSignature)}`);
+  if (t.errorSignature) lines.push(`Error (command output, untrusted): ${untrusted(t.errorSignature, 400)}`);
   if (t.testResults) lines.push(`Tests: ${t.testResults.passed}/${t.testResults.total} passed (${t.testResults.framework}).`);
   if (r.progress !== 'insufficient_data' && t.outcome === 'failure') lines.push(`Progress: ${r.progress}.`);
   for (const p of r.patterns) lines.push(`Warning: ${p.message}`);
-  for (const l of r.learnings) lines.push(`Learned (${l.type}): ${oneLine(l.text)}`);
+  for (const l of r.learnings) lines.push(learnedLine(l, 400));
+  if (t.errorSignature || r.learnings.length) lines.push(UNTRUSTED_NOTE);
   return lines.join('\n');
 }
 
 export async function runRecord(m: MemoryAccess, input: RecordInput): Promise<ToolAnswer> {
-  const r = await m.write(mem => mem.record({ command: input.command, cwd: input.cwd, exitCode: input.exitCode, output: input.output, source: 'agent' }));
+  // a result the agent reports itself; where its harness's hooks see its runs, a reported success clears nothing
+  const witnessRequired = m.gated?.() ?? false;
+  const r = await m.write(mem => mem.record({ command: input.command, cwd: input.cwd, exitCode: input.exitCode, output: input.output, source: 'reported', witnessRequired }));
   const threshold = m.memory.settings.threshold;
   const t = r.attempt;
   return {
@@ -413,7 +425,11 @@ export async function runRecord(m: MemoryAccess, input: RecordInput): Promise<To
 export async function runRecall(m: MemoryAccess, input: RecallInput): Promise<ToolAnswer> {
   const hits = await m.memory.recall(input.query, input.k);
   const text = hits.length
-    ? [`${hits.length} similar past failure(s), most similar first:`, ...hits.map((h, i) => `${i + 1}. ${quote(h.label)} — ${h.status}, ${h.attempts} attempt(s), similarity ${h.score.toFixed(2)}${h.errorSignature ? `\n   error: ${oneLine(h.errorSignature, 300)}` : ''}${h.lesson ? `\n   lesson: ${oneLine(h.lesson, 400)}` : ''}`)].join('\n')
+    ? [
+        `${hits.length} similar past failure(s), most similar first:`,
+        ...hits.map((h, i) => `${i + 1}. ${quote(h.label)} — ${h.status}, ${h.attempts} attempt(s), similarity ${h.score.toFixed(2)}${h.errorSignature ? `\n   error (command output, untrusted): ${untrusted(h.errorSignature, 300)}` : ''}${h.lesson ? `\n   lesson (a saved note, untrusted): ${untrusted(h.lesson, 400)}` : ''}`),
+        UNTRUSTED_NOTE,
+      ].join('\n')
     : 'No similar failure in this workspace\'s memory.';
   return { text, json: { hits: hits.map(hitJson) } };
 }
@@ -422,7 +438,7 @@ export async function runAddLearning(m: MemoryAccess, input: AddLearningInput): 
   const key = input.command ? (await m.memory.find(input.command, input.cwd))?.key : undefined;
   const l = await m.write(mem => mem.addLearning(input.type, input.text, { key, source: 'agent' }));
   return {
-    text: `Learned (${l.type}): ${oneLine(l.text)}${key ? ` — linked to ${quote(key.replace(/^.*?::/, ''))}` : ''}`,
+    text: `${learnedLine(l, 400)}${key ? ` — linked to ${quote(key.replace(/^.*?::/, ''))}` : ''}`,
     json: { id: l.id, type: l.type, text: l.text, ...(l.key ? { key: l.key } : {}), createdAt: l.createdAt },
   };
 }
@@ -449,6 +465,11 @@ export function confirmationFor(name: ToolName, input: unknown): { title: string
 
 /** Runs a tool by name on an already located folder (input.cwd, if any, relative to it). */
 export async function runTool(name: string, m: MemoryAccess, input: unknown): Promise<ToolAnswer> {
+  const a = await runToolRaw(name, m, input);
+  return { text: harnessText(a.text), json: a.json };
+}
+
+async function runToolRaw(name: string, m: MemoryAccess, input: unknown): Promise<ToolAnswer> {
   switch (name) {
     case ToolNames.check:
       return runCheck(m, parseCheckInput(input));
@@ -469,7 +490,7 @@ export async function runTool(name: string, m: MemoryAccess, input: unknown): Pr
  */
 export function relativeCwd(root: string, cwd: string | undefined): string | undefined {
   if (!cwd || !cwd.trim()) return '.';
-  const norm = (p: string) => p.trim().replace(/\\/g, '/').replace(/\/+$/, '');
+  const norm = (p: string) => trimTrailing(p.trim().replace(/\\/g, '/'));
   const c = norm(cwd);
   const absolute = c.startsWith('/') || /^[A-Za-z]:(\/|$)/.test(c);
   if (!absolute) {

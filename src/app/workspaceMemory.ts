@@ -7,6 +7,7 @@ import { mergeSettings } from '../core/config';
 import {
   allowOnce,
   applyAttempt,
+  distrustReportedSuccess,
   findApproach,
   markResolved,
   newId,
@@ -16,7 +17,7 @@ import {
   type RecordResult,
 } from '../core/memory';
 import { recall, type RecallHit, type Scorer, lexicalScorer } from '../core/recall';
-import { createRedactor, type Redactor } from '../core/redact';
+import { createRedactor, type Redactor, type RedactorOptions } from '../core/redact';
 import { buildReflection, storeReflection, type ReflectionRecord } from '../core/reflection';
 import {
   emptyMemory,
@@ -62,6 +63,7 @@ export class WorkspaceMemory {
   readonly store: MemoryStorePort;
   private _settings: EngineSettings;
   private redactor: Redactor;
+  private readonly redactorOptions: RedactorOptions;
   private readonly git: false | GitOptions;
   scorer: Scorer;
   readonly team: TeamLink | undefined;
@@ -72,7 +74,9 @@ export class WorkspaceMemory {
   ) {
     this.store = options.store ?? new MemoryStore(options.dir ?? memoryDirFor(workspaceFolder), { ...options, root: options.root ?? (options.dir ? undefined : workspaceFolder) });
     this._settings = mergeSettings(options.settings);
-    this.redactor = createRedactor(this._settings.extraRedactionPatterns);
+    // a user pattern over its time budget: the text it did not scan is dropped, and the reason said
+    this.redactorOptions = { onOverBudget: (m: string) => options.onWarning?.(`redaction: ${m}`) };
+    this.redactor = createRedactor(this._settings.extraRedactionPatterns, this.redactorOptions);
     this.scorer = options.scorer ?? lexicalScorer;
     this.git = options.git ?? {};
     this.team = options.team;
@@ -85,7 +89,7 @@ export class WorkspaceMemory {
   /** Applies new settings (throws RedactionPatternError for an invalid extra pattern, keeping the old ones). */
   setSettings(s: Partial<EngineSettings>): void {
     const next = mergeSettings(s);
-    this.redactor = createRedactor(next.extraRedactionPatterns);
+    this.redactor = createRedactor(next.extraRedactionPatterns, this.redactorOptions);
     this._settings = next;
   }
 
@@ -115,6 +119,7 @@ export class WorkspaceMemory {
     // [ledger] the git state after the run, before the lock (git is bounded; the lock is not held meanwhile)
     if (this.git !== false && attempt.outcome !== 'interrupted') await this.addGitContext(attempt, current);
     const r = await this.store.update(data => {
+      if (input.witnessRequired) distrustReportedSuccess(data, attempt);
       const result = applyAttempt(data, attempt, this._settings);
       const learnings = found.length
         ? addLearnings(data.learnings, found, { source: 'output', key: attempt.key, now: attempt.timestamp, newId: () => newId() })

@@ -201,11 +201,14 @@ function createContext(command: Command, values: Parsed['values'], io: Io, args:
       team: options => new TeamMemory({ ...options, ...teamRecallParts() }),
     }));
   const cwdArg = str('cwd');
+  const cwd = cwdArg === undefined ? undefined : toWorkspaceRelative(workspace, cwdArg);
+  // as the MCP server refuses it: a folder outside the workspace is not one of its approaches' folders
+  if (cwdArg !== undefined && cwd === undefined) throw new UsageError(`--cwd ${cwdArg} is outside the workspace folder (${workspace}): give a folder inside it, relative to it or absolute`);
   return {
     io,
     workspace,
     json,
-    cwd: cwdArg !== undefined && isAbsolute(cwdArg) ? toWorkspaceRelative(workspace, cwdArg) : cwdArg,
+    cwd,
     print: (human, value) => io.out(json ? `${JSON.stringify(value, null, 2)}\n` : human.endsWith('\n') ? human : `${human}\n`),
     memory: () => open().memory,
     args,
@@ -223,10 +226,14 @@ function createContext(command: Command, values: Parsed['values'], io: Io, args:
   };
 }
 
-/** An absolute cwd inside the workspace as a relative folder ('.' for the root); outside it stays absolute. */
-export function toWorkspaceRelative(workspace: string, cwd: string): string {
-  const rel = relative(workspace, resolve(cwd));
+/**
+ * A cwd inside the workspace as a relative folder ('.' for the root): absolute, or relative to the
+ * workspace. undefined when it lies outside (`/etc`, `../..`).
+ */
+export function toWorkspaceRelative(workspace: string, cwd: string): string | undefined {
+  if (!cwd.trim()) return '.';
+  const rel = relative(workspace, resolve(workspace, cwd));
   if (rel === '') return '.';
-  if (rel.startsWith('..') || isAbsolute(rel)) return resolve(cwd);
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
   return rel.split(sep).join('/');
 }

@@ -1,6 +1,7 @@
 // The gate: "may I run this?" for a command, from what the memory knows of its approach, and the
 // message that says plainly why a command was not run. Recording lives in ./memory.ts.
 
+import { quote } from './agentText';
 import { approachKey, approachLabel, normalizeCwd } from './approach';
 import { environmentLoop, judgeStreak } from './judgement';
 import { describeChangedSinceLastPass, describeHistory } from './ledger';
@@ -132,7 +133,7 @@ export function explainBlock(c: CheckResult): string {
     `Failure Memory: NOT RUN — \`${c.command}\` is an exhausted approach.`,
     `It failed ${c.attempts} times in ${c.cwd === '.' ? 'this workspace' : c.cwd} (threshold ${c.threshold}) with no success since.`,
   ];
-  if (c.lastError) lines.push(`Last error: ${c.lastError}`);
+  if (c.lastError) lines.push(`Last error (command output, untrusted): ${quote(c.lastError, 600)}`);
   if (c.alternatives.length) lines.push(`Already tried as well: ${c.alternatives.join('; ')}`);
   if (c.history) lines.push(`History: ${c.history}.`);
   if (c.changed) lines.push(`${c.changed[0].toUpperCase()}${c.changed.slice(1)}.`);

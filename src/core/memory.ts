@@ -162,6 +162,20 @@ function judgeOutcome(command: string, exitCode: number | null | undefined, outp
   return { outcome, testResults };
 }
 
+/**
+ * A success the agent reported itself where its harness's hooks see its runs: it does not clear the
+ * approach's failures (an agent cannot clear its own block); it is kept as unknown, with the reason.
+ * Mutates `attempt`; true when it did.
+ */
+export function distrustReportedSuccess(data: MemoryData, attempt: Attempt): boolean {
+  if (attempt.source !== 'reported' || attempt.outcome !== 'success') return false;
+  const a = approachOf(data, attempt.key);
+  if (!a || (a.failures === 0 && a.status !== 'exhausted')) return false;
+  attempt.outcome = 'unknown';
+  attempt.note = 'a success the agent reported itself: only a run its harness or the terminal saw clears failures';
+  return true;
+}
+
 function newApproach(attempt: Attempt, now: string): Approach {
   return {
     key: attempt.key,
@@ -278,7 +292,7 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Engin
       reason = `interrupted (exit ${attempt.exitCode}): not counted`;
       break;
     default:
-      reason = 'exit code unknown: recorded, not counted';
+      reason = attempt.note && attempt.source === 'reported' ? `${attempt.note}: recorded, not counted` : 'exit code unknown: recorded, not counted';
   }
 
   const patterns = detectPatterns(approach.attempts);

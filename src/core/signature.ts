@@ -39,8 +39,8 @@ const CLOCK_RE = /(?<![\w:.])\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?(?:\s?[AP]M\b
 const ADDR_RE = /\b0x[0-9a-f]{6,}\b/gi;
 const HOST_PORT_RE = /(\blocalhost|\b\d{1,3}(?:\.\d{1,3}){3}|\]|::|\*):\d{1,5}\b/g;
 const URL_PORT_RE = /(:\/\/[\w.-]+):\d{1,5}\b/g;
-const PORT_WORD_RE = /\b(port)\b\s*[:=]?\s*\d{1,5}\b/gi;
-const PID_RE = /\b(pid|PID|Pid)\b\s*[:=#]?\s*\d+|\((node|deno|bun):\d+\)|\[\d{3,7}\]/g;
+const PORT_WORD_RE = /\b(port)\b\s*(?:[:=]\s*)?\d{1,5}\b/gi;
+const PID_RE = /\b(pid|PID|Pid)\b\s*(?:[:=#]\s*)?\d+|\((node|deno|bun):\d+\)|\[\d{3,7}\]/g;
 const DUR_RE =
   /\b(?:\d+(?:\.\d+)?(?:ms|µs|us|ns|h|m|s))+(?![\w])|\b\d+(?:\.\d+)?\s?(?:msecs?|secs?|seconds?|mins?|minutes?|hrs?|hours?)\b|\b\d+(?:\.\d+)?\s(?:ms|s)\b/g;
 const FILE_BEFORE = String.raw`(?<=\.[A-Za-z][\w-]{0,9}|\b(?:Makefile|makefile|GNUmakefile|Dockerfile|Containerfile|Jenkinsfile|Rakefile|Gemfile|Vagrantfile)|<anonymous>|[)\]])`;
@@ -219,13 +219,26 @@ interface Cleaned {
   pytestE: boolean;
 }
 
+
+const DECO = new Set(['=', '_', '-', '*', '#']);
+
+/** The text inside a decoration line (`===== FAILURES =====`): at least 3 of = _ - * # on each side; '' otherwise. */
+function decorated(s: string): string {
+  let a = 0;
+  while (a < s.length && DECO.has(s[a])) a++;
+  let b = s.length;
+  while (b > a && DECO.has(s[b - 1])) b--;
+  if (a < 3 || s.length - b < 3) return '';
+  return s.slice(a, b).trim();
+}
+
 function preClean(line: string): Cleaned {
   let s = line.trim();
   s = s.replace(/^#\d+ \d+(?:\.\d+)? /, ''); // docker BuildKit step prefix
   s = s.replace(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z /, ''); // CI log timestamps
   s = s.replace(/^##\[error\]|^::error[^:]*::/, '');
-  const deco = /^[=_\-*#]{3,}\s*(.*?)\s*[=_\-*#]{3,}$/.exec(s);
-  if (deco && deco[1]) s = deco[1];
+  const inner = decorated(s);
+  if (inner) s = inner;
   let causedBy = false;
   let pytestE = false;
   const e = /^E\s{2,}(\S.*)$/.exec(s);
@@ -450,7 +463,7 @@ const CATEGORY_RULES: ReadonlyArray<readonly [ErrorCategory, RegExp]> = [
   ],
   [
     'auth_failure',
-    /\bE40[13]\b|\b40[13]\s*[-:]?\s*(?:Unauthorized|Forbidden)\b|(?:HTTP\/[\d.]+|status(?: ?code)?|code|error|response|returned|responded with)[\s:=("']{1,3}(?:status |code |error:? )?40[13]\b|\bUnauthori[sz]ed\b|\bForbidden\b|authentication (?:failed|required)|\bbad credentials\b|invalid (?:credentials|token|api key|access token|username or password)|token (?:has )?expired|could not read Username|Permission denied \(publickey|not authori[sz]ed|requires? authentication|login required|docker login|pull access denied|Unable to authenticate|incorrect (?:username or )?password|password authentication failed|access denied for user/i,
+    /\bE40[13]\b|\b40[13]\s*(?:[-:]\s*)?(?:Unauthorized|Forbidden)\b|(?:HTTP\/[\d.]+|status(?: ?code)?|code|error|response|returned|responded with)[\s:=("']{1,3}(?:status |code |error:? )?40[13]\b|\bUnauthori[sz]ed\b|\bForbidden\b|authentication (?:failed|required)|\bbad credentials\b|invalid (?:credentials|token|api key|access token|username or password)|token (?:has )?expired|could not read Username|Permission denied \(publickey|not authori[sz]ed|requires? authentication|login required|docker login|pull access denied|Unable to authenticate|incorrect (?:username or )?password|password authentication failed|access denied for user/i,
   ],
   ['permission_denied', /\bEACCES\b|\bEPERM\b|Permission denied|Operation not permitted|Access is denied|access denied|insufficient permissions|Read-only file system|\bEROFS\b/i],
   [

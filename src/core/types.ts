@@ -1,8 +1,11 @@
 // The vocabulary of Failure Memory (see ../shared/seeds): attempts, approaches, reflections, learnings.
 // Plain data only: everything here is JSON-serializable and is what the store persists.
 
-/** Where an attempt came from. */
-export type AttemptSource = 'terminal' | 'task' | 'cli' | 'agent';
+/**
+ * Where an attempt came from. `agent`: an agent's run that its harness's hook saw; `reported`: a
+ * result the agent reported itself (the MCP or language-model `record` tool), which nobody witnessed.
+ */
+export type AttemptSource = 'terminal' | 'task' | 'cli' | 'agent' | 'reported';
 
 /**
  * What an exit code means.
@@ -214,6 +217,11 @@ export interface AttemptInput {
   outputTruncated?: boolean;
   /** Real size of the output when the caller already bounded it. */
   outputBytes?: number;
+  /**
+   * Agent gates are set up, so the harness's hooks see the agent's real runs: a success the agent
+   * reports itself (`reported`) does not clear an approach's failures.
+   */
+  witnessRequired?: boolean;
   startedAt?: string;
   endedAt?: string;
 }

@@ -5,6 +5,7 @@
 
 import { delimiter } from 'node:path';
 import * as vscode from 'vscode';
+import { plainText } from '../core/plainText';
 import { diagnose } from '../agents/doctor';
 import { detectHarnesses, targetFor } from '../agents/setup';
 import { applySetup, describeChanges, planSetup } from '../agents/setupFiles';
@@ -136,7 +137,7 @@ export class AgentGates extends Disposable {
       applySetup(root, changes);
     } catch (e) {
       this.log.error('agents', 'agent gates could not be written', e);
-      void vscode.window.showErrorMessage(`Failure Memory: agent gates could not be written: ${(e as Error)?.message ?? e}`);
+      void vscode.window.showErrorMessage(`Failure Memory: agent gates could not be written: ${plainText(String((e as Error)?.message ?? e), 300)}`);
       return;
     }
     void vscode.commands.executeCommand('setContext', AGENT_GATES_CONTEXT_KEY, true);

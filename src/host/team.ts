@@ -5,6 +5,7 @@
 
 import * as vscode from 'vscode';
 import { SECTION } from '../core/config';
+import { plainText } from '../core/plainText';
 import type { TeamView } from '../core/team';
 import { MemoryStore } from '../store/memoryStore';
 import { memoryDirFor } from '../store/paths';
@@ -154,7 +155,7 @@ export class TeamHub extends Disposable {
     for (const [folder, { team, store }] of this.teams) {
       const r = await this.run(folder, team, () => team.sync(store));
       if (userAsked) {
-        if (r?.error) void vscode.window.showWarningMessage(`Failure Memory: ${r.error.message}`);
+        if (r?.error) void vscode.window.showWarningMessage(`Failure Memory: ${plainText(r.error.message, 500)}`);
         else if (r) void vscode.window.setStatusBarMessage(`$(cloud) Failure Memory: team memory synced (${r.pushed} sent, ${r.waiting} waiting)`, 4000);
       }
     }
@@ -182,7 +183,7 @@ export class TeamHub extends Disposable {
     this.log.warn('team', e.message);
     this.log.event('teamOffline', { code: e.code });
     if (e.code === 'AUTH' || e.code === 'NO_PASSWORD' || e.code === 'NO_DATABASE' || e.code === 'TLS') {
-      void vscode.window.showWarningMessage(`Failure Memory: ${e.message}`, 'Set Password').then(pick => {
+      void vscode.window.showWarningMessage(`Failure Memory: ${plainText(e.message, 500)}`, 'Set Password').then(pick => {
         if (pick) void vscode.commands.executeCommand(CommandId.SetTeamPassword);
       });
     }

@@ -84,7 +84,7 @@ export async function run(h) {
   assert.equal(check.error, undefined, check.error);
   assert.match(check.text, /fixed by changing `src\/sum\.js`/, check.text);
   const recall = await h.invokeTool('failure_memory_recall', { query: 'AssertionError [ERR_ASSERTION]: total(2, 2) expected 4, received 0' });
-  assert.match(recall.text, /lesson: `node test\.js` fixed by changing `src\/sum\.js`/, recall.text);
+  assert.match(recall.text, /lesson \(a saved note, untrusted\): ⟦`node test\.js` fixed by changing `src\/sum\.js`/, recall.text);
 
   // 4. the panel: the run history and the fix on the cards; Copy as Prompt
   await h.runCommand('Failure Memory: Show Memory');

@@ -127,7 +127,7 @@ describe('failure-memory mcp (stdio, the SDK client)', () => {
     // the memory is the one the CLI and the extension use
     const mem = JSON.parse(readFileSync(join(ws, '.vscode/failure-memory/memory.json'), 'utf8'));
     assert.equal(mem.approaches['.::prisma generate'].status, 'exhausted');
-    assert.ok(mem.approaches['.::prisma generate'].attempts.every((a: { source: string }) => a.source === 'agent'));
+    assert.ok(mem.approaches['.::prisma generate'].attempts.every((a: { source: string }) => a.source === 'reported'), 'reported by the agent itself, not seen by a hook');
   });
 
   test('recall finds it with the learning an agent added; secrets are redacted', async () => {
@@ -136,7 +136,7 @@ describe('failure-memory mcp (stdio, the SDK client)', () => {
     assert.equal(l.json.key, '.::prisma generate');
     const r = await call(client, 'failure_memory_recall', { query: "Cannot find module '@prisma/client'", k: 3 });
     assert.equal((r.json.hits as Array<{ key: string; lesson?: string }>)[0].key, '.::prisma generate');
-    assert.match(r.text, /lesson: prisma generate needs @prisma\/client/);
+    assert.match(r.text, /lesson \(a saved note, untrusted\): ⟦prisma generate needs @prisma\/client/);
 
     const key = 'AKIA' + 'IOSFODNN7EXAMPLE';
     await call(client, 'failure_memory_record', { command: 'aws s3 ls', exitCode: 255, output: `aws_access_key_id=${key}\nAn error occurred (InvalidAccessKeyId)` });

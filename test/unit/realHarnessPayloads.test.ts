@@ -110,7 +110,7 @@ describe('payloads captured from the real harness programs', () => {
       assert.equal(r.exitCode, 0);
       // Cline CLI ignores a TaskStart hook's context: its rules file carries the summary
       const where = f.harness === 'cline' ? readFileSync(join(ws, '.clinerules', 'failure-memory.md'), 'utf8') : r.stdout;
-      assert.match(where, /EXHAUSTED: `bash build\.sh`[^\n]*, 5 failure\(s\) — Error: Cannot find module 'left-pad'/);
+      assert.match(where, /EXHAUSTED: `bash build\.sh`[^\n]*, 5 failure\(s\) — last error ⟦Error: Cannot find module 'left-pad'⟧/);
     });
   }
 

@@ -61,7 +61,7 @@ describe('setup-agents: files per harness', () => {
     assert.deepEqual(s.permissions, mine.permissions);
     assert.deepEqual(s.hooks.Stop, mine.hooks.Stop);
     assert.deepEqual(s.hooks.PreToolUse[0], mine.hooks.PreToolUse[0], "the user's hook first, untouched");
-    assert.equal(s.hooks.PreToolUse[1].matcher, 'Bash');
+    assert.equal(s.hooks.PreToolUse[1].matcher, 'Bash|Write|Edit|MultiEdit|NotebookEdit', 'the shell and the edit tools');
     assert.ok(isOurCommand(s.hooks.PreToolUse[1].hooks[0].command));
     assert.deepEqual(Object.keys(s.hooks).sort(), ['PostToolUse', 'PostToolUseFailure', 'PreToolUse', 'SessionStart', 'Stop', 'UserPromptSubmit']);
     assert.ok(planSetup(ws, { harnesses: ['claude'] }).every(c => c.action === 'unchanged'));

@@ -18,7 +18,9 @@ export interface HookRecord {
 
 export async function recordHookResult(r: HookRecord): Promise<void> {
   // one record per process: nothing to keep the parsed memory for (longLived: false)
-  const { memory } = openWorkspaceMemory({ workspace: r.workspace, onWarning: () => undefined, team: options => new TeamLocal(options) });
+  // a warning (a redaction pattern over its time budget) goes to the hook's stderr, where the harness logs it
+  const onWarning = (m: string) => void process.stderr.write(`Failure Memory hook: ${m}\n`);
+  const { memory } = openWorkspaceMemory({ workspace: r.workspace, onWarning, team: options => new TeamLocal(options) });
   await memory.record({ command: r.command, cwd: r.cwd, exitCode: r.exitCode, output: r.output, source: 'agent' });
 }
 

@@ -7,14 +7,19 @@
 // channel (adapter.notice: Claude Code's systemMessage, …), never only in a debug log.
 
 import { existsSync, readFileSync, realpathSync, statSync, writeSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { agentDenyReason, agentSummary, userOnlyReason, userOnlySubcommand } from '../../core/agentContext';
+import { agentDenyReason, agentSummary } from '../../core/agentContext';
+import { harnessText } from '../../core/agentText';
+import { posixLine } from '../../core/approach/lexer';
 import { checkCommand } from '../../core/check';
+import { selfProtectionRefusal } from '../../core/selfProtection';
 import { createRedactor } from '../../core/redact';
 import { SCHEMA_VERSION, type EngineSettings, type MemoryData } from '../../core/types';
 import { loadWorkspaceSettings } from '../../app/settings';
 import { memoryDirFor } from '../../store/paths';
 import { claimCall } from './callOnce';
+import { editCall, editRefusal, protectedFor } from './protect';
 import type { HookRecord } from './record';
 import { refreshRules } from './rules';
 import { exitCodeFromTranscript } from './transcript';
@@ -29,7 +34,7 @@ const PREFIX = 'Failure Memory hook';
 
 /** Lets the call through and says why where the harness's user sees it (never silent, never blocking). */
 function failOpen(adapter: HarnessAdapter | undefined, event: HookEvent | undefined, payload: Json, why: string): HookReply {
-  const message = `${PREFIX}: ${why}; not checked, the agent goes on.`;
+  const message = `${PREFIX}: ${harnessText(why)}; not checked, the agent goes on.`;
   if (!adapter || !event) return { exitCode: 1, stdout: '', stderr: `${message}\n` };
   return adapter.notice(event, message, payload);
 }
@@ -170,7 +175,9 @@ export async function runHook(harness: string, event: string, stdinText: string,
   } catch (e) {
     return failOpen(adapter, ev, payload, `cannot read the ${adapter.title} hook input (${(e as Error).message})`);
   }
-  const answer = (a: HookAnswer) => adapter.reply(ev, a, payload);
+  // every text handed to the harness: no terminal escapes, no control or invisible characters
+  const answer = (a: HookAnswer) =>
+    adapter.reply(ev, a.kind === 'deny' ? { ...a, reason: harnessText(a.reason) } : a.kind === 'context' ? { ...a, text: harnessText(a.text) } : a, payload);
   try {
     switch (ev) {
       case 'pre':
@@ -188,23 +195,51 @@ export async function runHook(harness: string, event: string, stdinText: string,
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 300);
 
 async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, payload: Json, readFull: HookRunOptions['readFull']): Promise<HookReply> {
-  // other tools are not the gate's business: answered at once, memory untouched
+  const home = safeHome();
   const commands = runsOf(input).map(r => r.command).filter(c => c.trim());
-  if (!commands.length) return answer({ kind: 'allow' });
+  if (!commands.length) {
+    // not a shell command: only an edit of Failure Memory's own files is the gate's business
+    const edit = editCall(payload);
+    if (!edit) return answer({ kind: 'allow' });
+    // a harness that names no folder for an edit (Windsurf's pre_write_code): the file's own folder
+    const file = edit.paths.find(p => isAbsolute(p));
+    const where = locate(input.root, input.cwd ?? (file ? dirname(file) : undefined));
+    if (typeof where === 'string') return answer({ kind: 'allow' });
+    const refusal = editRefusal(edit, join(where.workspace, where.rel), protectedFor(where.workspace));
+    return answer(refusal ? { kind: 'deny', reason: refusal.reason } : { kind: 'allow' });
+  }
+  // our CLI's user-only subcommands are refused wherever the call runs
   for (const command of commands) {
-    const sub = userOnlySubcommand(command);
-    if (sub) return answer({ kind: 'deny', reason: userOnlyReason(sub) });
+    const cli = selfProtectionRefusal(command, { workspace: toSlash(input.cwd ?? '/'), cwd: '.', home });
+    if (cli) return answer({ kind: 'deny', reason: cli.reason });
   }
   const where = locate(input.root, input.cwd);
   if (typeof where === 'string') return failOpen(adapter, 'pre', payload, where);
+  for (const command of commands) {
+    const files = selfProtectionRefusal(command, { workspace: toSlash(where.workspace), cwd: where.rel, home }, protectedFor(where.workspace));
+    if (files) return answer({ kind: 'deny', reason: files.reason });
+  }
   const settings = settingsFor(where.workspace);
   const data = await readMemory(where.workspace, readFull);
   const redactor = createRedactor(settings.extraRedactionPatterns);
   for (const command of commands) {
-    const c = checkCommand(data, redactor.redact(command).text, where.rel, settings);
-    if (c.verdict === 'block') return answer({ kind: 'deny', reason: agentDenyReason(c, data) });
+    // the line as written, and as a POSIX shell reads its backslashes (`npm te\st` runs `npm test`)
+    const readings = [command, posixLine(command)].filter((l, k, all) => all.indexOf(l) === k);
+    for (const line of readings) {
+      const c = checkCommand(data, redactor.redact(line).text, where.rel, settings);
+      if (c.verdict === 'block') return answer({ kind: 'deny', reason: agentDenyReason(c, data) });
+    }
   }
   return answer({ kind: 'allow' });
+}
+
+const toSlash = (p: string) => p.replace(/\\/g, '/');
+function safeHome(): string | undefined {
+  try {
+    return toSlash(homedir());
+  } catch {
+    return undefined;
+  }
 }
 
 /** A Codex post names no exit code: the transcript has it, written just before the hook ran. */

@@ -116,7 +116,7 @@ export function args(v: unknown): Json {
 export function exitCodeIn(text: string): number | undefined {
   // the last one: a harness appends its own "exit code N" after whatever the command printed
   let last: string | undefined;
-  for (const m of text.slice(-20_000).matchAll(/(?:exit(?:ed)?(?: with)?(?: non-zero)?(?: status)? code|status code)\s*[:=]?\s*(-?\d{1,10})/gi)) last = m[1];
+  for (const m of text.slice(-20_000).matchAll(/(?:exit(?:ed)?(?: with)?(?: non-zero)?(?: status)? code|status code)\s*(?:[:=]\s*)?(-?\d{1,10})/gi)) last = m[1];
   return last === undefined ? undefined : Number(last);
 }
 

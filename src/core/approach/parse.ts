@@ -185,6 +185,9 @@ function scriptRunner(rule: FamilyRule, rs: NonNullable<FamilyRule['runScripts']
 }
 
 function applyRule(rule: FamilyRule, args: string[], depth: number): RuleResult {
+  if (rule.innerAll) {
+    return depth < MAX_DEPTH && args.length ? { significant: [], inner: parseLine(args.join(' '), depth + 1), innerVia: '' } : { significant: [] };
+  }
   const { value, numeric } = flagSets(rule);
   const positionals: string[] = [];
   const positionIndex: number[] = [];
