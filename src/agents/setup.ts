@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { HARNESSES } from './hooks';
 import { rulesText } from './hooks/rules';
 import { HARNESS_IDS, type HarnessId, type HookEvent } from './hooks/types';
+import { shellQuote } from '../core/approach/lexer';
 
 /** Where the launcher lives, as a shell expression (committed files must not name a user's home). */
 export const LAUNCHER_SH = '${FAILURE_MEMORY_BIN:-$HOME/.failure-memory/bin/failure-memory}';
@@ -19,13 +20,12 @@ export const LAUNCHER_SH = '${FAILURE_MEMORY_BIN:-$HOME/.failure-memory/bin/fail
 export const LAUNCHER_MISSING =
   'Failure Memory: the gate is OFF on this machine: ~/.failure-memory/bin/failure-memory is missing. Run `failure-memory setup-agents` here (or open VS Code with the Failure Memory extension); commands are not checked.';
 
-const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** The shell lines that give a harness's notice (its visible channel) for `message`, then exit. */
 function shellNotice(harness: HarnessId, event: HookEvent, message: string): string {
   const r = HARNESSES[harness].notice(event, message, {});
-  const out = r.stdout ? `printf '%s\\n' ${sq(r.stdout.replace(/\n$/, ''))}; ` : '';
-  return `${out}printf '%s\\n' ${sq(message)} >&2; exit ${r.exitCode}`;
+  const out = r.stdout ? `printf '%s\\n' ${shellQuote(r.stdout.replace(/\n$/, ''))}; ` : '';
+  return `${out}printf '%s\\n' ${shellQuote(message)} >&2; exit ${r.exitCode}`;
 }
 
 /** The shell command a harness runs for one event; says so in the harness when the launcher is absent. */

@@ -339,6 +339,19 @@ describe('where a hook call belongs', () => {
   });
 });
 
+describe('Codex: a command given as an argv', () => {
+  test('is quoted back into the line its shell runs: `bash -lc "npm test"` is the exhausted npm test, not `bash -lc npm`', async () => {
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'fm-codex-argv-')));
+    mkdirSync(join(ws, '.git'));
+    for (let i = 0; i < 5; i++) await recordHookResult({ workspace: ws, command: 'npm test', cwd: '.', exitCode: 1, output: 'Error: Cannot find module left-pad' });
+    const call = (argv: string[]) => JSON.stringify({ hook_event_name: 'PreToolUse', cwd: ws, tool_name: 'shell', tool_input: { command: argv } });
+    const r = await runHook('codex', 'pre', call(['bash', '-lc', 'npm test']), opts());
+    assert.equal(r.exitCode, 2, r.stderr);
+    assert.match(r.stderr, /NOT RUN — `bash -lc 'npm test'`/);
+    assert.equal((await runHook('codex', 'pre', call(['bash', '-lc', 'npm run lint']), opts())).exitCode, 0);
+  });
+});
+
 describe('dist/hook.js as a harness runs it', { skip: !existsSync(HOOK_JS) && 'dist/hook.js is not built (npm run build)' }, () => {
   const run = (args: string[], input: string, env: NodeJS.ProcessEnv = {}) => {
     const r = spawnSync(process.execPath, [HOOK_JS, ...args], { input, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME, FAILURE_MEMORY_CACHE_DIR: join(tmpdir(), 'fm-hook-cache-test'), ...env } });

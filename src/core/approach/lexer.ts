@@ -326,3 +326,14 @@ export function posixLine(input: string): string {
   }
   return out;
 }
+
+/** A string as one single-quoted word for a POSIX shell. */
+export const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** One word for a POSIX shell, quoted only when it holds anything but plain characters. */
+export function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : shellQuote(s);
+}
+
+/** An argv as the command line a shell would read back into the same words. */
+export const argvLine = (argv: readonly string[]): string => argv.map(shellWord).join(' ');
