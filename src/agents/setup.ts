@@ -69,8 +69,8 @@ export function targetFor(harness: HarnessId): Target {
         file: '.claude/settings.json',
         entries: {
           PreToolUse: [group('claude', 'pre', 'Bash', { timeout: 30 })],
-          PostToolUse: [group('claude', 'post', 'Bash', { timeout: 30 })],
-          PostToolUseFailure: [group('claude', 'post', 'Bash', { timeout: 30 })],
+          PostToolUse: [group('claude', 'post', 'Bash|Edit|Write|MultiEdit|NotebookEdit', { timeout: 30 })],
+          PostToolUseFailure: [group('claude', 'post', 'Bash|Edit|Write|MultiEdit|NotebookEdit', { timeout: 30 })],
           SessionStart: [group('claude', 'session-start', undefined, { timeout: 30 })],
           UserPromptSubmit: [group('claude', 'prompt', undefined, { timeout: 30 })],
         },
@@ -94,6 +94,7 @@ export function targetFor(harness: HarnessId): Target {
         entries: {
           beforeShellExecution: [{ command: cmd('cursor', 'pre') }],
           afterShellExecution: [{ command: cmd('cursor', 'post') }],
+          afterFileEdit: [{ command: cmd('cursor', 'post') }],
           sessionStart: [{ command: cmd('cursor', 'session-start') }],
         },
       };
@@ -103,7 +104,7 @@ export function targetFor(harness: HarnessId): Target {
         file: '.gemini/settings.json',
         entries: {
           BeforeTool: [group('gemini', 'pre', 'run_shell_command', { name: 'failure-memory', timeout: 30000 })],
-          AfterTool: [group('gemini', 'post', 'run_shell_command', { name: 'failure-memory', timeout: 30000 })],
+          AfterTool: [group('gemini', 'post', 'run_shell_command|write_file|replace', { name: 'failure-memory', timeout: 30000 })],
           SessionStart: [group('gemini', 'session-start', undefined, { name: 'failure-memory', timeout: 30000 })],
           BeforeAgent: [group('gemini', 'prompt', undefined, { name: 'failure-memory', timeout: 30000 })],
         },
@@ -114,7 +115,7 @@ export function targetFor(harness: HarnessId): Target {
         file: '.codex/hooks.json',
         entries: {
           PreToolUse: [group('codex', 'pre', 'Bash', { timeout: 30 })],
-          PostToolUse: [group('codex', 'post', 'Bash', { timeout: 30 })],
+          PostToolUse: [group('codex', 'post', 'Bash|apply_patch', { timeout: 30 })],
           SessionStart: [group('codex', 'session-start', undefined, { timeout: 30 })],
           UserPromptSubmit: [group('codex', 'prompt', undefined, { timeout: 30 })],
         },

@@ -126,8 +126,11 @@ function decide(data: MemoryData, a: Approach | undefined, command: string, norm
 /** The gate's message for a person or an agent: says plainly the command was not run, and why. */
 export function explainBlock(c: CheckResult): string {
   const lines = [
-    `Failure Memory: NOT RUN — \`${c.command}\` is an exhausted approach.`,
+    c.decision === 'ask'
+      ? `Failure Memory: ASK — \`${c.command}\` is an exhausted approach; it does not run until a person decides.`
+      : `Failure Memory: NOT RUN — \`${c.command}\` is an exhausted approach.`,
     `It failed ${c.attempts} times in ${c.cwd === '.' ? 'this workspace' : c.cwd} (threshold ${c.threshold}) with no success since.`,
+    `Why (${c.code}): ${c.reason}`,
   ];
   if (c.lastError) lines.push(`Last error: ${c.lastError}`);
   if (c.alternatives.length) lines.push(`Already tried as well: ${c.alternatives.join('; ')}`);
@@ -135,8 +138,10 @@ export function explainBlock(c: CheckResult): string {
   if (c.changed) lines.push(`${c.changed[0].toUpperCase()}${c.changed.slice(1)}.`);
   // never an instruction to unblock: a model reads this too (resolve / allow are the user's)
   lines.push(
-    'Running it again the same way will fail the same way. Instead: read the error and change something first,',
-    `try a different approach, or ask the user. Reflect: failure-memory reflect --command '${c.command.replace(/'/g, `'\\''`)}'`,
+    c.decision === 'ask'
+      ? 'The changes since the last failures have not moved this error. Instead: read the error again, try a different approach,'
+      : 'Running it again the same way will fail the same way. Instead: read the error and change something first,',
+    `${c.decision === 'ask' ? '' : 'try a different approach, '}or ask the user. Reflect: failure-memory reflect --command '${c.command.replace(/'/g, `'\\''`)}'`,
     'Only the user unblocks it (Failure Memory: Mark Resolved, or Run Anyway Once).',
   );
   return lines.join('\n');

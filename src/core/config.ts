@@ -2,13 +2,14 @@
 // passes a getter over vscode.workspace.getConfiguration, the tests a plain object.
 
 import { validatePatterns } from './redact';
-import { DEFAULT_SETTINGS, type EngineSettings } from './types';
+import { DEFAULT_SETTINGS, type EngineSettings, type GateAnswer } from './types';
 
 export type BlockMode = 'interrupt' | 'warn' | 'off';
 
 export interface ExtensionConfig {
   threshold: number;
   blockMode: BlockMode;
+  strongestAnswer: GateAnswer;
   shortTermWindow: number;
   captureTerminal: boolean;
   captureTasks: boolean;
@@ -29,6 +30,7 @@ export const SECTION = 'failureMemory';
 export interface RawSettings {
   threshold: number;
   blockMode: BlockMode;
+  'gate.strongestAnswer': GateAnswer;
   shortTermWindow: number;
   'capture.terminal': boolean;
   'capture.tasks': boolean;
@@ -47,6 +49,7 @@ export interface RawSettings {
 export const SETTING_KEYS = [
   'threshold',
   'blockMode',
+  'gate.strongestAnswer',
   'shortTermWindow',
   'capture.terminal',
   'capture.tasks',
@@ -101,12 +104,16 @@ export function readConfig(get: SettingGetter): {
   const mode = get('blockMode');
   const blockMode: BlockMode = mode === 'warn' || mode === 'off' || mode === 'interrupt' ? mode : 'interrupt';
   if (mode !== undefined && mode !== blockMode) problems.push(`${SECTION}.blockMode must be interrupt, warn or off; using interrupt.`);
+  const answer = get('gate.strongestAnswer');
+  const strongestAnswer = parseGateAnswer(answer) ?? DEFAULT_SETTINGS.strongestAnswer;
+  if (answer !== undefined && answer !== strongestAnswer) problems.push(`${SECTION}.gate.strongestAnswer must be deny, ask or warn; using ${DEFAULT_SETTINGS.strongestAnswer}.`);
   const patterns = validatePatterns(strings(get('redaction.extraPatterns')));
   for (const e of patterns.errors) problems.push(`${SECTION}.redaction.extraPatterns: ${e} (ignored).`);
   return {
     config: {
       threshold: int(get('threshold'), DEFAULT_SETTINGS.threshold, 1, 1000, 'threshold', problems),
       blockMode,
+      strongestAnswer,
       shortTermWindow: int(get('shortTermWindow'), DEFAULT_SETTINGS.window, 1, 100, 'shortTermWindow', problems),
       captureTerminal: bool(get('capture.terminal'), true),
       captureTasks: bool(get('capture.tasks'), true),
@@ -131,5 +138,11 @@ export function engineSettings(c: ExtensionConfig): Partial<EngineSettings> {
     maxOutputBytes: c.maxOutputBytes,
     storeOutput: c.storeOutput,
     extraRedactionPatterns: c.extraRedactionPatterns,
+    strongestAnswer: c.strongestAnswer,
   };
+}
+
+/** deny, ask or warn; undefined for anything else. */
+export function parseGateAnswer(v: unknown): GateAnswer | undefined {
+  return v === 'deny' || v === 'ask' || v === 'warn' ? v : undefined;
 }

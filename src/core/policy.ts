@@ -203,13 +203,13 @@ function judge(input: PolicyInput): PolicyVerdict {
   const sameTwice = (!!last && last === errors[errors.length - 2]) || (!!last && !isEditTypo(last) && real.length >= 2 && real[real.length - 1] === real[real.length - 2]);
   if (sameTwice) {
     const run = trailingRun(real);
-    return loop(change, ['same-error-unchanged', 'same-error-after-change'], `the same error ${run} times in a row: ${real[real.length - 1]}`, run >= threshold);
+    return loop(change, ['same-error-unchanged', 'same-error-after-change'], `the same error ${run} times in a row`, run >= threshold);
   }
   // no test passing in three attempts is no progress, whatever the detail printed
   if (noTestPassing(a)) return loop(change, ['no-test-passing', 'no-test-passing'], 'no test passed in the last three attempts, whatever each printed', true);
   // cycling between two errors (A, B, A, B) is a loop
-  if (cyclesBetweenTwo(errors)) return loop(change, ['error-cycle', 'error-cycle'], `the errors cycle between two: ${real[real.length - 2]} / ${real[real.length - 1]}`, true);
-  if (isEditTypo(last)) return { decision: 'warn', code: 'edit-typo', reason: `the last run failed on a syntax error (the typo of an edit), not on the approach: ${last}` };
+  if (cyclesBetweenTwo(errors)) return loop(change, ['error-cycle', 'error-cycle'], 'the errors take turns between the same two', true);
+  if (isEditTypo(last)) return { decision: 'warn', code: 'edit-typo', reason: 'the last run failed on a syntax error (the typo of an edit), not on the approach' };
   // wandering has a bound: a person decides
   const bound = WANDER_FACTOR * threshold;
   if (a.failures >= bound) return { decision: 'ask', code: 'wander-bound', reason: `${a.failures} failures without a success (bound ${bound}), even with changing errors` };

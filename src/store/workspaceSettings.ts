@@ -3,6 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseGateAnswer } from '../core/config';
 import type { EngineSettings } from '../core/types';
 
 /** Removes // and /* comments and trailing commas, leaving strings intact. */
@@ -50,5 +51,6 @@ export function readWorkspaceSettings(workspaceFolder: string): Partial<EngineSe
     maxOutputBytes: num(get('maxOutputBytes'), 256, 16 * 1024 * 1024),
     storeOutput: typeof get('storeOutput') === 'boolean' ? (get('storeOutput') as boolean) : undefined,
     extraRedactionPatterns: Array.isArray(extra) ? extra.filter((x): x is string => typeof x === 'string') : undefined,
+    strongestAnswer: parseGateAnswer(get('gate.strongestAnswer')),
   };
 }

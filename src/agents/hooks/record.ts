@@ -1,7 +1,9 @@
 // The post hook's write: one command result into the workspace memory (redacted, locked, atomic).
 // Its own small bundle (dist/hook-record.js), loaded only by post calls, so that the gate's
 // bundle carries no store writer.
-import type { MemoryData } from '../../core/types';
+import type { CheckResult } from '../../core/check';
+import type { GitState, MemoryData } from '../../core/types';
+import { readGitState } from '../../store/gitContext';
 import { MemoryStore, memoryDirFor } from '../../store/memoryStore';
 import { WorkspaceMemory } from '../../app/workspaceMemory';
 import { readWorkspaceSettings } from '../../store/workspaceSettings';
@@ -18,6 +20,31 @@ export async function recordHookResult(r: HookRecord): Promise<void> {
   // one record per process: nothing to keep the parsed memory for (cache: false)
   const memory = new WorkspaceMemory(r.workspace, { settings: readWorkspaceSettings(r.workspace), onWarning: () => undefined, cache: false });
   await memory.record({ command: r.command, cwd: r.cwd, exitCode: r.exitCode, output: r.output, source: 'agent' });
+}
+
+export interface HookEdits {
+  workspace: string;
+  /** Absolute paths (made relative to the workspace when recorded). */
+  edits: Array<{ path: string; ok: boolean; tool: string }>;
+  /** The harness that reported them. */
+  via: string;
+}
+
+/** An edit tool's changes into the workspace memory: edit events (redacted, bounded). */
+export async function recordHookEdits(r: HookEdits): Promise<void> {
+  const memory = new WorkspaceMemory(r.workspace, { settings: readWorkspaceSettings(r.workspace), onWarning: () => undefined, cache: false, git: false });
+  await memory.recordEdits(r.edits.map(e => ({ path: e.path, ok: e.ok, source: 'agent' as const, tool: e.tool })));
+}
+
+/** An ask or deny of the gate into the decision log (shadow mode reads it back). */
+export async function recordHookDecision(workspace: string, c: CheckResult, via: string): Promise<void> {
+  const memory = new WorkspaceMemory(workspace, { settings: readWorkspaceSettings(workspace), onWarning: () => undefined, cache: false, git: false });
+  await memory.recordDecision(c, via);
+}
+
+/** The workspace's git state now (bounded; undefined without git). */
+export function gitStateOf(workspace: string): Promise<GitState | undefined> {
+  return readGitState(workspace);
 }
 
 /** The store's full read: migrations, a damaged file moved aside (when the hook's quick read cannot use it). */

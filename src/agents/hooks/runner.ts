@@ -7,13 +7,14 @@
 
 import { existsSync, readFileSync, realpathSync, statSync, writeSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { agentDenyReason, agentSummary, userOnlyReason, userOnlySubcommand } from '../../core/agentContext';
-import { checkCommand } from '../../core/check';
+import { agentAskReason, agentDenyReason, agentSummary, userOnlyReason, userOnlySubcommand } from '../../core/agentContext';
+import { checkCommand, type CheckResult } from '../../core/check';
 import { createRedactor } from '../../core/redact';
-import { DEFAULT_SETTINGS, SCHEMA_VERSION, type EngineSettings, type MemoryData } from '../../core/types';
+import { DEFAULT_SETTINGS, SCHEMA_VERSION, type EngineSettings, type GitState, type MemoryData } from '../../core/types';
 import { readWorkspaceSettings } from '../../store/workspaceSettings';
-import type { HookRecord } from './record';
-import { HARNESSES, HOOK_EVENTS, type HarnessAdapter, type HookAnswer, type HookEvent, type HookInput, type HookReply, type Json } from './index';
+import { editsOf } from './edits';
+import type { HookEdits, HookRecord } from './record';
+import { gateAnswer, HARNESSES, HOOK_EVENTS, type HarnessAdapter, type HookAnswer, type HookEvent, type HookInput, type HookReply, type Json } from './index';
 
 export const HOOK_USAGE = `Usage: failure-memory hook <harness> <event>   (the hook JSON on stdin)
   harness: ${Object.keys(HARNESSES).join(', ')}
@@ -96,6 +97,12 @@ export interface HookRunOptions {
   record: (r: HookRecord) => Promise<void>;
   /** The store's own read (migrations, a damaged file moved aside), when the quick read cannot use the file. */
   readFull: (workspace: string) => Promise<MemoryData>;
+  /** Writes the edit events of an edit tool's post call (the same bundle as `record`). */
+  recordEdits?: (r: HookEdits) => Promise<void>;
+  /** Writes an ask or deny of the gate to the decision log (the same bundle, loaded only then). */
+  recordDecision?: (workspace: string, c: CheckResult, via: string) => Promise<void>;
+  /** The workspace's git state now: asked only before a deny, to be sure nothing changed that no hook reported. */
+  gitState?: (workspace: string) => Promise<GitState | undefined>;
 }
 
 function settingsFor(workspace: string): EngineSettings {
@@ -147,7 +154,7 @@ export function readMemorySnapshot(workspace: string): MemoryData | null | undef
 async function readMemory(workspace: string, full: HookRunOptions['readFull']): Promise<MemoryData> {
   const snap = readMemorySnapshot(workspace);
   if (snap) return snap;
-  if (snap === null) return { schemaVersion: SCHEMA_VERSION, approaches: {}, reflections: [], learnings: [], updatedAt: new Date().toISOString() };
+  if (snap === null) return { schemaVersion: SCHEMA_VERSION, approaches: {}, reflections: [], learnings: [], edits: [], starts: [], decisions: [], updatedAt: new Date().toISOString() };
   return full(workspace);
 }
 
@@ -176,9 +183,9 @@ export async function runHook(harness: string, event: string, stdinText: string,
   try {
     switch (ev) {
       case 'pre':
-        return await pre(input, answer, adapter, payload, opts.readFull);
+        return await pre(input, answer, adapter, payload, opts);
       case 'post':
-        return await post(input, answer, adapter, payload, opts.record);
+        return await post(input, answer, adapter, payload, opts);
       default:
         return await context(input, answer, adapter, ev, payload, opts.readFull);
     }
@@ -189,7 +196,8 @@ export async function runHook(harness: string, event: string, stdinText: string,
 
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 300);
 
-async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, payload: Json, readFull: HookRunOptions['readFull']): Promise<HookReply> {
+async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, payload: Json, gate: HookRunOptions): Promise<HookReply> {
+  const readFull = gate.readFull;
   // other tools are not the gate's business: answered at once, memory untouched
   if (!input.command || !input.command.trim()) return answer({ kind: 'allow' });
   const sub = userOnlySubcommand(input.command);
@@ -199,17 +207,43 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
   const settings = settingsFor(where.workspace);
   const data = await readMemory(where.workspace, readFull);
   const redacted = createRedactor(settings.extraRedactionPatterns).redact(input.command).text;
-  const c = checkCommand(data, redacted, where.rel, settings);
-  if (c.verdict !== 'block') return answer({ kind: 'allow' });
-  return answer({ kind: 'deny', reason: agentDenyReason(c, data) });
+  let c = checkCommand(data, redacted, where.rel, settings);
+  if (c.policyDecision === 'deny' && gate.gitState && lastFailureHasGit(data, c.key)) {
+    const gitNow = await gate.gitState(where.workspace).catch(() => undefined);
+    if (gitNow) c = checkCommand(data, redacted, where.rel, settings, new Date(), gitNow);
+  }
+  if (c.policyDecision === 'ask' || c.policyDecision === 'deny') await gate.recordDecision?.(where.workspace, c, `hook:${adapter.id}`).catch(() => undefined);
+  if (c.decision !== 'ask' && c.decision !== 'deny') return answer({ kind: 'allow' });
+  return answer(gateAnswer(adapter.id, c.decision, c.decision === 'deny' ? agentDenyReason(c, data) : agentAskReason(c)));
 }
 
-async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, payload: Json, record: HookRunOptions['record']): Promise<HookReply> {
+function lastFailureHasGit(data: MemoryData, key: string): boolean {
+  const ledger = Object.prototype.hasOwnProperty.call(data.approaches, key) ? (data.approaches[key].ledger ?? []) : [];
+  for (let i = ledger.length - 1; i >= 0; i--) if (ledger[i].outcome === 'failure') return !!ledger[i].git;
+  return false;
+}
+
+async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, payload: Json, opts: HookRunOptions): Promise<HookReply> {
+  // an edit tool's call: the files it changed are evidence (trying fixes, not looping blind)
+  const edits = editsOf(adapter.id, 'post', payload);
+  if (edits) {
+    if (!edits.length || !opts.recordEdits) return answer({ kind: 'none' });
+    const where = locate(input.root, input.cwd ?? dirname(absolutePath(edits[0].path, input.root)));
+    if (typeof where === 'string') return failOpen(adapter, 'post', payload, `${where}: the edit is not recorded`);
+    const base = input.cwd && isAbsolute(input.cwd) ? input.cwd : where.workspace;
+    await opts.recordEdits({ workspace: where.workspace, edits: edits.map(e => ({ ...e, path: absolutePath(e.path, base) })), via: adapter.id });
+    return answer({ kind: 'none' });
+  }
   if (!input.command || !input.command.trim() || !input.result || input.recordedElsewhere) return answer({ kind: 'none' });
   const where = locate(input.root, input.cwd);
   if (typeof where === 'string') return failOpen(adapter, 'post', payload, `${where}: the result is not recorded`);
-  await record({ workspace: where.workspace, command: input.command, cwd: where.rel, exitCode: input.result.exitCode, output: input.result.output });
+  await opts.record({ workspace: where.workspace, command: input.command, cwd: where.rel, exitCode: input.result.exitCode, output: input.result.output });
   return answer({ kind: 'none' });
+}
+
+/** An edit's path as an absolute path (relative ones are relative to the call's folder). */
+function absolutePath(path: string, base: string | undefined): string {
+  return isAbsolute(path) || !base ? path : resolve(base, path);
 }
 
 async function context(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, ev: HookEvent, payload: Json, readFull: HookRunOptions['readFull']): Promise<HookReply> {

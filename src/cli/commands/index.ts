@@ -3,6 +3,7 @@ import type { Command } from '../types';
 import { brief } from './brief';
 import { check } from './check';
 import { clear } from './clear';
+import { edit } from './edit';
 import { exportMemory } from './export';
 import { hook } from './hook';
 import { learn } from './learn';
@@ -13,8 +14,9 @@ import { record } from './record';
 import { redact } from './redact';
 import { reflect } from './reflect';
 import { replay } from './replay';
+import { report } from './report';
 import { allow, resolve } from './resolve';
 import { setupAgents } from './setupAgents';
 import { sync } from './sync';
 
-export const COMMANDS: readonly Command[] = [record, check, recall, reflect, brief, redact, resolve, allow, learn, list, exportMemory, clear, replay, mcp, hook, setupAgents, sync];
+export const COMMANDS: readonly Command[] = [record, check, edit, report, recall, reflect, brief, redact, resolve, allow, learn, list, exportMemory, clear, replay, mcp, hook, setupAgents, sync];
