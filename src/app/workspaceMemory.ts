@@ -175,6 +175,12 @@ export class WorkspaceMemory {
     return this.team ? this.team.mergeCheck(c, data.approaches[c.key]) : c;
   }
 
+  /** The workspace's git state now (bounded; undefined without git, or when git context is off). */
+  async gitState(): Promise<GitState | undefined> {
+    if (this.git === false) return undefined;
+    return readGitState(this.workspaceFolder, this.git).catch(() => undefined);
+  }
+
   /** Records edit events (an editor save, an agent's edit tool, `failure-memory edit`): redacted, bounded. */
   async recordEdits(edits: readonly EditInput[]): Promise<EditEvent[]> {
     if (!edits.length) return [];

@@ -86,7 +86,6 @@ export function checkCommand(
   return { ...base, ...answer, reason: `${answer.reason}${capped}`, decision, policyDecision: answer.decision, verdict: VERDICT[decision] };
 }
 
-// eslint-disable-next-line max-params -- the check's own inputs, passed through from checkCommand
 function decide(data: MemoryData, a: Approach | undefined, command: string, normCwd: string, settings: EngineSettings, now: Date, gitNow: GitState | undefined, base: { key: string; patterns: Pattern[]; progress: ProgressStatus; flaky?: string }): Answer {
   if (runsNothing(base.key)) return { status: 'clear', decision: 'allow', code: 'runs-nothing', reason: 'runs nothing (only variable assignments, a comment or blank)' };
   if (!a || a.status !== 'exhausted') {
