@@ -315,13 +315,13 @@ export function checkAnswerText(c: CheckResult & { team?: TeamCheck }, similar: 
   if (c.status === 'exhausted' && c.decision === 'ask') {
     lines.push(
       `ASK THE USER — do not run ${cmd} without the user's go-ahead: it failed ${c.attempts} times in a row in ${where} (threshold ${c.threshold}), and a person decides whether it runs again.`,
-      `Why (${c.code}): ${oneLine(c.reason, 400)}`,
+      `Why (${c.code}): ${oneLine(c.why, 400)}`,
     );
   } else if (c.status === 'exhausted' && c.verdict === 'block') {
     lines.push(
       `EXHAUSTED — do not run ${cmd}. Run again the same way it will fail the same way: Failure Memory treats it as a loop, and its gates (the VS Code terminal, agent hooks) stop it: NOT RUN.`,
       `This approach (${quote(c.label)}) failed ${c.attempts} times in a row in ${where} (threshold ${c.threshold}) with no success since.`,
-      `Why (${c.code}): ${oneLine(c.reason, 400)}`,
+      `Why (${c.code}): ${oneLine(c.why, 400)}`,
     );
   } else if (c.status === 'exhausted') {
     lines.push(

@@ -84,7 +84,7 @@ export function agentDenyReason(c: CheckResult, data: MemoryData): string {
   const lines = [
     `Failure Memory: NOT RUN — ${code(c.command, 300)} is an exhausted approach (${code(c.label)} in ${where(c.cwd)}).`,
     `It failed ${c.attempts} times in a row (threshold ${c.threshold}) with no success since: running it again the same way will fail the same way.`,
-    `Why [${c.code}]: ${oneLine(c.reason, 300)}`,
+    `Why (${c.code}): ${oneLine(c.why, 300)}`,
   ];
   const err = a ? lastErrorLine(a) : c.lastError;
   if (err) lines.push(`Last error: ${oneLine(err, 300)}`);
@@ -110,7 +110,7 @@ export function agentDenyReason(c: CheckResult, data: MemoryData): string {
 export function agentAskReason(c: CheckResult): string {
   return [
     `Failure Memory: ${code(c.command, 200)} failed ${c.attempts} times in a row in ${where(c.cwd)} (threshold ${c.threshold}).`,
-    `${oneLine(c.reason, 400)} [${c.code}]`,
+    `Why (${c.code}): ${oneLine(c.why, 400)}`,
     'Allow it to run once more, or deny it and have the agent change its approach.',
   ].join('\n');
 }

@@ -26,6 +26,8 @@ export interface CheckResult {
   code: ReasonCode;
   /** What an exhausted approach's verdict rests on: what changed, how long the same error ran. */
   evidence?: Evidence;
+  /** The deciding rule's own sentence (the reason without the failure count before it). */
+  why: string;
   key: string;
   label: string;
   command: string;
@@ -48,7 +50,7 @@ export interface CheckResult {
 
 const VERDICT: Record<Decision, Verdict> = { allow: 'allow', warn: 'warn', ask: 'block', deny: 'block' };
 
-type Answer = Pick<CheckResult, 'status' | 'reason'> & Partial<Pick<CheckResult, 'lastError' | 'evidence'>> & { decision: Decision; code: ReasonCode };
+type Answer = Pick<CheckResult, 'status' | 'reason'> & Partial<Pick<CheckResult, 'lastError' | 'evidence' | 'why'>> & { decision: Decision; code: ReasonCode };
 
 /**
  * May this command run? The graded answer (./policy.ts): deny when the loop is sure (the same error with
@@ -83,7 +85,7 @@ export function checkCommand(
   const answer = decide(data, a, command, normCwd, settings, now, gitNow, base);
   const decision = capDecision(answer.decision, settings.strongestAnswer ?? 'deny');
   const capped = decision !== answer.decision ? `; ${settings.strongestAnswer === 'warn' ? 'shadow mode' : 'the strongest answer is ask'}: it would have been ${answer.decision === 'deny' ? 'denied' : 'asked'}` : '';
-  return { ...base, ...answer, reason: `${answer.reason}${capped}`, decision, policyDecision: answer.decision, verdict: VERDICT[decision] };
+  return { ...base, ...answer, reason: `${answer.reason}${capped}`, why: `${answer.why ?? answer.reason}${capped}`, decision, policyDecision: answer.decision, verdict: VERDICT[decision] };
 }
 
 function decide(data: MemoryData, a: Approach | undefined, command: string, normCwd: string, settings: EngineSettings, now: Date, gitNow: GitState | undefined, base: { key: string; patterns: Pattern[]; progress: ProgressStatus; flaky?: string }): Answer {
@@ -119,7 +121,7 @@ function decide(data: MemoryData, a: Approach | undefined, command: string, norm
   }
   const v = judgeExhausted({ data, approach: a, command, threshold: settings.threshold, now, gitNow });
   const prefix = v.decision === 'warn' ? `exhausted after ${a.failures} failures, but ` : `exhausted: failed ${a.failures} times since the last success (threshold ${settings.threshold}); `;
-  return { status: 'exhausted', decision: v.decision, code: v.code, reason: `${prefix}${v.reason}`, ...(v.evidence ? { evidence: v.evidence } : {}) };
+  return { status: 'exhausted', decision: v.decision, code: v.code, reason: `${prefix}${v.reason}`, why: v.reason, ...(v.evidence ? { evidence: v.evidence } : {}) };
 }
 
 /** The gate's message for a person or an agent: says plainly the command was not run, and why. */
@@ -129,7 +131,7 @@ export function explainBlock(c: CheckResult): string {
       ? `Failure Memory: ASK — \`${c.command}\` is an exhausted approach; it does not run until a person decides.`
       : `Failure Memory: NOT RUN — \`${c.command}\` is an exhausted approach.`,
     `It failed ${c.attempts} times in ${c.cwd === '.' ? 'this workspace' : c.cwd} (threshold ${c.threshold}) with no success since.`,
-    `Why (${c.code}): ${c.reason}`,
+    `Why (${c.code}): ${c.why}`,
   ];
   if (c.lastError) lines.push(`Last error: ${c.lastError}`);
   if (c.alternatives.length) lines.push(`Already tried as well: ${c.alternatives.join('; ')}`);

@@ -145,7 +145,10 @@ function probeWaiting(input: PolicyInput): string | undefined {
   if (!starts.length) return undefined;
   const poll = pollingStatus(input.approach, input.now, Date.parse(starts[starts.length - 1].at));
   if (!poll.polling) return undefined;
-  const distinct = new Set(starts.map(s => s.command)).size;
+  // the commands that started it during this streak: a changed one is a restart, the wait starts again
+  const first = Date.parse(input.approach.firstFailure ?? '');
+  const during = Number.isNaN(first) ? starts : startsSince(input.data, first - WAIT_WINDOW_MS);
+  const distinct = new Set(during.map(s => s.command)).size;
   return `${poll.reason}${distinct > 1 ? `; the start command changed ${distinct - 1} time(s)` : ''}`;
 }
 

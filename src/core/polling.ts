@@ -118,7 +118,9 @@ export function pollingStatus(a: Approach, now: Date = new Date(), startedAt?: n
     if (t.outcome === 'success') break;
     if (t.outcome === 'failure') streak.unshift(t);
   }
-  if (streak.length < 2) return no('too few failures in the window to tell');
+  // a restart of what it waits for starts the wait again: only the polls since count
+  if (startedAt !== undefined) streak.splice(0, streak.length, ...streak.filter(t => Date.parse(t.timestamp) >= startedAt));
+  else if (streak.length < 2) return no('too few failures in the window to tell');
   const program = parseCommand(a.command).program;
   if (!streak.every(t => isStatusProbe(t.command) && saysNotYet(t, program))) return no('a failure says something other than "not up yet"');
   const times = streak.map(t => Date.parse(t.timestamp));
@@ -129,7 +131,7 @@ export function pollingStatus(a: Approach, now: Date = new Date(), startedAt?: n
   // a restart of what it waits for starts the bounded wait again
   const age = now.getTime() - (startedAt !== undefined && startedAt > first ? startedAt : first);
   if (age > POLL_WINDOW_MS) return no(`polled for ${Math.round(age / 60000)} min without success: whatever it waits for is not starting`);
-  if (now.getTime() - times[times.length - 1] > POLL_MAX_GAP_MS) return no('the last poll is old: not a poll in progress');
+  if (times.length && now.getTime() - times[times.length - 1] > POLL_MAX_GAP_MS) return no('the last poll is old: not a poll in progress');
   return {
     polling: true,
     reason: `a status probe polled while what it waits for starts (${streak.length} "not up yet" failures, ${Math.max(1, Math.round(age / 1000))} s): waiting is not a loop; stopped if still failing after ${POLL_WINDOW_MS / 60000} min`,

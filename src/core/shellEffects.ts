@@ -263,7 +263,9 @@ export function workSignature(commandLine: string): string {
   for (const e of elements) {
     const { program, args } = programOf(e.words);
     if (!program || BOOKKEEPING.has(program) || (e.piped && PLUMBING.has(program))) continue;
-    parts.push([program.replace(/^python3$/, 'python'), ...positional(args).filter(a => !/^\d+$/.test(a))].join(' '));
+    // `--opt=value` and `--opt value` name the same value: keep values, drop flag names and numbers
+    const words = args.map(a => (/^--?[\w-]+=/.test(a) ? a.slice(a.indexOf('=') + 1) : a));
+    parts.push([program.replace(/^python3$/, 'python'), ...positional(words).filter(a => !/^\d+$/.test(a))].join(' '));
   }
   const nl = commandLine.indexOf('\n');
   const rest = nl >= 0 && /<</.test(commandLine) ? commandLine.slice(nl + 1).replace(/\s+/g, ' ').trim() : '';

@@ -276,6 +276,7 @@ export function mergeTeamCheck(local: CheckResult, team: TeamApproach | undefine
       attempts: 0,
       allowOnce: false,
       reason: `succeeded in the team since the last failure here${t.lastClearedBy ? ` (on ${t.lastClearedBy})` : ''}: cleared`,
+      why: 'it succeeded in the team since the last failure here',
     };
   }
   if (status === 'exhausted' && local.verdict !== 'block') {
@@ -289,6 +290,7 @@ export function mergeTeamCheck(local: CheckResult, team: TeamApproach | undefine
       policyDecision: decision,
       code: 'team',
       reason: `${local.reason}; in the team it ${info.summary}${verdict === 'block' ? ' (team failures block)' : ''}`,
+      why: `in the team it ${info.summary}`,
     };
   }
   return out;
