@@ -203,7 +203,8 @@ function judge(input: PolicyInput): PolicyVerdict {
     return loop(change, ['no-error-text', 'no-error-text'], `failed ${a.failures} times with no error line to compare`, false);
   }
   // the same error with nothing changed since the last failure is the surest loop
-  const sameTwice = (!!last && last === errors[errors.length - 2]) || (!!last && !isEditTypo(last) && real.length >= 2 && real[real.length - 1] === real[real.length - 2]);
+  // (a failure whose output was not captured says nothing of its error: it neither breaks nor makes the chain)
+  const sameTwice = (!!last && last === errors[errors.length - 2]) || (!isEditTypo(last) && real.length >= 2 && real[real.length - 1] === real[real.length - 2]);
   if (sameTwice) {
     const run = trailingRun(real);
     return loop(change, ['same-error-unchanged', 'same-error-after-change'], `the same error ${run} times in a row`, run >= threshold);

@@ -24,6 +24,8 @@ import type { Located, MemoryRegistry } from './registry';
 const SIMILAR_MIN_SCORE = 0.3;
 /** How long the status bar shows what the guard did. */
 const STATUS_MS = 8000;
+/** A denied run that ends within this long is left alone (no Ctrl+C that could reach the next prompt). */
+const STOP_GRACE_MS = 200;
 
 export interface StartDecision {
   check: CheckResult & { team?: TeamCheck };
@@ -203,6 +205,8 @@ export class Guard {
       }
     }
     this.noteDecision(s.where, check, s.source);
+    // a run that ends within a moment is not interrupted: a Ctrl+C sent as it ends would land in the next prompt
+    await new Promise(r => setTimeout(r, STOP_GRACE_MS));
     let stopped: Promise<StopResult>;
     try {
       stopped = s.interrupt().then(stopResult, () => stopResult(undefined));

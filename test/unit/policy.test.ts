@@ -45,6 +45,14 @@ describe('deny: the same error with nothing changed since the last failure is th
     assert.equal((await m.check(POLL.replace('tail -10', 'tail -12'))).decision, 'deny');
   });
 
+  test('a failure whose output the terminal did not capture neither breaks nor makes the chain (the e2e dead endpoint: fast runs lose their output)', async () => {
+    const { m, play } = memory(5);
+    const refused = "curl: (7) Failed to connect to 127.0.0.1 port 9 after 0 ms: Couldn't connect to server\n";
+    const curl = 'curl -sS --max-time 2 http://127.0.0.1:9/health';
+    await play([[curl, 7, refused], [curl, 7, ''], [curl, 7, refused], [curl, 7, refused], [curl, 7, '']]);
+    assert.equal((await m.check(curl)).decision, 'deny');
+  });
+
   test('other arguments or other code are not "nothing changed": the user decides (a new input file, another -c snippet)', async () => {
     const { m, play } = memory(3);
     const lean = (f: string) => `cat ${f} | python /skills/aii-lean/scripts/aii_run_lean.py - 2>&1`;
