@@ -1,9 +1,9 @@
 // The gate's policy for an exhausted approach: a graded answer with the rule that decided.
 // - deny: the loop shape is there and nothing changed since the last failure (no edit, the same git
 //   state, no edit chained in the line): the run will fail the same way;
-// - ask: the loop shape is there but something changed, or the bound on wandering is reached: a person
-//   decides (harnesses that support it prompt; elsewhere it warns);
-// - warn: progress or waiting, not a loop: run it and say so.
+// - ask: the loop shape outlasted the whole budget of failures although things changed, or the bound on
+//   wandering is reached: a person decides (harnesses that can ask prompt; elsewhere it only warns);
+// - warn: trying fixes, new work, progress or waiting, not a loop: run it and say so.
 // Each rule names the behaviour it captures, was measured on both development corpora
 // (bench/judgement.mjs, BENCHMARKS.md) and is pinned by a unit test citing the corpus case it came from.
 
@@ -22,8 +22,8 @@ export const REASON_CODES = {
   flaky: 'passes and fails on the same code: not a loop',
   improving: 'more tests pass each time, or fewer fail: progress',
   'edit-chained': 'an edit chained before the check (sed -i … && run): new work',
-  'waiting-on-job': 'a read-only poll while a background job started recently runs: waiting, not a failure streak',
-  'probe-waiting': 'a status probe polled while the service it waits for was started: waiting',
+  'waiting-on-job': 'a poll that waits (sleep 30; tail log) while a background job started in the last 10 minutes runs: waiting, not a failure streak',
+  'probe-waiting': 'a status probe failing "not up yet" while what it waits for was started in the last 10 minutes: waiting',
   'input-changed': 'a script or input file the command names was rewritten since the last failure: other code or data',
   'edit-typo': 'the last failure was a syntax error, the typo of an edit: its fix comes next',
   'error-changed': 'the error changed from the attempt before: progress',
