@@ -26,6 +26,7 @@ import {
   type Approach,
   type Attempt,
   type AttemptInput,
+  type Decision,
   type DecisionRecord,
   type EditEvent,
   type EngineSettings,
@@ -202,11 +203,12 @@ export class WorkspaceMemory {
 
   /**
    * Records a gate decision worth reading later: every ask and deny the policy gave, also the ones the
-   * strongest-answer setting turned into a warning (shadow mode). Others are not written.
+   * strongest-answer setting turned into a warning (shadow mode). Others are not written. `answered`: what the
+   * caller really did, when it differs from the check (the terminal lets a run go on after a change).
    */
-  async recordDecision(c: CheckResult, via: string): Promise<DecisionRecord | undefined> {
+  async recordDecision(c: CheckResult, via: string, answered: Decision = c.decision): Promise<DecisionRecord | undefined> {
     if (c.policyDecision !== 'ask' && c.policyDecision !== 'deny') return undefined;
-    const record: DecisionRecord = { at: this.clock().toISOString(), command: c.command.slice(0, 2000), key: c.key, label: c.label, cwd: c.cwd, decision: c.decision, policy: c.policyDecision, code: c.code, reason: c.reason.slice(0, 2000), via };
+    const record: DecisionRecord = { at: this.clock().toISOString(), command: c.command.slice(0, 2000), key: c.key, label: c.label, cwd: c.cwd, decision: answered, policy: c.policyDecision, code: c.code, reason: c.reason.slice(0, 2000), via };
     await this.store.update(data => void addDecision(data, record));
     return record;
   }

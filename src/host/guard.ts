@@ -13,7 +13,7 @@ import { describeApproach } from '../core/memory';
 import { plainText } from '../core/plainText';
 import type { TeamCheck } from '../core/team';
 import { shellEffects } from '../core/shellEffects';
-import type { Approach, AttemptInput, GitState, MemoryData } from '../core/types';
+import type { Approach, AttemptInput, Decision, GitState, MemoryData } from '../core/types';
 import type { RecordOutcome } from '../app/workspaceMemory';
 import { CommandId, type ApproachRef } from './commandIds';
 import type { EditWatcher } from './editWatcher';
@@ -113,7 +113,7 @@ export class Guard {
     if (shellEffects(redacted).starts) void this.registry.write(where, m => m.recordStart(redacted)).catch(() => undefined);
     const action = decideStart(check, cfg.blockMode);
     const label = plainText(check.label, 80);
-    if (action !== 'stop') this.noteDecision(where, check, source);
+    if (action !== 'stop') this.noteDecision(where, check, source, action === 'warn' ? 'ask' : action === 'remember' ? 'deny' : 'warn');
     switch (action) {
       case 'run': {
         if (check.status !== 'clear') this.log.debug('guard', `${check.status}: ${check.label} — ${check.reason}`);
@@ -161,9 +161,10 @@ export class Guard {
   }
 
   /** Every ask and deny (also the ones shadow mode only records) goes to the decision log. */
-  private noteDecision(where: Located, check: CheckResult, source: 'terminal' | 'task'): void {
+  /** `answered`: what the terminal did (interrupted: deny; the dialog: ask; let it run: warn). */
+  private noteDecision(where: Located, check: CheckResult, source: 'terminal' | 'task', answered: Decision): void {
     if (check.policyDecision !== 'ask' && check.policyDecision !== 'deny') return;
-    void this.registry.write(where, m => m.recordDecision(check, source)).catch(e => this.log.debug('guard', `decision not recorded: ${String(e)}`));
+    void this.registry.write(where, m => m.recordDecision(check, source, answered)).catch(e => this.log.debug('guard', `decision not recorded: ${String(e)}`));
   }
 
   /** Let through though exhausted: one quiet status-bar line per streak, saying why. */
@@ -199,12 +200,12 @@ export class Guard {
       const gitNow = await s.where.memory.gitState();
       if (gitNow) check = this.checkAt(s.where, s.data, s.redacted, gitNow);
       if (check.decision !== 'deny') {
-        this.noteDecision(s.where, check, s.source);
+        this.noteDecision(s.where, check, s.source, 'warn');
         this.notice(s.ref.folder, check, s.approach);
         return;
       }
     }
-    this.noteDecision(s.where, check, s.source);
+    this.noteDecision(s.where, check, s.source, 'deny');
     // a run that ends within a moment is not interrupted: a Ctrl+C sent as it ends would land in the next prompt
     await new Promise(r => setTimeout(r, STOP_GRACE_MS));
     let stopped: Promise<StopResult>;

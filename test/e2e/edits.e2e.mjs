@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { findPanelFrame } from './harness.mjs';
 
 export const timeout = 240_000;
 
@@ -92,7 +93,10 @@ export async function run(h) {
 
   // 5. a dead endpoint, nothing started: five identical failures, the sixth is denied; it ends on its own
   //    at once, and no Ctrl+C is typed after it (what the user types next is intact)
+  n = h.readEvents().length;
   for (let i = 1; i <= 5; i++) await h.typeInTerminal('curl -sS --max-time 2 http://127.0.0.1:9/health');
+  // the fifth failure is recorded (after its output is read) before the sixth starts
+  await h.waitForEvent(e => e.event === 'recorded' && e.command.startsWith('curl') && e.attempts === 5, { since: n, what: 'the fifth curl recorded' });
   n = h.readEvents().length;
   await h.typeInTerminal('curl -sS --max-time 2 http://127.0.0.1:9/health');
   const dead = await h.waitForEvent(e => e.event === 'recorded' && e.command.startsWith('curl') && e.attempts === 6, { since: n, what: 'the sixth curl recorded' });
@@ -105,4 +109,16 @@ export async function run(h) {
   assert.doesNotMatch(text.split('\n').slice(-3).join('\n'), /\^C/);
   await page.keyboard.press('Enter');
   await h.screenshot('dead-endpoint-denied');
+
+  // 6. the panel lists the gate's decisions with their rule
+  await h.runCommand('Failure Memory: Show Memory');
+  const frame = await h.waitFor(() => findPanelFrame(page), 20000, 'the memory panel webview frame');
+  const decisions = frame.locator('#section-decisions');
+  await decisions.waitFor({ timeout: 10000 });
+  await h.waitFor(async () => (await decisions.innerText()).includes('curl 127.0.0.1/health'), 10000, 'the curl deny in Gate decisions');
+  const listed = await decisions.innerText();
+  assert.match(listed, /Denied: bash test\.sh/);
+  assert.match(listed, /Rule same-error-unchanged · via terminal/);
+  assert.match(listed, /Would have asked \(warned\): bash test\.sh/, 'the run after the fix: asked by the policy, let through by the terminal');
+  await h.screenshot('gate-decisions');
 }
