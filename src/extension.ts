@@ -7,6 +7,7 @@ import { CommandId } from './host/commandIds';
 import { AgentGates } from './host/agentGates';
 import { CommandHandlers } from './host/commands';
 import { CapturePause } from './host/capturePause';
+import { EditWatcher } from './host/editWatcher';
 import { Guard } from './host/guard';
 import { createLogger } from './host/logger';
 import { LanguageModelReflection } from './host/lmReflection';
@@ -49,7 +50,9 @@ export function activate(context: vscode.ExtensionContext): void {
   const pause = new CapturePause(context, log);
   // the watchers act on the configuration with capture off while paused
   const captureConfig = () => pause.apply(config);
-  const guard = new Guard(registry, log, currentConfig);
+  // edits as evidence: saves and file operations in the editor (the guard also reads the unwritten ones)
+  const edits = new EditWatcher(registry, log, captureConfig);
+  const guard = new Guard(registry, log, currentConfig, edits);
   const terminals = new TerminalWatcher(context, registry, guard, log, captureConfig);
   const tasks = new TaskWatcher(registry, guard, log, captureConfig);
   const capture = (): CaptureView => ({ terminal: config.captureTerminal, tasks: config.captureTasks, terminalsWithIntegration: terminals.activeCount, terminals: terminals.terminalCount, paused: pause.paused });
@@ -66,6 +69,7 @@ export function activate(context: vscode.ExtensionContext): void {
     channel,
     team,
     registry,
+    edits,
     guard,
     terminals,
     tasks,

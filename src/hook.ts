@@ -2,7 +2,8 @@
 // launcher), without the MCP SDK, zod, the embeddings or the store's writer: a post call loads
 // dist/hook-record.js beside it. dist/hook.js (src/hookLoader.ts) runs this with a V8 code cache.
 import { join } from 'node:path';
-import type { HookRecord } from './agents/hooks/record';
+import type { CheckResult } from './core/check';
+import type { HookEdits, HookRecord } from './agents/hooks/record';
 import { hookMain } from './agents/hooks/runner';
 
 // a path esbuild leaves alone: the store is its own bundle, loaded only by post calls (and by a
@@ -11,9 +12,12 @@ import { hookMain } from './agents/hooks/runner';
 const store = () => require(join(__dirname, 'hook-record.js')) as typeof import('./agents/hooks/record');
 const record = (r: HookRecord): Promise<void> => store().recordHookResult(r);
 const readFull = (workspace: string) => store().readMemoryFull(workspace);
+const recordEdits = (r: HookEdits) => store().recordHookEdits(r);
+const recordDecision = (workspace: string, c: CheckResult, via: string) => store().recordHookDecision(workspace, c, via);
+const gitState = (workspace: string) => store().gitStateOf(workspace);
 
 const argv = process.argv.slice(2);
-hookMain(argv[0] === 'hook' ? argv.slice(1) : argv, { record, readFull }).then(
+hookMain(argv[0] === 'hook' ? argv.slice(1) : argv, { record, readFull, recordEdits, recordDecision, gitState }).then(
   code => {
     process.exitCode = code;
   },

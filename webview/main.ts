@@ -17,7 +17,7 @@ import {
 } from '../src/shared/protocol';
 import { ago, fullTime, h, icon, plural } from './dom';
 import { matchesAll, restoreState, searchWords, SECTIONS, TYPE_LABEL, type SectionId, type UiState } from './state';
-import { approachDetails, bannerContent, captureLine, emptyContent, learningTools, reflectionItem, similarItem, teamCard, teamStatus } from './views';
+import { approachDetails, bannerContent, captureLine, decisionItem, emptyContent, learningTools, reflectionItem, similarItem, teamCard, teamStatus } from './views';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -295,6 +295,9 @@ function render(): void {
     ...teamFailures.map(t => teamCard(t, snapshot?.folders.find(f => f.uri === t.folder)?.threshold ?? 5)),
   ];
   fillSection('team', teamFailures.length, teamTotal, teams.length > 0, teamItems, 'Nothing is failing in the team.');
+  const allDecisions = s.decisions ?? [];
+  const decisions = allDecisions.filter(d => matches([d.label, d.command, d.code, d.reason, d.via]));
+  fillSection('decisions', decisions.length, allDecisions.length, allDecisions.length > 0, decisions.map(d => decisionItem(d, multiRoot() ? folderName(d.folder) : undefined)));
   fillSection('resolved', resolved.length, s.resolved.length, !nothing, resolved.map(a => approachCard(a)), 'No approach was resolved recently.');
   fillSection('reflections', reflections.length, s.reflections.length, !nothing, reflections.map(r => reflectionItem(r, isOpen(r), open => toggleReflection(r, open))), 'No reflection yet: use Reflect on an approach.');
   fillSection('learnings', learnings.length, s.learnings.length, true, learnings.map(learningItem), 'No learning yet. Add what you or your agent should remember.');

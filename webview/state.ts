@@ -3,12 +3,13 @@
 
 import { LEARNING_TYPES, type LearningTypeView } from '../src/shared/protocol';
 
-export type SectionId = 'similar' | 'exhausted' | 'failing' | 'team' | 'resolved' | 'reflections' | 'learnings';
+export type SectionId = 'similar' | 'exhausted' | 'failing' | 'team' | 'decisions' | 'resolved' | 'reflections' | 'learnings';
 export const SECTIONS: Array<{ id: SectionId; title: string }> = [
   { id: 'similar', title: 'Similar failures' },
   { id: 'exhausted', title: 'Exhausted' },
   { id: 'failing', title: 'Failing' },
   { id: 'team', title: 'Failing in the team' },
+  { id: 'decisions', title: 'Gate decisions' },
   { id: 'resolved', title: 'Resolved recently' },
   { id: 'reflections', title: 'Reflections' },
   { id: 'learnings', title: 'Learnings' },

@@ -1,7 +1,7 @@
 // Pieces of the panel that depend only on what they are given (main.ts owns the state and passes
 // callbacks): the capture line, a reflection, a search hit, the team's lines, a learning's buttons.
 
-import type { ApproachView, CaptureView, LearningView, RecallView, ReflectionView, Snapshot, TeamFailureView, TeamPanelView } from '../src/shared/protocol';
+import type { ApproachView, CaptureView, DecisionView, LearningView, RecallView, ReflectionView, Snapshot, TeamFailureView, TeamPanelView } from '../src/shared/protocol';
 import { meter, testChart } from './chart';
 import { ago, fullTime, h, icon, plural } from './dom';
 
@@ -218,4 +218,27 @@ export function learningTools(l: LearningView, confirming: boolean, on: Learning
     );
   }
   return tools;
+}
+
+const ANSWERED: Record<DecisionView['decision'], string> = { allow: 'Allowed', warn: 'Warned', ask: 'Asked', deny: 'Denied' };
+const WOULD: Record<DecisionView['decision'], string> = { allow: 'allowed', warn: 'warned', ask: 'asked', deny: 'denied' };
+
+/** One ask or deny of the gate; in shadow mode what it would have done, and always the rule that decided. */
+export function decisionItem(d: DecisionView, folder: string | undefined): HTMLElement {
+  const shadow = d.decision !== d.policy;
+  const title = shadow ? `Would have ${WOULD[d.policy]} (${ANSWERED[d.decision].toLowerCase()})` : ANSWERED[d.decision];
+  return h(
+    'div',
+    { class: `card decision decision-${d.policy}${shadow ? ' decision-shadow' : ''}`, attrs: { role: 'listitem' } },
+    h(
+      'div',
+      { class: 'card-head' },
+      icon(d.policy === 'deny' ? 'circle-slash' : 'question', 'status-icon'),
+      h('span', { class: 'card-title', text: `${title}: ${d.label}` }),
+      h('span', { class: 'meta-inline', text: ago(d.at), title: fullTime(d.at) }),
+    ),
+    h('div', { class: 'meta', text: `Rule ${d.code} · via ${d.via}${d.cwd !== '.' ? ` · in ${d.cwd}` : ''}${folder ? ` · ${folder}` : ''}` }),
+    h('div', { class: 'command', text: d.command.split('\n')[0] }),
+    h('p', { class: 'reason', text: d.reason }),
+  );
 }

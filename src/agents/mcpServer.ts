@@ -1,4 +1,4 @@
-// `failure-memory mcp`: the four agent tools over the Model Context Protocol (stdio), for agents
+// `failure-memory mcp`: the agent tools over the Model Context Protocol (stdio), for agents
 // outside VS Code (Claude Code, Cursor, Cline, Codex...) and for VS Code's own MCP support.
 // One workspace folder per server. stdout belongs to the protocol: nothing else may write there.
 
@@ -20,7 +20,7 @@ export interface McpOptions {
   stdout?: NodeJS.WritableStream;
 }
 
-/** The MCP server with the four tools registered (not yet connected). */
+/** The MCP server with the tools registered (not yet connected). */
 export function createMcpServer(opts: Pick<McpOptions, 'workspace' | 'memory' | 'version'>): McpServer {
   const server = new McpServer(
     { name: 'failure-memory', title: 'Failure Memory', version: opts.version },
@@ -28,7 +28,8 @@ export function createMcpServer(opts: Pick<McpOptions, 'workspace' | 'memory' | 
       instructions:
         'Failure Memory remembers which shell commands keep failing in this workspace. Call failure_memory_check before ' +
         'running a build, test, install or deploy command (and before re-running one that failed). If it says exhausted, ' +
-        'do not run that command again the same way. Report commands you run yourself with failure_memory_record.',
+        'do not run that command again the same way. Report commands you run yourself with failure_memory_record, and files ' +
+        'you change with your own editing tool with failure_memory_edit (a re-run after a change is a fix attempt, not a loop).',
     },
   );
   const access = directAccess(opts.memory, () => agentGatesSetUp(opts.workspace));

@@ -126,10 +126,11 @@ export function targetFor(harness: HarnessId): Target {
         kind: 'json',
         file: '.claude/settings.json',
         entries: {
-          // the edit tools too: the gate refuses an agent's edit of Failure Memory's own files and settings
+          // the edit tools too: the gate refuses an agent's edit of Failure Memory's own files and settings,
+          // and a finished edit is the evidence that tells trying fixes from looping
           PreToolUse: [group('claude', 'pre', 'Bash|Write|Edit|MultiEdit|NotebookEdit', { timeout: 30 })],
-          PostToolUse: [group('claude', 'post', 'Bash', { timeout: 30 })],
-          PostToolUseFailure: [group('claude', 'post', 'Bash', { timeout: 30 })],
+          PostToolUse: [group('claude', 'post', 'Bash|Edit|Write|MultiEdit|NotebookEdit', { timeout: 30 })],
+          PostToolUseFailure: [group('claude', 'post', 'Bash|Edit|Write|MultiEdit|NotebookEdit', { timeout: 30 })],
           SessionStart: [group('claude', 'session-start', undefined, { timeout: 30 })],
           UserPromptSubmit: [group('claude', 'prompt', undefined, { timeout: 30 })],
         },
@@ -145,6 +146,7 @@ export function targetFor(harness: HarnessId): Target {
         entries: {
           beforeShellExecution: [{ command: cmd('cursor', 'pre') }],
           afterShellExecution: [{ command: cmd('cursor', 'post') }],
+          afterFileEdit: [{ command: cmd('cursor', 'post') }],
           sessionStart: [{ command: cmd('cursor', 'session-start') }],
         },
       };
@@ -154,7 +156,7 @@ export function targetFor(harness: HarnessId): Target {
         file: '.gemini/settings.json',
         entries: {
           BeforeTool: [group('gemini', 'pre', 'run_shell_command|write_file|replace', { name: 'failure-memory', timeout: 30000 })],
-          AfterTool: [group('gemini', 'post', 'run_shell_command', { name: 'failure-memory', timeout: 30000 })],
+          AfterTool: [group('gemini', 'post', 'run_shell_command|write_file|replace', { name: 'failure-memory', timeout: 30000 })],
           SessionStart: [group('gemini', 'session-start', undefined, { name: 'failure-memory', timeout: 30000 })],
           BeforeAgent: [group('gemini', 'prompt', undefined, { name: 'failure-memory', timeout: 30000 })],
         },
@@ -165,7 +167,7 @@ export function targetFor(harness: HarnessId): Target {
         file: '.codex/hooks.json',
         entries: {
           PreToolUse: [group('codex', 'pre', 'Bash|apply_patch', { timeout: 30 })],
-          PostToolUse: [group('codex', 'post', 'Bash', { timeout: 30 })],
+          PostToolUse: [group('codex', 'post', 'Bash|apply_patch', { timeout: 30 })],
           SessionStart: [group('codex', 'session-start', undefined, { timeout: 30 })],
           UserPromptSubmit: [group('codex', 'prompt', undefined, { timeout: 30 })],
         },

@@ -19,6 +19,7 @@ export const ToolNames = {
   record: 'failure_memory_record',
   recall: 'failure_memory_recall',
   addLearning: 'failure_memory_add_learning',
+  edit: 'failure_memory_edit',
 } as const;
 export type ToolName = (typeof ToolNames)[keyof typeof ToolNames];
 
@@ -70,7 +71,18 @@ export const AddLearningInputSchema = z.object({
   cwd,
 });
 
+export const EditInputSchema = z.object({
+  path: z
+    .string()
+    .min(1, { error: 'needs "path" (a non-empty string)' })
+    .max(MAX_COMMAND_CHARS, { error: `"path" is too long (at most ${MAX_COMMAND_CHARS} characters)` })
+    .describe('The file you changed: absolute, or relative to cwd (default: the workspace folder).'),
+  failed: z.boolean({ error: '"failed" must be true or false' }).describe('true when the edit did not apply (it changed nothing).').optional(),
+  cwd,
+});
+
 export type CheckInput = z.output<typeof CheckInputSchema>;
+export type EditInput = z.output<typeof EditInputSchema>;
 export type RecordInput = Omit<z.output<typeof RecordInputSchema>, 'output'> & { output: string };
 export type RecallInput = Omit<z.output<typeof RecallInputSchema>, 'k'> & { k: number };
 export type AddLearningInput = z.output<typeof AddLearningInputSchema>;
@@ -160,6 +172,21 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     hasCwd: true,
     writes: true,
   },
+  {
+    name: ToolNames.edit,
+    displayName: 'Failure Memory: Record Edit',
+    toolReferenceName: 'failureMemoryEdit',
+    icon: '$(edit)',
+    userDescription: 'Records that a file was changed, so that a re-run after the change counts as trying a fix.',
+    modelDescription:
+      'Report a file you changed through your own editing tool (not through the shell and not in the VS Code editor, which ' +
+      'are seen already). Failure Memory tells trying fixes from looping blind by what changed between two failing runs: ' +
+      'a command that fails again with the same error after an edit is a fix attempt; with nothing changed it is a loop and ' +
+      'is stopped. Set failed to true when the edit did not apply.',
+    input: EditInputSchema,
+    hasCwd: true,
+    writes: true,
+  },
 ];
 
 /** package.json's contributes.languageModelTools, generated (scripts/gen-tool-manifest.mjs). */
@@ -235,6 +262,11 @@ export function parseRecallInput(v: unknown): RecallInput {
   return { query: nonBlank(i.query, 'query', ToolNames.recall), k: i.k ?? 5 };
 }
 
+export function parseEditInput(v: unknown): EditInput {
+  const i = parseWith(EditInputSchema, dropEmpty(v, ['cwd', 'failed']), ToolNames.edit);
+  return { path: nonBlank(i.path, 'path', ToolNames.edit), failed: i.failed, cwd: i.cwd };
+}
+
 export function parseAddLearningInput(v: unknown): AddLearningInput {
   const i = parseWith(AddLearningInputSchema, dropEmpty(v, ['command', 'cwd']), ToolNames.addLearning);
   return { type: i.type, text: nonBlank(i.text, 'text', ToolNames.addLearning), command: i.command, cwd: i.cwd };
@@ -284,10 +316,16 @@ export function checkAnswerText(c: CheckResult & { team?: TeamCheck }, similar: 
   const cmd = quote(c.command);
   const where = c.cwd === '.' ? 'this workspace' : `${c.cwd}`;
   const lines: string[] = [];
-  if (c.status === 'exhausted' && c.verdict === 'block') {
+  if (c.status === 'exhausted' && c.decision === 'ask') {
+    lines.push(
+      `ASK THE USER — do not run ${cmd} without the user's go-ahead: it failed ${c.attempts} times in a row in ${where} (threshold ${c.threshold}), and a person decides whether it runs again.`,
+      `Why (${c.code}): ${oneLine(c.why, 400)}`,
+    );
+  } else if (c.status === 'exhausted' && c.verdict === 'block') {
     lines.push(
       `EXHAUSTED — do not run ${cmd}. Run again the same way it will fail the same way: Failure Memory treats it as a loop, and its gates (the VS Code terminal, agent hooks) stop it: NOT RUN.`,
       `This approach (${quote(c.label)}) failed ${c.attempts} times in a row in ${where} (threshold ${c.threshold}) with no success since.`,
+      `Why (${c.code}): ${oneLine(c.why, 400)}`,
     );
   } else if (c.status === 'exhausted') {
     lines.push(
@@ -335,6 +373,8 @@ export function checkAnswerText(c: CheckResult & { team?: TeamCheck }, similar: 
 
 export async function runCheck(m: MemoryAccess, input: CheckInput): Promise<ToolAnswer> {
   const c = await m.memory.check(input.command, input.cwd);
+  // every ask and deny (also those shadow mode only records) goes to the decision log
+  if (c.policyDecision === 'ask' || c.policyDecision === 'deny') await m.write(mem => mem.recordDecision(c, 'mcp'));
   // similar failures of other approaches; a clear command needs a closer match to be worth showing
   const similar = await m.memory.recall(c.lastError ? `${c.label}\n${c.lastError}` : c.command, 6);
   const minScore = c.status === 'clear' ? 0.3 : 0.15;
@@ -344,6 +384,9 @@ export async function runCheck(m: MemoryAccess, input: CheckInput): Promise<Tool
     json: {
       status: c.status,
       verdict: c.verdict,
+      decision: c.decision,
+      policyDecision: c.policyDecision,
+      code: c.code,
       mustNotRun: c.verdict === 'block',
       command: c.command,
       cwd: c.cwd,
@@ -443,6 +486,19 @@ export async function runAddLearning(m: MemoryAccess, input: AddLearningInput): 
   };
 }
 
+export async function runEdit(m: MemoryAccess, input: EditInput): Promise<ToolAnswer> {
+  const root = trimTrailing(m.memory.workspaceFolder.replace(/\\/g, '/'));
+  const isAbs = (p: string) => /^(?:\/|[A-Za-z]:[\\/])/.test(p);
+  const base = input.cwd && input.cwd !== '.' ? (isAbs(input.cwd) ? input.cwd : `${root}/${input.cwd}`) : root;
+  const path = isAbs(input.path) ? input.path : `${base}/${input.path.replace(/^\.\//, '')}`;
+  const [event] = await m.write(mem => mem.recordEdits([{ path, ok: !input.failed, source: 'agent', tool: 'mcp' }]));
+  if (!event) return { text: `Not recorded: ${quote(input.path)} is one of Failure Memory's own files.`, json: { recorded: false } };
+  return {
+    text: `Recorded: ${quote(event.path)} ${event.ok ? 'changed' : 'edit failed (nothing changed)'}. A failing command run after it counts as trying a fix, not as a loop.`,
+    json: { recorded: true, ...event },
+  };
+}
+
 /** What the user is asked before a writing tool runs (VS Code shows it; MCP clients have their own). */
 export function confirmationFor(name: ToolName, input: unknown): { title: string; message: string } | undefined {
   try {
@@ -479,6 +535,8 @@ async function runToolRaw(name: string, m: MemoryAccess, input: unknown): Promis
       return runRecall(m, parseRecallInput(input));
     case ToolNames.addLearning:
       return runAddLearning(m, parseAddLearningInput(input));
+    case ToolNames.edit:
+      return runEdit(m, parseEditInput(input));
     default:
       throw new ToolInputError(`Unknown tool: ${name}`);
   }

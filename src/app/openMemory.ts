@@ -43,6 +43,8 @@ export interface OpenMemoryOptions<T extends TeamLink> {
   team?: T | TeamLinkMaker<T> | false;
   /** The store to use instead of memory.json (InMemoryStore: the replay). */
   store?: MemoryStorePort;
+  /** The time of each write; default the wall clock (the replay moves its own). */
+  clock?: () => Date;
 }
 
 export interface OpenedMemory<T extends TeamLink> {
@@ -81,6 +83,7 @@ export function openWorkspaceMemory<T extends TeamLink = TeamLink>(o: OpenMemory
     settings: { ...settings.engine, ...definedOnly(o.overrides ?? {}) },
     ...(o.dir !== undefined ? { dir: o.dir } : {}),
     ...(o.store ? { store: o.store } : {}),
+    ...(o.clock ? { clock: o.clock } : {}),
     onWarning: warn,
     cache: o.longLived === true,
     git: o.git ?? {},

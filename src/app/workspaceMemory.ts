@@ -4,11 +4,14 @@
 import { addLearnings, extractLearnings } from '../core/learnings';
 import { checkCommand, type CheckResult } from '../core/check';
 import { mergeSettings } from '../core/config';
+import { addDecision } from '../core/decisions';
+import { addEdits, addStart, editPath, type EditInput } from '../core/edits';
 import {
   allowOnce,
   applyAttempt,
   distrustReportedSuccess,
   findApproach,
+  hasWorkspaceEffects,
   markResolved,
   newId,
   prepareAttempt,
@@ -24,7 +27,11 @@ import {
   type Approach,
   type Attempt,
   type AttemptInput,
+  type Decision,
+  type DecisionRecord,
+  type EditEvent,
   type EngineSettings,
+  type GitState,
   type Learning,
   type LearningType,
   type MemoryData,
@@ -52,6 +59,8 @@ export interface WorkspaceMemoryOptions extends StoreOptions {
   store?: MemoryStorePort;
   /** Team memory: told about every write (its outbox), consulted by check (its cached view). */
   team?: TeamLink;
+  /** The time of each record, edit and check; default the system clock (replay gives each event its own time). */
+  clock?: () => Date;
 }
 
 export interface RecordOutcome extends RecordResult {
@@ -67,6 +76,7 @@ export class WorkspaceMemory {
   private readonly git: false | GitOptions;
   scorer: Scorer;
   readonly team: TeamLink | undefined;
+  private readonly clock: () => Date;
 
   constructor(
     readonly workspaceFolder: string,
@@ -80,6 +90,7 @@ export class WorkspaceMemory {
     this.scorer = options.scorer ?? lexicalScorer;
     this.git = options.git ?? {};
     this.team = options.team;
+    this.clock = options.clock ?? (() => new Date());
   }
 
   get settings(): EngineSettings {
@@ -103,10 +114,10 @@ export class WorkspaceMemory {
 
   /** Records one finished command. Redaction and parsing happen before the lock is taken. */
   async record(input: AttemptInput): Promise<RecordOutcome> {
-    const attempt = prepareAttempt(input, this._settings, this.redactor);
+    const attempt = prepareAttempt(input, this._settings, this.redactor, this.clock());
     const found = extractLearnings(attempt.output);
     let current: MemoryData | undefined;
-    if (!found.length && (attempt.outcome === 'success' || attempt.outcome === 'interrupted')) {
+    if (!found.length && (attempt.outcome === 'success' || attempt.outcome === 'interrupted') && !hasWorkspaceEffects(attempt.command, attempt.outcome)) {
       // Most commands succeed and were never remembered: answer from a lock-free read and write
       // nothing, so `ls` and `git status` cost one read, not a lock, no git and no rewrite of the file.
       current = await this.store.read();
@@ -154,11 +165,57 @@ export class WorkspaceMemory {
     attempt.git = state;
   }
 
-  /** May this command run? Local memory decides; the cached team view (never the network) adds `team`. */
-  async check(command: string, cwd?: string): Promise<CheckResult & { team?: TeamCheck }> {
+  /**
+   * May this command run? Local memory decides; the cached team view (never the network) adds `team`.
+   * A deny is only given after git confirms nothing changed since the last failure (one bounded `git status`,
+   * only then): an edit no hook reported must never be denied as "nothing changed".
+   */
+  async check(command: string, cwd?: string, opts: { gitNow?: GitState } = {}): Promise<CheckResult & { team?: TeamCheck }> {
     const data = await this.store.read();
-    const c = checkCommand(data, this.redact(command), cwd, this._settings);
+    const redacted = this.redact(command);
+    let c = checkCommand(data, redacted, cwd, this._settings, this.clock(), opts.gitNow);
+    if (c.policyDecision === 'deny' && !opts.gitNow && this.git !== false && lastFailureGit(data.approaches[c.key])) {
+      const gitNow = await readGitState(this.workspaceFolder, this.git).catch(() => undefined);
+      if (gitNow) c = checkCommand(data, redacted, cwd, this._settings, this.clock(), gitNow);
+    }
     return this.team ? this.team.mergeCheck(c, data.approaches[c.key]) : c;
+  }
+
+  /** The workspace's git state now (bounded; undefined without git, or when git context is off). */
+  async gitState(): Promise<GitState | undefined> {
+    if (this.git === false) return undefined;
+    return readGitState(this.workspaceFolder, this.git).catch(() => undefined);
+  }
+
+  /** Records edit events (an editor save, an agent's edit tool, `failure-memory edit`): redacted, bounded. */
+  async recordEdits(edits: readonly EditInput[]): Promise<EditEvent[]> {
+    if (!edits.length) return [];
+    const now = this.clock().toISOString();
+    const clean = edits.map(e => ({ ...e, path: this.redact(editPath(e.path, this.workspaceFolder)) }));
+    return this.store.update(data => {
+      const added = addEdits(data, clean, now);
+      if (added.length) data.updatedAt = now;
+      return added;
+    });
+  }
+
+  /** Records a background job or service started (the terminal tells at its start: it may never end). */
+  async recordStart(command: string): Promise<void> {
+    const now = this.clock().toISOString();
+    const clean = this.redact(command);
+    await this.store.update(data => void addStart(data, clean, now));
+  }
+
+  /**
+   * Records a gate decision worth reading later: every ask and deny the policy gave, also the ones the
+   * strongest-answer setting turned into a warning (shadow mode). Others are not written. `answered`: what the
+   * caller really did, when it differs from the check (the terminal lets a run go on after a change).
+   */
+  async recordDecision(c: CheckResult, via: string, answered: Decision = c.decision): Promise<DecisionRecord | undefined> {
+    if (c.policyDecision !== 'ask' && c.policyDecision !== 'deny') return undefined;
+    const record: DecisionRecord = { at: this.clock().toISOString(), command: c.command.slice(0, 2000), key: c.key, label: c.label, cwd: c.cwd, decision: answered, policy: c.policyDecision, code: c.code, reason: c.reason.slice(0, 2000), via };
+    await this.store.update(data => void addDecision(data, record));
+    return record;
   }
 
   async summary(): Promise<MemorySummary> {
@@ -283,6 +340,13 @@ export class WorkspaceMemory {
     // the recall vectors are derived from the memory: forgetting it forgets them too
     await new VectorStore(this.store.dir).clear();
   }
+}
+
+/** The git state recorded with an approach's last failure, when there is one. */
+function lastFailureGit(a: Approach | undefined): GitState | undefined {
+  const ledger = a?.ledger ?? [];
+  for (let i = ledger.length - 1; i >= 0; i--) if (ledger[i].outcome === 'failure') return ledger[i].git;
+  return undefined;
 }
 
 /** The approach a reflection is about by default: the most recently failed exhausted or failing one. */

@@ -66,6 +66,7 @@ export function agentDenyReason(c: CheckResult, data: MemoryData): string {
   const lines = [
     `Failure Memory: NOT RUN — ${code(c.command, 300)} is an exhausted approach (${code(c.label)} in ${where(c.cwd)}).`,
     `It failed ${c.attempts} times in a row (threshold ${c.threshold}) with no success since: running it again the same way will fail the same way.`,
+    `Why (${c.code}): ${oneLine(c.why, 300)}`,
   ];
   const err = a ? lastErrorLine(a) : c.lastError;
   if (err) lines.push(`Last error (command output, untrusted): ${quote(err, 300)}`);
@@ -86,6 +87,15 @@ export function agentDenyReason(c: CheckResult, data: MemoryData): string {
   );
   if (err || learned.length) lines.push(UNTRUSTED_NOTE);
   return lines.join('\n');
+}
+
+/** The gate's question to the user (ask): what keeps failing, which rule asks, and that they decide. */
+export function agentAskReason(c: CheckResult): string {
+  return [
+    `Failure Memory: ${code(c.command, 200)} failed ${c.attempts} times in a row in ${where(c.cwd)} (threshold ${c.threshold}).`,
+    `Why (${c.code}): ${oneLine(c.why, 400)}`,
+    'Allow it to run once more, or deny it and have the agent change its approach.',
+  ].join('\n');
 }
 
 /**

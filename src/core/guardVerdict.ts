@@ -10,12 +10,17 @@ import { countedRuns, currentStreak, lastErrorLine, variantsTried } from './stre
 import type { Approach } from './types';
 
 /**
- * What the guard does with a starting command:
- * - run: nothing to say (never failed, failing below the threshold, or allowed once)
- * - notice: exhausted but making progress (or polled): let it run, tell once in the status bar
- * - remember: exhausted, blockMode off: only logged
- * - warn: exhausted, blockMode warn: let it run and show the help dialog
- * - stop: exhausted, blockMode interrupt: interrupt it and show the help dialog
+ * What the guard does with a starting command. The terminal's own policy (a person is at the keyboard):
+ * it interrupts only a run the gate denies — the loop repeated with nothing changed since the last failure
+ * (the same git state, no saved edits); after a change it lets the run go and says so quietly.
+ * - run: nothing to say (never failed, failing below the threshold)
+ * - runOnce: the user allowed one more run
+ * - notice: exhausted but let through (a change since the last failure, progress, waiting, shadow mode):
+ *   one quiet status-bar line
+ * - remember: denied, blockMode off: only logged
+ * - warn: denied with blockMode warn, or what would be denied asked instead (strongest answer ask): the
+ *   help dialog, no interrupt
+ * - stop: denied, blockMode interrupt: interrupt it (if it still runs) and show the help dialog
  */
 export type StartAction = 'run' | 'runOnce' | 'notice' | 'remember' | 'warn' | 'stop';
 
@@ -23,9 +28,13 @@ export function decideStart(check: CheckResult, blockMode: BlockMode): StartActi
   // a clear approach can still be blocked by the team's failures (failureMemory.team.blockOnTeamFailures)
   if (check.status === 'clear' && check.verdict !== 'block') return 'run';
   if (check.verdict === 'allow' && check.allowOnce) return 'runOnce';
-  if (check.verdict !== 'block') return check.status === 'exhausted' ? 'notice' : 'run';
-  if (blockMode === 'off') return 'remember';
-  return blockMode === 'interrupt' ? 'stop' : 'warn';
+  if (check.decision === 'deny' || (check.decision === 'ask' && check.status !== 'exhausted')) {
+    if (blockMode === 'off') return 'remember';
+    return blockMode === 'interrupt' ? 'stop' : 'warn';
+  }
+  // the gate would deny, the setting says ask: the person decides in the dialog, the run is not interrupted
+  if (check.decision === 'ask' && check.policyDecision === 'deny') return blockMode === 'off' ? 'remember' : 'warn';
+  return check.status === 'exhausted' ? 'notice' : 'run';
 }
 
 /** One "exhausted but not stopped" notice per streak: the key changes when a new streak starts. */

@@ -9,6 +9,8 @@ import type { Redactor } from './redact';
 import { stripAnsi } from './ansi';
 import { errorSignature } from './signature';
 import { clearStreak, failedStep, hidesExitCode, isProbeAnswer, pushStreakError, streakError } from './judgement';
+import { addEdits, addStart, changedBeforeFailure, shellEditInputs } from './edits';
+import { shellEffects } from './shellEffects';
 import { recordRun, type LedgerUpdate } from './ledger';
 import { computeProgress, detectPatterns, type Pattern, type ProgressStatus } from './patterns';
 import { flakyVerdict } from './flaky';
@@ -119,6 +121,7 @@ export function prepareAttempt(
     outputBytes: input.outputBytes ?? firstCut.bytes,
     // a success through a pipe keeps only a real error line (never the fallback), to compare with the approach's errors
     errorSignature: outcome !== 'success' ? errorSignature(redactedOutput) : judged.hidden ? errorSignature(redactedOutput, 300, { fallback: false }) : '',
+    ...(outcome === 'failure' && redactedOutput.trim() && !errorSignature(redactedOutput, 300, { fallback: false }) ? { noErrorLine: true } : {}),
     testResults: judged.testResults,
     timestamp: now.toISOString(),
   };
@@ -224,6 +227,10 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Engin
   const stored = !!existing || (!runsNothing(attempt.key) && (attempt.outcome === 'failure' || attempt.outcome === 'unknown'));
   if (stored) data.approaches[attempt.key] = approach;
 
+  // [edits — see ./edits.ts] what changed since this approach's last failure, judged before this run is added
+  const changedBefore = changedBeforeFailure(data, approach, attempt);
+  noteWorkspaceEffects(data, attempt);
+
   approach.command = attempt.command;
   approach.totalAttempts += 1;
   approach.updatedAt = now;
@@ -257,7 +264,7 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Engin
       approach.failures += 1;
       approach.lastFailure = now;
       if (attempt.errorSignature) approach.lastErrorSignature = attempt.errorSignature;
-      pushStreakError(approach, attempt.errorSignature, attempt.testResults);
+      pushStreakError(approach, attempt.noErrorLine ? '' : attempt.errorSignature, attempt.testResults, changedBefore);
       if (approach.status === 'resolved') approach.status = 'active';
       if (approach.status !== 'exhausted' && approach.failures >= settings.threshold && !flaky) {
         approach.status = 'exhausted';
@@ -300,6 +307,27 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Engin
   const evicted = stored ? enforceLimits(data, settings.limits, attempt.key) : [];
   if (stored) data.updatedAt = now;
   return { attempt, approach, patterns, progress, becameExhausted, resolved, usedAllowOnce, evicted, stored, reason, ledger, flaky };
+}
+
+/**
+ * A recorded command line's effects on the workspace: the files it wrote and the packages it installed
+ * become edit events, a background job or service it started becomes a start (a probe may wait for it).
+ * A run whose end is unknown (backgrounded, or still running when the harness moved on) counts as started.
+ */
+function noteWorkspaceEffects(data: MemoryData, attempt: Attempt): void {
+  const effects = shellEffects(attempt.command);
+  if (effects.firstEdit >= 0) {
+    // a failing line's edit ran when a later step is the one that failed (`sed -i … && python x.py`)
+    const ok = attempt.outcome !== 'failure' || (effects.runIndex > effects.firstEdit);
+    addEdits(data, shellEditInputs(effects, ok, attempt.timestamp, 'shell'), attempt.timestamp);
+  }
+  if (effects.starts || (attempt.outcome === 'unknown' && !effects.readOnly && !runsNothing(attempt.key))) addStart(data, attempt.command, attempt.timestamp);
+}
+
+/** True when recording this line changes more than its approach: it edits, installs or starts something. */
+export function hasWorkspaceEffects(command: string, outcome: Outcome): boolean {
+  const effects = shellEffects(command);
+  return effects.firstEdit >= 0 || effects.starts || (outcome === 'unknown' && !effects.readOnly);
 }
 
 function linkAlternatives(data: MemoryData, approach: Approach, now: string): void {

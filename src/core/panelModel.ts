@@ -67,7 +67,7 @@ export function teamPanelView(folder: string, data: MemoryData, team: NonNullabl
   return view;
 }
 
-export const SNAPSHOT_LIMITS = { resolved: 20, reflections: 30, learnings: 500, text: 4000, list: 20 } as const;
+export const SNAPSHOT_LIMITS = { resolved: 20, reflections: 30, learnings: 500, decisions: 30, text: 4000, list: 20 } as const;
 
 /** Recall hits scoring below this are not "similar" (a few shared words give 3–10%). */
 export const SEARCH_MIN_SCORE = 0.15;
@@ -208,6 +208,11 @@ export function buildSnapshot(
     capture: { ...capture },
     generatedAt: (extra.now ?? new Date()).toISOString(),
   };
+  const decisions = folders
+    .flatMap(f => (f.data.decisions ?? []).map(d => ({ folder: f.uri, at: d.at, label: clip(d.label, 500), command: clip(d.command), cwd: d.cwd, decision: d.decision, policy: d.policy, code: d.code.slice(0, 100), reason: clip(d.reason), via: d.via.slice(0, 100) })))
+    .sort(byNewest(d => d.at))
+    .slice(0, SNAPSHOT_LIMITS.decisions);
+  if (decisions.length) snapshot.decisions = decisions;
   const teams = folders.filter(f => f.team).map(f => teamPanelView(f.uri, f.data, f.team!));
   if (teams.length) snapshot.team = teams;
   if (extra.highlight) snapshot.highlight = { ...extra.highlight };

@@ -273,17 +273,27 @@ export function mergeTeamCheck(local: CheckResult, team: TeamApproach | undefine
       ...out,
       status: 'clear',
       verdict: 'allow',
+      decision: 'allow',
+      policyDecision: 'allow',
+      code: 'team',
       attempts: 0,
       allowOnce: false,
       reason: `succeeded in the team since the last failure here${t.lastClearedBy ? ` (on ${t.lastClearedBy})` : ''}: cleared`,
+      why: 'it succeeded in the team since the last failure here',
     };
   }
   if (status === 'exhausted' && local.verdict !== 'block') {
     const verdict = opts.canBlock && !local.allowOnce ? 'block' : 'warn';
+    // the team's failures are not this machine's loop: at most the user decides (ask), never a deny
+    const decision = verdict === 'block' ? 'ask' : 'warn';
     return {
       ...out,
       verdict,
+      decision,
+      policyDecision: decision,
+      code: 'team',
       reason: `${local.reason}; in the team it ${info.summary}${verdict === 'block' ? ' (team failures block)' : ''}`,
+      why: `in the team it ${info.summary}`,
     };
   }
   return out;

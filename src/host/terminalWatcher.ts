@@ -43,6 +43,8 @@ function cwdOf(execution: vscode.TerminalShellExecution, terminal: vscode.Termin
 
 export class TerminalWatcher extends Disposable {
   private readonly running = new Map<vscode.TerminalShellExecution, Running>();
+  /** Runs that ended, with their exit code (a late stop must not send Ctrl+C to the next prompt). */
+  private readonly ended = new WeakMap<vscode.TerminalShellExecution, { exitCode: number | undefined }>();
   /** Interrupted runs waiting for their end event (to confirm Ctrl+C stopped them). */
   private readonly endWaiters = new Map<vscode.TerminalShellExecution, (end: { exitCode: number | undefined }) => void>();
   private readonly withIntegration = new Set<vscode.Terminal>();
@@ -160,9 +162,12 @@ export class TerminalWatcher extends Disposable {
 
   /**
    * Sends Ctrl+C and waits (briefly) for the run's end event: only an end with an interrupt exit
-   * code lets the guard say "stopped". Resolves undefined when the run did not end in time.
+   * code lets the guard say "stopped". Resolves undefined when the run did not end in time. A run that
+   * already ended gets no Ctrl+C at all (it would land in the next prompt, on what the user types).
    */
   private interrupt(terminal: vscode.Terminal, execution: vscode.TerminalShellExecution): Promise<{ exitCode: number | undefined } | undefined> {
+    const ended = this.ended.get(execution);
+    if (ended || !this.running.has(execution)) return Promise.resolve({ exitCode: ended?.exitCode });
     return new Promise(resolve => {
       const timer = setTimeout(() => {
         this.endWaiters.delete(execution);
@@ -179,6 +184,7 @@ export class TerminalWatcher extends Disposable {
 
   private async onEnd(e: vscode.TerminalShellExecutionEndEvent): Promise<void> {
     const execution = e.execution;
+    this.ended.set(execution, { exitCode: e.exitCode });
     this.endWaiters.get(execution)?.({ exitCode: e.exitCode });
     const run = this.running.get(execution);
     this.running.delete(execution);

@@ -156,6 +156,22 @@ export interface TeamPanelView {
   failures: TeamFailureView[];
 }
 
+/** One ask or deny of the gate (or one shadow mode only recorded), with the rule that decided. */
+export interface DecisionView {
+  folder: string;
+  at: string;
+  label: string;
+  command: string;
+  cwd: string;
+  /** What was answered. */
+  decision: 'allow' | 'warn' | 'ask' | 'deny';
+  /** What the policy said before the strongest-answer setting (differs in shadow mode). */
+  policy: 'allow' | 'warn' | 'ask' | 'deny';
+  code: string;
+  reason: string;
+  via: string;
+}
+
 export interface Snapshot {
   folders: FolderView[];
   exhausted: ApproachView[];
@@ -165,6 +181,8 @@ export interface Snapshot {
   reflections: ReflectionView[];
   /** Latest first. */
   learnings: LearningView[];
+  /** The gate's recent asks and denies (also those shadow mode only recorded), latest first. */
+  decisions?: DecisionView[];
   capture: CaptureView;
   /** Team memory, per folder where it is on (absent: off everywhere). */
   team?: TeamPanelView[];
@@ -483,6 +501,15 @@ function isTeamPanelView(v: unknown): v is TeamPanelView {
   );
 }
 
+const DECISIONS = new Set(['allow', 'warn', 'ask', 'deny']);
+
+function isDecisionView(v: unknown): v is DecisionView {
+  return (
+    isPlainObject(v) && isStr(v.folder) && isStr(v.at) && isStr(v.label) && isStr(v.command) && isStr(v.cwd) && isStr(v.code, 100) &&
+    isStr(v.reason) && isStr(v.via, 100) && DECISIONS.has(v.decision as string) && DECISIONS.has(v.policy as string)
+  );
+}
+
 export function isSnapshot(v: unknown): v is Snapshot {
   return (
     isPlainObject(v) &&
@@ -492,6 +519,7 @@ export function isSnapshot(v: unknown): v is Snapshot {
     isArrayOf(v.resolved, isApproachView) &&
     isArrayOf(v.reflections, isReflectionView) &&
     isArrayOf(v.learnings, isLearningView) &&
+    (v.decisions === undefined || isArrayOf(v.decisions, isDecisionView)) &&
     isCaptureView(v.capture) &&
     (v.team === undefined || isArrayOf(v.team, isTeamPanelView)) &&
     (v.highlight === undefined || (isPlainObject(v.highlight) && isStr(v.highlight.folder) && isStr(v.highlight.key))) &&

@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
 import * as path from 'node:path';
+import { isOwnFile } from '../core/edits';
 import type { GitState } from '../core/types';
 
 /** Changed paths kept (and hashed) per run. */
@@ -111,7 +112,8 @@ export async function readGitState(folder: string, o: GitOptions = {}): Promise<
   const status = await run(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal'], folder, o);
   if (status === undefined) return undefined;
   const { head, branch, paths } = parseStatus(status);
-  const sorted = [...new Set(paths)].sort();
+  // Failure Memory's own files change with every recorded run: they are not a change to the code
+  const sorted = [...new Set(paths)].filter(p => !isOwnFile(p) && !/(?:^|\/)\.vscode\/failure-memory\/?$/.test(p)).sort();
   const kept = sorted.slice(0, MAX_DIRTY_FILES);
   const hashes = await Promise.all(kept.map(p => contentHash(path.join(top, p))));
   const dirty: Record<string, string> = {};

@@ -76,7 +76,7 @@ void describe('run ledger', () => {
     assert.equal(ago('2026-11-17T12:00:00Z', now), '3 days ago');
   });
 
-  void test('a v1 memory migrates to v2 with a ledger seeded from the short-term window', () => {
+  void test('a v1 memory migrates (through v2) with a ledger seeded from the short-term window', () => {
     const v1 = {
       schemaVersion: 1,
       approaches: {
@@ -94,7 +94,7 @@ void describe('run ledger', () => {
       updatedAt: '2026-11-20T10:00:00Z',
     };
     const data = migrateMemory(v1);
-    assert.equal(data.schemaVersion, 2);
+    assert.equal(data.schemaVersion, 3);
     const l = data.approaches['.::jest'].ledger!;
     assert.deepEqual(l.map(r => r.outcome), ['success', 'failure']);
     assert.deepEqual(l[0].tests, { passed: 4, failed: 0, total: 4 });

@@ -83,7 +83,7 @@ describe('the user\'s file, given back byte for byte', () => {
     const after = read(ws, '.gemini/settings.json');
     assert.match(after, /\/\/ the model we use/);
     assert.match(after, /\/\/ our own formatter/);
-    assert.match(after, /"command": "prettier -w" \}\] \}, \{"matcher":"run_shell_command"/, 'a list written on one line stays on one line');
+    assert.match(after, /"command": "prettier -w" \}\] \}, \{"matcher":"run_shell_command[|\w]*"/, 'a list written on one line stays on one line');
     setup(ws, ['gemini'], true);
     assert.equal(read(ws, '.gemini/settings.json'), gemini);
   });

@@ -49,7 +49,7 @@ export const copilot: HarnessAdapter = {
   },
   reply(event, answer, p) {
     if (snake(p)) return claudeStyleReply(event, answer, str(p.hook_event_name) || str(p.hookEventName) || CLAUDE_EVENT_NAMES[event]);
-    if (event === 'pre' && answer.kind === 'deny') return json({ permissionDecision: 'deny', permissionDecisionReason: answer.reason });
+    if (event === 'pre' && (answer.kind === 'deny' || answer.kind === 'ask')) return json({ permissionDecision: answer.kind, permissionDecisionReason: answer.reason });
     if (answer.kind === 'context' && (event === 'session-start' || event === 'prompt')) return json({ additionalContext: answer.text });
     return none;
   },

@@ -9,21 +9,22 @@
 import { existsSync, readFileSync, realpathSync, statSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { agentDenyReason, agentSummary } from '../../core/agentContext';
+import { agentAskReason, agentDenyReason, agentSummary } from '../../core/agentContext';
 import { harnessText } from '../../core/agentText';
 import { posixLine } from '../../core/approach/lexer';
-import { checkCommand } from '../../core/check';
+import { checkCommand, type CheckResult } from '../../core/check';
 import { selfProtectionRefusal } from '../../core/selfProtection';
 import { createRedactor } from '../../core/redact';
-import { SCHEMA_VERSION, type EngineSettings, type MemoryData } from '../../core/types';
+import { SCHEMA_VERSION, type EngineSettings, type GitState, type MemoryData } from '../../core/types';
 import { loadWorkspaceSettings } from '../../app/settings';
 import { memoryDirFor } from '../../store/paths';
 import { claimCall } from './callOnce';
+import { editsOf } from './edits';
 import { editCall, editRefusal, protectedFor } from './protect';
-import type { HookRecord } from './record';
+import type { HookEdits, HookRecord } from './record';
 import { refreshRules } from './rules';
 import { exitCodeFromTranscript } from './transcript';
-import { HARNESSES, HOOK_EVENTS, type HarnessAdapter, type HookAnswer, type HookEvent, type HookInput, type HookReply, type Json, type ShellRun } from './index';
+import { gateAnswer, HARNESSES, HOOK_EVENTS, type HarnessAdapter, type HookAnswer, type HookEvent, type HookInput, type HookReply, type Json, type ShellRun } from './index';
 
 export const HOOK_USAGE = `Usage: failure-memory hook <harness> <event>   (the hook JSON on stdin)
   harness: ${Object.keys(HARNESSES).join(', ')}
@@ -108,6 +109,12 @@ export interface HookRunOptions {
   record: (r: HookRecord) => Promise<void>;
   /** The store's own read (migrations, a damaged file moved aside), when the quick read cannot use the file. */
   readFull: (workspace: string) => Promise<MemoryData>;
+  /** Writes the edit events of an edit tool's post call (the same bundle as `record`). */
+  recordEdits?: (r: HookEdits) => Promise<void>;
+  /** Writes an ask or deny of the gate to the decision log (the same bundle, loaded only then). */
+  recordDecision?: (workspace: string, c: CheckResult, via: string) => Promise<void>;
+  /** The workspace's git state now: asked only before a deny, to be sure nothing changed that no hook reported. */
+  gitState?: (workspace: string) => Promise<GitState | undefined>;
 }
 
 /** The engine settings every door uses (app/settings.ts); a bad value is its default here, never a failure. */
@@ -150,7 +157,7 @@ export function readMemorySnapshot(workspace: string): MemoryData | null | undef
 async function readMemory(workspace: string, full: HookRunOptions['readFull']): Promise<MemoryData> {
   const snap = readMemorySnapshot(workspace);
   if (snap) return snap;
-  if (snap === null) return { schemaVersion: SCHEMA_VERSION, approaches: {}, reflections: [], learnings: [], updatedAt: new Date().toISOString() };
+  if (snap === null) return { schemaVersion: SCHEMA_VERSION, approaches: {}, reflections: [], learnings: [], edits: [], starts: [], decisions: [], updatedAt: new Date().toISOString() };
   return full(workspace);
 }
 
@@ -177,13 +184,13 @@ export async function runHook(harness: string, event: string, stdinText: string,
   }
   // every text handed to the harness: no terminal escapes, no control or invisible characters
   const answer = (a: HookAnswer) =>
-    adapter.reply(ev, a.kind === 'deny' ? { ...a, reason: harnessText(a.reason) } : a.kind === 'context' ? { ...a, text: harnessText(a.text) } : a, payload);
+    adapter.reply(ev, a.kind === 'deny' || a.kind === 'ask' ? { ...a, reason: harnessText(a.reason) } : a.kind === 'context' ? { ...a, text: harnessText(a.text) } : a, payload);
   try {
     switch (ev) {
       case 'pre':
-        return await pre(input, answer, adapter, payload, opts.readFull);
+        return await pre(input, answer, adapter, payload, opts);
       case 'post':
-        return await post(input, answer, adapter, payload, opts.record, opts.readFull);
+        return await post(input, answer, adapter, payload, opts);
       default:
         return await context(input, answer, adapter, ev, payload, opts.readFull);
     }
@@ -194,7 +201,7 @@ export async function runHook(harness: string, event: string, stdinText: string,
 
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 300);
 
-async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, payload: Json, readFull: HookRunOptions['readFull']): Promise<HookReply> {
+async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, payload: Json, gate: HookRunOptions): Promise<HookReply> {
   const home = safeHome();
   const commands = runsOf(input).map(r => r.command).filter(c => c.trim());
   if (!commands.length) {
@@ -220,17 +227,39 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
     if (files) return answer({ kind: 'deny', reason: files.reason });
   }
   const settings = settingsFor(where.workspace);
-  const data = await readMemory(where.workspace, readFull);
+  const data = await readMemory(where.workspace, gate.readFull);
   const redactor = createRedactor(settings.extraRedactionPatterns);
   for (const command of commands) {
-    // the line as written, and as a POSIX shell reads its backslashes (`npm te\st` runs `npm test`)
+    // the line as written, and as a POSIX shell reads its backslashes (`npm te\\st` runs `npm test`)
     const readings = [command, posixLine(command)].filter((l, k, all) => all.indexOf(l) === k);
     for (const line of readings) {
-      const c = checkCommand(data, redactor.redact(line).text, where.rel, settings);
-      if (c.verdict === 'block') return answer({ kind: 'deny', reason: agentDenyReason(c, data) });
+      const c = await decide(data, redactor.redact(line).text, where, settings, gate, adapter);
+      if (c.decision === 'ask' || c.decision === 'deny') {
+        return answer(gateAnswer(adapter.id, c.decision, c.decision === 'deny' ? agentDenyReason(c, data) : agentAskReason(c)));
+      }
     }
   }
   return answer({ kind: 'allow' });
+}
+
+/**
+ * The gate's decision for one command line. Before a deny the git state is read (is anything
+ * changed that no hook reported?); an ask or a deny is written to the decision log.
+ */
+async function decide(data: MemoryData, line: string, where: Located, settings: EngineSettings, gate: HookRunOptions, adapter: HarnessAdapter): Promise<CheckResult> {
+  let c = checkCommand(data, line, where.rel, settings);
+  if (c.policyDecision === 'deny' && gate.gitState && lastFailureHasGit(data, c.key)) {
+    const gitNow = await gate.gitState(where.workspace).catch(() => undefined);
+    if (gitNow) c = checkCommand(data, line, where.rel, settings, new Date(), gitNow);
+  }
+  if (c.policyDecision === 'ask' || c.policyDecision === 'deny') await gate.recordDecision?.(where.workspace, c, `hook:${adapter.id}`).catch(() => undefined);
+  return c;
+}
+
+function lastFailureHasGit(data: MemoryData, key: string): boolean {
+  const ledger = Object.prototype.hasOwnProperty.call(data.approaches, key) ? (data.approaches[key].ledger ?? []) : [];
+  for (let i = ledger.length - 1; i >= 0; i--) if (ledger[i].outcome === 'failure') return !!ledger[i].git;
+  return false;
 }
 
 const toSlash = (p: string) => p.replace(/\\/g, '/');
@@ -252,7 +281,17 @@ async function codeFromTranscript(t: NonNullable<HookInput['transcript']>): Prom
   return undefined;
 }
 
-async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, payload: Json, record: HookRunOptions['record'], readFull: HookRunOptions['readFull']): Promise<HookReply> {
+async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, payload: Json, opts: HookRunOptions): Promise<HookReply> {
+  // an edit tool's call: the files it changed are evidence (trying fixes, not looping blind)
+  const edits = editsOf(adapter.id, 'post', payload);
+  if (edits) {
+    if (!edits.length || !opts.recordEdits) return answer({ kind: 'none' });
+    const where = locate(input.root, input.cwd ?? dirname(absolutePath(edits[0].path, input.root)));
+    if (typeof where === 'string') return failOpen(adapter, 'post', payload, `${where}: the edit is not recorded`);
+    const base = input.cwd && isAbsolute(input.cwd) ? input.cwd : where.workspace;
+    await opts.recordEdits({ workspace: where.workspace, edits: edits.map(e => ({ ...e, path: absolutePath(e.path, base) })), via: adapter.id });
+    return answer({ kind: 'none' });
+  }
   const runs = runsOf(input).filter(r => r.command.trim() && r.result);
   if (!runs.length || input.recordedElsewhere) return answer({ kind: 'none' });
   const where = locate(input.root, input.cwd);
@@ -262,13 +301,18 @@ async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adap
     const code = await codeFromTranscript(input.transcript);
     if (code !== undefined) runs[0] = { ...runs[0], result: { ...runs[0].result!, exitCode: code } };
   }
-  for (const r of runs) await record({ workspace: where.workspace, command: r.command, cwd: where.rel, exitCode: r.result!.exitCode, output: r.result!.output });
+  for (const r of runs) await opts.record({ workspace: where.workspace, command: r.command, cwd: where.rel, exitCode: r.result!.exitCode, output: r.result!.output });
   const rules = adapter.rulesFile;
   if (rules) {
-    const data = await readMemory(where.workspace, readFull);
+    const data = await readMemory(where.workspace, opts.readFull);
     refreshRules(where.workspace, rules, agentSummary(data, settingsFor(where.workspace).threshold));
   }
   return answer({ kind: 'none' });
+}
+
+/** An edit's path as an absolute path (relative ones are relative to the call's folder). */
+function absolutePath(path: string, base: string | undefined): string {
+  return isAbsolute(path) || !base ? path : resolve(base, path);
 }
 
 async function context(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, ev: HookEvent, payload: Json, readFull: HookRunOptions['readFull']): Promise<HookReply> {

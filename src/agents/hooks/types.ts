@@ -56,6 +56,8 @@ export type HookAnswer =
   | { kind: 'allow' }
   /** Do not run it; the reason is for the model. */
   | { kind: 'deny'; reason: string }
+  /** Stop it until the user decides (the harness prompts; the reason is shown in the prompt). */
+  | { kind: 'ask'; reason: string }
   /** Add this text to the agent's context. */
   | { kind: 'context'; text: string }
   /** Nothing to say (post). */
@@ -176,10 +178,24 @@ export function claudeStyleParse(event: HookEvent, p: Json, terminalTools: reado
   };
 }
 
+/** Harnesses whose pre-tool hook can ask the user (permissionDecision / permission "ask"): Claude Code, VS Code, Cursor, Copilot. */
+export const ASK_HARNESSES: ReadonlySet<HarnessId> = new Set<HarnessId>(['claude', 'vscode', 'cursor', 'copilot']);
+
+/**
+ * The hook answer for one gate decision on one harness, decided here for every adapter: deny denies;
+ * ask asks where the harness can ask, and elsewhere only warns (the call goes on, the warning on stderr);
+ * warn and allow let it through.
+ */
+export function gateAnswer(harness: HarnessId, decision: 'allow' | 'warn' | 'ask' | 'deny', reason: string): HookAnswer {
+  if (decision === 'deny') return { kind: 'deny', reason };
+  if (decision === 'ask' && ASK_HARNESSES.has(harness)) return { kind: 'ask', reason };
+  return { kind: 'allow' };
+}
+
 /** The Claude Code answer shape, shared by VS Code, Codex and Copilot's VS Code-compatible payloads. */
 export function claudeStyleReply(event: HookEvent, answer: HookAnswer, eventName: string): HookReply {
-  if (answer.kind === 'deny' && event === 'pre') {
-    return json({ hookSpecificOutput: { hookEventName: eventName, permissionDecision: 'deny', permissionDecisionReason: answer.reason } });
+  if ((answer.kind === 'deny' || answer.kind === 'ask') && event === 'pre') {
+    return json({ hookSpecificOutput: { hookEventName: eventName, permissionDecision: answer.kind, permissionDecisionReason: answer.reason } });
   }
   if (answer.kind === 'context') return json({ hookSpecificOutput: { hookEventName: eventName, additionalContext: answer.text } });
   return none;

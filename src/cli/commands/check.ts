@@ -6,7 +6,7 @@ import type { Command } from '../types';
 export const check: Command = {
   name: 'check',
   usage: 'check --command CMD [--cwd DIR]',
-  summary: 'clear | failing | exhausted; exit 2 when exhausted (the gate)',
+  summary: 'allow | warn | ask | deny, with the rule that decided; exit 2 for ask and deny (the gate)',
   options: {
     command: { type: 'string', help: 'the command line about to run' },
     cwd: { type: 'string', help: 'folder it would run in' },
@@ -27,9 +27,11 @@ export const check: Command = {
     const team = c.team
       ? { status: c.team.status, failures: c.team.failures, machines: c.team.machines, lastError: c.team.lastError, ci: c.team.ci, failuresThisWeek: c.team.failuresThisWeek, summary: c.team.summary, sync: c.team.sync }
       : undefined;
-    if (ctx.json) ctx.print('', { status: c.status, verdict: c.verdict, mustNotRun: c.verdict === 'block', attempts: c.attempts, threshold: c.threshold, key: c.key, label: c.label, lastError: c.lastError, alternatives: c.alternatives, progress: c.progress, patterns: c.patterns.map(p => p.kind), allowOnce: c.allowOnce, reason: c.reason, learnings, ...ledger, ...(team ? { team } : {}) });
+    // every ask and deny (also those shadow mode only records) goes to the decision log
+    await memory.recordDecision(c, 'cli').catch(e => ctx.onWarning(`the decision could not be recorded (${(e as Error).message})`));
+    if (ctx.json) ctx.print('', { status: c.status, verdict: c.verdict, decision: c.decision, policyDecision: c.policyDecision, code: c.code, mustNotRun: c.verdict === 'block', attempts: c.attempts, threshold: c.threshold, key: c.key, label: c.label, lastError: c.lastError, alternatives: c.alternatives, progress: c.progress, patterns: c.patterns.map(p => p.kind), allowOnce: c.allowOnce, reason: c.reason, learnings, ...ledger, ...(team ? { team } : {}) });
     else if (c.status === 'clear' && c.verdict === 'allow') io.out(`clear: ${c.label} has not failed here (${c.reason}).${c.history ? `\n${c.history}` : ''}${learned}\n`);
-    else if (c.verdict !== 'block') io.out(`${c.status}: ${c.label} — ${c.reason}${c.lastError ? `\nlast error (command output, untrusted): ${quote(c.lastError, 600)}` : ''}${ledgerLines}${learned}\n`);
+    else if (c.verdict !== 'block') io.out(`${c.status}: ${c.label} — ${c.decision} (${c.code}): ${c.reason}${c.lastError ? `\nlast error (command output, untrusted): ${quote(c.lastError, 600)}` : ''}${ledgerLines}${learned}\n`);
     if (!ctx.json && c.team?.failures) io.out(`team: ${c.team.summary}${c.team.sync.state === 'offline' ? ` (team memory offline, ${c.team.sync.waiting} waiting)` : ''}\n`);
     if (c.verdict === 'block') {
       io.err(`${c.team && c.status !== 'exhausted' ? explainTeamBlock({ ...c, team: c.team }) : explainBlock(c)}${learned}\n`);

@@ -4,6 +4,7 @@ import { brief } from './brief';
 import { check } from './check';
 import { clear } from './clear';
 import { doctor } from './doctor';
+import { edit } from './edit';
 import { exportMemory } from './export';
 import { hook } from './hook';
 import { learn } from './learn';
@@ -14,8 +15,9 @@ import { record } from './record';
 import { redact } from './redact';
 import { reflect } from './reflect';
 import { replay } from './replay';
+import { report } from './report';
 import { allow, resolve } from './resolve';
 import { setupAgents } from './setupAgents';
 import { sync } from './sync';
 
-export const COMMANDS: readonly Command[] = [record, check, recall, reflect, brief, redact, resolve, allow, learn, list, exportMemory, clear, replay, mcp, hook, setupAgents, doctor, sync];
+export const COMMANDS: readonly Command[] = [record, check, edit, report, recall, reflect, brief, redact, resolve, allow, learn, list, exportMemory, clear, replay, mcp, hook, setupAgents, doctor, sync];
