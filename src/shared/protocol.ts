@@ -68,6 +68,13 @@ export interface ApproachView {
   /** Runs of the current streak that ran to an end (interrupted runs are not counted). */
   runs: number;
   threshold: number;
+  /** The count as the badge shows it ("3/5" while failing, "11×" once exhausted) and as it is read out. */
+  badge: string;
+  badgeLabel: string;
+  /** The streak in words: "failed 11 times in a row (the limit is 5) · the same error came 11 times". */
+  summary: string;
+  /** Tests that failed in the last failing run. */
+  failingTests: string[];
   lastErrorSignature: string;
   /** The last error as the output printed it (redacted); the signature when no output was kept. */
   lastError: string;
@@ -123,6 +130,8 @@ export interface RecallView {
   status: ApproachStatusView;
   score: number;
   errorSignature: string;
+  /** The last error as the output printed it (what the panel shows; the signature is only for matching). */
+  errorText: string;
   attempts: number;
   lesson?: string;
 }
@@ -396,6 +405,10 @@ export function isApproachView(v: unknown): v is ApproachView {
     isNum(v.totalAttempts) &&
     isNum(v.runs) &&
     isNum(v.threshold) &&
+    isStr(v.badge) &&
+    isStr(v.badgeLabel) &&
+    isStr(v.summary) &&
+    isStrArray(v.failingTests) &&
     isStr(v.lastErrorSignature) &&
     isStr(v.lastError) &&
     isStrArray(v.alternativesTried) &&
@@ -456,6 +469,7 @@ export function isRecallView(v: unknown): v is RecallView {
     oneOf(APPROACH_STATUSES, v.status) &&
     isNum(v.score) &&
     isStr(v.errorSignature) &&
+    isStr(v.errorText) &&
     isNum(v.attempts) &&
     optional(v.lesson, isStr)
   );

@@ -1,4 +1,7 @@
 import { explainBlock } from '../../core/check';
+import { approachCounts } from '../../core/counts';
+import { approachOf } from '../../core/memory';
+import { shownError } from '../../core/shownText';
 import { explainTeamBlock } from '../../core/team';
 import type { Command } from '../types';
 
@@ -15,7 +18,11 @@ export const check: Command = {
     const memory = ctx.memory();
     const c = await memory.check(ctx.required('command'), ctx.cwd);
     // learnings linked to this approach (from reflections, output, agents, people)
-    const learnings = (await memory.read()).learnings.filter(l => l.key === c.key).map(l => ({ type: l.type, text: l.text }));
+    const data = await memory.read();
+    const learnings = data.learnings.filter(l => l.key === c.key).map(l => ({ type: l.type, text: l.text }));
+    // what a person reads: the last error as it was printed, not the signature it is matched by
+    const approach = approachOf(data, c.key);
+    const lastError = (approach && approachCounts(approach, c.threshold).last?.text) || shownError(c.lastError);
     const learned = learnings.map(l => `\nlearned (${l.type}): ${l.text}`).join('');
     // [ledger] run history, what changed since the last pass, flakiness
     const ledger = { ...(c.history ? { history: c.history } : {}), ...(c.changed ? { changed: c.changed } : {}), ...(c.flaky ? { flaky: c.flaky } : {}) };
@@ -26,10 +33,10 @@ export const check: Command = {
       : undefined;
     if (ctx.json) ctx.print('', { status: c.status, verdict: c.verdict, mustNotRun: c.verdict === 'block', attempts: c.attempts, threshold: c.threshold, key: c.key, label: c.label, lastError: c.lastError, alternatives: c.alternatives, progress: c.progress, patterns: c.patterns.map(p => p.kind), allowOnce: c.allowOnce, reason: c.reason, learnings, ...ledger, ...(team ? { team } : {}) });
     else if (c.status === 'clear' && c.verdict === 'allow') io.out(`clear: ${c.label} has not failed here (${c.reason}).${c.history ? `\n${c.history}` : ''}${learned}\n`);
-    else if (c.verdict !== 'block') io.out(`${c.status}: ${c.label} — ${c.reason}${c.lastError ? `\nlast error: ${c.lastError}` : ''}${ledgerLines}${learned}\n`);
+    else if (c.verdict !== 'block') io.out(`${c.status}: ${c.label} — ${c.reason}${lastError ? `\nlast error: ${lastError}` : ''}${ledgerLines}${learned}\n`);
     if (!ctx.json && c.team?.failures) io.out(`team: ${c.team.summary}${c.team.sync.state === 'offline' ? ` (team memory offline, ${c.team.sync.waiting} waiting)` : ''}\n`);
     if (c.verdict === 'block') {
-      io.err(`${c.team && c.status !== 'exhausted' ? explainTeamBlock({ ...c, team: c.team }) : explainBlock(c)}${learned}\n`);
+      io.err(`${c.team && c.status !== 'exhausted' ? explainTeamBlock({ ...c, team: c.team }) : explainBlock({ ...c, lastError })}${learned}\n`);
       return 2;
     }
     if (c.status === 'exhausted') io.err(`failure-memory: ${c.reason}\n`);
