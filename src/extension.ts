@@ -44,9 +44,9 @@ export function activate(context: vscode.ExtensionContext): void {
 
   // team memory (off by default): built before the registry, which asks it for each folder's link
   const team = new TeamHub(context, log, () => config.threshold);
-  // semantic recall: the model is offered (once) when recall first needs it, never here
-  const models = new ModelDownloads(context, log, () => registry.reload());
-  const registry = new MemoryRegistry(context, log, config, s => models.maybeOffer(s), team);
+  // semantic recall: the model is offered in the panel and the walkthrough (never by a prompt)
+  const models = new ModelDownloads(log, () => registry.reload());
+  const registry = new MemoryRegistry(context, log, config, s => models.noteScorer(s), team);
   const pause = new CapturePause(context, log);
   // the watchers act on the configuration with capture off while paused
   const captureConfig = () => pause.apply(config);
@@ -60,7 +60,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const lmReflection = new LanguageModelReflection(context, log, currentConfig);
   const actions = new ApproachActions(registry, log, currentConfig, lmReflection.write);
   const reflections = new ReflectionView(context.extensionUri, log);
-  const panel = new MemoryPanel(context.extensionUri, registry, actions, reflections, log, capture, terminals.onDidChangeState, team);
+  const panel = new MemoryPanel(context.extensionUri, registry, actions, reflections, log, capture, terminals.onDidChangeState, team, models);
   const commands = new CommandHandlers(registry, actions, { showMemory: ref => panel.reveal(ref), showReflection: r => reflections.show(r) }, log);
 
   context.subscriptions.push(
@@ -75,9 +75,14 @@ export function activate(context: vscode.ExtensionContext): void {
     pause.onDidChange(() => status.update()),
     lmReflection,
     reflections,
+    models,
     panel,
     commands,
-    terminals.onDidChangeState(() => status.update()),
+    terminals.onDidChangeState(() => {
+      status.update();
+      // the walkthrough's shell-integration step ticks itself off once a terminal has it
+      if (terminals.activeCount > 0) void vscode.commands.executeCommand('setContext', SHELL_INTEGRATION_CONTEXT_KEY, true);
+    }),
     vscode.window.registerTerminalLinkProvider(new FailureLinkProvider(registry, guard.stops)),
     vscode.workspace.onDidChangeConfiguration(e => {
       if (!e.affectsConfiguration(SECTION)) return;
@@ -103,9 +108,14 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
   );
 
+  if (terminals.activeCount > 0) void vscode.commands.executeCommand('setContext', SHELL_INTEGRATION_CONTEXT_KEY, true);
+
   const took = Date.now() - t0;
   log.info('activate', `Failure Memory activated in ${took} ms (capture: terminal ${config.captureTerminal ? 'on' : 'off'}, tasks ${config.captureTasks ? 'on' : 'off'}; blockMode ${config.blockMode}; threshold ${config.threshold})`);
   log.event('activated', { ms: took, vscode: vscode.version, extensionPath: context.extensionPath, folders: registry.all().map(f => f.folder.name) });
 }
+
+/** Set once a terminal reports shell integration: the walkthrough step completes on it. */
+const SHELL_INTEGRATION_CONTEXT_KEY = 'failureMemory.shellIntegrationActive';
 
 export function deactivate(): void {}

@@ -148,6 +148,11 @@ export function detectHarnesses(workspace: string): HarnessId[] {
   return HARNESS_IDS.filter(h => SIGNS[h].some(s => existsSync(join(workspace, s))));
 }
 
+/** For each harness, the signs of it found in the workspace ('.claude', 'GEMINI.md'…); none: not found. */
+export function harnessSigns(workspace: string): Record<HarnessId, string[]> {
+  return Object.fromEntries(HARNESS_IDS.map(h => [h, SIGNS[h].filter(s => existsSync(join(workspace, s)))])) as Record<HarnessId, string[]>;
+}
+
 export interface FileChange {
   /** Relative to the workspace, '/' separated. */
   file: string;

@@ -181,6 +181,8 @@ export interface Snapshot {
   highlight?: { folder: string; key: string };
   /** Reflection to open and scroll to (a reflection was just made). */
   highlightReflection?: string;
+  /** Recall runs on the offline embedder and the model can be downloaded: the panel offers it. */
+  offerModel?: boolean;
   generatedAt: string;
 }
 
@@ -209,7 +211,8 @@ export type WebviewMessage =
   | { type: 'addLearning'; folder: string; learningType: LearningTypeView; text: string; key?: string }
   | { type: 'updateLearning'; folder: string; id: string; learningType?: LearningTypeView; text?: string }
   | { type: 'deleteLearning'; folder: string; id: string }
-  | { type: 'openLog' };
+  | { type: 'openLog' }
+  | { type: 'downloadModel' };
 
 export type WebviewMessageType = WebviewMessage['type'];
 
@@ -225,6 +228,7 @@ export const WEBVIEW_MESSAGE_TYPES: readonly WebviewMessageType[] = [
   'updateLearning',
   'deleteLearning',
   'openLog',
+  'downloadModel',
 ];
 
 // ---- validation helpers ----
@@ -296,6 +300,7 @@ const ALLOWED_FIELDS: Record<WebviewMessageType, readonly string[]> = {
   updateLearning: ['folder', 'id', 'learningType', 'text'],
   deleteLearning: ['folder', 'id'],
   openLog: [],
+  downloadModel: [],
 };
 
 /**
@@ -318,6 +323,7 @@ export function validateWebviewMessage(v: unknown): Validation {
   switch (type) {
     case 'ready':
     case 'openLog':
+    case 'downloadModel':
       return { ok: true, message: { type } };
     case 'resolve':
     case 'runAnywayOnce':
@@ -510,6 +516,7 @@ export function isSnapshot(v: unknown): v is Snapshot {
     (v.team === undefined || isArrayOf(v.team, isTeamPanelView)) &&
     (v.highlight === undefined || (isPlainObject(v.highlight) && isStr(v.highlight.folder) && isStr(v.highlight.key))) &&
     optional(v.highlightReflection, isStr) &&
+    optional(v.offerModel, isBool) &&
     isStr(v.generatedAt)
   );
 }
