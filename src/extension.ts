@@ -13,6 +13,7 @@ import { LanguageModelReflection } from './host/lmReflection';
 import { LanguageModelTools } from './host/lmTools';
 import { McpServerProvider } from './host/mcpProvider';
 import { ModelDownloads } from './host/modelDownload';
+import { WalkthroughProgress } from './host/walkthroughProgress';
 import { MemoryPanel } from './host/panel';
 import { ReflectionView } from './host/reflectionView';
 import { MemoryRegistry } from './host/registry';
@@ -61,7 +62,21 @@ export function activate(context: vscode.ExtensionContext): void {
   const actions = new ApproachActions(registry, log, currentConfig, lmReflection.write);
   const reflections = new ReflectionView(context.extensionUri, log);
   const panel = new MemoryPanel(context.extensionUri, registry, actions, reflections, log, capture, terminals.onDidChangeState, team, models);
-  const commands = new CommandHandlers(registry, actions, { showMemory: ref => panel.reveal(ref), showReflection: r => reflections.show(r) }, log);
+  // the walkthrough's steps tick themselves off for what the user has done (shell integration on, memory shown…)
+  const walkthrough = new WalkthroughProgress(context, () => terminals.activeCount, terminals.onDidChangeState);
+  const commands = new CommandHandlers(
+    registry,
+    actions,
+    {
+      showMemory: ref => {
+        walkthrough.mark('memoryShown');
+        return panel.reveal(ref);
+      },
+      showReflection: r => reflections.show(r),
+      exported: () => walkthrough.mark('exported'),
+    },
+    log,
+  );
 
   context.subscriptions.push(
     channel,
@@ -78,11 +93,8 @@ export function activate(context: vscode.ExtensionContext): void {
     models,
     panel,
     commands,
-    terminals.onDidChangeState(() => {
-      status.update();
-      // the walkthrough's shell-integration step ticks itself off once a terminal has it
-      if (terminals.activeCount > 0) void vscode.commands.executeCommand('setContext', SHELL_INTEGRATION_CONTEXT_KEY, true);
-    }),
+    terminals.onDidChangeState(() => status.update()),
+    walkthrough,
     vscode.window.registerTerminalLinkProvider(new FailureLinkProvider(registry, guard.stops)),
     vscode.workspace.onDidChangeConfiguration(e => {
       if (!e.affectsConfiguration(SECTION)) return;
@@ -99,7 +111,7 @@ export function activate(context: vscode.ExtensionContext): void {
     new LanguageModelTools(registry, log),
     new McpServerProvider(context, log),
     // agent hooks: the launcher (on PATH in terminals) and Set Up Agent Gates
-    new AgentGates(context, log),
+    new AgentGates(context, log, () => walkthrough.mark('agentGates')),
     vscode.commands.registerCommand(CommandId.DownloadModel, () => models.download(registry.firstScorer())),
     // restricted settings (redaction.extraPatterns) take the workspace's value once it is trusted
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
@@ -108,14 +120,9 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
   );
 
-  if (terminals.activeCount > 0) void vscode.commands.executeCommand('setContext', SHELL_INTEGRATION_CONTEXT_KEY, true);
-
   const took = Date.now() - t0;
   log.info('activate', `Failure Memory activated in ${took} ms (capture: terminal ${config.captureTerminal ? 'on' : 'off'}, tasks ${config.captureTasks ? 'on' : 'off'}; blockMode ${config.blockMode}; threshold ${config.threshold})`);
   log.event('activated', { ms: took, vscode: vscode.version, extensionPath: context.extensionPath, folders: registry.all().map(f => f.folder.name) });
 }
-
-/** Set once a terminal reports shell integration: the walkthrough step completes on it. */
-const SHELL_INTEGRATION_CONTEXT_KEY = 'failureMemory.shellIntegrationActive';
 
 export function deactivate(): void {}

@@ -28,6 +28,8 @@ export class AgentGates extends Disposable {
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: Logger,
+    /** The gates are set up in a folder (the walkthrough's step). */
+    private readonly onSetUp: () => void = () => {},
   ) {
     super();
     this.track(vscode.commands.registerCommand(SETUP_AGENT_GATES_COMMAND, (args?: SetupArgs) => this.setup(args)));
@@ -43,11 +45,16 @@ export class AgentGates extends Disposable {
     try {
       const folders = (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file');
       if (folders.some(f => planSetup(f.uri.fsPath, { harnesses: ['vscode'] }).every(c => c.action === 'unchanged'))) {
-        void vscode.commands.executeCommand('setContext', AGENT_GATES_CONTEXT_KEY, true);
+        this.setUp();
       }
     } catch {
       // a folder we cannot read: the step just stays unticked
     }
+  }
+
+  private setUp(): void {
+    void vscode.commands.executeCommand('setContext', AGENT_GATES_CONTEXT_KEY, true);
+    this.onSetUp();
   }
 
   /** Rewrites the launcher for this extension version and puts its folder first on terminals' PATH. */
@@ -102,7 +109,7 @@ export class AgentGates extends Disposable {
     const report = foundReport(harnesses, signs);
     this.log.event('agentGatesPlan', { folder: root, harnesses, found: HARNESS_IDS.filter(id => id !== 'vscode' && signs[id].length), changes: changes.map(c => ({ file: c.file, action: c.action, reason: c.reason })) });
     if (!toWrite.length) {
-      void vscode.commands.executeCommand('setContext', AGENT_GATES_CONTEXT_KEY, true);
+      this.setUp();
       void vscode.window.showInformationMessage(`Failure Memory: agent gates are already set up in ${folder.name}: ${lines.join('; ')}. ${report}`);
       this.log.event('agentGates', { folder: root, written: [], unchanged: changes.map(c => c.file) });
       return;
@@ -125,7 +132,7 @@ export class AgentGates extends Disposable {
       void vscode.window.showErrorMessage(`Failure Memory: agent gates could not be written: ${(e as Error)?.message ?? e}`);
       return;
     }
-    void vscode.commands.executeCommand('setContext', AGENT_GATES_CONTEXT_KEY, true);
+    this.setUp();
     this.log.info('agents', `agent gates set up in ${root}: ${lines.join('; ')}`);
     this.log.event('agentGates', { folder: root, written: toWrite.map(c => c.file), unchanged: changes.filter(c => c.action === 'unchanged').map(c => c.file), skipped: changes.filter(c => c.action === 'skip').map(c => c.file) });
     const skipped = changes.filter(c => c.action === 'skip');

@@ -17,6 +17,8 @@ import type { MemoryRegistry } from './registry';
 export interface Views {
   showMemory(ref?: ApproachRef): Promise<void>;
   showReflection(record: ReflectionRecord): Promise<void>;
+  /** The memory was exported (the walkthrough's step). */
+  exported?(): void;
 }
 
 export class CommandHandlers extends Disposable {
@@ -121,6 +123,7 @@ export class CommandHandlers extends Disposable {
     };
     await vscode.workspace.fs.writeFile(target, Buffer.from(JSON.stringify(payload, null, 2), 'utf8'));
     this.log.info('commands', `memory exported to ${target.fsPath}`);
+    this.views.exported?.();
     void vscode.window.showInformationMessage(vscode.l10n.t('Memory exported to {0}.', target.fsPath));
   }
 }
