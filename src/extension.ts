@@ -2,8 +2,9 @@
 
 import * as vscode from 'vscode';
 import { readConfig, RESTRICTED_SETTINGS, SECTION, type ExtensionConfig } from './core/config';
+import type { ReflectionRecord } from './core/reflection';
 import { ApproachActions } from './host/actions';
-import { CommandId } from './host/commandIds';
+import { CommandId, type ApproachRef } from './host/commandIds';
 import { AgentGates } from './host/agentGates';
 import { CommandHandlers } from './host/commands';
 import { CapturePause } from './host/capturePause';
@@ -64,19 +65,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const panel = new MemoryPanel(context.extensionUri, registry, actions, reflections, log, capture, terminals.onDidChangeState, team, models);
   // the walkthrough's steps tick themselves off for what the user has done (shell integration on, memory shown…)
   const walkthrough = new WalkthroughProgress(context, () => terminals.activeCount, terminals.onDidChangeState);
-  const commands = new CommandHandlers(
-    registry,
-    actions,
-    {
-      showMemory: ref => {
-        walkthrough.mark('memoryShown');
-        return panel.reveal(ref);
-      },
-      showReflection: r => reflections.show(r),
-      exported: () => walkthrough.mark('exported'),
-    },
-    log,
-  );
+  const views = { showMemory: (ref?: ApproachRef) => (walkthrough.mark('memoryShown'), panel.reveal(ref)), showReflection: (r: ReflectionRecord) => reflections.show(r), exported: () => walkthrough.mark('exported') };
+  const commands = new CommandHandlers(registry, actions, views, log);
 
   context.subscriptions.push(
     channel,
