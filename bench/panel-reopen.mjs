@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { findPanelFrame, REPO_ROOT, startVSCode } from '../test/e2e/harness.mjs';
+import { findPanelFrame, isFrameOnScreen, REPO_ROOT, startVSCode } from '../test/e2e/harness.mjs';
 
 process.env.E2E_QUIET ??= '1';
 const args = process.argv.slice(2);
@@ -59,12 +59,8 @@ async function main() {
     /** The first card of the panel when it is on screen, else null (no panel frame, or hidden). */
     const visibleCard = async () => {
       const frame = await findPanelFrame(page);
-      if (!frame) return null;
       // a kept (hidden) webview is still in the page: its iframes must be on screen too
-      for (let f = frame; f.parentFrame(); f = f.parentFrame()) {
-        const el = await f.frameElement().catch(() => null);
-        if (!el || !(await el.isVisible().catch(() => false))) return null;
-      }
+      if (!frame || !(await isFrameOnScreen(frame))) return null;
       const c = frame.locator('#section-exhausted article.card').first();
       return (await c.isVisible().catch(() => false)) ? c : null;
     };

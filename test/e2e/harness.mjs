@@ -319,6 +319,20 @@ export async function startVSCode(o = {}) {
     },
 
     /**
+     * A screenshot for the documentation: saved like screenshot(), and copied to docs/images/<name>.png
+     * when E2E_UPDATE_DOCS_IMAGES=1 (the committed images are refreshed on purpose, never by a plain test run).
+     */
+    async docsScreenshot(shotName) {
+      const file = await h.screenshot(shotName);
+      if (process.env.E2E_UPDATE_DOCS_IMAGES === '1') {
+        const docs = path.join(REPO_ROOT, 'docs', 'images', `${shotName}.png`);
+        fs.copyFileSync(file, docs);
+        log('docs image', path.relative(REPO_ROOT, docs));
+      }
+      return file;
+    },
+
+    /**
      * Runs a command through the command palette. Clicks the row whose label is exactly `label`:
      * pressing Enter on the first fuzzy match can run a different command.
      * Pass { waitHidden: false } for commands that open another quick pick. It returns when the
@@ -587,6 +601,15 @@ export async function findFrame(page, selector) {
     }
   }
   return null;
+}
+
+/** True when a frame is on screen: it and every iframe around it are visible (a kept, hidden webview is not). */
+export async function isFrameOnScreen(frame) {
+  for (let f = frame; f && f.parentFrame(); f = f.parentFrame()) {
+    const el = await f.frameElement().catch(() => null);
+    if (!el || !(await el.isVisible().catch(() => false))) return false;
+  }
+  return !!frame;
 }
 
 /** The memory panel's webview frame, or null while it is not there. */
