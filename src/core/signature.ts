@@ -505,7 +505,7 @@ const CATEGORY_RULES: ReadonlyArray<readonly [ErrorCategory, RegExp]> = [
   // the program started and crashed: an exception thrown while it ran (not a compiler's verdict)
   [
     'runtime_error',
-    /\b(?:TypeError|ReferenceError|RangeError|URIError|EvalError|NameError|AttributeError|KeyError|IndexError|ValueError|ZeroDivisionError|RuntimeError|RecursionError|UnboundLocalError|NullPointerException|ClassCastException|IllegalArgumentException|IllegalStateException|ArrayIndexOutOfBoundsException|ArithmeticException|NoMethodError|ArgumentError|InvalidOperationException|NullReferenceException)\b|is not a function|is not a constructor|Cannot read propert(?:y|ies) of (?:undefined|null)|undefined is not an object|\bis not defined\b|Traceback \(most recent call last\)|Exception in thread|^(?:Uncaught|Unhandled)\b|UnhandledPromiseRejection|\bpanic:|panicked at|Segmentation fault|core dumped|^\s+at (?:async )?\S[^\n]*\(\S+:\d+:\d+\)$/m,
+    /\b(?:TypeError|ReferenceError|RangeError|URIError|EvalError|NameError|AttributeError|KeyError|IndexError|ValueError|ZeroDivisionError|RuntimeError|RecursionError|UnboundLocalError|NullPointerException|ClassCastException|IllegalArgumentException|IllegalStateException|ArrayIndexOutOfBoundsException|ArithmeticException|NoMethodError|ArgumentError|InvalidOperationException|NullReferenceException)\b|is not a function|is not a constructor|Cannot read propert(?:y|ies) of (?:undefined|null)|undefined is not an object|\bis not defined\b|Traceback \(most recent call last\)|Exception in thread|^(?:Uncaught|Unhandled)\b|UnhandledPromiseRejection|\bpanic:|panicked at|Segmentation fault|core dumped|^[ \t]+at (?:async )?[^\n(]{1,300}\([^\n()]{1,500}:\d+:\d+\)$/m,
   ],
   [
     'test_failure',
