@@ -78,7 +78,7 @@ export function similarItem(r: RecallView, onShow: (() => void) | undefined): HT
       h('span', { class: 'card-title', text: r.label }),
       h('span', { class: 'pill pill-score', text: `${Math.round(r.score * 100)}%`, title: 'Similarity to the search' }),
     ),
-    r.errorSignature ? h('div', { class: 'signature' }, icon('warning'), h('span', { text: r.errorSignature })) : null,
+    r.errorText ? h('div', { class: 'signature' }, icon('warning'), h('span', { text: r.errorText })) : null,
     r.lesson ? h('div', { class: 'lesson' }, icon('lightbulb'), h('span', { text: r.lesson })) : null,
   );
   if (onShow) {
@@ -92,6 +92,10 @@ export function similarItem(r: RecallView, onShow: (() => void) | undefined): HT
 /** What a failing or exhausted card shows under its command: the last error, the meter and chart, patterns. */
 export function approachDetails(a: ApproachView, kind: string): HTMLElement[] {
   const out: HTMLElement[] = [];
+  if (a.failingTests.length) {
+    const names = a.failingTests.slice(0, 3).join(' · ') + (a.failingTests.length > 3 ? ` and ${a.failingTests.length - 3} more` : '');
+    out.push(h('div', { class: 'tests-failing', attrs: { 'data-role': 'failing-tests' } }, icon('beaker'), h('span', { text: `${a.failingTests.length === 1 ? 'Failing test' : 'Failing tests'}: ${names}` })));
+  }
   if (a.lastError) out.push(h('div', { class: 'signature', title: 'Last error' }, icon('warning'), h('span', { text: a.lastError })));
   if (kind === 'failing') {
     out.push(meter(a.failures, a.threshold, false));

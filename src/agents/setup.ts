@@ -200,6 +200,11 @@ export function detectHarnesses(workspace: string): HarnessId[] {
   return HARNESS_IDS.filter(h => SIGNS[h].some(s => existsSync(join(workspace, s))));
 }
 
+/** For each harness, the signs of it found in the workspace ('.claude', 'GEMINI.md'…); none: not found. */
+export function harnessSigns(workspace: string): Record<HarnessId, string[]> {
+  return Object.fromEntries(HARNESS_IDS.map(h => [h, SIGNS[h].filter(s => existsSync(join(workspace, s)))])) as Record<HarnessId, string[]>;
+}
+
 export function parseHarnessList(v: string): HarnessId[] {
   const ids = v.split(',').map(s => s.trim()).filter(Boolean);
   const bad = ids.filter(id => !(HARNESS_IDS as readonly string[]).includes(id));

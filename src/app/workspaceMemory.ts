@@ -138,7 +138,7 @@ export class WorkspaceMemory {
       const fix = result.ledger.fix;
       if (fix) {
         // what fixed it, as a lesson recall and the panel offer for similar failures
-        const text = this.redact(`\`${result.approach.label}\` ${fixLessonText(fix)}`).slice(0, 2000);
+        const text = this.redact(`“${result.approach.label}” ${fixLessonText(fix)}`).slice(0, 2000);
         learnings.push(...addLearnings(data.learnings, [{ type: 'learning', text }], { source: 'fix', key: attempt.key, now: attempt.timestamp, newId: () => newId() }));
         if (data.learnings.length > this._settings.limits.maxLearnings) data.learnings.splice(0, data.learnings.length - this._settings.limits.maxLearnings);
       }

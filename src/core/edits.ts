@@ -4,6 +4,7 @@
 // blind: the same error after nothing changed is the surest loop.
 
 import { trimTrailing } from './approach/paths';
+import { isOwnFile } from './ownFiles';
 import { shellEffects, workSignature, type ShellEffects } from './shellEffects';
 import type { Approach, Attempt, EditEvent, EditSource, GitState, MemoryData, StartEvent } from './types';
 
@@ -30,10 +31,6 @@ export function editPath(path: string, workspace?: string): string {
   return p.replace(/^\.\//, '').slice(0, MAX_PATH_CHARS);
 }
 
-/** Failure Memory's own files: writing them is not a change to the code a command runs. */
-export function isOwnFile(path: string): boolean {
-  return /(?:^|\/)\.vscode\/failure-memory(?:\/|$)|(?:^|\/)failure-memory-export[^/]*\.json$/.test(path);
-}
 
 /** Appends edit events (mutates `data`), keeping the newest MAX_EDITS. Returns the events kept. */
 export function addEdits(data: MemoryData, inputs: readonly EditInput[], now: string): EditEvent[] {

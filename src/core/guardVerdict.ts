@@ -6,6 +6,8 @@ import type { BlockMode } from './config';
 import type { CheckResult } from './check';
 import { classifyExit } from './memory';
 import { computeProgress, detectPatterns, type Pattern } from './patterns';
+import { approachCounts } from './counts';
+import { cameText, shownError } from './shownText';
 import { countedRuns, currentStreak, lastErrorLine, variantsTried } from './streak';
 import type { Approach } from './types';
 
@@ -50,6 +52,10 @@ export interface HelpFacts {
   threshold: number;
   /** The last error as the output printed it (redacted); '' when none was captured. */
   lastErrorLine: string;
+  /** How often that error came in the streak ("came 6 times"); '' when it came once or is unknown. */
+  lastErrorCame: string;
+  /** Tests that failed in the last failing run, by name. */
+  failingTests: string[];
   /** Other command lines of this same approach that failed in this streak (not the one just run). */
   variants: string[];
   /** Other approaches tried for the same problem. */
@@ -64,12 +70,17 @@ const MAX_LISTED = 5;
 
 export function helpFacts(check: CheckResult, approach: Approach | undefined): HelpFacts {
   const streak = approach ? currentStreak(approach) : [];
+  const counts = approach ? approachCounts(approach, check.threshold) : undefined;
+  const last = counts?.last;
   return {
     label: check.label,
     cwd: check.cwd,
     failures: check.attempts,
     threshold: check.threshold,
-    lastErrorLine: lastErrorLine(streak, check.lastError),
+    // what a person reads: the line as printed, never the signature it is matched by
+    lastErrorLine: last?.text || shownError(check.lastError),
+    lastErrorCame: last && last.times > 1 ? cameText(last, counts.failures) : '',
+    failingTests: counts?.failingTests ?? [],
     variants: variantsTried(streak)
       .filter(c => c !== check.command)
       .slice(-MAX_LISTED),

@@ -276,7 +276,16 @@ export class Guard {
     );
     if (stop?.kind === 'stillRunning') lines.push(t('It is still running: press Ctrl+C in the terminal to stop it.'));
     if (stop?.kind === 'endedFirst') lines.push(stop.exitCode === undefined ? t('It ended on its own; its result is recorded.') : t('It ended on its own with exit code {0}; its result is recorded.', stop.exitCode));
+    // the failing tests by name: what to open first
+    if (facts.failingTests.length) {
+      const names = facts.failingTests.slice(0, 3).map(n => plainText(n, 120));
+      const more = facts.failingTests.length - names.length;
+      lines.push(
+        facts.failingTests.length === 1 ? t('Failing test: {0}', names[0]) : more > 0 ? t('Failing tests: {0} and {1} more', names.join(' · '), more) : t('Failing tests: {0}', names.join(' · ')),
+      );
+    }
     lines.push(facts.lastErrorLine ? t('Last error: {0}', plainText(facts.lastErrorLine, 400)) : t('No error output was captured.'));
+    if (facts.lastErrorCame) lines.push(t('The same error {0}.', facts.lastErrorCame));
     if (facts.variants.length) lines.push(t('Also run as: {0}', facts.variants.map(v => plainText(v, 120)).join(' · ')));
     if (facts.alternatives.length) lines.push(t('Other approaches tried: {0}', facts.alternatives.map(v => plainText(v, 120)).join(' · ')));
     if (seen) lines.push(t('A similar failure was fixed before ({0}): {1}', plainText(seen.label, 120), plainText(seen.lesson, 400)));

@@ -1,5 +1,8 @@
 import { learnedLine, quote, UNTRUSTED_NOTE } from '../../core/agentText';
 import { explainBlock } from '../../core/check';
+import { approachCounts } from '../../core/counts';
+import { approachOf } from '../../core/memory';
+import { shownError } from '../../core/shownText';
 import { explainTeamBlock } from '../../core/team';
 import type { Command } from '../types';
 
@@ -16,10 +19,14 @@ export const check: Command = {
     const memory = ctx.memory();
     const c = await memory.check(ctx.required('command'), ctx.cwd);
     // learnings linked to this approach (from reflections, output, agents, people)
-    const linked = (await memory.read()).learnings.filter(l => l.key === c.key);
+    const data = await memory.read();
+    const linked = data.learnings.filter(l => l.key === c.key);
     const learnings = linked.map(l => ({ type: l.type, text: l.text, source: l.source }));
     // an agent reads this too: whose words a learning is, quoted as data
     const learned = linked.map(l => `\n${learnedLine(l, 600)}`).join('') + (linked.length ? `\n${UNTRUSTED_NOTE}` : '');
+    // the last error as it was printed, not the signature it is matched by
+    const approach = approachOf(data, c.key);
+    const lastError = (approach && approachCounts(approach, c.threshold).last?.text) || shownError(c.lastError);
     // [ledger] run history, what changed since the last pass, flakiness
     const ledger = { ...(c.history ? { history: c.history } : {}), ...(c.changed ? { changed: c.changed } : {}), ...(c.flaky ? { flaky: c.flaky } : {}) };
     const ledgerLines = [c.history, c.changed, c.flaky].filter(Boolean).map(l => `\n${l}`).join('');
@@ -31,10 +38,10 @@ export const check: Command = {
     await memory.recordDecision(c, 'cli').catch(e => ctx.onWarning(`the decision could not be recorded (${(e as Error).message})`));
     if (ctx.json) ctx.print('', { status: c.status, verdict: c.verdict, decision: c.decision, policyDecision: c.policyDecision, code: c.code, mustNotRun: c.verdict === 'block', attempts: c.attempts, threshold: c.threshold, key: c.key, label: c.label, lastError: c.lastError, alternatives: c.alternatives, progress: c.progress, patterns: c.patterns.map(p => p.kind), allowOnce: c.allowOnce, reason: c.reason, learnings, ...ledger, ...(team ? { team } : {}) });
     else if (c.status === 'clear' && c.verdict === 'allow') io.out(`clear: ${c.label} has not failed here (${c.reason}).${c.history ? `\n${c.history}` : ''}${learned}\n`);
-    else if (c.verdict !== 'block') io.out(`${c.status}: ${c.label} — ${c.decision} (${c.code}): ${c.reason}${c.lastError ? `\nlast error (command output, untrusted): ${quote(c.lastError, 600)}` : ''}${ledgerLines}${learned}\n`);
+    else if (c.verdict !== 'block') io.out(`${c.status}: ${c.label} — ${c.decision} (${c.code}): ${c.reason}${lastError ? `\nlast error (command output, untrusted): ${quote(lastError, 600)}` : ''}${ledgerLines}${learned}\n`);
     if (!ctx.json && c.team?.failures) io.out(`team: ${c.team.summary}${c.team.sync.state === 'offline' ? ` (team memory offline, ${c.team.sync.waiting} waiting)` : ''}\n`);
     if (c.verdict === 'block') {
-      io.err(`${c.team && c.status !== 'exhausted' ? explainTeamBlock({ ...c, team: c.team }) : explainBlock(c)}${learned}\n`);
+      io.err(`${c.team && c.status !== 'exhausted' ? explainTeamBlock({ ...c, team: c.team }) : explainBlock({ ...c, lastError })}${learned}\n`);
       return 2;
     }
     if (c.status === 'exhausted') io.err(`failure-memory: ${c.reason}\n`);
