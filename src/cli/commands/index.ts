@@ -17,5 +17,6 @@ import { replay } from './replay';
 import { allow, resolve } from './resolve';
 import { setupAgents } from './setupAgents';
 import { sync } from './sync';
+import { team } from './team';
 
-export const COMMANDS: readonly Command[] = [record, check, recall, reflect, brief, redact, resolve, allow, learn, list, exportMemory, clear, replay, mcp, hook, setupAgents, doctor, sync];
+export const COMMANDS: readonly Command[] = [record, check, recall, reflect, brief, redact, resolve, allow, learn, list, exportMemory, clear, replay, mcp, hook, setupAgents, doctor, sync, team];

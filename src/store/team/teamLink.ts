@@ -6,7 +6,7 @@ import { hostname } from 'node:os';
 import type { CheckResult } from '../../core/check';
 import { newId, type RecordResult } from '../../core/memory';
 import type { ReflectionRecord } from '../../core/reflection';
-import { machineIdentity, mergeTeamCheck, sharedAttempt, shouldShare, SHARED_LIMITS, type OutboxEntry, type TeamCheck, type TeamView } from '../../core/team';
+import { isStaleView, machineIdentity, mergeTeamCheck, sharedAttempt, shouldShare, SHARED_LIMITS, type OutboxEntry, type TeamCheck, type TeamCheckOptions, type TeamView } from '../../core/team';
 import type { Approach, Learning } from '../../core/types';
 import type { TeamSettings } from './config';
 import { Outbox } from './outbox';
@@ -31,6 +31,22 @@ export interface TeamLinkOptions {
   threshold: () => number;
   env?: Record<string, string | undefined>;
   onWarning?: (message: string) => void;
+}
+
+/** How a check reads the team view: the threshold, whether team failures block, and how fresh the view is. */
+export function teamCheckOptions(o: Pick<TeamLinkOptions, 'threshold' | 'settings'>, file: TeamViewFile, view: TeamView | undefined, waiting: number, now = Date.now()): TeamCheckOptions {
+  return {
+    threshold: o.threshold(),
+    canBlock: o.settings.blockOnTeamFailures,
+    ...(view?.windowDays ? { windowDays: view.windowDays } : {}),
+    sync: {
+      state: file.state,
+      waiting,
+      ...(view ? { pulledAt: view.pulledAt } : {}),
+      ...(isStaleView(view?.pulledAt, o.settings.pullIntervalSeconds, now) ? { stale: true } : {}),
+      ...(file.state === 'offline' && file.error ? { error: file.error } : {}),
+    },
+  };
 }
 
 export class TeamLocal implements TeamLink {
@@ -107,22 +123,17 @@ export class TeamLocal implements TeamLink {
   async mergeCheck(check: CheckResult, approach: Approach | undefined): Promise<CheckResult & { team: TeamCheck }> {
     const { file, view } = await this.view();
     const waiting = await this.outbox.count().catch(() => 0);
-    return mergeTeamCheck(check, view?.approaches[check.key], approach, {
-      threshold: this.options.threshold(),
-      canBlock: this.options.settings.blockOnTeamFailures,
-      sync: { state: file.state, waiting, ...(view ? { pulledAt: view.pulledAt } : {}) },
-    });
+    return this.merge(check, approach, file, view, waiting);
   }
 
   /** Same as mergeCheck, from what is already in memory (the guard: no disk, no network). */
   mergeCheckCached(check: CheckResult, approach: Approach | undefined, waiting = 0): CheckResult & { team?: TeamCheck } {
     const file = this.views.peek();
     if (!file) return check;
-    const view = file.view?.project === this.project ? file.view : undefined;
-    return mergeTeamCheck(check, view?.approaches[check.key], approach, {
-      threshold: this.options.threshold(),
-      canBlock: this.options.settings.blockOnTeamFailures,
-      sync: { state: file.state, waiting, ...(view ? { pulledAt: view.pulledAt } : {}) },
-    });
+    return this.merge(check, approach, file, file.view?.project === this.project ? file.view : undefined, waiting);
+  }
+
+  private merge(check: CheckResult, approach: Approach | undefined, file: TeamViewFile, view: TeamView | undefined, waiting: number): CheckResult & { team: TeamCheck } {
+    return mergeTeamCheck(check, view?.approaches[check.key], approach, teamCheckOptions(this.options, file, view, waiting));
   }
 }

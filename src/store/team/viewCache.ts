@@ -17,6 +17,8 @@ export interface TeamViewFile {
   /** Last connection problem, for people (no secrets). */
   error?: string;
   checkedAt?: string;
+  /** When this machine last applied retention to the project. */
+  retainedAt?: string;
 }
 
 export class ViewCache {
