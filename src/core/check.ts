@@ -82,7 +82,7 @@ export function checkCommand(
     }
   }
   if (!a || a.failures === 0) {
-    return { ...base, status: 'clear', verdict: 'allow', reason: a ? 'last run succeeded' : 'never failed here' };
+    return { ...base, status: 'clear', verdict: 'allow', reason: a ? clearedReason(a) : 'never failed here' };
   }
   if (a.status !== 'exhausted') {
     const warn = base.patterns.length > 0;
@@ -143,6 +143,15 @@ export function explainBlock(c: CheckResult): string {
     'Only the user unblocks it (Failure Memory: Mark Resolved, or Run Anyway Once).',
   );
   return lines.join('\n');
+}
+
+/** Why an approach that failed here is clear now: it passed here, someone marked it resolved, or it passed elsewhere in the team. */
+function clearedReason(a: Approach): string {
+  if (a.lastSuccess && (!a.lastFailure || a.lastSuccess >= a.lastFailure)) return 'last run succeeded';
+  if (a.status === 'resolved' && a.resolvedBy === 'manual') return 'marked resolved; not run here since';
+  // resolved by a success that is not this machine's: the team sync cleared it
+  if (a.status === 'resolved') return 'succeeded elsewhere in the team since it last failed here; not run here since';
+  return 'no failure counted here';
 }
 
 /** [ledger/flaky] what the run ledger says about an approach, for check and the UI. */

@@ -73,6 +73,12 @@ export interface SyncResult {
 
 const PUSH_BATCH = 500;
 
+/**
+ * Team recall drops hits scored below this: "nothing similar" rather than unrelated failures. Chosen on
+ * the labelled recall sets (bench/team-recall-cut.mjs, BENCHMARKS.md).
+ */
+export const TEAM_RECALL_MIN_SCORE = 0.12;
+
 export class TeamMemory extends TeamLocal {
   readonly db: TeamDatabase;
   private pushing: Promise<SyncResult> | undefined;
@@ -228,7 +234,7 @@ export class TeamMemory extends TeamLocal {
     }));
     return {
       hits: hits
-        .filter(h => h.score > 0)
+        .filter(h => h.score >= TEAM_RECALL_MIN_SCORE)
         .sort((a, b) => b.score - a.score || a.text.localeCompare(b.text))
         .slice(0, Math.max(1, k)),
       scoring: { mode, ...(embedder && mode !== 'full-text' ? { model: embedder.id, dim: embedder.dim } : {}), candidates: candidates.length },
