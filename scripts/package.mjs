@@ -30,7 +30,7 @@ const DEFAULT_MODEL_ID = 'Xenova/all-MiniLM-L6-v2';
 const MODEL_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx'];
 /** Bundles that must exist, and those shipped when present. */
 // hook.js runs hook-main.js (the agent hooks' small bundle); a post loads hook-record.js
-const DIST_REQUIRED = ['extension.js', 'cli.js', 'embed-worker.js', 'hook.js', 'hook-main.js', 'hook-record.js'];
+const DIST_REQUIRED = ['extension.js', 'cli.js', 'embed-worker.js', 'hook.js', 'hook-main.js', 'hook-record.js', 'team-sync.js'];
 const DIST_OPTIONAL = ['webview.js', 'webview.css', 'codicon.css', 'codicon.ttf'];
 /** Execution providers loaded by name only when asked for (GPUs, NPUs): never shipped. */
 const PROVIDER_LIB = /onnxruntime_providers_/i;

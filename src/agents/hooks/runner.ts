@@ -13,6 +13,7 @@ import { checkCommand } from '../../core/check';
 import { createRedactor } from '../../core/redact';
 import { SCHEMA_VERSION, type EngineSettings, type MemoryData } from '../../core/types';
 import { loadWorkspaceSettings } from '../../app/settings';
+import { hookTeam, refreshTeamView, teamContext, teamGate } from './team';
 import { memoryDirFor } from '../../store/paths';
 import { claimCall } from './callOnce';
 import type { HookRecord } from './record';
@@ -103,6 +104,8 @@ export interface HookRunOptions {
   record: (r: HookRecord) => Promise<void>;
   /** The store's own read (migrations, a damaged file moved aside), when the quick read cannot use the file. */
   readFull: (workspace: string) => Promise<MemoryData>;
+  /** The background team sync's script; default dist/team-sync.js beside this bundle. */
+  syncScript?: string;
 }
 
 /** The engine settings every door uses (app/settings.ts); a bad value is its default here, never a failure. */
@@ -174,11 +177,11 @@ export async function runHook(harness: string, event: string, stdinText: string,
   try {
     switch (ev) {
       case 'pre':
-        return await pre(input, answer, adapter, payload, opts.readFull);
+        return await pre(input, answer, adapter, payload, opts);
       case 'post':
         return await post(input, answer, adapter, payload, opts.record, opts.readFull);
       default:
-        return await context(input, answer, adapter, ev, payload, opts.readFull);
+        return await context(input, answer, adapter, ev, payload, opts);
     }
   } catch (e) {
     return failOpen(adapter, ev, payload, `memory could not be used (${oneLine((e as Error)?.message ?? String(e))})`);
@@ -187,7 +190,7 @@ export async function runHook(harness: string, event: string, stdinText: string,
 
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 300);
 
-async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, payload: Json, readFull: HookRunOptions['readFull']): Promise<HookReply> {
+async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, payload: Json, opts: HookRunOptions): Promise<HookReply> {
   // other tools are not the gate's business: answered at once, memory untouched
   const commands = runsOf(input).map(r => r.command).filter(c => c.trim());
   if (!commands.length) return answer({ kind: 'allow' });
@@ -197,14 +200,22 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
   }
   const where = locate(input.root, input.cwd);
   if (typeof where === 'string') return failOpen(adapter, 'pre', payload, where);
-  const settings = settingsFor(where.workspace);
-  const data = await readMemory(where.workspace, readFull);
+  const ws = loadWorkspaceSettings(where.workspace);
+  const settings = ws.engine;
+  const data = await readMemory(where.workspace, opts.readFull);
   const redactor = createRedactor(settings.extraRedactionPatterns);
+  // team memory on: the cached team view too (off: nothing more is read)
+  const team = hookTeam(where.workspace, ws);
+  if (team) refreshTeamView(team, opts.env ?? process.env, opts.syncScript);
+  const warnings: string[] = [];
   for (const command of commands) {
-    const c = checkCommand(data, redactor.redact(command).text, where.rel, settings);
-    if (c.verdict === 'block') return answer({ kind: 'deny', reason: agentDenyReason(c, data) });
+    const local = checkCommand(data, redactor.redact(command).text, where.rel, settings);
+    const t = team ? teamGate(team, local, data) : undefined;
+    const c = t?.check ?? local;
+    if (c.verdict === 'block') return answer({ kind: 'deny', reason: t?.deny ?? agentDenyReason(c, data) });
+    if (t?.warn) warnings.push(t.warn);
   }
-  return answer({ kind: 'allow' });
+  return answer(warnings.length ? { kind: 'context', text: warnings.join('\n\n') } : { kind: 'allow' });
 }
 
 /** A Codex post names no exit code: the transcript has it, written just before the hook ran. */
@@ -236,13 +247,16 @@ async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adap
   return answer({ kind: 'none' });
 }
 
-async function context(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, ev: HookEvent, payload: Json, readFull: HookRunOptions['readFull']): Promise<HookReply> {
+async function context(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, ev: HookEvent, payload: Json, opts: HookRunOptions): Promise<HookReply> {
   if (!adapter.nativeEvents[ev]) return answer({ kind: 'none' });
   const where = locate(input.root, input.root ? undefined : input.cwd);
   if (typeof where === 'string') return failOpen(adapter, ev, payload, where);
-  const settings = settingsFor(where.workspace);
-  const data = await readMemory(where.workspace, readFull);
-  const text = agentSummary(data, settings.threshold);
+  const ws = loadWorkspaceSettings(where.workspace);
+  const data = await readMemory(where.workspace, opts.readFull);
+  const team = hookTeam(where.workspace, ws);
+  if (team) refreshTeamView(team, opts.env ?? process.env, opts.syncScript);
+  // this workspace's own failures first, then the team's, each under its own heading
+  const text = [agentSummary(data, ws.engine.threshold), team ? teamContext(team, data, ws.engine.threshold) : ''].filter(Boolean).join('\n\n');
   const rules = adapter.rulesFile;
   if (rules) refreshRules(where.workspace, rules, text);
   return answer(text ? { kind: 'context', text } : { kind: 'none' });

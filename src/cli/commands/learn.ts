@@ -17,7 +17,8 @@ export const learn: Command = {
     const text = ctx.required('text').trim();
     const command = ctx.str('command');
     const memory = ctx.memory();
-    const key = command ? (await memory.find(command, ctx.cwd))?.key : undefined;
+    // the approach it is about, also when it failed only elsewhere in the team
+    const key = command ? await memory.keyOf(command, ctx.cwd) : undefined;
     const l = await memory.addLearning(type, text, { key, source: 'user' });
     ctx.print(`learned (${l.type}): ${l.text}`, l);
     return 0;
