@@ -8,9 +8,9 @@
 
 import { existsSync } from 'node:fs';
 import type { MemoryStorePort } from '../store/memoryStore';
-import { claimSyncLock, dropSyncLock, type SyncLock } from '../store/team/syncLock';
+import { claimSyncLock, dropSyncLock, syncRunning, type SyncLock } from '../store/team/syncLock';
 import type { TeamMemory } from '../store/team/teamMemory';
-import type { TeamViewFile } from '../store/team/viewFile';
+import { readViewFileSync, type TeamViewFile } from '../store/team/viewFile';
 
 /** FAILURE_MEMORY_BACKGROUND_SYNC=off: only `failure-memory sync` talks to the database (CI that syncs itself, tests). */
 export const BACKGROUND_SYNC_ENV = 'FAILURE_MEMORY_BACKGROUND_SYNC';
@@ -45,11 +45,16 @@ export function backgroundSyncOff(env: Record<string, string | undefined>): bool
   return /^(off|0|false|no)$/i.test(env[BACKGROUND_SYNC_ENV]?.trim() ?? '');
 }
 
-/** Starts the background sync when it is due and none runs. Never waits, never throws. */
-export function startTeamSync(t: SyncTrigger, want: SyncWant, file: TeamViewFile | undefined, now = Date.now()): SyncStart {
+/**
+ * Starts the background sync when it is due and none runs. Never waits, never throws. `file`: the
+ * view file as the caller read it; not given, it is read here, and only when no sync runs (in a
+ * burst of hooks the lock answers first).
+ */
+export function startTeamSync(t: SyncTrigger, want: SyncWant, file?: TeamViewFile, now = Date.now()): SyncStart {
   const env = t.env ?? process.env;
   if (backgroundSyncOff(env)) return 'off';
-  if (!syncDue(want, file, t.pullIntervalSeconds, now)) return 'not-due';
+  if (syncRunning(t.memoryDir, now)) return 'running';
+  if (!syncDue(want, file ?? readViewFileSync(t.memoryDir), t.pullIntervalSeconds, now)) return 'not-due';
   if (!existsSync(t.script)) return 'unavailable';
   const token = claimSyncLock(t.memoryDir, now);
   if (!token) return 'running';

@@ -167,6 +167,15 @@ describe('the background sync is started, once', () => {
     assert.equal(startTeamSync({ workspace: ws, memoryDir: memoryDirFor(ws), pullIntervalSeconds: 60, script, env: {} }, 'pull', undefined), 'started');
   });
 
+  test('a record queued while the database is away starts no sync until the pull interval has passed', async () => {
+    const ws = clone();
+    await new ViewCache(memoryDirFor(ws)).write({ version: 1, state: 'offline', error: 'unreachable', checkedAt: new Date().toISOString() });
+    const trigger = { workspace: ws, memoryDir: memoryDirFor(ws), pullIntervalSeconds: 60, script: __filename, env: {} };
+    assert.equal(startTeamSync(trigger, 'push'), 'not-due', 'the view file is read when the caller has none');
+    assert.equal(startTeamSync(trigger, 'push', undefined, Date.now() + 61_000), 'started');
+    assert.equal(startTeamSync(trigger, 'push', undefined, Date.now() + 20_000), 'running', 'the lock answers first');
+  });
+
   test('FAILURE_MEMORY_BACKGROUND_SYNC=off: nothing is started', () => {
     const ws = clone();
     assert.equal(startTeamSync({ workspace: ws, memoryDir: memoryDirFor(ws), pullIntervalSeconds: 60, script: __filename, env: { FAILURE_MEMORY_BACKGROUND_SYNC: 'off' } }, 'pull', undefined), 'off');
