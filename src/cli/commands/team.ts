@@ -8,7 +8,7 @@ const ROLE = /^[A-Za-z_][\w$.-]{0,62}$/;
 export const team: Command = {
   name: 'team',
   usage: 'team init [--grant ROLE] | team status',
-  summary: 'team memory: init applies the schema as the database owner (and grants ROLE read and write); status tells what this machine knows',
+  summary: 'team memory: init applies the schema (as the database owner) and grants ROLE; status says what this machine knows',
   args: 1,
   options: {
     grant: { type: 'string', help: 'init: also grant this role what it needs (SELECT, INSERT, UPDATE, DELETE on the tables, USAGE on the schema)' },
