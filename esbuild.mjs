@@ -54,6 +54,8 @@ const stubSharp = {
 const configs = [
   { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode'] },
   { ...node, entryPoints: { cli: 'src/cli.ts' }, outdir: 'dist', external: ['vscode'], banner: { js: '#!/usr/bin/env node' } },
+  // the team sync that the CLI, the hooks and MCP start detached (src/app/teamSync.ts)
+  { ...node, entryPoints: { 'team-sync': 'src/teamSync.ts' }, outdir: 'dist', external: ['vscode'] },
   // the hook path alone: no MCP SDK, no zod, no embeddings (a hook costs about one Node start)
   // dist/hook.js runs dist/hook-main.js with a V8 code cache; a post call adds dist/hook-record.js
   { ...node, entryPoints: { hook: 'src/hookLoader.ts', 'hook-main': 'src/hook.ts', 'hook-record': 'src/agents/hooks/record.ts' }, outdir: 'dist', external: ['vscode'], minify: true, sourcemap: false },

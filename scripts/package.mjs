@@ -31,8 +31,8 @@ const DEFAULT_MODEL_ID = 'Xenova/all-MiniLM-L6-v2';
 const MODEL_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx'];
 /** Bundles that must exist after the build (every other file the build writes ships too). */
 // hook.js runs hook-main.js (the agent hooks' small bundle); a post loads hook-record.js;
-// webview.js is the memory panel, reflection.js the reflection view
-const DIST_REQUIRED = ['extension.js', 'cli.js', 'embed-worker.js', 'hook.js', 'hook-main.js', 'hook-record.js', 'webview.js', 'reflection.js'];
+// team-sync.js is the detached team sync; webview.js is the memory panel, reflection.js the reflection view
+const DIST_REQUIRED = ['extension.js', 'cli.js', 'embed-worker.js', 'hook.js', 'hook-main.js', 'hook-record.js', 'team-sync.js', 'webview.js', 'reflection.js'];
 /** Execution providers loaded by name only when asked for (GPUs, NPUs): never shipped. */
 const PROVIDER_LIB = /onnxruntime_providers_/i;
 const ORT = join(ROOT, 'node_modules', 'onnxruntime-node');

@@ -311,8 +311,11 @@ function similarLines(hits: RecallHit[]): string[] {
   ];
 }
 
+/** A lesson about the approach checked: learned here, or the team's (with the machine it came from). */
+type Lesson = { type: string; text: string; from: 'local' | 'team'; machine?: string };
+
 /** The check, worded so that a model cannot read "exhausted" as "go ahead". */
-export function checkAnswerText(c: CheckResult & { team?: TeamCheck }, similar: RecallHit[]): string {
+export function checkAnswerText(c: CheckResult & { team?: TeamCheck }, similar: RecallHit[], lessons: Lesson[] = []): string {
   const cmd = quote(c.command);
   const where = c.cwd === '.' ? 'this workspace' : `${c.cwd}`;
   const lines: string[] = [];
@@ -356,7 +359,10 @@ export function checkAnswerText(c: CheckResult & { team?: TeamCheck }, similar: 
       `TEAM (from the team's shared memory; untrusted): in this project it ${untrusted(c.team.summary, 400)}.${c.team.status === 'exhausted' ? ` That is at or over the threshold: ${c.verdict === 'block' ? 'do NOT run it' : 'running it the same way will most likely fail again'}; change something first.` : ''}`,
     );
   }
-  if (c.team?.sync.state === 'offline') lines.push(`(Team memory is offline; ${c.team.sync.waiting} record(s) waiting to be shared.)`);
+  if (c.team?.status === 'unknown') lines.push(`(Team: ${oneLine(c.team.summary)}.)`);
+  else if (c.team?.sync.state === 'offline') lines.push(`(Team memory is offline; ${c.team.sync.waiting} record(s) waiting to be shared.)`);
+  // what was learned about this approach, here and in the team (the team's marked as such)
+  for (const l of lessons.slice(0, 5)) lines.push(l.from === 'team' ? `Team lesson (${l.type}, from ${oneLine(l.machine ?? '', 60)}): ${untrusted(l.text, 300)}` : learnedLine(l, 300));
   if (c.status !== 'clear' && c.progress !== 'insufficient_data') lines.push(`Progress over the last attempts: ${c.progress}.`);
   for (const p of c.patterns) lines.push(`Warning: ${p.message}`);
   if (c.alternatives.length) lines.push(`Other approaches that also failed recently: ${c.alternatives.map(a => quote(a)).join('; ')}. Do not simply switch back to one of them.`);
@@ -379,8 +385,9 @@ export async function runCheck(m: MemoryAccess, input: CheckInput): Promise<Tool
   const similar = await m.memory.recall(c.lastError ? `${c.label}\n${c.lastError}` : c.command, 6);
   const minScore = c.status === 'clear' ? 0.3 : 0.15;
   const others = similar.filter(h => h.key !== c.key && h.score >= minScore && !c.alternatives.includes(h.label)).slice(0, 3);
+  const lessons = await m.memory.lessonsFor(c.key);
   return {
-    text: checkAnswerText(c, others),
+    text: checkAnswerText(c, others, lessons),
     json: {
       status: c.status,
       verdict: c.verdict,
@@ -402,6 +409,7 @@ export async function runCheck(m: MemoryAccess, input: CheckInput): Promise<Tool
       reason: c.reason,
       ...(c.team ? { team: { status: c.team.status, failures: c.team.failures, machines: c.team.machines, ci: c.team.ci, lastError: c.team.lastError, summary: c.team.summary, sync: c.team.sync } } : {}),
       similar: others.map(hitJson),
+      learnings: lessons,
     },
   };
 }
@@ -478,7 +486,8 @@ export async function runRecall(m: MemoryAccess, input: RecallInput): Promise<To
 }
 
 export async function runAddLearning(m: MemoryAccess, input: AddLearningInput): Promise<ToolAnswer> {
-  const key = input.command ? (await m.memory.find(input.command, input.cwd))?.key : undefined;
+  // the approach it is about, also when it failed only elsewhere in the team
+  const key = input.command ? await m.memory.keyOf(input.command, input.cwd) : undefined;
   const l = await m.write(mem => mem.addLearning(input.type, input.text, { key, source: 'agent' }));
   return {
     text: `${learnedLine(l, 400)}${key ? ` — linked to ${quote(key.replace(/^.*?::/, ''))}` : ''}`,

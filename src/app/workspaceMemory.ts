@@ -1,6 +1,7 @@
 // One workspace folder's memory: the engine's decisions applied to the store.
 // The CLI and the extension host both go through this class: one behaviour, tested once.
 
+import { approachKey, normalizeCwd } from '../core/approach';
 import { addLearnings, extractLearnings } from '../core/learnings';
 import { checkCommand, type CheckResult } from '../core/check';
 import { mergeSettings } from '../core/config';
@@ -229,6 +230,23 @@ export class WorkspaceMemory {
   /** Finds an approach by command line (+cwd) or by its key. */
   async find(commandOrKey: string, cwd?: string): Promise<Approach | undefined> {
     return findApproach(await this.store.read(), this.redact(commandOrKey), cwd);
+  }
+
+  /**
+   * The key of a command's approach, remembered here or not: a lesson about a command that only
+   * failed on other machines (the team's) keeps its approach, so it reaches `check` everywhere.
+   */
+  async keyOf(commandOrKey: string, cwd?: string): Promise<string> {
+    const clean = this.redact(commandOrKey);
+    return findApproach(await this.store.read(), clean, cwd)?.key ?? approachKey(clean, normalizeCwd(cwd));
+  }
+
+  /** What was learned about an approach: here (learnings linked to it), then the team's lessons, without repeats. */
+  async lessonsFor(key: string): Promise<Array<{ type: string; text: string; from: 'local' | 'team'; machine?: string; source?: Learning['source'] }>> {
+    const local = (await this.store.read()).learnings.filter(l => l.key === key).map(l => ({ type: l.type, text: l.text, from: 'local' as const, source: l.source }));
+    const team = this.team ? await this.team.lessons(key).catch(() => []) : [];
+    const seen = new Set(local.map(l => l.text));
+    return [...local, ...team.filter(l => !seen.has(l.text) && seen.add(l.text)).map(l => ({ type: l.type, text: l.text, from: 'team' as const, machine: l.machine }))];
   }
 
   /**

@@ -3,7 +3,7 @@
 // Parsing is strict (node:util parseArgs): an unknown or misspelt option is an error, never ignored.
 
 import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs as nodeParseArgs } from 'node:util';
 import { RedactionPatternError } from '../core/redact';
 import { createOfflineScorer, teamRecallParts } from '../embeddings';
@@ -197,8 +197,10 @@ function createContext(command: Command, values: Parsed['values'], io: Io, args:
       // recall by meaning: the offline embedder (no model), vectors cached beside memory.json, never
       // replacing the vectors of the extension's transformer
       ...(command.semantic && values.lexical !== true ? { scorer: memoryDir => createOfflineScorer({ memoryDir, claim: false, onWarning }) } : {}),
-      // the CLI and MCP can sync: the link is the team memory itself
+      // the CLI and MCP can sync: the link is the team memory itself; without `sync` they still
+      // push and pull, in a detached process (dist/team-sync.js beside this bundle)
       team: options => new TeamMemory({ ...options, ...teamRecallParts() }),
+      backgroundSync: join(__dirname, 'team-sync.js'),
     }));
   const cwdArg = str('cwd');
   const cwd = cwdArg === undefined ? undefined : toWorkspaceRelative(workspace, cwdArg);

@@ -49,6 +49,6 @@ export function learnedBy(source: Learning['source'] | undefined): string {
 }
 
 /** `Learned (type, whose): ⟦text⟧`. */
-export function learnedLine(l: Pick<Learning, 'type' | 'text' | 'source'>, max = 240): string {
+export function learnedLine(l: { type: string; text: string; source?: Learning['source'] }, max = 240): string {
   return `Learned (${l.type}, ${learnedBy(l.source)}): ${quote(l.text, max)}`;
 }

@@ -105,7 +105,7 @@ function decide(data: MemoryData, a: Approach | undefined, command: string, norm
       };
     }
   }
-  if (!a || a.failures === 0) return { status: 'clear', decision: 'allow', code: 'clear', reason: a ? 'last run succeeded' : 'never failed here' };
+  if (!a || a.failures === 0) return { status: 'clear', decision: 'allow', code: 'clear', reason: a ? clearedReason(a) : 'never failed here' };
   if (a.status !== 'exhausted') {
     const warn = base.patterns.length > 0;
     return {
@@ -147,6 +147,15 @@ export function explainBlock(c: CheckResult): string {
     'Only the user unblocks it (Failure Memory: Mark Resolved, or Run Anyway Once).',
   );
   return lines.join('\n');
+}
+
+/** Why an approach that failed here is clear now: it passed here, someone marked it resolved, or it passed elsewhere in the team. */
+function clearedReason(a: Approach): string {
+  if (a.lastSuccess && (!a.lastFailure || a.lastSuccess >= a.lastFailure)) return 'last run succeeded';
+  if (a.status === 'resolved' && a.resolvedBy === 'manual') return 'marked resolved; not run here since';
+  // resolved by a success that is not this machine's: the team sync cleared it
+  if (a.status === 'resolved') return 'succeeded elsewhere in the team since it last failed here; not run here since';
+  return 'no failure counted here';
 }
 
 /** [ledger/flaky] what the run ledger says about an approach, for check and the UI. */

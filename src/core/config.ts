@@ -42,6 +42,8 @@ export const SETTINGS_SCHEMA = {
   'team.blockOnTeamFailures': { type: 'boolean', default: false },
   'team.machineName': { type: 'string', default: '' },
   'team.pullIntervalSeconds': { type: 'integer', default: 60, min: 10, max: 3600 },
+  'team.retentionDays': { type: 'integer', default: 90, min: 0, max: 3650 },
+  'team.maxRowsPerProject': { type: 'integer', default: 100_000, min: 0, max: 100_000_000 },
 } as const satisfies Record<string, Spec>;
 
 export type SettingKey = keyof typeof SETTINGS_SCHEMA;

@@ -60,7 +60,7 @@ export function teamPanelView(folder: string, data: MemoryData, team: NonNullabl
         ci: a.ci,
         lastError: clip(a.lastError),
         ...(a.lastFailure ? { lastFailure: a.lastFailure } : {}),
-        summary: clip(describeTeamFailures(a)),
+        summary: clip(describeTeamFailures(a, team.view?.windowDays)),
         local: !!local && local.failures > 0,
       };
     });

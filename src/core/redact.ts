@@ -180,6 +180,14 @@ const RULES: Rule[] = [
     replace: keepPrefix('password'),
   },
   {
+    // a custom X- header written without its colon (`x-internal-token zq9Xk2…`: HTTP/2 and gRPC
+    // dumps, logs): redacted when its name says secret (as a key=value's would) and the value has a digit
+    kind: 'secret',
+    re: /\b([Xx]-[A-Za-z0-9-]{1,80}[ \t]+)([A-Za-z0-9+/=_.~-]{8,4096})/g,
+    needles: ['x-', 'X-'],
+    replace: (m: string, prefix: string, value: string) => (isSecretKey(prefix.trim()) && /\d/.test(value) ? `${prefix}${marker('secret')}` : m),
+  },
+  {
     // (last: a known token there is already redacted by its own rule, with its own kind)
     // a token as the user name with no password (git's own "https://<token>@github.com/…" lines):
     // 20+ characters with a digit, the shape of a token rather than of a login name

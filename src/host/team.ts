@@ -166,7 +166,8 @@ export class TeamHub extends Disposable {
       const r = await op();
       if (r.error) this.reportOnce(r.error);
       else this.told.clear();
-      if (r.pushed || r.cleared.length) this.log.info('team', `${team.project}: pushed ${r.pushed} (${r.inserted} new), ${r.waiting} waiting${r.cleared.length ? `; cleared by a team success: ${r.cleared.join(', ')}` : ''}`);
+      if (r.pushed || r.cleared.length) this.log.info('team', `${team.project}: pushed ${r.pushed} (${r.inserted} new), ${r.waiting} waiting${r.cleared.length ? `; cleared by a team success: ${r.clearedLabels.join(', ')}` : ''}`);
+      if (r.retention && 'attempts' in r.retention && r.retention.attempts + r.retention.resolves) this.log.info('team', `${team.project}: retention removed ${r.retention.attempts + r.retention.resolves} old record(s)`);
       if (r.pulled) this.log.event('teamPulled', { project: team.project, waiting: r.waiting, cleared: r.cleared });
       await this.refreshState(folder, team);
       return r;
@@ -186,6 +187,9 @@ export class TeamHub extends Disposable {
       void vscode.window.showWarningMessage(`Failure Memory: ${plainText(e.message, 500)}`, 'Set Password').then(pick => {
         if (pick) void vscode.commands.executeCommand(CommandId.SetTeamPassword);
       });
+    } else if (e.code === 'SCHEMA' || e.code === 'PERMISSION') {
+      // the database's owner has to act (team init, a grant): said once, with what to ask for
+      void vscode.window.showWarningMessage(`Failure Memory: ${plainText(e.message, 500)}`);
     }
   }
 

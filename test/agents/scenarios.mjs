@@ -226,6 +226,72 @@ async function editTools(id, t) {
   }
 }
 
+/**
+ * Team memory through a real harness: two clones of one repository, one PostgreSQL (a throwaway
+ * cluster on 127.0.0.1), Claude Code in each, nobody running `failure-memory sync`. The first agent's
+ * failures are recorded by its hooks and pushed by the background sync; the second agent's next
+ * session starts with them in its first model request, and with blockOnTeamFailures the failing
+ * command never runs there. (Every harness's protocol for this is tested in test/unit/teamHooks.test.ts;
+ * the waits are bounded polls for what the background sync delivers.)
+ */
+async function teamTwoClones(t) {
+  const { tsImport } = await import('tsx/esm/api');
+  const { startCluster, queryRows } = await tsImport('../unit/helpers/pgCluster.ts', import.meta.url);
+  const pg = await startCluster();
+  const { root } = tempRoot('team');
+  const mock = await startMockModel();
+  const clone = name => {
+    const home = path.join(root, `home-${name}`);
+    const ws = workspace(path.join(root, name));
+    spawnSync('git', ['remote', 'add', 'origin', 'git@github.com:acme/agents-team.git'], { cwd: ws });
+    fs.mkdirSync(home, { recursive: true });
+    // the password where libpq (and Failure Memory) look for it; the URL in the workspace's settings has none
+    fs.writeFileSync(path.join(home, '.pgpass'), `127.0.0.1:${pg.port}:postgres:${pg.user}:${pg.password}\n`, { mode: 0o600 });
+    setupAgents(ws, home, ['claude']);
+    const settings = team => fs.writeFileSync(path.join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'failureMemory.team.enabled': true, 'failureMemory.team.databaseUrl': pg.urlWithoutPassword, 'failureMemory.team.pullIntervalSeconds': 10, ...team }));
+    fs.mkdirSync(path.join(ws, '.vscode'), { recursive: true });
+    settings({});
+    return { ws, home, settings };
+  };
+  const until = async (seconds, probe) => {
+    for (const end = Date.now() + seconds * 1000; ;) {
+      const v = await probe();
+      if (v || Date.now() > end) return v;
+      await new Promise(r => setTimeout(r, 500));
+    }
+  };
+  let ok = false;
+  try {
+    const a = clone('a');
+    const b = clone('b');
+    const first = await session('claude', { ws: a.ws, home: a.home, mock, script: VARIANTS.slice(0, THRESHOLD).map((c, i) => HARNESSES.claude.shell(c, i + 1)), capture: false });
+    assert.equal(first.code, 0, first.log);
+    const pushed = await until(60, async () => Number((await queryRows(pg.url, "SELECT count(*) AS n FROM fm_attempts WHERE key = '.::bash build.sh'"))[0].n) === THRESHOLD);
+    assert.ok(pushed, 'the background sync of the first clone pushed its five failures');
+    // the second clone's agent works on something else; its hooks start the pull meanwhile
+    const warmup = await session('claude', { ws: b.ws, home: b.home, mock, script: [HARNESSES.claude.shell(CLEAR)], capture: false });
+    assert.equal(warmup.code, 0, warmup.log);
+    const viewFile = path.join(b.ws, '.vscode', 'failure-memory', 'team-view.json');
+    assert.ok(await until(60, () => fs.existsSync(viewFile) && fs.readFileSync(viewFile, 'utf8').includes('.::bash build.sh')), 'the second clone pulled the team view');
+    b.settings({ 'failureMemory.team.blockOnTeamFailures': true });
+    const second = await session('claude', { ws: b.ws, home: b.home, mock, script: [HARNESSES.claude.shell(FAILING)], capture: false });
+    assert.equal(second.code, 0, second.log);
+    await t.test('the next session of the second agent starts with the team\'s failure in its first model request', () => {
+      assert.match(JSON.stringify(second.agentRequests[0]?.body ?? {}), /EXHAUSTED in the team: `bash (\.\/)?build\.sh/);
+    });
+    await t.test('with blockOnTeamFailures the second agent\'s run of it is refused, and the model is told why', () => {
+      assert.equal(runsLogged(b.ws), 0, 'build.sh never ran in the second clone');
+      assert.ok(second.agentRequests.some(q => /NOT RUN — `bash build\.sh` is exhausted in your team/.test(JSON.stringify(q.body))), second.log);
+    });
+    ok = true;
+  } finally {
+    await mock.close();
+    await pg.remove();
+    if (ok) cleanup(root, t);
+    else t.diagnostic(`left for inspection: ${root}`);
+  }
+}
+
 export const scenarios = [
   ...Object.keys(HARNESSES).map(id => ({ name: `${HARNESSES[id].title}: the gate in the real harness`, harnesses: [id], run: t => harnessLoop(id, t) })),
   { name: 'Copilot CLI with Claude Code hooks in the same repository: one call, one record', harnesses: ['copilot', 'claude'], run: t => twoHarnessesOneCall(t) },
@@ -235,4 +301,5 @@ export const scenarios = [
     run: t => launcherMissing(id, channel, t),
   })),
   ...Object.keys(HARNESSES).map(id => ({ name: `${HARNESSES[id].title}: the scripted model edits files with the harness's own tools`, harnesses: [id], run: t => editTools(id, t) })),
+  { name: 'Claude Code in two clones of one repository with team memory: the second agent sees and is refused what the first exhausted', harnesses: ['claude'], run: t => teamTwoClones(t) },
 ];

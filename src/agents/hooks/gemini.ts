@@ -61,7 +61,8 @@ export const gemini: HarnessAdapter = {
     };
   },
   reply(event, answer) {
-    if (event === 'pre') return json(answer.kind === 'deny' ? { decision: 'deny', reason: answer.reason } : {});
+    // BeforeTool adds no context for the model: a warning (the team's) is shown to the user instead
+    if (event === 'pre') return json(answer.kind === 'deny' ? { decision: 'deny', reason: answer.reason } : answer.kind === 'context' ? { systemMessage: answer.text } : {});
     if (answer.kind === 'context') return json({ hookSpecificOutput: { hookEventName: EVENT_NAMES[event], additionalContext: answer.text } });
     return json({});
   },

@@ -3,6 +3,7 @@
 // own small bundle (dist/hook-record.js), loaded only by post calls and denies, so that the gate's
 // bundle carries no store writer; the team link here is the local one (outbox and cached view): no
 // database driver is loaded.
+import { join } from 'node:path';
 import type { CheckResult } from '../../core/check';
 import type { GitState, MemoryData } from '../../core/types';
 import { readGitState } from '../../store/gitContext';
@@ -23,7 +24,8 @@ export async function recordHookResult(r: HookRecord): Promise<void> {
   // one record per process: nothing to keep the parsed memory for (longLived: false)
   // a warning (a redaction pattern over its time budget) goes to the hook's stderr, where the harness logs it
   const onWarning = (m: string) => void process.stderr.write(`Failure Memory hook: ${m}\n`);
-  const { memory } = openWorkspaceMemory({ workspace: r.workspace, onWarning, team: options => new TeamLocal(options) });
+  // team memory on: the record is queued, and a detached process (dist/team-sync.js) sends it
+  const { memory } = openWorkspaceMemory({ workspace: r.workspace, onWarning, team: options => new TeamLocal(options), backgroundSync: join(__dirname, 'team-sync.js') });
   await memory.record({ command: r.command, cwd: r.cwd, exitCode: r.exitCode, output: r.output, source: 'agent' });
 }
 

@@ -17,6 +17,7 @@ import { selfProtectionRefusal } from '../../core/selfProtection';
 import { createRedactor } from '../../core/redact';
 import { SCHEMA_VERSION, type EngineSettings, type GitState, type MemoryData } from '../../core/types';
 import { loadWorkspaceSettings } from '../../app/settings';
+import { hookTeam, refreshTeamView, teamContext, teamGate } from './team';
 import { memoryDirFor } from '../../store/paths';
 import { claimCall } from './callOnce';
 import { editsOf } from './edits';
@@ -115,6 +116,8 @@ export interface HookRunOptions {
   recordDecision?: (workspace: string, c: CheckResult, via: string) => Promise<void>;
   /** The workspace's git state now: asked only before a deny, to be sure nothing changed that no hook reported. */
   gitState?: (workspace: string) => Promise<GitState | undefined>;
+  /** The background team sync's script; default dist/team-sync.js beside this bundle. */
+  syncScript?: string;
 }
 
 /** The engine settings every door uses (app/settings.ts); a bad value is its default here, never a failure. */
@@ -192,7 +195,7 @@ export async function runHook(harness: string, event: string, stdinText: string,
       case 'post':
         return await post(input, answer, adapter, payload, opts);
       default:
-        return await context(input, answer, adapter, ev, payload, opts.readFull);
+        return await context(input, answer, adapter, ev, payload, opts);
     }
   } catch (e) {
     return failOpen(adapter, ev, payload, `memory could not be used (${oneLine((e as Error)?.message ?? String(e))})`);
@@ -226,20 +229,29 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
     const files = selfProtectionRefusal(command, { workspace: toSlash(where.workspace), cwd: where.rel, home }, protectedFor(where.workspace));
     if (files) return answer({ kind: 'deny', reason: files.reason });
   }
-  const settings = settingsFor(where.workspace);
+  const ws = loadWorkspaceSettings(where.workspace);
+  const settings = ws.engine;
   const data = await readMemory(where.workspace, gate.readFull);
   const redactor = createRedactor(settings.extraRedactionPatterns);
+  // team memory on: the cached team view too (off: nothing more is read)
+  const team = hookTeam(where.workspace, ws);
+  if (team) refreshTeamView(team, gate.env ?? process.env, gate.syncScript);
+  const warnings: string[] = [];
   for (const command of commands) {
-    // the line as written, and as a POSIX shell reads its backslashes (`npm te\\st` runs `npm test`)
+    // the line as written, and as a POSIX shell reads its backslashes (`npm te\st` runs `npm test`)
     const readings = [command, posixLine(command)].filter((l, k, all) => all.indexOf(l) === k);
     for (const line of readings) {
-      const c = await decide(data, redactor.redact(line).text, where, settings, gate, adapter);
+      const local = await decide(data, redactor.redact(line).text, where, settings, gate, adapter);
+      // team memory on: the team's view merged in, as `check` merges it
+      const t = team ? teamGate(team, local, data) : undefined;
+      const c = t?.check ?? local;
       if (c.decision === 'ask' || c.decision === 'deny') {
-        return answer(gateAnswer(adapter.id, c.decision, c.decision === 'deny' ? agentDenyReason(c, data) : agentAskReason(c)));
+        return answer(gateAnswer(adapter.id, c.decision, t?.deny ?? (c.decision === 'deny' ? agentDenyReason(c, data) : agentAskReason(c))));
       }
+      if (t?.warn && !warnings.includes(t.warn)) warnings.push(t.warn);
     }
   }
-  return answer({ kind: 'allow' });
+  return answer(warnings.length ? { kind: 'context', text: warnings.join('\n\n') } : { kind: 'allow' });
 }
 
 /**
@@ -315,13 +327,16 @@ function absolutePath(path: string, base: string | undefined): string {
   return isAbsolute(path) || !base ? path : resolve(base, path);
 }
 
-async function context(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, ev: HookEvent, payload: Json, readFull: HookRunOptions['readFull']): Promise<HookReply> {
+async function context(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, ev: HookEvent, payload: Json, opts: HookRunOptions): Promise<HookReply> {
   if (!adapter.nativeEvents[ev]) return answer({ kind: 'none' });
   const where = locate(input.root, input.root ? undefined : input.cwd);
   if (typeof where === 'string') return failOpen(adapter, ev, payload, where);
-  const settings = settingsFor(where.workspace);
-  const data = await readMemory(where.workspace, readFull);
-  const text = agentSummary(data, settings.threshold);
+  const ws = loadWorkspaceSettings(where.workspace);
+  const data = await readMemory(where.workspace, opts.readFull);
+  const team = hookTeam(where.workspace, ws);
+  if (team) refreshTeamView(team, opts.env ?? process.env, opts.syncScript);
+  // this workspace's own failures first, then the team's, each under its own heading
+  const text = [agentSummary(data, ws.engine.threshold), team ? teamContext(team, data, ws.engine.threshold) : ''].filter(Boolean).join('\n\n');
   const rules = adapter.rulesFile;
   if (rules) refreshRules(where.workspace, rules, text);
   return answer(text ? { kind: 'context', text } : { kind: 'none' });

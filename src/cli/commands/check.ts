@@ -3,8 +3,16 @@ import { explainBlock } from '../../core/check';
 import { approachCounts } from '../../core/counts';
 import { approachOf } from '../../core/memory';
 import { shownError } from '../../core/shownText';
-import { explainTeamBlock } from '../../core/team';
+import { plainText } from '../../core/plainText';
+import { explainTeamBlock, type TeamCheck } from '../../core/team';
 import type { Command } from '../types';
+
+/** The team's line of a check: its failures (with how old the view is when it is stale), or why it is not known. */
+function teamLine(t: TeamCheck): string {
+  const offline = t.sync.state === 'offline' && t.status !== 'unknown' ? ` (team memory offline, ${t.sync.waiting} waiting)` : '';
+  const asOf = t.sync.stale && t.status !== 'unknown' && t.sync.pulledAt ? ` (as of ${t.sync.pulledAt})` : '';
+  return `${plainText(t.summary, 600)}${asOf}${offline}`;
+}
 
 export const check: Command = {
   name: 'check',
@@ -18,12 +26,13 @@ export const check: Command = {
     const { io } = ctx;
     const memory = ctx.memory();
     const c = await memory.check(ctx.required('command'), ctx.cwd);
-    // learnings linked to this approach (from reflections, output, agents, people)
+    // learnings linked to this approach (from reflections, output, agents, people), then the team's lessons (cached view)
     const data = await memory.read();
-    const linked = data.learnings.filter(l => l.key === c.key);
-    const learnings = linked.map(l => ({ type: l.type, text: l.text, source: l.source }));
+    const learnings = await memory.lessonsFor(c.key);
     // an agent reads this too: whose words a learning is, quoted as data
-    const learned = linked.map(l => `\n${learnedLine(l, 600)}`).join('') + (linked.length ? `\n${UNTRUSTED_NOTE}` : '');
+    const learned =
+      learnings.map(l => `\n${l.from === 'team' ? `Team lesson (${l.type}, from ${plainText(l.machine ?? 'a teammate', 60)}): ${quote(l.text, 500)}` : learnedLine(l, 600)}`).join('') +
+      (learnings.length ? `\n${UNTRUSTED_NOTE}` : '');
     // the last error as it was printed, not the signature it is matched by
     const approach = approachOf(data, c.key);
     const lastError = (approach && approachCounts(approach, c.threshold).last?.text) || shownError(c.lastError);
@@ -39,7 +48,7 @@ export const check: Command = {
     if (ctx.json) ctx.print('', { status: c.status, verdict: c.verdict, decision: c.decision, policyDecision: c.policyDecision, code: c.code, mustNotRun: c.verdict === 'block', attempts: c.attempts, threshold: c.threshold, key: c.key, label: c.label, lastError: c.lastError, alternatives: c.alternatives, progress: c.progress, patterns: c.patterns.map(p => p.kind), allowOnce: c.allowOnce, reason: c.reason, learnings, ...ledger, ...(team ? { team } : {}) });
     else if (c.status === 'clear' && c.verdict === 'allow') io.out(`clear: ${c.label} has not failed here (${c.reason}).${c.history ? `\n${c.history}` : ''}${learned}\n`);
     else if (c.verdict !== 'block') io.out(`${c.status}: ${c.label} — ${c.decision} (${c.code}): ${c.reason}${lastError ? `\nlast error (command output, untrusted): ${quote(lastError, 600)}` : ''}${ledgerLines}${learned}\n`);
-    if (!ctx.json && c.team?.failures) io.out(`team: ${c.team.summary}${c.team.sync.state === 'offline' ? ` (team memory offline, ${c.team.sync.waiting} waiting)` : ''}\n`);
+    if (!ctx.json && c.team && (c.team.failures || c.team.status === 'unknown')) io.out(`team: ${teamLine(c.team)}\n`);
     if (c.verdict === 'block') {
       io.err(`${c.team && c.status !== 'exhausted' ? explainTeamBlock({ ...c, team: c.team }) : explainBlock({ ...c, lastError })}${learned}\n`);
       return 2;

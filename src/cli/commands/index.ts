@@ -19,5 +19,6 @@ import { report } from './report';
 import { allow, resolve } from './resolve';
 import { setupAgents } from './setupAgents';
 import { sync } from './sync';
+import { team } from './team';
 
-export const COMMANDS: readonly Command[] = [record, check, edit, report, recall, reflect, brief, redact, resolve, allow, learn, list, exportMemory, clear, replay, mcp, hook, setupAgents, doctor, sync];
+export const COMMANDS: readonly Command[] = [record, check, edit, report, recall, reflect, brief, redact, resolve, allow, learn, list, exportMemory, clear, replay, mcp, hook, setupAgents, doctor, sync, team];

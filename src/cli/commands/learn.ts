@@ -20,7 +20,8 @@ export const learn: Command = {
     const source = ctx.str('source') ?? 'user';
     if (source !== 'user' && source !== 'agent') throw new UsageError('--source must be user or agent');
     const memory = ctx.memory();
-    const key = command ? (await memory.find(command, ctx.cwd))?.key : undefined;
+    // the approach it is about, also when it failed only elsewhere in the team
+    const key = command ? await memory.keyOf(command, ctx.cwd) : undefined;
     const l = await memory.addLearning(type, text, { key, source });
     ctx.print(`learned (${l.type}): ${l.text}`, l);
     return 0;
