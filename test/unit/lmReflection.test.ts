@@ -7,7 +7,7 @@ import { recall } from '../../src/core/recall';
 import { createRedactor } from '../../src/core/redact';
 import { buildReflection, reflectionToMarkdown } from '../../src/core/reflection';
 import { emptyMemory } from '../../src/core/types';
-import { makeRecorder, validateReflection } from './helpers/reflection';
+import { makeRecorder, validateReflection } from '../support/reflection';
 
 const validate = validateReflection;
 const { run, now } = makeRecorder();

@@ -14,7 +14,7 @@ import { createOfflineScorer } from '../../src/embeddings';
 import { cloneJson, deepFreeze } from '../../src/store/frozen';
 import { MemoryStore, memoryDirFor } from '../../src/store/memoryStore';
 import { WorkspaceMemory } from '../../src/app/workspaceMemory';
-import { tempFolders } from './helpers/tempFolders';
+import { tempFolders } from '../support/tempFolders';
 
 const workspace = tempFolders('fm-cache-');
 

@@ -4,7 +4,7 @@ import { markResolved } from '../../src/core/memory';
 import { approachView, SEARCH_MIN_SCORE, searchResults } from '../../src/core/panelModel';
 import type { RecallHit } from '../../src/core/recall';
 import { emptyMemory } from '../../src/core/types';
-import { makeRecorder } from './helpers/reflection';
+import { makeRecorder } from '../support/reflection';
 
 const { run, stamp } = makeRecorder();
 

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { recall } from '../../src/core/recall';
 import { buildReflection, reflectionToMarkdown, storeReflection, text } from '../../src/core/reflection';
 import { emptyMemory, type MemoryData } from '../../src/core/types';
-import { makeRecorder, validateReflection } from './helpers/reflection';
+import { makeRecorder, validateReflection } from '../support/reflection';
 
 const validate = validateReflection;
 const { run, now } = makeRecorder();

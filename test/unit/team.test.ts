@@ -28,7 +28,7 @@ import { describeDatabase, lookupPgpass, pgpassPassword, sanitizeTeamSettings } 
 import { loadWorkspaceSettings } from '../../src/app/settings';
 import { findRepo, projectFor } from '../../src/store/team/identity';
 import { Outbox } from '../../src/store/team/outbox';
-import { makeRecorder } from './helpers/reflection';
+import { makeRecorder } from '../support/reflection';
 
 describe('project identity', () => {
   test('every way of cloning one repository gives one id', () => {

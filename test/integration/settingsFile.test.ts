@@ -11,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { loadWorkspaceSettings } from '../../src/app/settings';
 import { readConfig, SECTION } from '../../src/core/config';
 import { lookupSetting, parseSettingsText } from '../../src/store/workspaceSettings';
-import { tempFolders } from './helpers/tempFolders';
+import { tempFolders } from '../support/tempFolders';
 
 const CLI = resolve(__dirname, '../../dist/cli.js');
 const HOOK = resolve(__dirname, '../../dist/hook.js');

@@ -1,10 +1,10 @@
 // The CLI as a new user (or an agent's hook) uses it: the built dist/cli.js in a real folder.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { before, describe, test } from 'node:test';
+import { tempFolders } from '../support/tempFolders';
 
 const CLI = resolve(__dirname, '../../dist/cli.js');
 
@@ -13,7 +13,7 @@ function cli(ws: string, args: string[], input = '') {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
 }
 
-const workspace = () => mkdtempSync(join(tmpdir(), 'fm-cli-'));
+const workspace = tempFolders('fm-cli-');
 const PRISMA = "Error: Cannot find module '@prisma/client'\nRequire stack:\n- /home/dev/app/node_modules/.prisma/client/index.js\n";
 
 before(() => {
@@ -213,4 +213,56 @@ test('an absolute --cwd inside the workspace is stored relative to it', () => {
   assert.equal(j.key, 'packages/api::npm test');
   assert.equal(cli(ws, ['check', '--command', 'npm test', '--cwd', 'packages/api', '--json']).json().attempts, 1);
   assert.equal(cli(ws, ['record', '--command', 'make', '--exit-code', '2', '--cwd', ws, '--json']).json().cwd, '.');
+});
+
+describe('the CLI: edit, report, check', () => {
+  test('`edit` records a change, `check` sees it, `report` lists every ask and deny with its rule, also in shadow mode', () => {
+    const ws = workspace();
+    for (let i = 0; i < 3; i++) cli(ws, ['record', '--command', 'make build', '--exit-code', '2', '--threshold', '3'], 'make: *** [build] Error 2\n');
+    const denied = cli(ws, ['check', '--command', 'make build', '--threshold', '3', '--json']);
+    assert.equal(denied.code, 2);
+    assert.deepEqual(['decision', 'code'].map(k => JSON.parse(denied.stdout)[k]), ['deny', 'same-error-unchanged']);
+    const e = cli(ws, ['edit', '--path', 'Makefile', '--json']);
+    assert.equal(e.code, 0, e.stderr);
+    assert.equal(JSON.parse(e.stdout).path, 'Makefile');
+    const after = cli(ws, ['check', '--command', 'make build', '--threshold', '3']);
+    assert.notEqual(JSON.parse(cli(ws, ['check', '--command', 'make build', '--threshold', '3', '--json']).stdout).decision, 'deny');
+    assert.doesNotMatch(after.stderr, /NOT RUN/);
+    assert.equal(cli(ws, ['edit', '--path', 'x.c', '--failed', '--json']).code, 0);
+    // shadow mode: nothing is stopped, what would have been is recorded
+    mkdirSync(join(ws, '.vscode'), { recursive: true });
+    writeFileSync(join(ws, '.vscode', 'settings.json'), '{ "failureMemory.gate.strongestAnswer": "warn" }');
+    const shadowWs = workspace();
+    mkdirSync(join(shadowWs, '.vscode'));
+    writeFileSync(join(shadowWs, '.vscode', 'settings.json'), '{ "failureMemory.gate.strongestAnswer": "warn", "failureMemory.threshold": 3 }');
+    for (let i = 0; i < 3; i++) cli(shadowWs, ['record', '--command', 'make build', '--exit-code', '2'], 'make: *** [build] Error 2\n');
+    const shadow = cli(shadowWs, ['check', '--command', 'make build', '--json']);
+    assert.equal(shadow.code, 0, 'shadow mode stops nothing');
+    assert.deepEqual(['decision', 'policyDecision'].map(k => JSON.parse(shadow.stdout)[k]), ['warn', 'deny']);
+    const report = cli(shadowWs, ['report']);
+    assert.equal(report.code, 0);
+    assert.match(report.stdout, /strongest answer warn \(shadow mode/);
+    assert.match(report.stdout, /would have denied/);
+    assert.match(report.stdout, /same-error-unchanged — the same error again with nothing changed/);
+    const json = JSON.parse(cli(shadowWs, ['report', '--json']).stdout);
+    assert.deepEqual([json.byPolicy.deny, json.shadowed], [1, 1]);
+    assert.equal(JSON.parse(readFileSync(join(shadowWs, '.vscode/failure-memory/memory.json'), 'utf8')).decisions[0].via, 'cli');
+  });
+});
+
+describe('recall', () => {
+  test('the CLI recalls with the offline embedder by default (same JSON shape)', () => {
+    const ws = workspace();
+    cli(ws, ['record', '--command', 'python train.py', '--exit-code', '1'], "ModuleNotFoundError: No module named 'numpy'\n");
+    cli(ws, ['record', '--command', 'npm run dev', '--exit-code', '1'], 'Error: listen EADDRINUSE: address already in use :::5173\n');
+    const r = cli(ws, ['recall', '--query', 'vite says the port is taken', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const hits = JSON.parse(r.stdout) as Record<string, unknown>[];
+    assert.equal(hits[0].key, '.::npm run dev');
+    for (const h of hits) assert.deepEqual(Object.keys(h).filter(k => k !== 'lesson').sort(), ['command', 'errorSignature', 'key', 'score', 'status']);
+    const index = JSON.parse(readFileSync(join(ws, '.vscode/failure-memory/vectors.json'), 'utf8')) as { embedder: string };
+    assert.match(index.embedder, /^offline-v1:/);
+    const lexicalOnly = cli(ws, ['recall', '--query', 'vite says the port is taken', '--json', '--lexical']);
+    assert.equal(lexicalOnly.code, 0, lexicalOnly.stderr);
+  });
 });

@@ -11,9 +11,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { queryRows, startCluster, type PgCluster } from './helpers/pgCluster';
-import { cloneWorkspace } from './helpers/teamWorkspace';
-import { tempFolders } from './helpers/tempFolders';
+import { queryRows, startCluster, type PgCluster } from '../support/pgCluster';
+import { cloneWorkspace } from '../support/teamWorkspace';
+import { tempFolders } from '../support/tempFolders';
 
 const HOOK = resolve(__dirname, '../../dist/hook.js');
 const CLI = resolve(__dirname, '../../dist/cli.js');

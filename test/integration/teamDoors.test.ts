@@ -13,8 +13,8 @@ import type { OutboxEntry } from '../../src/core/team';
 import { TeamLocal } from '../../src/store/team/teamLink';
 import { ViewCache } from '../../src/store/team/viewCache';
 import { memoryDirFor } from '../../src/store/paths';
-import { cloneWorkspace } from './helpers/teamWorkspace';
-import { tempFolders } from './helpers/tempFolders';
+import { cloneWorkspace } from '../support/teamWorkspace';
+import { tempFolders } from '../support/tempFolders';
 
 const CLI = resolve(__dirname, '../../dist/cli.js');
 const HOOK = resolve(__dirname, '../../dist/hook.js');

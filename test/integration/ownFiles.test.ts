@@ -12,7 +12,7 @@ import { changedFiles, fixLessonText } from '../../src/core/ledger';
 import { HOOK_FILES, isOwnFile, mayHoldOnlyOwnFiles, userFiles } from '../../src/core/ownFiles';
 import type { GitState } from '../../src/core/types';
 import { readGitState } from '../../src/store/gitContext';
-import { tempFolders } from './helpers/tempFolders';
+import { tempFolders } from '../support/tempFolders';
 
 const newDir = tempFolders('fm-own-');
 

@@ -8,8 +8,8 @@ import { OfflineEmbedder } from '../../src/embeddings';
 import type { Embedder } from '../../src/embeddings/types';
 import type { OutboxEntry } from '../../src/core/team';
 import { bytesVector, RECALL_CLIENT_VECTORS, VEC_BYTES_AS_REAL_ARRAY } from '../../src/store/team/database';
-import { queryRows, startCluster, type PgCluster } from './helpers/pgCluster';
-import { cloneWorkspace, machine, type Machine } from './helpers/teamWorkspace';
+import { queryRows, startCluster, type PgCluster } from '../support/pgCluster';
+import { cloneWorkspace, machine, type Machine } from '../support/teamWorkspace';
 
 let pg: PgCluster;
 

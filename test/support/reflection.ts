@@ -3,12 +3,12 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { applyAttempt, prepareAttempt } from '../../../src/core/memory';
-import { createRedactor } from '../../../src/core/redact';
-import { DEFAULT_SETTINGS, type MemoryData } from '../../../src/core/types';
+import { applyAttempt, prepareAttempt } from '../../src/core/memory';
+import { createRedactor } from '../../src/core/redact';
+import { DEFAULT_SETTINGS, type MemoryData } from '../../src/core/types';
 
 // The seed 003 schema (copied from ../shared/seeds/reflection-memory.schema.json).
-const schema = JSON.parse(readFileSync(resolve(__dirname, '../../fixtures/reflection-memory.schema.json'), 'utf8'));
+const schema = JSON.parse(readFileSync(resolve(__dirname, '../fixtures/reflection-memory.schema.json'), 'utf8'));
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 addFormats(ajv);
 export const validateReflection = ajv.compile(schema);

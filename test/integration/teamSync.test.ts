@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { freePort, queryRows, startCluster, type PgCluster } from './helpers/pgCluster';
-import { cloneWorkspace, machine } from './helpers/teamWorkspace';
+import { freePort, queryRows, startCluster, type PgCluster } from '../support/pgCluster';
+import { cloneWorkspace, machine } from '../support/teamWorkspace';
 
 let pg: PgCluster;
 const ORIGIN = 'git@github.com:Acme/Shop.git';

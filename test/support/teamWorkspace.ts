@@ -2,12 +2,12 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { memoryDirFor } from '../../../src/store/memoryStore';
-import { teamRecallParts } from '../../../src/embeddings';
-import { DEFAULT_TEAM_SETTINGS, describeDatabase, type TeamSettings } from '../../../src/store/team/config';
-import { projectFor } from '../../../src/store/team/identity';
-import { TeamMemory, type TeamMemoryOptions } from '../../../src/store/team/teamMemory';
-import { WorkspaceMemory } from '../../../src/app/workspaceMemory';
+import { memoryDirFor } from '../../src/store/memoryStore';
+import { teamRecallParts } from '../../src/embeddings';
+import { DEFAULT_TEAM_SETTINGS, describeDatabase, type TeamSettings } from '../../src/store/team/config';
+import { projectFor } from '../../src/store/team/identity';
+import { TeamMemory, type TeamMemoryOptions } from '../../src/store/team/teamMemory';
+import { WorkspaceMemory } from '../../src/app/workspaceMemory';
 
 export function cloneWorkspace(origin: string, prefix = 'fm-team-'): string {
   const ws = mkdtempSync(join(tmpdir(), prefix));

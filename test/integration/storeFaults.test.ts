@@ -14,7 +14,7 @@ import { WorkspaceMemory } from '../../src/app/workspaceMemory';
 import { MemoryStore, memoryDirFor } from '../../src/store/memoryStore';
 import { StoreError } from '../../src/store/storeError';
 import { params } from '../support/fuzz';
-import { tempFolders } from './helpers/tempFolders';
+import { tempFolders } from '../support/tempFolders';
 
 // on a memory file system where there is one: a thousand fsyncs on a busy disk take a minute, not seconds
 const temp = tempFolders('fm-store-faults-', existsSync('/dev/shm') ? '/dev/shm' : undefined);

@@ -10,7 +10,7 @@ import { appendElement, appendProperty, removeAt, styleOf } from '../../src/agen
 import { isOurCommand } from '../../src/agents/setup';
 import { applySetup, planSetup, SetupWriteError } from '../../src/agents/setupFiles';
 import type { HarnessId } from '../../src/agents/hooks/types';
-import { tempFolders } from './helpers/tempFolders';
+import { tempFolders } from '../support/tempFolders';
 
 const CLI = resolve(__dirname, '../../dist/cli.js');
 const temp = tempFolders('fm-setup-files-');

@@ -8,8 +8,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { OutboxEntry } from '../../src/core/team';
-import { queryRows, startCluster, type PgCluster } from './helpers/pgCluster';
-import { cloneWorkspace, machine } from './helpers/teamWorkspace';
+import { queryRows, startCluster, type PgCluster } from '../support/pgCluster';
+import { cloneWorkspace, machine } from '../support/teamWorkspace';
 
 const CLI = resolve(__dirname, '../../dist/cli.js');
 let pg: PgCluster;

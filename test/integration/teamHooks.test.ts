@@ -16,8 +16,8 @@ import type { TeamApproach, TeamView } from '../../src/core/team';
 import { memoryDirFor } from '../../src/store/paths';
 import { claimSyncLock, SyncLock, syncRunning, SYNC_LOCK_FILE } from '../../src/store/team/syncLock';
 import { ViewCache, type TeamViewFile } from '../../src/store/team/viewCache';
-import { cloneWorkspace } from './helpers/teamWorkspace';
-import { tempFolders } from './helpers/tempFolders';
+import { cloneWorkspace } from '../support/teamWorkspace';
+import { tempFolders } from '../support/tempFolders';
 
 const PROJECT = 'github.com/acme/hooks';
 const temp = tempFolders('fm-team-hooks-');

@@ -5,8 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { freePort, startCluster, type PgCluster } from './helpers/pgCluster';
-import { cloneWorkspace } from './helpers/teamWorkspace';
+import { freePort, startCluster, type PgCluster } from '../support/pgCluster';
+import { cloneWorkspace } from '../support/teamWorkspace';
 
 const CLI = resolve(__dirname, '../../dist/cli.js');
 let pg: PgCluster;

@@ -13,7 +13,7 @@ import { WorkspaceMemory } from '../../src/app/workspaceMemory';
 import { main, toWorkspaceRelative } from '../../src/cli/main';
 import { redact } from '../../src/core/redact';
 import { rep } from '../support/secrets';
-import { tempFolders } from './helpers/tempFolders';
+import { tempFolders } from '../support/tempFolders';
 
 const CLI = resolve(__dirname, '../../dist/cli.js');
 const temp = tempFolders('fm-gate-hardening-');
