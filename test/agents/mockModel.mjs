@@ -5,7 +5,8 @@
 // carries i tool results, so a conversation walks the script whatever the harness sends in between
 // (title or classifier requests without tools get plain text; a denied call still gets a result).
 //
-// A step is { tool: name, input: {…} } (any tool: shell, edit, write…, as the harness names it),
+// A step is { tool: name, input: {…} } (any tool: shell, edit, write…, as the harness names it;
+// `custom: true` with a string input for a freeform tool of the Responses API, Codex's apply_patch),
 // { tools: [{ tool, input }, …] } for parallel calls, or { text }; after the last step the model
 // answers DONE_TEXT.
 import http from 'node:http';
@@ -69,7 +70,7 @@ const id = prefix => `${prefix}_${Date.now().toString(36)}${(++ids).toString(36)
 function callsOf(step) {
   if (!step) return [];
   if (step.tools) return step.tools;
-  if (step.tool) return [{ tool: step.tool, input: step.input ?? {} }];
+  if (step.tool) return [{ tool: step.tool, input: step.input ?? {}, custom: step.custom }];
   return [];
 }
 

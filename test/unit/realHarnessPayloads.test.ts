@@ -2,8 +2,10 @@
 // named in each fixture: test/unit/fixtures/hooks/<harness>/real-<version>/) through the runner:
 // the command and the exit code each harness really reported (build.sh failed with exit 1 and
 // "Cannot find module 'left-pad'", ok.sh passed), its own wrapping taken off the output, one
-// record per tool call, and the summary where each harness reads it. Plus VS Code's documented
-// PostToolUse (no runnable VS Code agent mode here): no exit code, and never a second record.
+// record per tool call, and the summary where each harness reads it; each edit tool's call one edit
+// event with its path (a failed one changes nothing), and the gate's ask as each harness gets it.
+// Plus VS Code's documented PostToolUse (no runnable VS Code agent mode here): no exit code, and never
+// a second record.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { HARNESSES, type HarnessId, type HookEvent } from '../../src/agents/hooks';
 import { REFUSED_MARKER } from '../../src/agents/hooks/cline';
-import { readMemoryFull, recordHookResult, type HookRecord } from '../../src/agents/hooks/record';
+import { readMemoryFull, recordHookDecision, recordHookEdits, recordHookResult, type HookRecord } from '../../src/agents/hooks/record';
 import { RULES_MARKER } from '../../src/agents/hooks/rules';
 import { runHook } from '../../src/agents/hooks/runner';
 
@@ -23,8 +25,20 @@ interface RealFixture {
   version: string;
   event: HookEvent;
   payload: Record<string, unknown>;
-  expect: { command?: string; exitCode?: number; outputIncludes?: string; recorded?: false };
+  expect: {
+    command?: string;
+    exitCode?: number;
+    outputIncludes?: string;
+    recorded?: false;
+    /** An edit tool's call: the edit events it makes, and the workspace's files before it. */
+    edits?: Array<{ path: string; ok: boolean }>;
+    files?: Record<string, string>;
+    /** The gate's ask (after five identical failures and an edit): what this harness was given. */
+    decision?: 'ask' | 'warn' | 'deny';
+  };
   transcript?: unknown[];
+  /** Codex's first transcript line (how the session was started), without its instructions. */
+  sessionMeta?: unknown;
 }
 
 function realFixtures(): Array<{ name: string; f: RealFixture }> {
@@ -48,9 +62,10 @@ function workspace(): string {
 /** {{ROOT}} → the workspace; Codex's transcript lines into a file of their own. */
 function payloadFor(f: RealFixture, ws: string): Record<string, unknown> {
   const p = JSON.parse(JSON.stringify(f.payload).replaceAll('{{ROOT}}', ws)) as Record<string, unknown>;
-  if (f.transcript) {
+  if (f.transcript || f.sessionMeta) {
     const file = join(ws, 'transcript.jsonl');
-    writeFileSync(file, `{"type":"session_meta"}\n${f.transcript.map(l => JSON.stringify(l)).join('\n')}\n`);
+    const first = f.sessionMeta ? JSON.stringify(f.sessionMeta).replaceAll('{{ROOT}}', ws) : '{"type":"session_meta"}';
+    writeFileSync(file, `${first}\n${(f.transcript ?? []).map(l => JSON.stringify(l)).join('\n')}\n`);
     p.transcript_path = file;
   }
   return p;
@@ -68,7 +83,8 @@ describe('payloads captured from the real harness programs', () => {
     for (const { name, f } of all) assert.match(f.$doc, new RegExp(`@${f.version.replace(/\./g, '\\.')} \\(the real`), name);
   });
 
-  for (const { name, f } of all.filter(x => x.f.event === 'pre')) {
+  const shellCall = (f: RealFixture) => !f.expect.edits && !f.expect.decision;
+  for (const { name, f } of all.filter(x => x.f.event === 'pre' && shellCall(x.f))) {
     test(`${name}: the shell command is seen and, with nothing failed yet, let through`, async () => {
       const ws = workspace();
       const input = HARNESSES[f.harness].parse('pre', payloadFor(f, ws), {});
@@ -80,7 +96,7 @@ describe('payloads captured from the real harness programs', () => {
     });
   }
 
-  for (const { name, f } of all.filter(x => x.f.event === 'post')) {
+  for (const { name, f } of all.filter(x => x.f.event === 'post' && shellCall(x.f))) {
     test(`${name}: recorded once with the exit code the harness reported, its wrapping off the output`, async () => {
       const ws = workspace();
       const { records, opts } = recorder();
@@ -95,6 +111,38 @@ describe('payloads captured from the real harness programs', () => {
       assert.equal(records[0].exitCode, f.expect.exitCode);
       if (f.expect.outputIncludes) assert.ok(records[0].output.includes(f.expect.outputIncludes), records[0].output);
       assert.doesNotMatch(records[0].output, /<\/?untrusted_context>|^Output: |Process Group PGID|<shellId|\[Command exited|^\[(?:stdout|stderr)\]$/m);
+    });
+  }
+
+  for (const { name, f } of all.filter(x => x.f.expect.edits)) {
+    const what = f.expect.edits!.every(e => e.ok) ? 'one edit event with its path' : 'kept as changing nothing (ok: false)';
+    test(`${name}: an edit by the harness's own tool, ${what}`, async () => {
+      const ws = workspace();
+      for (const [file, text] of Object.entries(f.expect.files ?? {})) writeFileSync(join(ws, file), text);
+      const opts = { record: recordHookResult, readFull: readMemoryFull, recordEdits: recordHookEdits, env: {} };
+      const r = await runHook(f.harness, f.event, JSON.stringify(payloadFor(f, ws)), opts);
+      assert.equal(r.exitCode, 0, r.stderr);
+      assert.doesNotMatch(r.stdout, /deny|"cancel":true/);
+      const data = await readMemoryFull(ws);
+      assert.deepEqual(data.edits?.map(e => ({ path: e.path, ok: e.ok })), f.expect.edits);
+      assert.deepEqual(Object.keys(data.approaches), [], 'an edit is not a command run');
+    });
+  }
+
+  for (const { name, f } of all.filter(x => x.f.expect.decision)) {
+    test(`${name}: five identical failures, then an edit: the gate's ask reaches this harness as ${f.expect.decision}`, async () => {
+      const ws = workspace();
+      for (let i = 0; i < 5; i++) await recordHookResult({ workspace: ws, command: 'bash build.sh', cwd: '.', exitCode: 1, output: "Error: Cannot find module 'left-pad'" });
+      await recordHookEdits({ workspace: ws, edits: [{ path: join(ws, 'fix2.txt'), ok: true, tool: 'Write' }], via: f.harness });
+      const opts = { record: recordHookResult, readFull: readMemoryFull, recordDecision: recordHookDecision, env: {} };
+      const r = await runHook(f.harness, 'pre', JSON.stringify(payloadFor(f, ws)), opts);
+      const said = `${r.stdout}${r.stderr}`;
+      if (f.expect.decision === 'ask') assert.match(r.stdout, /"permissionDecision":"ask"/);
+      if (f.expect.decision === 'deny') assert.match(said, /NOT RUN[\s\S]*no one can be asked in this headless session/);
+      if (f.expect.decision === 'warn') assert.match(said, /Failure Memory \(warning\)/);
+      if (f.expect.decision !== 'deny') assert.doesNotMatch(said, /NOT RUN|"cancel":true/);
+      const d = (await readMemoryFull(ws)).decisions ?? [];
+      assert.deepEqual(d.map(x => [x.policy, x.code, x.decision]), [['ask', 'same-error-after-change', f.expect.decision]]);
     });
   }
 
