@@ -24,7 +24,7 @@ const READ_GRACE_MS = 3000;
 /** How long a run may take to end after Ctrl+C before the guard says it could not be stopped. */
 const STOP_CONFIRM_MS = 3000;
 /** How long the end handler waits for the output VS Code's agent hook hands over (it comes right after the run). */
-const HANDED_OUTPUT_WAIT_MS = 3000;
+const HANDED_OUTPUT_WAIT_MS = 5000;
 /** How long a new terminal may take to report shell integration before the user is told. */
 const SHELL_INTEGRATION_WAIT_MS = 10_000;
 const NOTICE_KEY = 'failureMemory.shellIntegrationNoticeShown';

@@ -9,14 +9,15 @@
 // while a run is being recorded, so the gate never decides on a memory without the run before it.
 // Nothing here is trusted: a file that does not parse is skipped and pruned later.
 
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { MEMORY_DIR_NAME } from './paths';
 
 export const AGENT_RUNS_DIR = 'agent-runs';
 /** A call expected, ended or answered longer ago than this is stale: pruned, never matched. */
 const STALE_MS = 2 * 60 * 1000;
 /** An .ended run older than this is not waited for (the watcher that claimed it is gone). */
-const RECORDING_FRESH_MS = 10_000;
+const RECORDING_FRESH_MS = 12_000;
 /** How much output a call hands over (its tail: the error is at the end). */
 export const MAX_HANDED_OUTPUT = 64 * 1024;
 /** The clock skew allowed between the hook's time and the terminal's start of the same run. */
@@ -36,6 +37,36 @@ export function shortName(key: string): string {
 const sameCommand = (a: string, b: string) => a.trim().replace(/\s+/g, ' ') === b.trim().replace(/\s+/g, ' ');
 
 const dirOf = (memoryFolder: string) => join(memoryFolder, AGENT_RUNS_DIR);
+
+/**
+ * The folder to write in, refused when a folder on the way from the workspace is a symbolic link (a
+ * repository could point .vscode/failure-memory anywhere): nothing is written through a link.
+ */
+function writableDir(memoryFolder: string): string {
+  const folder = resolve(memoryFolder);
+  const tail = join(...MEMORY_DIR_NAME.split('/'));
+  const root = folder.endsWith(sep + tail) ? folder.slice(0, -(tail.length + 1)) : dirname(folder);
+  const dir = join(folder, AGENT_RUNS_DIR);
+  let current = root;
+  for (const part of relative(root, dir).split(sep)) {
+    current = join(current, part);
+    let link = false;
+    try {
+      link = lstatSync(current).isSymbolicLink();
+    } catch {
+      // not there yet: made below
+    }
+    if (link) throw new Error(`${current} is a symbolic link: nothing is written through it`);
+  }
+  mkdirSync(dir, { recursive: true });
+  try {
+    // the store's own guard, when a hook makes the memory folder before the first record
+    writeFileSync(join(folder, '.gitignore'), '*\n', { flag: 'wx' });
+  } catch {
+    // there already (the store's, or the user's own)
+  }
+  return dir;
+}
 
 function writeAtomic(file: string, text: string): void {
   const tmp = `${file}.${process.pid}.tmp`;
@@ -77,16 +108,15 @@ function prune(memoryFolder: string, now: number): void {
 
 /** The pre hook let call `callKey` run `command`: the terminal watcher will look for it. */
 export function expectAgentRun(memoryFolder: string, callKey: string, command: string, now = Date.now()): void {
-  mkdirSync(dirOf(memoryFolder), { recursive: true });
+  const dir = writableDir(memoryFolder);
   prune(memoryFolder, now);
-  writeAtomic(join(dirOf(memoryFolder), `${shortName(callKey)}.expect`), JSON.stringify({ command, at: now }));
+  writeAtomic(join(dir, `${shortName(callKey)}.expect`), JSON.stringify({ command, at: now }));
 }
 
 /** The post hook's output of call `callKey`, for the watcher (only while the call is expected or being recorded). */
 export function handAgentRunOutput(memoryFolder: string, callKey: string, output: string): boolean {
-  const base = join(dirOf(memoryFolder), shortName(callKey));
   if (!list(memoryFolder).some(n => n === `${shortName(callKey)}.expect` || n === `${shortName(callKey)}.ended`)) return false;
-  writeAtomic(`${base}.output`, JSON.stringify({ output: output.slice(-MAX_HANDED_OUTPUT) }));
+  writeAtomic(join(writableDir(memoryFolder), `${shortName(callKey)}.output`), JSON.stringify({ output: output.slice(-MAX_HANDED_OUTPUT) }));
   return true;
 }
 
@@ -95,7 +125,8 @@ export function handAgentRunOutput(memoryFolder: string, callKey: string, output
  * now marked as being recorded, or undefined when no agent call ran it (a person typed it).
  */
 export function claimAgentRun(memoryFolder: string, command: string, startedAt: number, now = Date.now()): string | undefined {
-  const dir = dirOf(memoryFolder);
+  if (!list(memoryFolder).some(n => n.endsWith('.expect'))) return undefined;
+  const dir = writableDir(memoryFolder);
   const candidates = list(memoryFolder)
     .filter(n => n.endsWith('.expect'))
     .map(n => ({ id: n.slice(0, -'.expect'.length), v: readJson(join(dir, n)) }))

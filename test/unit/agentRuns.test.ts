@@ -2,7 +2,7 @@
 // watcher (src/store/agentRuns.ts): which call a finished command belongs to, its output, and
 // whether a run is still being recorded.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -68,4 +68,19 @@ test('a file that does not parse is skipped, and stale files are pruned by the n
   // the earlier of two expected calls of one command is the run that ended first
   assert.equal(claimAgentRun(dir, 'ls', NOW - 1000, NOW + 2000), shortName('s:first'));
   assert.equal(claimAgentRun(dir, 'ls', NOW - 1000, NOW + 2000), shortName('s:second'));
+});
+
+test('nothing is written through a symbolic link on the way from the workspace (a repository could point the folder anywhere)', () => {
+  const ws = folder();
+  const elsewhere = folder();
+  mkdirSync(join(ws, '.vscode'));
+  symlinkSync(elsewhere, join(ws, '.vscode', 'failure-memory'));
+  assert.throws(() => expectAgentRun(join(ws, '.vscode', 'failure-memory'), 's:x', 'ls', NOW), /symbolic link/);
+  assert.deepEqual(readdirSync(elsewhere), []);
+});
+
+test('a memory folder the hooks make before the first record is kept out of git like the store\'s', () => {
+  const ws = folder();
+  expectAgentRun(join(ws, '.vscode', 'failure-memory'), 's:x', 'ls', NOW);
+  assert.equal(readFileSync(join(ws, '.vscode', 'failure-memory', '.gitignore'), 'utf8'), '*\n');
 });

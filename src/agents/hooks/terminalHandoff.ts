@@ -7,8 +7,11 @@
 import { expectAgentRun, handAgentRunOutput, runsBeingRecorded } from '../../store/agentRuns';
 import { memoryDirFor } from '../../store/paths';
 
-/** The longest a pre hook waits for the terminal watcher to record the run before (it takes milliseconds). */
-const RECORD_WAIT_MS = 3000;
+/**
+ * The longest a pre hook waits for the terminal watcher to record the run before: usually milliseconds;
+ * the watcher itself waits at most 3 s for the output stream and 5 s for the post hook's output.
+ */
+const RECORD_WAIT_MS = 10_000;
 const POLL_MS = 25;
 
 /** Waits (bounded) while the terminal watcher records a run of this workspace. */
