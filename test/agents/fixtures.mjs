@@ -1,6 +1,7 @@
 // Turns hook payloads captured from the real harnesses (AGENTS_CAPTURE=dir npm run test:agents)
 // into unit-test fixtures: test/unit/fixtures/hooks/<harness>/real-<version>/<name>.json, each
-// naming the harness and version it came from, with its machine paths replaced by neutral ones.
+// naming the harness and version it came from (and the hook that ran, where the program runs another
+// harness's entry: VS Code runs Copilot's), with its machine paths replaced by neutral ones.
 // The expectation of each fixture is what the suite's scripts really did (build.sh fails with exit
 // 1 and "Cannot find module 'left-pad'", ok.sh succeeds; the edit scenario writes notes.txt "alpha",
 // edits it to "beta", then tries an edit whose old text is not there; the ask scenario's last
@@ -12,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HARNESS_PACKAGES } from './install.mjs';
+import { VSCODE_PROGRAM } from './vscodeAgent.mjs';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const OUT = path.join(REPO_ROOT, 'test', 'unit', 'fixtures', 'hooks');
@@ -20,16 +22,20 @@ const OUT = path.join(REPO_ROOT, 'test', 'unit', 'fixtures', 'hooks');
 function neutral(value) {
   const text = JSON.stringify(value)
     .replace(/\/tmp\/fm-agents-[A-Za-z0-9-]+\/ws/g, '{{ROOT}}')
-    .replace(/\/tmp\/fm-agents-[A-Za-z0-9-]+\/home/g, '/home/dev');
+    .replace(/\/tmp\/fm-agents-[A-Za-z0-9-]+\/home/g, '/home/dev')
+    // VS Code's user data folder (the e2e harness keeps one per run)
+    .replace(/\/[^"]*\/\.e2e\/runs\/[^/"]+\/udd/g, '/home/dev/.config/Code');
   return JSON.parse(text);
 }
 
 /** The call's expected result, from what the suite's scripts do. */
-function expectation(event, text) {
+function expectation(harness, event, text) {
   const failing = text.includes('build.sh');
   const clear = text.includes('ok.sh');
   if (event === 'pre') return failing ? { command: 'build.sh' } : clear ? { command: 'ok.sh' } : {};
   if (event !== 'post') return {};
+  // VS Code: the extension records its terminal's runs; the hook only hands the output over
+  if (harness === 'vscode') return failing ? { command: 'build.sh', recorded: false, outputIncludes: "Cannot find module 'left-pad'" } : { command: 'ok.sh', recorded: false };
   if (text.includes('failure-memory refused')) return { recorded: false };
   if (failing) return { command: 'build.sh', exitCode: 1, outputIncludes: "Cannot find module 'left-pad'" };
   if (clear) return { command: 'ok.sh', exitCode: 0 };
@@ -61,8 +67,9 @@ function classify(harness, tag, event, raw, isLastBuild) {
     const base = shellPatch ? 'pre-apply-patch' : `post-${tag}`;
     return { name: e.edits[0].ok ? (e.files['notes.txt'] ? `${base}-update` : base) : `${base}-failed`, expect: e };
   }
-  const exp = expectation(event, raw);
-  const name = event === 'post' ? (exp.recorded === false ? 'post-refused' : exp.exitCode === 0 ? 'post-success' : exp.exitCode === 1 ? 'post-failure' : 'post') : event;
+  const exp = expectation(harness, event, raw);
+  const outcome = exp.exitCode === 0 || (harness === 'vscode' && exp.command === 'ok.sh') ? 'post-success' : exp.exitCode === 1 || exp.command === 'build.sh' ? 'post-failure' : 'post';
+  const name = event === 'post' ? (exp.recorded === false && harness !== 'vscode' ? 'post-refused' : outcome) : event;
   return { name, expect: exp };
 }
 
@@ -93,16 +100,31 @@ function pick(harness, tag, files) {
   const parsed = files
     .map(f => ({ f, m: /^(\d+)-(\w+)-(pre|post|session-start|prompt)\.json$/.exec(path.basename(f)) }))
     .filter(x => x.m)
-    .map(({ f, m }) => ({ harness: m[2], event: m[3], raw: fs.readFileSync(f, 'utf8') }));
+    .map(({ f, m }) => ({ hook: m[2], event: m[3], raw: fs.readFileSync(f, 'utf8') }));
   const lastBuild = parsed.findLast(x => x.event === 'pre' && x.raw.includes('build.sh'));
   for (const x of parsed) {
     const c = classify(harness, tag, x.event, x.raw, x === lastBuild);
     if (!c || byKind.has(c.name)) continue;
     const payload = JSON.parse(x.raw);
     const meta = tag === 'ask' && harness === 'codex' ? sessionMeta(payload) : undefined;
-    byKind.set(c.name, { harness: x.harness, event: x.event, payload, expect: c.expect, transcript: transcriptLines(payload), sessionMeta: meta });
+    byKind.set(c.name, { hook: x.hook, event: x.event, payload, expect: c.expect, transcript: transcriptLines(payload), sessionMeta: meta });
   }
   return byKind;
+}
+
+/** Where each program came from, for the fixture's $doc. */
+function origin(harness, info) {
+  if (harness === 'vscode') return `VS Code ${info.version} (code-server@${info.codeServer} from npm, its built-in Copilot Chat in agent mode on a BYOK Ollama mock)`;
+  return `${info.pkg}@${info.version} (the real ${harness} CLI from npm)`;
+}
+
+/** A harness's captures by scenario (dir/<harness>/<tag>/); files right under dir/<harness> are the loop scenario. */
+function scenarios(harnessDir) {
+  const entries = fs.readdirSync(harnessDir).sort();
+  const tags = entries.filter(e => fs.statSync(path.join(harnessDir, e)).isDirectory())
+    .map(tag => [tag, fs.readdirSync(path.join(harnessDir, tag)).sort().map(f => path.join(harnessDir, tag, f))]);
+  const flat = entries.filter(e => fs.statSync(path.join(harnessDir, e)).isFile()).map(f => path.join(harnessDir, f));
+  return flat.length ? [['loop', flat], ...tags] : tags;
 }
 
 const dir = process.argv[2];
@@ -111,21 +133,18 @@ if (!dir) {
   process.exit(2);
 }
 for (const harness of fs.readdirSync(dir)) {
-  const info = HARNESS_PACKAGES[harness];
+  const info = harness === 'vscode' ? VSCODE_PROGRAM : HARNESS_PACKAGES[harness];
   if (!info) continue;
   const outDir = path.join(OUT, harness, `real-${info.version}`);
   fs.mkdirSync(outDir, { recursive: true });
-  for (const tag of fs.readdirSync(path.join(dir, harness))) {
-    const tagDir = path.join(dir, harness, tag);
-    if (!fs.statSync(tagDir).isDirectory()) continue;
-    const files = fs.readdirSync(tagDir).sort().map(f => path.join(tagDir, f));
+  for (const [tag, files] of scenarios(path.join(dir, harness))) {
     for (const [name, f] of pick(harness, tag, files)) {
       const fixture = {
-        $doc: `Captured from ${info.pkg}@${info.version} (the real ${harness} CLI from npm) by the agents suite: AGENTS_CAPTURE=dir npm run test:agents, then node test/agents/fixtures.mjs dir`,
+        $doc: `Captured from ${origin(harness, info)} by the agents suite: AGENTS_CAPTURE=dir npm run test:agents, then node test/agents/fixtures.mjs dir`,
         harness,
+        ...(f.hook !== harness ? { hook: f.hook } : {}),
         version: info.version,
         event: f.event,
-        ...(f.harness !== harness ? { hookFormat: f.harness } : {}),
         payload: neutral(f.payload),
         expect: f.expect,
         ...(f.transcript?.length ? { transcript: f.transcript } : {}),

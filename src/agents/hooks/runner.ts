@@ -24,6 +24,7 @@ import { editsOf, patchApplies, patchFiles } from './edits';
 import { editCall, editRefusal, protectedFor } from './protect';
 import type { HookEdits, HookRecord } from './record';
 import { refreshRules } from './rules';
+import { expectTerminalRun, handTerminalOutput, waitForTerminalRecords } from './terminalHandoff';
 import { exitCodeFromTranscript, headlessSession } from './transcript';
 import { ASK_HARNESSES, gateShape, HARNESSES, type GateShape, HOOK_EVENTS, type HarnessAdapter, type HookAnswer, type HookEvent, type HookInput, type HookReply, type Json, type ShellRun } from './index';
 
@@ -187,7 +188,7 @@ export async function runHook(harness: string, event: string, stdinText: string,
   }
   // every text handed to the harness: no terminal escapes, no control or invisible characters
   const answer = (a: HookAnswer) =>
-    adapter.reply(ev, a.kind === 'deny' || a.kind === 'ask' ? { ...a, reason: harnessText(a.reason) } : a.kind === 'context' ? { ...a, text: harnessText(a.text) } : a, payload);
+    adapter.reply(ev, a.kind === 'deny' || a.kind === 'ask' ? { ...a, reason: harnessText(a.reason) } : a.kind === 'context' ? { ...a, text: harnessText(a.text) } : a, payload, opts.env ?? process.env);
   try {
     switch (ev) {
       case 'pre':
@@ -230,6 +231,9 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
     const files = selfProtectionRefusal(command, { workspace: toSlash(where.workspace), cwd: where.rel, home }, protectedFor(where.workspace));
     if (files) return answer({ kind: 'deny', reason: files.reason });
   }
+  // VS Code's terminal tool: the extension records its runs; the run before this call first
+  const inAgentTerminal = !!input.recordedElsewhere && commands.length === 1;
+  if (inAgentTerminal) await waitForTerminalRecords(where.workspace);
   const ws = loadWorkspaceSettings(where.workspace);
   const settings = ws.engine;
   const data = await readMemory(where.workspace, gate.readFull);
@@ -253,6 +257,7 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
       for (const w of [a.kind === 'context' ? a.text : undefined, t?.warn]) if (w && !warnings.includes(w)) warnings.push(w);
     }
   }
+  if (inAgentTerminal) expectTerminalRun(where.workspace, input.callId, commands[0]);
   return answer(warnings.length ? { kind: 'context', text: warnings.join('\n\n') } : { kind: 'allow' });
 }
 
@@ -366,7 +371,8 @@ async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adap
     return answer({ kind: 'none' });
   }
   const runs = runsOf(input).filter(r => r.command.trim() && r.result);
-  if (!runs.length || input.recordedElsewhere) return answer({ kind: 'none' });
+  if (input.recordedElsewhere) return handOver(input, runs, answer);
+  if (!runs.length) return answer({ kind: 'none' });
   const where = locate(input.root, input.cwd);
   if (typeof where === 'string') return failOpen(adapter, 'post', payload, `${where}: the result is not recorded`);
   if (input.callId && !claimCall(memoryDirFor(where.workspace), `${input.callId}\n${runs.map(r => r.command).join('\n')}`)) return answer({ kind: 'none' });
@@ -379,6 +385,19 @@ async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adap
   if (rules) {
     const data = await readMemory(where.workspace, opts.readFull);
     refreshRules(where.workspace, rules, agentSummary(data, settingsFor(where.workspace).threshold));
+  }
+  return answer({ kind: 'none' });
+}
+
+/**
+ * A run in VS Code's agent terminal: recorded by the extension (shell integration has the exit code),
+ * never here; its output, which shell integration may have missed, is handed to that record.
+ */
+function handOver(input: HookInput, runs: ShellRun[], answer: (a: HookAnswer) => HookReply): HookReply {
+  const where = runs.length === 1 ? locate(input.root, input.cwd) : undefined;
+  if (where && typeof where !== 'string') {
+    const redactor = createRedactor(settingsFor(where.workspace).extraRedactionPatterns);
+    handTerminalOutput(where.workspace, input.callId, redactor.redact(runs[0].result!.output).text);
   }
   return answer({ kind: 'none' });
 }

@@ -92,7 +92,8 @@ export interface HarnessAdapter {
   /** Tool names that run shell commands. */
   terminalTools: readonly string[];
   parse(event: HookEvent, payload: Json, env: NodeJS.ProcessEnv): HookInput;
-  reply(event: HookEvent, answer: HookAnswer, payload: Json): HookReply;
+  /** `env`: the hook process's environment (which program ran the hook, where the payload does not say). */
+  reply(event: HookEvent, answer: HookAnswer, payload: Json, env: NodeJS.ProcessEnv): HookReply;
   /**
    * Where the failure summary goes when the harness's hooks cannot add it before its first model
    * request (a rules/instructions file it reads, relative to the workspace; Cline CLI).
