@@ -86,9 +86,10 @@ function copilotTarget(): JsonTarget {
     file: '.github/hooks/failure-memory.json',
     owned: true,
     base: { version: 1 },
-    // VS Code converts these lowerCamel names to its own, but has no UserPromptSubmitted: its
-    // prompt event gets its own PascalCase entry (Copilot CLI fires it too, in its VS Code
-    // format; the vscode adapter gives Copilot no second context there)
+    // VS Code converts these lowerCamel names to its own; of userPromptSubmitted and UserPromptSubmit
+    // (both its UserPromptSubmit) VS Code 1.139 keeps the last in the file, so the PascalCase entry
+    // comes last and runs the vscode adapter (Copilot CLI fires it too, in its VS Code format; the
+    // vscode adapter gives Copilot no second context there)
     entries: {
       preToolUse: [e('pre')],
       postToolUse: [e('post')],

@@ -99,6 +99,27 @@ export function agentAskReason(c: CheckResult): string {
 }
 
 /**
+ * What an agent is told where the gate would ask a person and its harness cannot ask (Codex, Gemini CLI,
+ * Cline): the call goes on, and the agent knows its edits have not reached the error so far.
+ */
+export function agentAskWarning(c: CheckResult): string {
+  return [
+    `Failure Memory (warning): ${code(c.command, 200)} failed ${c.attempts} times in a row in ${where(c.cwd)} (threshold ${c.threshold}); it runs now because this harness cannot ask the user.`,
+    `Why (${c.code}): ${oneLine(c.why, 400)}`,
+    'If it fails the same way again, the changes are not reaching the error: read the error again and change what it points at, try a different approach, or stop and ask the user.',
+  ].join('\n');
+}
+
+/** The same in a headless session (`codex exec`): a person would decide, no one can be asked, so it does not run. */
+export function agentAskHeadlessReason(c: CheckResult): string {
+  return [
+    `Failure Memory: NOT RUN — ${code(c.command, 300)} failed ${c.attempts} times in a row in ${where(c.cwd)} (threshold ${c.threshold}).`,
+    `Why (${c.code}): ${oneLine(c.why, 400)}`,
+    'A person decides whether it runs once more, and no one can be asked in this headless session: the changes so far did not reach the error. Change what the error points at or try a different approach; or stop and report to the user.',
+  ].join('\n');
+}
+
+/**
  * The failure summary for an agent's context: exhausted and failing approaches of this workspace
  * with their last errors, then learnings; at most `max` characters. '' when memory holds nothing.
  */

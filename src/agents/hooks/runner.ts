@@ -9,23 +9,24 @@
 import { existsSync, readFileSync, realpathSync, statSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { agentAskReason, agentDenyReason, agentSummary } from '../../core/agentContext';
+import { agentAskHeadlessReason, agentAskReason, agentAskWarning, agentDenyReason, agentSummary } from '../../core/agentContext';
 import { harnessText } from '../../core/agentText';
 import { posixLine } from '../../core/approach/lexer';
 import { checkCommand, type CheckResult } from '../../core/check';
 import { selfProtectionRefusal } from '../../core/selfProtection';
 import { createRedactor } from '../../core/redact';
-import { SCHEMA_VERSION, type EngineSettings, type GitState, type MemoryData } from '../../core/types';
+import { SCHEMA_VERSION, type Decision, type EngineSettings, type GitState, type MemoryData } from '../../core/types';
 import { loadWorkspaceSettings } from '../../app/settings';
 import { hookTeam, refreshTeamView, teamContext, teamGate } from './team';
 import { memoryDirFor } from '../../store/paths';
 import { claimCall } from './callOnce';
-import { editsOf } from './edits';
+import { editsOf, patchApplies, patchFiles } from './edits';
 import { editCall, editRefusal, protectedFor } from './protect';
 import type { HookEdits, HookRecord } from './record';
 import { refreshRules } from './rules';
-import { exitCodeFromTranscript } from './transcript';
-import { gateAnswer, HARNESSES, HOOK_EVENTS, type HarnessAdapter, type HookAnswer, type HookEvent, type HookInput, type HookReply, type Json, type ShellRun } from './index';
+import { expectTerminalRun, handTerminalOutput, waitForTerminalRecords } from './terminalHandoff';
+import { exitCodeFromTranscript, headlessSession } from './transcript';
+import { ASK_HARNESSES, gateShape, HARNESSES, type GateShape, HOOK_EVENTS, type HarnessAdapter, type HookAnswer, type HookEvent, type HookInput, type HookReply, type Json, type ShellRun } from './index';
 
 export const HOOK_USAGE = `Usage: failure-memory hook <harness> <event>   (the hook JSON on stdin)
   harness: ${Object.keys(HARNESSES).join(', ')}
@@ -187,7 +188,7 @@ export async function runHook(harness: string, event: string, stdinText: string,
   }
   // every text handed to the harness: no terminal escapes, no control or invisible characters
   const answer = (a: HookAnswer) =>
-    adapter.reply(ev, a.kind === 'deny' || a.kind === 'ask' ? { ...a, reason: harnessText(a.reason) } : a.kind === 'context' ? { ...a, text: harnessText(a.text) } : a, payload);
+    adapter.reply(ev, a.kind === 'deny' || a.kind === 'ask' ? { ...a, reason: harnessText(a.reason) } : a.kind === 'context' ? { ...a, text: harnessText(a.text) } : a, payload, opts.env ?? process.env);
   try {
     switch (ev) {
       case 'pre':
@@ -205,6 +206,7 @@ export async function runHook(harness: string, event: string, stdinText: string,
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 300);
 
 async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, payload: Json, gate: HookRunOptions): Promise<HookReply> {
+  if (input.patch) return shellPatchPre(input, input.patch, answer, adapter, gate);
   const home = safeHome();
   const commands = runsOf(input).map(r => r.command).filter(c => c.trim());
   if (!commands.length) {
@@ -229,6 +231,9 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
     const files = selfProtectionRefusal(command, { workspace: toSlash(where.workspace), cwd: where.rel, home }, protectedFor(where.workspace));
     if (files) return answer({ kind: 'deny', reason: files.reason });
   }
+  // VS Code's terminal tool: the extension records its runs; the run before this call first
+  const inAgentTerminal = !!input.recordedElsewhere && commands.length === 1;
+  if (inAgentTerminal) await waitForTerminalRecords(where.workspace);
   const ws = loadWorkspaceSettings(where.workspace);
   const settings = ws.engine;
   const data = await readMemory(where.workspace, gate.readFull);
@@ -237,34 +242,92 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
   const team = hookTeam(where.workspace, ws);
   if (team) refreshTeamView(team, gate.env ?? process.env, gate.syncScript);
   const warnings: string[] = [];
+  const shape = gateShaper(adapter, input);
   for (const command of commands) {
     // the line as written, and as a POSIX shell reads its backslashes (`npm te\st` runs `npm test`)
     const readings = [command, posixLine(command)].filter((l, k, all) => all.indexOf(l) === k);
     for (const line of readings) {
-      const local = await decide(data, redactor.redact(line).text, where, settings, gate, adapter);
+      const local = await decide(data, redactor.redact(line).text, where, settings, gate, adapter, shape);
       // team memory on: the team's view merged in, as `check` merges it
       const t = team ? teamGate(team, local, data) : undefined;
       const c = t?.check ?? local;
-      if (c.decision === 'ask' || c.decision === 'deny') {
-        return answer(gateAnswer(adapter.id, c.decision, t?.deny ?? (c.decision === 'deny' ? agentDenyReason(c, data) : agentAskReason(c))));
-      }
-      if (t?.warn && !warnings.includes(t.warn)) warnings.push(t.warn);
+      if (t?.deny) return answer({ kind: 'deny', reason: t.deny });
+      const a = gateAnswer(shape(c), c, data);
+      if (a.kind === 'deny' || a.kind === 'ask') return answer(a);
+      for (const w of [a.kind === 'context' ? a.text : undefined, t?.warn]) if (w && !warnings.includes(w)) warnings.push(w);
     }
   }
+  if (inAgentTerminal) expectTerminalRun(where.workspace, input.callId, commands[0]);
   return answer(warnings.length ? { kind: 'context', text: warnings.join('\n\n') } : { kind: 'allow' });
+}
+
+/** What this harness does with a decision (gateShape); whether its session is headless is read once, only for an ask. */
+function gateShaper(adapter: HarnessAdapter, input: HookInput): (c: CheckResult) => GateShape {
+  let headless: boolean | undefined;
+  return c => {
+    if (c.decision === 'ask' && !ASK_HARNESSES.has(adapter.id)) headless ??= !!input.sessionLog && headlessSession(input.sessionLog);
+    return gateShape(adapter.id, c.decision, headless);
+  };
+}
+
+/** The gate's answer in the shape this harness gets it: the text follows what the harness does with it. */
+function gateAnswer(shape: GateShape, c: CheckResult, data: MemoryData): HookAnswer {
+  switch (shape) {
+    case 'deny':
+      // a deny of the policy, or an ask no one can answer here (a headless session of a harness that cannot ask)
+      return { kind: 'deny', reason: c.decision === 'deny' ? agentDenyReason(c, data) : agentAskHeadlessReason(c) };
+    case 'ask':
+      return { kind: 'ask', reason: agentAskReason(c) };
+    case 'warn':
+      return { kind: 'context', text: agentAskWarning(c) };
+    default:
+      return { kind: 'allow' };
+  }
+}
+
+/** The text of a file an edit names (bounded; undefined when it cannot be read). */
+function readText(file: string): string | undefined {
+  try {
+    return statSync(file).size > MAX_PATCHED_FILE_BYTES ? undefined : readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+const MAX_PATCHED_FILE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * An apply_patch given to the shell tool (Codex applies it itself; no post hook follows): an edit, so
+ * the gate's business is only Failure Memory's own files; and since this is the one report of it, the
+ * edit is recorded here, as applied when Codex will apply it (else ok: false: it changes nothing).
+ */
+async function shellPatchPre(input: HookInput, patch: NonNullable<HookInput['patch']>, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, opts: HookRunOptions): Promise<HookReply> {
+  const where = locate(input.root, input.cwd);
+  if (typeof where === 'string') return answer({ kind: 'allow' });
+  const cwd = resolve(where.workspace, where.rel, patch.dir ?? '.');
+  const paths = patchFiles(patch.patch);
+  const refusal = editRefusal({ tool: 'apply_patch', paths, texts: [patch.patch], pairs: [] }, cwd, protectedFor(where.workspace));
+  if (refusal) return answer({ kind: 'deny', reason: refusal.reason });
+  const first = !input.callId || claimCall(memoryDirFor(where.workspace), `${input.callId}\nedit`);
+  if (paths.length && opts.recordEdits && first) {
+    const ok = patchApplies(patch.patch, p => readText(absolutePath(p, cwd)));
+    await opts.recordEdits({ workspace: where.workspace, edits: paths.map(p => ({ path: absolutePath(p, cwd), ok, tool: 'apply_patch' })), via: adapter.id });
+  }
+  return answer({ kind: 'allow' });
 }
 
 /**
  * The gate's decision for one command line. Before a deny the git state is read (is anything
  * changed that no hook reported?); an ask or a deny is written to the decision log.
  */
-async function decide(data: MemoryData, line: string, where: Located, settings: EngineSettings, gate: HookRunOptions, adapter: HarnessAdapter): Promise<CheckResult> {
+async function decide(data: MemoryData, line: string, where: Located, settings: EngineSettings, gate: HookRunOptions, adapter: HarnessAdapter, shape: (c: CheckResult) => GateShape): Promise<CheckResult> {
   let c = checkCommand(data, line, where.rel, settings);
   if (c.policyDecision === 'deny' && gate.gitState && lastFailureHasGit(data, c.key)) {
     const gitNow = await gate.gitState(where.workspace).catch(() => undefined);
     if (gitNow) c = checkCommand(data, line, where.rel, settings, new Date(), gitNow);
   }
-  if (c.policyDecision === 'ask' || c.policyDecision === 'deny') await gate.recordDecision?.(where.workspace, c, `hook:${adapter.id}`).catch(() => undefined);
+  // logged with what this harness does with it (an ask it cannot put to anyone is a warning, or a deny when headless)
+  const given = (s: GateShape): Decision => (s === 'allow' ? c.decision : s);
+  if (c.policyDecision === 'ask' || c.policyDecision === 'deny') await gate.recordDecision?.(where.workspace, { ...c, decision: given(shape(c)) }, `hook:${adapter.id}`).catch(() => undefined);
   return c;
 }
 
@@ -300,12 +363,16 @@ async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adap
     if (!edits.length || !opts.recordEdits) return answer({ kind: 'none' });
     const where = locate(input.root, input.cwd ?? dirname(absolutePath(edits[0].path, input.root)));
     if (typeof where === 'string') return failOpen(adapter, 'post', payload, `${where}: the edit is not recorded`);
-    const base = input.cwd && isAbsolute(input.cwd) ? input.cwd : where.workspace;
+    // one edit, one event: Copilot CLI runs .claude/settings.json's hooks for its edit tools too (as
+    // Write and Edit), and a shell-given patch was recorded by its pre hook (should a harness post it)
+    if (input.callId && !claimCall(memoryDirFor(where.workspace), `${input.callId}\nedit`)) return answer({ kind: 'none' });
+    const base = input.cwd && isAbsolute(input.cwd) ? resolve(input.cwd, input.patch?.dir ?? '.') : where.workspace;
     await opts.recordEdits({ workspace: where.workspace, edits: edits.map(e => ({ ...e, path: absolutePath(e.path, base) })), via: adapter.id });
     return answer({ kind: 'none' });
   }
   const runs = runsOf(input).filter(r => r.command.trim() && r.result);
-  if (!runs.length || input.recordedElsewhere) return answer({ kind: 'none' });
+  if (input.recordedElsewhere) return handOver(input, runs, answer);
+  if (!runs.length) return answer({ kind: 'none' });
   const where = locate(input.root, input.cwd);
   if (typeof where === 'string') return failOpen(adapter, 'post', payload, `${where}: the result is not recorded`);
   if (input.callId && !claimCall(memoryDirFor(where.workspace), `${input.callId}\n${runs.map(r => r.command).join('\n')}`)) return answer({ kind: 'none' });
@@ -318,6 +385,19 @@ async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adap
   if (rules) {
     const data = await readMemory(where.workspace, opts.readFull);
     refreshRules(where.workspace, rules, agentSummary(data, settingsFor(where.workspace).threshold));
+  }
+  return answer({ kind: 'none' });
+}
+
+/**
+ * A run in VS Code's agent terminal: recorded by the extension (shell integration has the exit code),
+ * never here; its output, which shell integration may have missed, is handed to that record.
+ */
+function handOver(input: HookInput, runs: ShellRun[], answer: (a: HookAnswer) => HookReply): HookReply {
+  const where = runs.length === 1 ? locate(input.root, input.cwd) : undefined;
+  if (where && typeof where !== 'string') {
+    const redactor = createRedactor(settingsFor(where.workspace).extraRedactionPatterns);
+    handTerminalOutput(where.workspace, input.callId, redactor.redact(runs[0].result!.output).text);
   }
   return answer({ kind: 'none' });
 }
