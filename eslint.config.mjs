@@ -2,6 +2,28 @@ import { builtinModules } from 'node:module';
 import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
+// ---- comments say why the code is as it is, not its history ------------------------------------
+// An issue or seed number in a comment sends the reader to a tracker or a document the repository
+// does not hold; the reason belongs in the comment itself (the commit message keeps the history).
+const HISTORY_REF = /\b(?:issue|seed)s?\s*#?\d+/i;
+const local = {
+  rules: {
+    'no-history-comments': {
+      meta: { type: 'suggestion', schema: [], messages: { history: 'Comment cites "{{ref}}": say why the code is as it is, not which issue or seed it came from.' } },
+      create(context) {
+        return {
+          Program() {
+            for (const comment of context.sourceCode.getAllComments()) {
+              const m = HISTORY_REF.exec(comment.value);
+              if (m) context.report({ loc: comment.loc, messageId: 'history', data: { ref: m[0] } });
+            }
+          },
+        };
+      },
+    },
+  },
+};
+
 // ---- the layers (data flows one way: event → core decides → store persists → UI) ----------------
 // Relative imports whose path names one of these folders, at any depth: '../store/x', '../../host'.
 const layer = (...names) => `^\\.{1,2}/(?:.*/)?(?:${names.join('|')})(?:\\.[cm]?[jt]s)?(?:/|$)`;
@@ -116,6 +138,7 @@ export default tseslint.config(
     plugins: { regexp },
     rules: { 'regexp/no-super-linear-backtracking': 'error', 'regexp/no-super-linear-move': 'error' },
   },
+  { files: ['src/**/*.ts', 'webview/**/*.ts'], plugins: { local }, rules: { 'local/no-history-comments': 'error' } },
   // a function a newcomer can hold: a longer one says why, in an eslint-disable comment above it
   {
     files: ['src/**/*.ts', 'webview/**/*.ts'],

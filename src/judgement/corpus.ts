@@ -1,4 +1,4 @@
-// Reading the trajectory corpus format (../shared/trajectories/README.md): one JSON object per line,
+// The trajectory corpus format read by `failure-memory replay`: one JSON object per line,
 // `{"source", "agent", "task", "commands": [{"command", "exitCode", "cwd", "output", "exitCodeSource"}]}`,
 // plain or gzip-compressed. Edit events (`{"kind": "edit", "tool", "path", "ok"}`, devcorpus2) stay in
 // order: each shell command carries the edits made since the command before it. Bad lines are reported
