@@ -51,23 +51,23 @@ const layerRules = {
     ],
   ),
   store: restrict([vscode], [
-    { regex: layer('app', 'host', 'embeddings', 'agents', 'cli', 'judgement', 'shared', 'extension'), message: 'src/store persists what core decides: it imports only src/core (and src/store).' },
+    { regex: layer('app', 'host', 'embeddings', 'agents', 'cli', 'replay', 'shared', 'extension'), message: 'src/store persists what core decides: it imports only src/core (and src/store).' },
   ]),
   // the application services (WorkspaceMemory): core's decisions applied to the store
   app: restrict([vscode], [
-    { regex: layer('host', 'embeddings', 'agents', 'cli', 'judgement', 'shared', 'extension'), message: 'src/app applies core to the store: it imports only src/core and src/store.' },
+    { regex: layer('host', 'embeddings', 'agents', 'cli', 'replay', 'shared', 'extension'), message: 'src/app applies core to the store: it imports only src/core and src/store.' },
   ]),
   embeddings: restrict([vscode], [
-    { regex: layer('app', 'host', 'agents', 'cli', 'judgement', 'extension'), message: 'src/embeddings scores for recall: it imports only src/core and src/store.' },
+    { regex: layer('app', 'host', 'agents', 'cli', 'replay', 'extension'), message: 'src/embeddings scores for recall: it imports only src/core and src/store.' },
   ]),
-  // the front doors (agents, CLI, the judgement replay) sit on app; only the extension entry reaches the host
+  // the front doors (agents, CLI, the replay of agent histories) sit on app; only the extension entry reaches the host
   doors: restrict([vscode], [
     { regex: layer('host', 'extension'), message: 'Only src/extension.ts imports src/host: the CLI and the agents go through src/app.' },
   ]),
   // the host ↔ webview protocol: the webview bundles it, so it must pull in nothing else of ours
   shared: restrict([vscode, ...nodeBuiltins('src/shared is bundled into the webview too: no Node built-ins.')], [
     { group: ['node:*'], message: 'src/shared is bundled into the webview too: no Node built-ins.' },
-    { regex: layer('core', 'store', 'app', 'host', 'embeddings', 'agents', 'cli', 'judgement', 'extension'), message: 'src/shared is bundled into the webview: it imports nothing else of ours.' },
+    { regex: layer('core', 'store', 'app', 'host', 'embeddings', 'agents', 'cli', 'replay', 'extension'), message: 'src/shared is bundled into the webview: it imports nothing else of ours.' },
   ]),
 };
 
@@ -113,7 +113,7 @@ export default tseslint.config(
   },
   // the layers: only src/host and src/extension.ts may import vscode
   { files: ['src/shared/**/*.ts'], rules: layerRules.shared },
-  { files: ['src/agents/**/*.ts', 'src/cli.ts', 'src/cli/**/*.ts', 'src/judgement/**/*.ts', 'src/hook.ts', 'src/hookLoader.ts'], rules: layerRules.doors },
+  { files: ['src/agents/**/*.ts', 'src/cli.ts', 'src/cli/**/*.ts', 'src/replay/**/*.ts', 'src/hook.ts', 'src/hookLoader.ts'], rules: layerRules.doors },
   { files: ['src/core/**/*.ts'], rules: layerRules.core },
   { files: ['src/store/**/*.ts'], rules: layerRules.store },
   { files: ['src/app/**/*.ts'], rules: layerRules.app },
@@ -133,7 +133,7 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: [
       'src/core/testResults/**', 'src/cli/main.ts', 'src/core/team.ts', 'src/store/team/**', 'src/embeddings/**',
-      'src/judgement/**', 'src/core/lmReflection.ts', 'src/core/reflection.ts',
+      'src/replay/**', 'src/core/lmReflection.ts', 'src/core/reflection.ts',
     ],
     plugins: { regexp },
     rules: { 'regexp/no-super-linear-backtracking': 'error', 'regexp/no-super-linear-move': 'error' },

@@ -9,8 +9,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { before, describe, test } from 'node:test';
-import { readCorpusFile } from '../../src/judgement/corpus';
-import { replayLine, replayTrajectory } from '../../src/judgement/replay';
+import { readCorpusFile } from '../../src/replay/corpus';
+import { replayLine, replayTrajectory } from '../../src/replay/replay';
 import { tempFolders } from '../support/tempFolders';
 
 const CLI = resolve(__dirname, '../../dist/cli.js');

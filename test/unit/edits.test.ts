@@ -12,8 +12,8 @@ import { changesWorkspace, editsBeforeRun, shellEffects, workSignature } from '.
 import { DEFAULT_SETTINGS, emptyMemory, SCHEMA_VERSION } from '../../src/core/types';
 import { InMemoryStore } from '../../src/store/inMemoryStore';
 import { migrateMemory } from '../../src/store/memorySchema';
-import { parseCorpus } from '../../src/judgement/corpus';
-import { replayTrajectory } from '../../src/judgement/replay';
+import { parseCorpus } from '../../src/replay/corpus';
+import { replayTrajectory } from '../../src/replay/replay';
 
 describe('what a shell line does to the workspace', () => {
   test('files written: in-place editors, redirections of writers, tee, cp/mv, rm, git apply', () => {

@@ -3,8 +3,8 @@
 // test/integration/replay.test.ts).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseCorpus } from '../../src/judgement/corpus';
-import { relativeCwd, replayTrajectory } from '../../src/judgement/replay';
+import { parseCorpus } from '../../src/replay/corpus';
+import { relativeCwd, replayTrajectory } from '../../src/replay/replay';
 import { InMemoryStore } from '../../src/store/inMemoryStore';
 import { WorkspaceMemory } from '../../src/app/workspaceMemory';
 
