@@ -45,6 +45,8 @@ export interface StoreOptions {
    * and returns data the caller owns (for one-shot processes that read once: no freeze, no copy).
    */
   cache?: boolean;
+  /** The clock that tells a file changed just now from an old one (the cache's "racily clean" check). Default Date.now. */
+  now?: () => number;
 }
 
 type Loaded =
@@ -76,6 +78,7 @@ export class MemoryStore implements MemoryStorePort {
   private readonly migrate: (raw: unknown, file: string) => MemoryData;
   private readonly root: string | undefined;
   private readonly caching: boolean;
+  private readonly now: () => number;
   /** The last memory parsed or written (deep-frozen) and the stat key of the file it is. */
   private cache: { key: string; data: MemoryData } | undefined;
 
@@ -89,6 +92,7 @@ export class MemoryStore implements MemoryStorePort {
     this.warnSink = options.onWarning ?? (message => process.emitWarning(message, 'FailureMemoryWarning'));
     this.migrate = options.migrate ?? migrateMemory;
     this.caching = options.cache ?? true;
+    this.now = options.now ?? Date.now;
   }
 
   /**
@@ -189,7 +193,7 @@ export class MemoryStore implements MemoryStorePort {
     // "racily clean" (as git calls it): a file changed within the file system's timestamp granularity
     // of being read could be rewritten in place with the same size and stat; parse it again next time
     const changedAt = Math.max(loaded.stat.mtimeMs, loaded.stat.ctimeMs);
-    if (Date.now() - changedAt >= RACY_MS) this.cache = { key: statKey(loaded.stat), data };
+    if (this.now() - changedAt >= RACY_MS) this.cache = { key: statKey(loaded.stat), data };
     return data;
   }
 

@@ -2,17 +2,17 @@
 // where it is not — read from each harness's own files in a HOME made for the test.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { configuredHarnesses, describeDiagnosis, diagnose, type DoctorLine } from '../../src/agents/doctor';
 import { installLauncher, launcherDir } from '../../src/agents/launcher';
 import { applySetup, planSetup } from '../../src/agents/setupFiles';
 import type { HarnessId } from '../../src/agents/hooks/types';
+import { tempDir } from '../support/tempFolders';
 
 const DIST = resolve(__dirname, '../../dist');
-const tmp = (p: string) => realpathSync(mkdtempSync(join(tmpdir(), p)));
+const tmp = (p: string) => realpathSync(tempDir(p));
 const write = (file: string, text: string) => {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, text);

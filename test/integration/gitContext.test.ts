@@ -3,14 +3,14 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { parseStatus, readGitState } from '../../src/store/gitContext';
 import { WorkspaceMemory } from '../../src/app/workspaceMemory';
+import { tempDir } from '../support/tempFolders';
 
 function repo(): string {
-  const dir = fs.mkdtempSync(path.join(tmpdir(), 'fm-git-'));
+  const dir = tempDir('fm-git-');
   const g = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
   g('init', '-q', '-b', 'main');
   g('config', 'user.email', 'e2e@example.com');
@@ -57,7 +57,7 @@ void describe('git context', () => {
     assert.notEqual(edited!.fingerprint, clean.fingerprint);
     fs.writeFileSync(path.join(dir, 'src/sum.js'), 'module.exports = (a, b) => a * b;\n');
     assert.notEqual((await readGitState(dir))!.fingerprint, edited!.fingerprint, 'another edit of the same file is another state');
-    const plain = fs.mkdtempSync(path.join(tmpdir(), 'fm-nogit-'));
+    const plain = tempDir('fm-nogit-');
     assert.equal(await readGitState(plain), undefined);
     assert.equal(await readGitState(dir, { git: path.join(plain, 'no-such-git') }), undefined, 'no git program: no context, no error');
   });

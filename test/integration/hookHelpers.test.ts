@@ -3,8 +3,7 @@
 // run_commands (several commands in one call, a refusal the model can read), Copilot's trailer.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { claimCall } from '../../src/agents/hooks/callOnce';
@@ -14,8 +13,9 @@ import { geminiShellResult } from '../../src/agents/hooks/gemini';
 import { readMemoryFull, recordHookResult } from '../../src/agents/hooks/record';
 import { runHook } from '../../src/agents/hooks/runner';
 import { exitCodeFromTranscript } from '../../src/agents/hooks/transcript';
+import { tempDir } from '../support/tempFolders';
 
-const tmp = (p: string) => realpathSync(mkdtempSync(join(tmpdir(), p)));
+const tmp = (p: string) => realpathSync(tempDir(p));
 const opts = { record: recordHookResult, readFull: readMemoryFull, env: {} };
 
 describe("Codex: the exit code from the harness's transcript", () => {

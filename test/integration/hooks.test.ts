@@ -2,10 +2,11 @@
 // on PATH (a shim to the built dist/cli.js). Agent harness hooks: agentHooks.test.ts.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { before, describe, test } from 'node:test';
+import { tempFolders } from '../support/tempFolders';
 
 const REPO = resolve(__dirname, '../..');
 const CLI = join(REPO, 'dist/cli.js');
@@ -15,10 +16,11 @@ const ZSH_SNIPPET = join(HOOKS, 'shell/failure-memory.zsh');
 
 const has = (program: string) => spawnSync('sh', ['-c', `command -v ${program}`]).status === 0;
 
+const temp = tempFolders('fm-hooks-');
 let bin: string;
 before(() => {
   assert.ok(existsSync(CLI), 'dist/cli.js is built (npm run build)');
-  bin = mkdtempSync(join(tmpdir(), 'fm-hooks-bin-'));
+  bin = temp();
   const shim = join(bin, 'failure-memory');
   writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
   chmodSync(shim, 0o755);
@@ -35,7 +37,7 @@ function env(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv 
 }
 
 function project() {
-  const ws = mkdtempSync(join(tmpdir(), 'fm-hooks-ws-'));
+  const ws = temp();
   mkdirSync(join(ws, 'api'), { recursive: true });
   return ws;
 }
@@ -75,7 +77,7 @@ for (const shell of ['bash', 'zsh'] as const) {
     });
 
     test('outside any project nothing is checked or kept', () => {
-      const dir = mkdtempSync(join(tmpdir(), 'fm-hooks-none-'));
+      const dir = temp();
       const r = sh(dir, `source ${snippet}; __fm_gate "make"; echo "gate=$?"; w=$(__fm_workspace); echo "ws=[$w]"`, { GIT_CEILING_DIRECTORIES: tmpdir() });
       assert.match(r.stdout, /gate=0/);
       assert.match(r.stdout, /ws=\[\]/);
@@ -115,7 +117,7 @@ for (const shell of ['bash', 'zsh'] as const) {
     test('a symlinked project folder is the same workspace as its target', () => {
       const ws = realpathSync(project());
       mkdirSync(join(ws, '.vscode/failure-memory'), { recursive: true });
-      const link = join(realpathSync(mkdtempSync(join(tmpdir(), 'fm-hooks-link-'))), 'proj');
+      const link = join(realpathSync(temp()), 'proj');
       symlinkSync(ws, link);
       const r = sh(
         join(link, 'api'),

@@ -3,7 +3,7 @@
 // written runs the launcher (a real gate end to end) and fails open where the launcher is missing.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
@@ -13,10 +13,11 @@ import { RULES_MARKER } from '../../src/agents/hooks/rules';
 import { CLINE_RULES, detectHarnesses, hookCommand, isOurCommand, LAUNCHER_MISSING, targetFor } from '../../src/agents/setup';
 import { applySetup, planSetup } from '../../src/agents/setupFiles';
 import { recordHookResult } from '../../src/agents/hooks/record';
+import { tempDir } from '../support/tempFolders';
 
 const DIST = resolve(__dirname, '../../dist');
 const CLI = join(DIST, 'cli.js');
-const tmp = (p: string) => realpathSync(mkdtempSync(join(tmpdir(), p)));
+const tmp = (p: string) => realpathSync(tempDir(p));
 const read = (ws: string, f: string) => readFileSync(join(ws, f), 'utf8');
 
 function filesOf(h: HarnessId): string[] {
