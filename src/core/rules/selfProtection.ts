@@ -6,8 +6,8 @@
 // `cd .vscode && rm -rf failure-memory` are all seen for what they do. Pure and linear: the words
 // of a line are walked once per nesting level (at most MAX_DEPTH levels of eval / sh -c).
 
-import { lex, type Token } from './approach/lexer';
-import { WRAPPERS } from './approach/wrappers';
+import { lex, type Token } from '../approach/lexer';
+import { WRAPPERS } from '../approach/wrappers';
 
 export type RefusalCode = 'user-only' | 'forged-result' | 'hook-by-agent' | 'learning-as-user' | 'unknown-program' | 'memory-files' | 'settings' | 'gate-config';
 
