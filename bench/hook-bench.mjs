@@ -13,7 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { applyAttempt, prepareAttempt } from '../src/core/memory.ts';
-import { createRedactor } from '../src/core/redact.ts';
+import { createRedactor } from '../src/core/text/redact.ts';
 import { DEFAULT_SETTINGS, emptyMemory } from '../src/core/types.ts';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');

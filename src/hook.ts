@@ -2,7 +2,7 @@
 // launcher), without the MCP SDK, zod, the embeddings or the store's writer: a post call loads
 // dist/hook-record.js beside it. dist/hook.js (src/hookLoader.ts) runs this with a V8 code cache.
 import { join } from 'node:path';
-import type { CheckResult } from './core/check';
+import type { CheckResult } from './core/rules/check';
 import type { HookEdits, HookRecord } from './agents/hooks/record';
 import { hookMain } from './agents/hooks/runner';
 

@@ -1,7 +1,7 @@
 // Runs fed to the engine as the extension feeds them (prepareAttempt, then applyAttempt), each a
 // minute after the one before on a clock of the test's own: no real time, the same times every run.
 import { applyAttempt, prepareAttempt } from '../../src/core/memory';
-import { createRedactor } from '../../src/core/redact';
+import { createRedactor } from '../../src/core/text/redact';
 import { DEFAULT_SETTINGS, type Attempt, type AttemptInput, type EngineSettings, type MemoryData } from '../../src/core/types';
 
 export interface Recorder {

@@ -4,11 +4,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { WorkspaceMemory } from '../../src/app/workspaceMemory';
-import { checkCommand } from '../../src/core/check';
-import { addEdits, editsSince, MAX_EDITS } from '../../src/core/edits';
+import { checkCommand } from '../../src/core/rules/check';
+import { addEdits, editsSince, MAX_EDITS } from '../../src/core/rules/edits';
 import { isOwnFile } from '../../src/core/ownFiles';
-import { decideStart } from '../../src/core/guardVerdict';
-import { changesWorkspace, editsBeforeRun, shellEffects, workSignature } from '../../src/core/shellEffects';
+import { decideStart } from '../../src/core/rules/guardVerdict';
+import { changesWorkspace, editsBeforeRun, shellEffects, workSignature } from '../../src/core/rules/shellEffects';
 import { DEFAULT_SETTINGS, emptyMemory, SCHEMA_VERSION } from '../../src/core/types';
 import { InMemoryStore } from '../../src/store/inMemoryStore';
 import { migrateMemory } from '../../src/store/memorySchema';

@@ -4,7 +4,7 @@
 // bundle carries no store writer; the team link here is the local one (outbox and cached view): no
 // database driver is loaded.
 import { join } from 'node:path';
-import type { CheckResult } from '../../core/check';
+import type { CheckResult } from '../../core/rules/check';
 import type { GitState, MemoryData } from '../../core/types';
 import { readGitState } from '../../store/gitContext';
 import { MemoryStore } from '../../store/memoryStore';

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import * as path from 'node:path';
-import { boundOutbox, type OutboxEntry } from '../../core/team';
+import { boundOutbox, type OutboxEntry } from '../../core/rules/team';
 import { errnoCode, withLock } from '../lock';
 
 export const OUTBOX_FILE_NAME = 'team-outbox.jsonl';

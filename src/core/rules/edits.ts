@@ -3,10 +3,10 @@
 // the memory. What changed since an approach's last failure is what tells trying fixes from looping
 // blind: the same error after nothing changed is the surest loop.
 
-import { trimTrailing } from './approach/paths';
-import { isOwnFile } from './ownFiles';
+import { trimTrailing } from '../approach/paths';
+import { isOwnFile } from '../ownFiles';
 import { shellEffects, workSignature, type ShellEffects } from './shellEffects';
-import type { Approach, Attempt, EditEvent, EditSource, GitState, MemoryData, StartEvent } from './types';
+import type { Approach, Attempt, EditEvent, EditSource, GitState, MemoryData, StartEvent } from '../types';
 
 /** Edit events kept per workspace (oldest dropped first). */
 export const MAX_EDITS = 500;

@@ -3,8 +3,8 @@
 // (src/store/team) moves the data, this decides.
 
 import type { CheckResult } from './check';
-import { runsNothing } from './memory';
-import type { Approach, Attempt, Learning, MemoryData, TestResults } from './types';
+import { runsNothing } from '../memory';
+import type { Approach, Attempt, Learning, MemoryData, TestResults } from '../types';
 
 // ---------------------------------------------------------------------------------------------
 // Project identity

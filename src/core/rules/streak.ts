@@ -3,8 +3,8 @@
 // lines actually tried). The help dialog, the reflection and the panel read an approach through
 // these, so none of them shows a pattern from before a resolution or trusts only the last run.
 
-import { errorLine } from './signature';
-import type { Approach, Attempt } from './types';
+import { errorLine } from '../text/signature';
+import type { Approach, Attempt } from '../types';
 
 /** Attempts after the last success or manual resolution, oldest first (interrupted runs included). */
 export function currentStreak(a: Pick<Approach, 'attempts' | 'resolvedAt' | 'lastSuccess'>): Attempt[] {

@@ -5,7 +5,7 @@
 // Each pattern is a plain alternation of literals (linear time; no nested quantifiers), matched on
 // lower-cased text. Measured on bench/recall-families.json (BENCHMARKS.md).
 
-import type { Scorer } from './recall';
+import type { Scorer } from '../recall';
 
 export interface ErrorConcept {
   id: string;

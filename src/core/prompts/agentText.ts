@@ -5,8 +5,8 @@
 // The fence cannot be closed from inside: ⟦ and ⟧ in the quoted text become [ and ]. Control and
 // invisible characters never reach a harness. Pure and linear.
 
-import { stripAnsi } from './ansi';
-import type { Learning } from './types';
+import { stripAnsi } from '../text/ansi';
+import type { Learning } from '../types';
 
 export const OPEN = '⟦';
 export const CLOSE = '⟧';

@@ -4,10 +4,10 @@
 // belong to the user: dialog, panel, palette or their own terminal).
 
 import { learnedBy, learnedLine, quote, UNTRUSTED_NOTE } from './agentText';
-import { normalizeErrorLine, stripAnsi } from './signature';
-import type { CheckResult } from './check';
-import { describeApproach } from './memory';
-import type { Approach, MemoryData } from './types';
+import { normalizeErrorLine, stripAnsi } from '../text/signature';
+import type { CheckResult } from '../rules/check';
+import { describeApproach } from '../memory';
+import type { Approach, MemoryData } from '../types';
 
 /** The summary injected into an agent's context stays under this many characters. */
 export const AGENT_SUMMARY_MAX_CHARS = 1500;

@@ -1,8 +1,8 @@
 // Which remembered failure a line of terminal output belongs to (for the terminal link provider).
 
 import { normalizeErrorLine, stripAnsi } from './signature';
-import { approachCounts } from './counts';
-import { DEFAULT_SETTINGS, type Approach } from './types';
+import { approachCounts } from '../rules/counts';
+import { DEFAULT_SETTINGS, type Approach } from '../types';
 
 const matches = (signature: string, norm: string) =>
   signature.split(' | ').some(p => p === norm || (p.length >= 12 && norm.includes(p)) || (norm.length >= 12 && p.includes(norm)));

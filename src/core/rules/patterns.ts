@@ -1,7 +1,7 @@
 // Loop patterns and progress over an approach's short-term window: the same error twice,
 // the same test failing twice, no test passing; and whether more tests pass each time.
 
-import type { Attempt } from './types';
+import type { Attempt } from '../types';
 
 export type PatternKind = 'same_error' | 'same_test_failure' | 'no_progress';
 export type ProgressStatus = 'improving' | 'regressing' | 'mixed' | 'stable' | 'insufficient_data';

@@ -6,10 +6,10 @@
 // no control characters, and never an instruction to unblock (resolve and allow are the user's).
 
 import { quote, UNTRUSTED_NOTE } from './agentText';
-import { stripAnsi } from './ansi';
-import type { CheckResult } from './check';
-import type { MemoryData } from './types';
-import { describeTeamFailures, type TeamApproach, type TeamCheck, type TeamView } from './team';
+import { stripAnsi } from '../text/ansi';
+import type { CheckResult } from '../rules/check';
+import type { MemoryData } from '../types';
+import { describeTeamFailures, type TeamApproach, type TeamCheck, type TeamView } from '../rules/team';
 
 /** The team part of an agent's context stays under this many characters. */
 export const TEAM_SUMMARY_MAX_CHARS = 1000;

@@ -1,16 +1,16 @@
 // The gate: "may I run this?" for a command, from what the memory knows of its approach, and the
 // message that says plainly why a command was not run. Recording lives in ./memory.ts.
 
-import { quote } from './agentText';
-import { approachKey, approachLabel, normalizeCwd } from './approach';
+import { quote } from '../prompts/agentText';
+import { approachKey, approachLabel, normalizeCwd } from '../approach';
 import { changedSinceLastFailure } from './edits';
 import { environmentLoop } from './judgement';
 import { describeChangedSinceLastPass, describeHistory } from './ledger';
 import { flakyVerdict } from './flaky';
-import { approachOf, describeApproach, runsNothing } from './memory';
+import { approachOf, describeApproach, runsNothing } from '../memory';
 import { computeProgress, detectPatterns, type Pattern, type ProgressStatus } from './patterns';
 import { capDecision, judgeExhausted, type Evidence, type ReasonCode } from './policy';
-import type { Approach, Decision, EngineSettings, GitState, MemoryData } from './types';
+import type { Approach, Decision, EngineSettings, GitState, MemoryData } from '../types';
 
 export type CheckStatus = 'clear' | 'failing' | 'exhausted';
 /** allow: run it. warn: run it but tell. block: do not run it (the answer is ask or deny). */

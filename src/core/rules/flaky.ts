@@ -6,7 +6,7 @@
 // blocked for its failures; its failures still count and show, and check warns instead of blocking.
 // Without git context there is no "same state" and nothing is called flaky.
 
-import type { LedgerRun } from './types';
+import type { LedgerRun } from '../types';
 
 /** Outcome switches on one git state needed to call it flaky: pass→fail→pass or fail→pass→fail. */
 export const FLAKY_SWITCHES = 2;

@@ -3,18 +3,18 @@
 // defensively: the CLI, agents or an older version may have written them. An approach is shown
 // through its current streak (since the last success or "Mark Resolved"): nothing older shows.
 
-import { LEARNING_TYPES } from './learnings';
-import { streakPatterns } from './guardVerdict';
-import { ledgerLines } from './ledger';
-import { summarize } from './memory';
-import { computeProgress } from './patterns';
-import { SIMILAR_MIN_SCORE, type RecallHit } from './recall';
-import { ADVICE, approachCategory } from './advice';
-import { approachCounts, type ApproachCounts } from './counts';
-import { cameText, errorTextOf, failedText, failureBadge, plainFromMarkdown, readableSignature } from './shownText';
-import { countedRuns, currentStreak } from './streak';
-import { describeTeamFailures, type TeamSyncState, type TeamView } from './team';
-import type { Approach, Attempt, LearningType, MemoryData } from './types';
+import { LEARNING_TYPES } from '../core/learnings';
+import { streakPatterns } from '../core/rules/guardVerdict';
+import { ledgerLines } from '../core/rules/ledger';
+import { summarize } from '../core/memory';
+import { computeProgress } from '../core/rules/patterns';
+import { SIMILAR_MIN_SCORE, type RecallHit } from '../core/recall';
+import { ADVICE, approachCategory } from '../core/text/advice';
+import { approachCounts, type ApproachCounts } from '../core/rules/counts';
+import { cameText, errorTextOf, failedText, failureBadge, plainFromMarkdown, readableSignature } from '../core/text/shownText';
+import { countedRuns, currentStreak } from '../core/rules/streak';
+import { describeTeamFailures, type TeamSyncState, type TeamView } from '../core/rules/team';
+import type { Approach, Attempt, LearningType, MemoryData } from '../core/types';
 import {
   LEARNING_TYPES as PROTOCOL_LEARNING_TYPES,
   PROGRESS_STATUSES,

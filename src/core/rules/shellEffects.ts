@@ -4,8 +4,8 @@
 // judgement uses these as evidence: an edit between two failing runs is trying a fix, a job started is
 // something a probe may be waiting for. Pure and linear in the line's length; never throws.
 
-import { stripAnsi } from './ansi';
-import { lex, type Token } from './approach/lexer';
+import { stripAnsi } from '../text/ansi';
+import { lex, type Token } from '../approach/lexer';
 
 /** One list element of a line (split on && || ; & newlines): its words and its output redirections. */
 interface Element {

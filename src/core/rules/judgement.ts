@@ -3,9 +3,9 @@
 // real agents' command histories (bench/judgement.mjs over the development corpora): each rule names the
 // behaviour it captures; none is tuned to one trajectory.
 
-import { parseCommand } from './approach';
-import { errorCategory } from './signature';
-import type { Approach, MemoryData, TestResults } from './types';
+import { parseCommand } from '../approach';
+import { errorCategory } from '../text/signature';
+import type { Approach, MemoryData, TestResults } from '../types';
 
 /** How many errors of a streak are remembered (the streak itself may be longer: `failures` counts it). */
 export const MAX_STREAK_ERRORS = 20;

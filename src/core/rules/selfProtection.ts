@@ -6,8 +6,9 @@
 // `cd .vscode && rm -rf failure-memory` are all seen for what they do. Pure and linear: the words
 // of a line are walked once per nesting level (at most MAX_DEPTH levels of eval / sh -c).
 
-import { lex, type Token } from './approach/lexer';
-import { WRAPPERS } from './approach/wrappers';
+import { lex, type Token } from '../approach/lexer';
+import { WRAPPERS } from '../approach/wrappers';
+import { wildcard } from '../approach/glob';
 
 export type RefusalCode = 'user-only' | 'forged-result' | 'hook-by-agent' | 'learning-as-user' | 'unknown-program' | 'memory-files' | 'settings' | 'gate-config';
 
@@ -346,28 +347,6 @@ export function segmentMatches(pattern: string, name: string): boolean {
   // a bracket expression or an unknown variable stands for any run of characters here
   const glob = pattern.replace(/\[[^\]]{0,64}\]/g, '?').replace(/\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\(.*\)|`.*`/g, '*').slice(0, 256);
   return wildcard(name.slice(0, 256), glob);
-}
-
-/** `*` any run, `?` one character: greedy with one backtrack point, O(n·m) on at most 256 × 256. */
-function wildcard(text: string, pattern: string): boolean {
-  let t = 0;
-  let p = 0;
-  let star = -1;
-  let mark = 0;
-  while (t < text.length) {
-    if (p < pattern.length && (pattern[p] === '?' || pattern[p] === text[t])) {
-      t++;
-      p++;
-    } else if (p < pattern.length && pattern[p] === '*') {
-      star = p++;
-      mark = t;
-    } else if (star >= 0) {
-      p = star + 1;
-      t = ++mark;
-    } else return false;
-  }
-  while (pattern[p] === '*') p++;
-  return p === pattern.length;
 }
 
 /** How a written path relates to a protected one: the same, an ancestor of it (a folder holding it), inside it, or neither. */

@@ -11,7 +11,7 @@ import { changedSinceLastFailure, editsSince, latestStart, startsSince, type Cha
 import { isEditTypo, WANDER_FACTOR } from './judgement';
 import { pollingStatus, POLL_WINDOW_MS } from './polling';
 import { shellEffects } from './shellEffects';
-import type { Approach, Attempt, Decision, GitState, MemoryData } from './types';
+import type { Approach, Attempt, Decision, GitState, MemoryData } from '../types';
 
 /** The rules, by reason code: what each one decides and the behaviour it names. */
 export const REASON_CODES = {

@@ -3,13 +3,13 @@
 // what fixed similar failures before. Everything in it comes from the (redacted) memory, and the
 // whole text goes through the redactor once more before it leaves (the caller passes it).
 
-import { approachCounts } from './counts';
-import { cameText, errorTextOf, failedText, readableSignature } from './shownText';
-import { describeChangedSinceLastPass, describeHistory, fixLessonText, listFiles } from './ledger';
-import { flakyVerdict } from './flaky';
-import { describeApproach } from './memory';
-import type { RecallHit } from './recall';
-import type { Approach } from './types';
+import { approachCounts } from '../rules/counts';
+import { cameText, errorTextOf, failedText, readableSignature } from '../text/shownText';
+import { describeChangedSinceLastPass, describeHistory, fixLessonText, listFiles } from '../rules/ledger';
+import { flakyVerdict } from '../rules/flaky';
+import { describeApproach } from '../memory';
+import type { RecallHit } from '../recall';
+import type { Approach } from '../types';
 
 export interface BriefInput {
   approach: Approach;

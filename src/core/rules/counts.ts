@@ -4,9 +4,9 @@
 // two of them can disagree (one counting the short-term window of five attempts, another the streak).
 
 import { streakError } from './judgement';
-import { errorTextOf, readableSignature } from './shownText';
+import { errorTextOf, readableSignature } from '../text/shownText';
 import { currentStreak } from './streak';
-import type { Approach, Attempt } from './types';
+import type { Approach, Attempt } from '../types';
 
 /** One error of the streak, as a person reads it, and how often it came. */
 export interface ErrorCount {

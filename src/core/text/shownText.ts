@@ -6,9 +6,9 @@
 //   that carries backticks is turned into quotes before a plain-text surface shows it.
 // Numbers come from ./counts.ts; the words for them are here.
 
-import type { ApproachCounts, ErrorCount } from './counts';
+import type { ApproachCounts, ErrorCount } from '../rules/counts';
 import { errorLine } from './signature';
-import type { Attempt } from './types';
+import type { Attempt } from '../types';
 
 /** The placeholders normalizeErrorLine() and the streak's error keys put into text. */
 const PLACEHOLDER_RE = /<(?:tmp|uuid|time|addr|port|pid|dur|hex|n)>/g;

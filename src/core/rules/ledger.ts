@@ -7,9 +7,9 @@
 // here is not written at all (one lock-free read, no git), so the hot path stays as cheap as before.
 
 import { flakyVerdict } from './flaky';
-import { userFiles } from './ownFiles';
-import { readableSignature } from './shownText';
-import type { Approach, Attempt, FixRecord, GitState, LedgerRun } from './types';
+import { userFiles } from '../ownFiles';
+import { readableSignature } from '../text/shownText';
+import type { Approach, Attempt, FixRecord, GitState, LedgerRun } from '../types';
 
 /** Runs kept per approach. */
 export const LEDGER_SIZE = 20;

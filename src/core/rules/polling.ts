@@ -21,9 +21,9 @@
 // Failures far apart in time are NOT exempt: a command that has failed every time for days is
 // still a loop (rule 3 makes sure of that).
 
-import { parseCommand } from './approach';
-import { errorCategory } from './signature';
-import type { Approach, Attempt } from './types';
+import { parseCommand } from '../approach';
+import { errorCategory } from '../text/signature';
+import type { Approach, Attempt } from '../types';
 
 /** Longest a failing poll streak counts as "waiting for something to start". */
 export const POLL_WINDOW_MS = 10 * 60 * 1000;

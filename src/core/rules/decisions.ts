@@ -4,7 +4,7 @@
 // before it enforces anything.
 
 import { REASON_CODES, type ReasonCode } from './policy';
-import type { Decision, DecisionRecord, MemoryData } from './types';
+import type { Decision, DecisionRecord, MemoryData } from '../types';
 
 /** Decisions kept per workspace (oldest dropped first). */
 export const MAX_DECISIONS = 200;

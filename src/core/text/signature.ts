@@ -5,7 +5,7 @@
 
 import { stripAnsi } from './ansi';
 
-// One escape stripper for the whole codebase (core/ansi.ts); re-exported for the callers that import it from here.
+// One escape stripper for the whole codebase (core/text/ansi.ts); re-exported for the callers that import it from here.
 export { stripAnsi };
 
 // ---------------------------------------------------------------------------------------------

@@ -2,14 +2,14 @@
 // what the help dialog should say, what a finished run is worth telling, and whether an interrupt
 // really stopped the run. The host's Guard only carries these out (Ctrl+C, dialogs, status bar).
 
-import type { BlockMode } from './config';
+import type { BlockMode } from '../config';
 import type { CheckResult } from './check';
-import { classifyExit } from './memory';
+import { classifyExit } from '../memory';
 import { computeProgress, detectPatterns, type Pattern } from './patterns';
 import { approachCounts } from './counts';
-import { cameText, shownError } from './shownText';
+import { cameText, shownError } from '../text/shownText';
 import { currentStreak, lastErrorLine, variantsTried } from './streak';
-import type { Approach } from './types';
+import type { Approach } from '../types';
 
 /**
  * What the guard does with a starting command. The terminal's own policy (a person is at the keyboard):

@@ -4,8 +4,8 @@
 // told to "change the approach" and a refused connection is not asked about edge cases.
 
 import { errorCategory, type ErrorCategory } from './signature';
-import { currentStreak, recurringError, recurringTests } from './streak';
-import type { Approach } from './types';
+import { currentStreak, recurringError, recurringTests } from '../rules/streak';
+import type { Approach } from '../types';
 
 /** Reflexion's failure categories (the Reflexion record schema, credit_assignment.failure_category). */
 export type FailureCategory =

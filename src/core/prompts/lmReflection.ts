@@ -3,8 +3,8 @@
 // heuristics record. The host (host/lmReflection.ts) asks the model and falls back to the
 // heuristics record on any failure.
 
-import type { FailureCategory, ReflectionRecord, SelfReflection } from './reflection';
-import type { Approach } from './types';
+import type { FailureCategory, ReflectionRecord, SelfReflection } from '../reflection';
+import type { Approach } from '../types';
 
 export const FAILURE_CATEGORIES: readonly FailureCategory[] = [
   'hallucination',
