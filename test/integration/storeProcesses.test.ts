@@ -10,6 +10,7 @@ import { describe, test } from 'node:test';
 import type { Learning, MemoryData } from '../../src/core/types';
 import { MemoryStore, memoryDirFor, type StoreOptions } from '../../src/store/memoryStore';
 import { VectorStore } from '../../src/store/vectorStore';
+import { writeLock } from '../support/lockFile';
 import { tempFolders } from '../support/tempFolders';
 
 const workspace = tempFolders('fm-store-proc-');
@@ -78,17 +79,6 @@ void describe('a writer process', () => {
 });
 
 void describe('locking across processes', () => {
-  function writeLock(dir: string, info: object, ageMs = 0): string {
-    fs.mkdirSync(dir, { recursive: true });
-    const lock = path.join(dir, 'memory.json.lock');
-    fs.writeFileSync(lock, JSON.stringify(info));
-    if (ageMs) {
-      const then = new Date(Date.now() - ageMs);
-      fs.utimesSync(lock, then, then);
-    }
-    return lock;
-  }
-
   void test('a lock left by a dead process on this host is broken at once', async () => {
     const { store, warnings, dir } = newStore({ lockTimeoutMs: 3000, staleLockMs: 60_000 });
     const dead = spawnSync(process.execPath, ['-e', '']).pid;

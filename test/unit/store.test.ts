@@ -6,6 +6,7 @@ import { describe, test } from 'node:test';
 import { emptyMemory, SCHEMA_VERSION, type Approach, type Attempt, type Learning, type MemoryData } from '../../src/core/types';
 import { acquireLock } from '../../src/store/lock';
 import { MAX_MEMORY_FILE_BYTES, MEMORY_DIR_NAME, MemoryStore, StoreError, memoryDirFor, migrateMemory, type StoreOptions } from '../../src/store/memoryStore';
+import { writeLock } from '../support/lockFile';
 import { tempFolders } from '../support/tempFolders';
 
 /** A fresh workspace folder in the OS temp dir; removed after the run. */
@@ -282,17 +283,6 @@ void describe('unwritable places', () => {
 });
 
 void describe('locking', () => {
-  function writeLock(dir: string, info: object, ageMs = 0): string {
-    fs.mkdirSync(dir, { recursive: true });
-    const lock = path.join(dir, 'memory.json.lock');
-    fs.writeFileSync(lock, JSON.stringify(info));
-    if (ageMs) {
-      const then = new Date(Date.now() - ageMs);
-      fs.utimesSync(lock, then, then);
-    }
-    return lock;
-  }
-
   void test('a lock not refreshed for staleLockMs is broken even if its pid is alive', async () => {
     const { store, warnings, dir } = newStore({ lockTimeoutMs: 3000, staleLockMs: 1000 });
     writeLock(dir, { pid: process.ppid, host: 'another-machine', time: new Date(Date.now() - 60_000).toISOString(), token: 'x' }, 60_000);
