@@ -7,25 +7,15 @@ import * as fs from 'node:fs';
 import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import type { Learning, MemoryData } from '../../src/core/types';
-import { MemoryStore, memoryDirFor, type StoreOptions } from '../../src/store/memoryStore';
+import type { MemoryData } from '../../src/core/types';
 import { VectorStore } from '../../src/store/vectorStore';
-import { writeLock } from '../support/lockFile';
+import { learning, storeMaker, writeLock } from '../support/stores';
 import { tempFolders } from '../support/tempFolders';
 
 const workspace = tempFolders('fm-store-proc-');
 const folder = tempFolders('fm-vectors-proc-');
 
-function newStore(options: StoreOptions = {}): { store: MemoryStore; warnings: string[]; dir: string } {
-  const warnings: string[] = [];
-  const dir = memoryDirFor(workspace());
-  const store = new MemoryStore(dir, { onWarning: m => warnings.push(m), ...options });
-  return { store, warnings, dir };
-}
-
-function learning(id: string): Learning {
-  return { id, type: 'learning', text: `fact ${id}`, source: 'note', createdAt: '2026-11-20T10:00:00.000Z' };
-}
+const newStore = storeMaker(workspace);
 
 /** Reads memory.json as fast as it can while a child process writes 40 versions of a ~1 MB memory. */
 async function watchWriter(mode: 'store' | 'plain'): Promise<{ reads: number; torn: number; versions: number }> {

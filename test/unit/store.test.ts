@@ -3,25 +3,16 @@ import * as fs from 'node:fs';
 import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { emptyMemory, SCHEMA_VERSION, type Approach, type Attempt, type Learning, type MemoryData } from '../../src/core/types';
+import { emptyMemory, SCHEMA_VERSION, type Approach, type Attempt, type MemoryData } from '../../src/core/types';
 import { acquireLock } from '../../src/store/lock';
-import { MAX_MEMORY_FILE_BYTES, MEMORY_DIR_NAME, MemoryStore, StoreError, memoryDirFor, migrateMemory, type StoreOptions } from '../../src/store/memoryStore';
-import { writeLock } from '../support/lockFile';
+import { MAX_MEMORY_FILE_BYTES, MEMORY_DIR_NAME, MemoryStore, StoreError, memoryDirFor, migrateMemory } from '../../src/store/memoryStore';
+import { learning, storeMaker, writeLock } from '../support/stores';
 import { tempFolders } from '../support/tempFolders';
 
 /** A fresh workspace folder in the OS temp dir; removed after the run. */
 const workspace = tempFolders('fm-store-');
 
-function newStore(options: StoreOptions = {}): { store: MemoryStore; warnings: string[]; dir: string } {
-  const warnings: string[] = [];
-  const dir = memoryDirFor(workspace());
-  const store = new MemoryStore(dir, { onWarning: m => warnings.push(m), ...options });
-  return { store, warnings, dir };
-}
-
-function learning(id: string): Learning {
-  return { id, type: 'learning', text: `fact ${id}`, source: 'note', createdAt: '2026-11-20T10:00:00.000Z' };
-}
+const newStore = storeMaker(workspace);
 
 function corruptCopies(dir: string): string[] {
   return fs.readdirSync(dir).filter(n => n.startsWith('memory.json.corrupt-')).map(n => path.join(dir, n));
