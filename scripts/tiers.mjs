@@ -28,7 +28,7 @@ const lint = () => run([bin('eslint'), '--cache', '--cache-location', 'node_modu
 
 const TIERS = {
   deps: () => run([node, 'scripts/ensure-deps.mjs']),
-  'typecheck + lint': async () => {
+  'typecheck+lint': async () => {
     const [t, l] = await Promise.all([typecheck(), lint()]);
     return t || l;
   },
@@ -39,8 +39,8 @@ const TIERS = {
   agents: () => run([node, 'test/agents/run.mjs']),
 };
 const PLANS = {
-  check: ['typecheck + lint', 'unit'],
-  all: ['deps', 'typecheck + lint', 'unit', 'build', 'integration', 'e2e', 'agents'],
+  check: ['typecheck+lint', 'unit'],
+  all: ['deps', 'typecheck+lint', 'unit', 'build', 'integration', 'e2e', 'agents'],
 };
 
 const plan = PLANS[process.argv[2]];
@@ -52,6 +52,8 @@ const times = [];
 const started = performance.now();
 let status = 0;
 for (const name of plan) {
+  // the CI summary (.ci/run) labels the test counts that follow with this line's tier
+  console.log(`\n== tier ${name}`);
   const t0 = performance.now();
   status = await TIERS[name]();
   times.push([name, (performance.now() - t0) / 1000, status]);
