@@ -116,6 +116,15 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs', globals: { ...nodeGlobals, require: 'readonly', module: 'writable', suite: 'readonly', test: 'readonly', suiteSetup: 'readonly', suiteTeardown: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  // the pure unit tier starts nothing: no process, worker thread or socket (test/support/pureTier.mjs
+  // refuses them at run time too); such tests belong in test/integration
+  {
+    files: ['test/unit/**/*.ts'],
+    rules: restrict(['child_process', 'worker_threads', 'net', 'dgram', 'cluster'].flatMap(m => [m, `node:${m}`]).map(name => ({
+      name,
+      message: 'test/unit is the pure tier (npm run check): a test that starts a process, a worker or a socket belongs in test/integration.',
+    }))),
+  },
   // the layers: only src/host and src/extension.ts may import vscode
   { files: ['src/shared/**/*.ts'], rules: layerRules.shared },
   { files: ['src/agents/**/*.ts', 'src/cli.ts', 'src/cli/**/*.ts', 'src/replay/**/*.ts', 'src/hook.ts', 'src/hookLoader.ts'], rules: layerRules.doors },

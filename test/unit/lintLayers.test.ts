@@ -141,3 +141,11 @@ test('views lay out core data in the protocol\'s types: core and shared only, no
   await assertForbidden(VIEWS, "import { readFile } from 'node:fs/promises';\nexport const r = readFile;", /no Node built-ins/);
   await assertForbidden(VIEWS, "import * as vscode from 'vscode';\nexport const v = vscode;", /Only src\/host/);
 });
+
+test('the pure unit tier imports no way to start a process, a worker or a socket; the integration tier may', async () => {
+  for (const mod of ['node:child_process', 'child_process', 'node:worker_threads', 'node:net', 'node:dgram']) {
+    await assertForbidden('test/unit/__layer_fixture__.test.ts', `import * as m from '${mod}';\nexport const x = m;`, /belongs in test\/integration/);
+  }
+  await assertAllowed('test/integration/__layer_fixture__.test.ts', "import { spawnSync } from 'node:child_process';\nexport const s = spawnSync;");
+  await assertAllowed('test/unit/__layer_fixture__.test.ts', "import * as fs from 'node:fs';\nexport const f = fs;");
+});
