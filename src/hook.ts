@@ -4,6 +4,10 @@
 import { join } from 'node:path';
 import type { HookRecord } from './agents/hooks/record';
 import { hookMain } from './agents/hooks/runner';
+import { warmUpGate } from './agents/hooks/warmUp';
+
+/** Run by dist/hook.js before it writes this bundle's code cache (see warmUp.ts). */
+export const warmUp = warmUpGate;
 
 // a path esbuild leaves alone: the store is its own bundle, loaded only by post calls (and by a
 // pre call that finds an old or damaged memory.json)

@@ -2,6 +2,7 @@
 // The CLI and the extension host both go through this class: one behaviour, tested once.
 
 import { addLearnings, extractLearnings } from '../core/learnings';
+import { applyRecord, applyRun, isRunRecord, runRecord, type RunOutcome, type RunRecord } from '../core/journal';
 import { checkCommand, type CheckResult } from '../core/check';
 import { mergeSettings } from '../core/config';
 import {
@@ -13,7 +14,6 @@ import {
   prepareAttempt,
   summarize,
   type MemorySummary,
-  type RecordResult,
 } from '../core/memory';
 import { recall, type RecallHit, type Scorer, lexicalScorer } from '../core/recall';
 import { createRedactor, type Redactor } from '../core/redact';
@@ -29,12 +29,13 @@ import {
   type MemoryData,
 } from '../core/types';
 import { buildBrief } from '../core/brief';
-import { comparisonHead, fixLessonText } from '../core/ledger';
+import { comparisonHead } from '../core/ledger';
 import { committedFiles, readGitState, type GitOptions } from '../store/gitContext';
 import { MemoryStore, memoryDirFor, type MemoryStorePort, type StoreOptions } from '../store/memoryStore';
 import type { TeamCheck } from '../core/team';
 import type { TeamLink } from '../store/team/teamMemory';
 import { VectorStore } from '../store/vectorStore';
+import { FOLD_BYTES, FOLD_RECORDS } from '../store/journal';
 
 export interface WorkspaceMemoryOptions extends StoreOptions {
   settings?: Partial<EngineSettings>;
@@ -51,12 +52,15 @@ export interface WorkspaceMemoryOptions extends StoreOptions {
   store?: MemoryStorePort;
   /** Team memory: told about every write (its outbox), consulted by check (its cached view). */
   team?: TeamLink;
+  /**
+   * Record runs into the journal beside memory.json instead of rewriting it (a hook: one run per
+   * process, where rewriting the whole memory is most of the cost); the next full write folds it in.
+   */
+  journal?: boolean;
 }
 
-export interface RecordOutcome extends RecordResult {
-  /** Learnings found in the output as LEARNING[type]: lines. */
-  learnings: Learning[];
-}
+/** What recording a run did, with the learnings it added (LEARNING[type]: lines of its output, the fix lesson). */
+export type RecordOutcome = RunOutcome;
 
 export class WorkspaceMemory {
   readonly store: MemoryStorePort;
@@ -65,17 +69,21 @@ export class WorkspaceMemory {
   private readonly git: false | GitOptions;
   scorer: Scorer;
   readonly team: TeamLink | undefined;
+  private readonly journal: boolean;
 
   constructor(
     readonly workspaceFolder: string,
     options: WorkspaceMemoryOptions = {},
   ) {
-    this.store = options.store ?? new MemoryStore(options.dir ?? memoryDirFor(workspaceFolder), { ...options, root: options.root ?? (options.dir ? undefined : workspaceFolder) });
+    this.store =
+      options.store ??
+      new MemoryStore(options.dir ?? memoryDirFor(workspaceFolder), { ...options, root: options.root ?? (options.dir ? undefined : workspaceFolder), redact: t => this.redact(t) });
     this._settings = mergeSettings(options.settings);
     this.redactor = createRedactor(this._settings.extraRedactionPatterns);
     this.scorer = options.scorer ?? lexicalScorer;
     this.git = options.git ?? {};
     this.team = options.team;
+    this.journal = options.journal === true;
   }
 
   get settings(): EngineSettings {
@@ -101,11 +109,12 @@ export class WorkspaceMemory {
   async record(input: AttemptInput): Promise<RecordOutcome> {
     const attempt = prepareAttempt(input, this._settings, this.redactor);
     const found = extractLearnings(attempt.output);
-    let current: MemoryData | undefined;
+    // journal mode reads memory once, for this approach only (a hook: see appendToJournal)
+    let current = this.journalMode ? await this.store.readFor!([attempt.key]) : undefined;
     if (!found.length && (attempt.outcome === 'success' || attempt.outcome === 'interrupted')) {
       // Most commands succeed and were never remembered: answer from a lock-free read and write
       // nothing, so `ls` and `git status` cost one read, not a lock, no git and no rewrite of the file.
-      current = await this.store.read();
+      current ??= await this.store.read();
       if (!current.approaches[attempt.key]) {
         const r = { ...applyAttempt(current, attempt, this._settings), learnings: [] };
         await this.team?.afterRecord(r);
@@ -114,25 +123,39 @@ export class WorkspaceMemory {
     }
     // [ledger] the git state after the run, before the lock (git is bounded; the lock is not held meanwhile)
     if (this.git !== false && attempt.outcome !== 'interrupted') await this.addGitContext(attempt, current);
-    const r = await this.store.update(data => {
-      const result = applyAttempt(data, attempt, this._settings);
-      const learnings = found.length
-        ? addLearnings(data.learnings, found, { source: 'output', key: attempt.key, now: attempt.timestamp, newId: () => newId() })
-        : [];
-      const fix = result.ledger.fix;
-      if (fix) {
-        // what fixed it, as a lesson recall and the panel offer for similar failures
-        const text = this.redact(`\`${result.approach.label}\` ${fixLessonText(fix)}`).slice(0, 2000);
-        learnings.push(...addLearnings(data.learnings, [{ type: 'learning', text }], { source: 'fix', key: attempt.key, now: attempt.timestamp, newId: () => newId() }));
-        if (data.learnings.length > this._settings.limits.maxLearnings) data.learnings.splice(0, data.learnings.length - this._settings.limits.maxLearnings);
-      }
-      return { ...result, learnings };
-    });
+    const r =
+      (current && (await this.appendToJournal(attempt, found, current))) ??
+      (await this.store.update(data => applyRun(data, attempt, found, this._settings, { redact: t => this.redact(t), newId: () => newId() })));
     if (this.team) {
       await this.team.afterRecord(r);
       for (const l of r.learnings) await this.team.afterLearning(l);
     }
     return r;
+  }
+
+  private get journalMode(): boolean {
+    return this.journal && !!this.store.readFor && !!this.store.appendRecord;
+  }
+
+  /**
+   * Journal mode: the run appended to the journal instead of a rewrite of memory.json, and folded into
+   * it once the journal is long. What it did is told from `current` (this process's own view: nobody
+   * else reads it), or, when the team is told too, exactly as it stands under the lock. undefined:
+   * memory.json needs a full write (an older schema, damaged).
+   */
+  private async appendToJournal(attempt: Attempt, found: RunRecord['learnings'], current: MemoryData): Promise<RecordOutcome | undefined> {
+    const record = runRecord(attempt, this._settings, found);
+    // a record every reader will apply, or none: a run that does not pass the readers' check is written at once
+    if (!this.journalMode || !isRunRecord(record)) return undefined;
+    const ctx = { redact: (t: string) => this.redact(t) };
+    const apply = (view: MemoryData, sizeOf?: (a: Approach) => number) => applyRecord(view, record, { ...ctx, ...(sizeOf ? { sizeOf } : {}) });
+    const done = await this.store.appendRecord!(record, this.team ? { key: attempt.key, apply } : undefined);
+    if (!done) return undefined;
+    if (done.appended.records >= FOLD_RECORDS || done.appended.bytes >= FOLD_BYTES) {
+      // the journal is long enough: fold it into memory.json now (the run is safe in the journal either way)
+      await this.store.update(() => undefined).catch(() => undefined);
+    }
+    return done.result ?? apply(current);
   }
 
   /** Git state of the run; the files committed since the run it is compared with when HEAD moved. */

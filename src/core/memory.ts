@@ -18,6 +18,7 @@ import type {
   Attempt,
   AttemptInput,
   EngineSettings,
+  JudgingSettings,
   MemoryData,
   MemoryLimits,
   Outcome,
@@ -200,7 +201,7 @@ function addAlternative(a: Approach, alt: string): void {
  * - success: the approach is resolved and its failure count cleared
  * - interrupted / unknown: kept in the short-term window, never counted
  */
-export function applyAttempt(data: MemoryData, attempt: Attempt, settings: EngineSettings): RecordResult {
+export function applyAttempt(data: MemoryData, attempt: Attempt, settings: JudgingSettings, sizeOf: (a: Approach) => number = approachBytes): RecordResult {
   const now = attempt.timestamp;
   const existing = approachOf(data, attempt.key);
   const approach = existing ?? newApproach(attempt, now);
@@ -283,7 +284,7 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Engin
 
   const patterns = detectPatterns(approach.attempts);
   const progress = computeProgress(approach.attempts);
-  const evicted = stored ? enforceLimits(data, settings.limits, attempt.key) : [];
+  const evicted = stored ? enforceLimits(data, settings.limits, attempt.key, sizeOf) : [];
   if (stored) data.updatedAt = now;
   return { attempt, approach, patterns, progress, becameExhausted, resolved, usedAllowOnce, evicted, stored, reason, ledger, flaky };
 }
@@ -388,7 +389,8 @@ export function summarize(data: MemoryData): MemorySummary {
   };
 }
 
-function approachBytes(a: Approach): number {
+/** What an approach counts toward `maxTotalBytes` (a rough size of its stored JSON). */
+export function approachBytes(a: Approach): number {
   let n = 256 + a.command.length + a.lastErrorSignature.length + (a.ledger?.length ?? 0) * 200;
   for (const t of a.attempts) n += 256 + t.command.length + t.output.length + t.errorSignature.length;
   return n;
@@ -399,7 +401,7 @@ function approachBytes(a: Approach): number {
  * then the oldest failing ones; exhausted approaches go last. Never evicts `keep`.
  * Reflections and learnings are FIFO.
  */
-export function enforceLimits(data: MemoryData, limits: MemoryLimits, keep?: string): string[] {
+export function enforceLimits(data: MemoryData, limits: MemoryLimits, keep?: string, sizeOf: (a: Approach) => number = approachBytes): string[] {
   const evicted: string[] = [];
   const rank = (a: Approach) => (a.status === 'resolved' ? 0 : a.status === 'active' ? 1 : 2);
   const candidates = () =>
@@ -416,11 +418,11 @@ export function enforceLimits(data: MemoryData, limits: MemoryLimits, keep?: str
     }
   }
   let bytes = 0;
-  for (const a of Object.values(data.approaches)) bytes += approachBytes(a);
+  for (const a of Object.values(data.approaches)) bytes += sizeOf(a);
   if (bytes > limits.maxTotalBytes) {
     for (const a of candidates()) {
       if (bytes <= limits.maxTotalBytes) break;
-      bytes -= approachBytes(a);
+      bytes -= sizeOf(a);
       delete data.approaches[a.key];
       evicted.push(a.key);
     }

@@ -4,7 +4,12 @@
 // pre-checks; it is safe on 50 MB of output and on binary garbage. User patterns run on RE2JS
 // (linear-time matching). Pure: no vscode, no fs.
 
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
+
+// re2js builds large Unicode tables when it loads (~5 ms): loaded for the first user pattern, not
+// with this module, so a hook or a check without user patterns never pays for it
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load, on purpose
+const re2 = (): typeof RE2JS => (require('re2js') as typeof import('re2js')).RE2JS;
 
 export interface RedactionResult {
   text: string;
@@ -346,18 +351,19 @@ const RE2_HINT = 'Failure Memory runs redaction patterns with a linear-time engi
 /** Accepts a plain regex source, or `/source/flags` (flags i, m, s; g and y are implied or ignored). */
 function compileUserPattern(source: string): UserPattern {
   if (typeof source !== 'string' || source.trim() === '') throw new RedactionPatternError(String(source), 'empty pattern');
+  const RE2 = re2();
   let body = source;
-  let flags = RE2JS.LOOKBEHINDS;
+  let flags = RE2.LOOKBEHINDS;
   const literal = /^\/([^]+)\/([dgimsuvy]*)$/.exec(source);
   if (literal) {
     body = literal[1];
-    if (literal[2].includes('i')) flags |= RE2JS.CASE_INSENSITIVE;
-    if (literal[2].includes('m')) flags |= RE2JS.MULTILINE;
-    if (literal[2].includes('s')) flags |= RE2JS.DOTALL;
+    if (literal[2].includes('i')) flags |= RE2.CASE_INSENSITIVE;
+    if (literal[2].includes('m')) flags |= RE2.MULTILINE;
+    if (literal[2].includes('s')) flags |= RE2.DOTALL;
   }
   let re: RE2JS;
   try {
-    re = RE2JS.compile(body, flags);
+    re = RE2.compile(body, flags);
   } catch (e) {
     const reason = e instanceof Error ? e.message.replace(/^error parsing regexp: /, '') : String(e);
     throw new RedactionPatternError(source, `${reason}. ${RE2_HINT}.`);

@@ -163,6 +163,19 @@ export interface MemoryData {
   reflections: unknown[];
   learnings: Learning[];
   updatedAt: string;
+  /** What of the hooks' journal (journal.jsonl) this memory already holds (see core/journal.ts). */
+  journal?: JournalState;
+}
+
+/**
+ * The journal as memory.json knows it. `folded`: the journals (by their id) whose first `bytes` bytes
+ * are in this memory, newest last, so a reader that read a journal just before it was folded does
+ * not apply it twice. `carried`: records of a kind this version cannot apply (written by a newer
+ * Failure Memory), kept until one that can folds them.
+ */
+export interface JournalState {
+  folded: Array<{ id: string; bytes: number }>;
+  carried?: Array<{ kind: string; id: string } & Record<string, unknown>>;
 }
 
 export const SCHEMA_VERSION = 2;
@@ -185,6 +198,9 @@ export interface EngineSettings {
   extraRedactionPatterns: string[];
   limits: MemoryLimits;
 }
+
+/** What recording a run is judged with: the recorder's threshold, window and caps. */
+export type JudgingSettings = Pick<EngineSettings, 'threshold' | 'window' | 'limits'>;
 
 /** Caps per workspace (seed 002): the oldest resolved approaches are evicted first. */
 export interface MemoryLimits {

@@ -1,7 +1,6 @@
 // A cross-process lock file next to the data it protects: `<file>.lock`, created with O_EXCL.
 // Works between VS Code windows and the CLI on one machine, and (by age) across machines on a shared folder.
 
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, open, unlink, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -92,7 +91,7 @@ export async function acquireLock(lockPath: string, options: LockOptions): Promi
   // briefly is progress (16 processes at once), one holder that keeps it for timeoutMs is not
   let started = Date.now();
   let holderKey: string | undefined;
-  const token = randomBytes(8).toString('hex');
+  const token = randomHex(8);
   let backoff = 5;
   let holder: Partial<LockInfo> | undefined;
   let watched: { key: string; since: number } | undefined;
@@ -293,6 +292,16 @@ function warn(options: LockOptions, message: string): void {
 
 function sleep(ms: number): Promise<void> {
   return new Promise(resolve => setTimeout(resolve, Math.max(0, ms)));
+}
+
+/**
+ * `bytes` random bytes as hex, for names and tokens that must differ between processes (temp files,
+ * lock tokens, journal ids), never for secrets: node:crypto would cost every hook call a few ms to load.
+ */
+export function randomHex(bytes: number): string {
+  let s = '';
+  for (let i = 0; i < bytes; i++) s += Math.floor(Math.random() * 256).toString(16).padStart(2, '0');
+  return s;
 }
 
 export function errnoCode(err: unknown): string | undefined {

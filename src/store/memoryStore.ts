@@ -7,15 +7,21 @@
 // deep-frozen, and re-parses only when the file's stat changes (see `read`).
 
 import { constants, type Stats } from 'node:fs';
-import { lstat, mkdir, open, rename, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Adapter, Low as LowType } from 'lowdb' with { 'resolution-mode': 'import' };
-import { emptyMemory, type MemoryData } from '../core/types';
+import { applyRecord, foldedState, isKnownKind, pendingRecords, type JournalContents, type JournalRecord } from '../core/journal';
+import { approachBytes } from '../core/memory';
+import { createRedactor } from '../core/redact';
+import { emptyMemory, type Approach, type MemoryData } from '../core/types';
 import { assertInsideWithoutLinks, DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_STALE_LOCK_MS, exists, removeStaleTemps, UnsafePathError, workspaceRootOf, writeFileAtomic } from './fsx';
 import { cloneJson, deepFreeze } from './frozen';
 import { MEMORY_FILE_NAME, migrateMemory } from './memorySchema';
-import { StoreError, type StoreErrorCode } from './storeError';
+import { fsError, StoreError } from './storeError';
 import { acquireLock, describeHolder, errnoCode, LockTimeoutError, serialize, type HeldLock } from './lock';
+import { appendRecordLocked, journalFile, journalKey, readJournal, type Appended, type JournalRead } from './journal';
+import { buildIndex, INDEX_FILE_NAME, serializeMemory, type SerializedMemory } from './memoryIndex';
+import { readView, type IndexCache } from './quickView';
 
 export { MEMORY_FILE_NAME, migrateMemory } from './memorySchema';
 export { StoreError, type StoreErrorCode } from './storeError';
@@ -45,6 +51,8 @@ export interface StoreOptions {
    * and returns data the caller owns (for one-shot processes that read once: no freeze, no copy).
    */
   cache?: boolean;
+  /** Redacts the fix lesson of a journaled run as it is applied (default: the built-in rules). */
+  redact?: (text: string) => string;
 }
 
 type Loaded =
@@ -63,7 +71,15 @@ export interface MemoryStorePort {
   read(): Promise<MemoryData>;
   update<T>(mutate: (data: MemoryData) => T | Promise<T>): Promise<T>;
   replace(data: MemoryData): Promise<void>;
+  /** When memory (memory.json or its journal) last changed; undefined when there is none. */
   mtimeMs(): Promise<number | undefined>;
+  /** Memory with only the approaches of `keys` loaded whole (a hook's read); absent: read() is used. */
+  readFor?(keys: readonly string[]): Promise<MemoryData>;
+  /** Appends a record to the journal (a hook's write); absent: update() is used. See MemoryStore.appendRecord. */
+  appendRecord?<T>(
+    record: JournalRecord,
+    about?: { key: string; apply: (view: MemoryData, sizeOf: (a: Approach) => number) => T },
+  ): Promise<{ result: T | undefined; appended: Appended } | undefined>;
 }
 
 export class MemoryStore implements MemoryStorePort {
@@ -78,6 +94,12 @@ export class MemoryStore implements MemoryStorePort {
   private readonly caching: boolean;
   /** The last memory parsed or written (deep-frozen) and the stat key of the file it is. */
   private cache: { key: string; data: MemoryData } | undefined;
+  /** The cached memory with the journal's pending records applied, and the journal state it holds. */
+  private withJournal: { base: MemoryData; key: string; data: MemoryData } | undefined;
+  /** Inside a locked write: the journal being folded into memory.json (removed once memory.json holds it). */
+  private folding: Pick<JournalContents, 'id' | 'bytes'> | undefined;
+  private readonly redact: (text: string) => string;
+  private readonly indexCache: IndexCache = {};
 
   constructor(dir: string, options: StoreOptions = {}) {
     this.dir = path.resolve(dir);
@@ -89,6 +111,7 @@ export class MemoryStore implements MemoryStorePort {
     this.warnSink = options.onWarning ?? (message => process.emitWarning(message, 'FailureMemoryWarning'));
     this.migrate = options.migrate ?? migrateMemory;
     this.caching = options.cache ?? true;
+    this.redact = options.redact ?? (t => createRedactor().redact(t).text);
   }
 
   /**
@@ -103,6 +126,13 @@ export class MemoryStore implements MemoryStorePort {
    * counts as unchanged while its inode, size, mtime and ctime are; our own writes refresh the cache.
    */
   async read(): Promise<MemoryData> {
+    // the journal first: a fold landing between the two reads is then seen in memory.json, marked folded
+    const journal = await readJournal(this.dir);
+    return this.overlay(await this.readBase(), journal);
+  }
+
+  /** memory.json alone (cached while unchanged), a corrupt one moved aside. */
+  private async readBase(): Promise<MemoryData> {
     const cached = await this.fromCache();
     if (cached) return cached;
     const loaded = await this.load();
@@ -122,6 +152,100 @@ export class MemoryStore implements MemoryStorePort {
       }
       throw err;
     }
+  }
+
+  /** `base` with the journal's pending records applied (a copy when `base` is the shared cached memory). */
+  private overlay(base: MemoryData, journal: JournalRead): MemoryData {
+    const pending = pendingRecords(base, journal.kind === 'ok' ? journal.contents : undefined);
+    if (!pending.length) return base;
+    if (!this.caching) {
+      this.applyPending(base, pending);
+      return base;
+    }
+    const key = journalKey(journal);
+    if (this.withJournal?.base === base && this.withJournal.key === key) return this.withJournal.data;
+    const data = cloneJson(base);
+    this.applyPending(data, pending);
+    this.withJournal = { base, key, data: deepFreeze(data) };
+    return this.withJournal.data;
+  }
+
+  /** Applies journal records in order; returns those of a kind this version cannot apply (carried by the fold). */
+  private applyPending(data: MemoryData, records: JournalRecord[]): JournalRecord[] {
+    const unknown: JournalRecord[] = [];
+    for (const r of records) {
+      if (!isKnownKind(r)) {
+        unknown.push(r);
+        continue;
+      }
+      let applied;
+      try {
+        applied = applyRecord(data, r, { redact: this.redact });
+      } catch (err) {
+        this.warn(`A journaled record (${r.kind} ${r.id}) could not be applied and was left out: ${(err as Error).message}`);
+        continue;
+      }
+      if (!applied) this.warn(`A journaled record (${r.kind} ${r.id}) is not of the shape of its kind and was left out.`);
+    }
+    return unknown;
+  }
+
+  /**
+   * Memory with only the approaches of `keys` (and those its journal touches) loaded whole, the
+   * others as heads (see quickView.ts): what a hook needs to decide for one command. Not cached, not
+   * frozen: the caller's own.
+   */
+  async readFor(keys: readonly string[]): Promise<MemoryData> {
+    await this.checkPath();
+    const view = readView(this.dir, keys, { redact: this.redact }, this.indexCache);
+    if (view === null) return emptyMemory();
+    return view ? view.data : cloneJson(await this.read());
+  }
+
+  /**
+   * A hook's write: appends the record to the journal under the lock; memory.json is not rewritten
+   * (the next full write folds the journal into it). With `about`, `apply` is first given memory as
+   * it stands under the lock (only the approach of `about.key` whole, see readFor) to say exactly
+   * what the record does. undefined (nothing written): memory.json needs the store's full read for
+   * that (an older schema, damaged); use update().
+   */
+  async appendRecord<T>(
+    record: JournalRecord,
+    about?: { key: string; apply: (view: MemoryData, sizeOf: (a: Approach) => number) => T },
+  ): Promise<{ result: T | undefined; appended: Appended } | undefined> {
+    return this.locked(async lock => {
+      let journal = await readJournal(this.dir);
+      if (journal.kind === 'corrupt') {
+        await this.moveJournalAside(journal.reason);
+        journal = { kind: 'missing' };
+      }
+      let result: T | undefined;
+      if (about) {
+        const view = readView(this.dir, [about.key], { redact: this.redact }, this.indexCache);
+        if (view === undefined) return undefined;
+        result = view ? about.apply(view.data, view.sizeOf) : about.apply(emptyMemory(), approachBytes);
+      }
+      if (!(await lock.stillHeld().catch(() => false))) {
+        throw new StoreError('LOCK_TIMEOUT', this.lockFile, `Failure Memory did not record into ${journalFile(this.dir)}: another process broke its lock meanwhile. Nothing was written; try again.`);
+      }
+      const appended = await appendRecordLocked(this.dir, record, journal).catch(err => {
+        throw fsError(err, this.dir, 'write');
+      });
+      return { result, appended };
+    });
+  }
+
+  /** Inside the lock: a journal that is not one (a damaged first line, a link) is renamed aside, its bytes kept. */
+  private async moveJournalAside(reason: string): Promise<void> {
+    const file = journalFile(this.dir);
+    const target = `${file}.corrupt-${new Date().toISOString().replace(/:/g, '-')}`;
+    try {
+      await rename(file, target);
+    } catch (err) {
+      if (errnoCode(err) === 'ENOENT') return;
+      throw fsError(err, this.dir, 'write');
+    }
+    this.warn(`[IO] ${file} could not be used (${reason}). It was saved as ${target}; the runs it held are not in memory.`);
   }
 
   /**
@@ -154,13 +278,11 @@ export class MemoryStore implements MemoryStorePort {
     });
   }
 
-  /** Modification time of memory.json, or undefined when there is none. */
+  /** When memory last changed: memory.json or its journal (a hook's record), whichever is later; undefined when neither exists. */
   async mtimeMs(): Promise<number | undefined> {
-    try {
-      return (await stat(this.file)).mtimeMs;
-    } catch {
-      return undefined;
-    }
+    const times = await Promise.all([this.file, journalFile(this.dir)].map(f => stat(f).then(st => st.mtimeMs, () => undefined)));
+    const known = times.filter((t): t is number => t !== undefined);
+    return known.length ? Math.max(...known) : undefined;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -286,8 +408,29 @@ export class MemoryStore implements MemoryStorePort {
     }
   }
 
-  /** Inside the lock: the current data (the caller's own copy), a corrupt file having been moved aside (null when there is none). */
+  /**
+   * Inside the lock: the current data (the caller's own copy), a corrupt file having been moved
+   * aside, with the journal's pending records applied: the write that follows folds them into
+   * memory.json (null when there is neither memory.json nor a journal).
+   */
   async loadLocked(): Promise<MemoryData | null> {
+    this.folding = undefined;
+    let journal = await readJournal(this.dir);
+    if (journal.kind === 'corrupt') {
+      await this.moveJournalAside(journal.reason);
+      journal = { kind: 'missing' };
+    }
+    const data = await this.loadBaseLocked();
+    const contents = journal.kind === 'ok' ? journal.contents : undefined;
+    if (!contents && !data?.journal?.carried?.length) return data;
+    const target = data ?? emptyMemory();
+    const carried = this.applyPending(target, pendingRecords(target, contents));
+    target.journal = { folded: target.journal?.folded ?? [], ...(carried.length ? { carried } : {}) };
+    this.folding = contents && { id: contents.id, bytes: contents.bytes };
+    return target;
+  }
+
+  private async loadBaseLocked(): Promise<MemoryData | null> {
     const cached = await this.fromCache();
     if (cached) return cloneJson(cached); // the update changes its copy, never the shared memory
     const loaded = await this.load();
@@ -296,16 +439,23 @@ export class MemoryStore implements MemoryStorePort {
     return null;
   }
 
-  /** Inside the lock: atomic write of compact JSON (temp file in the same folder, fsync, rename). */
+  /**
+   * Inside the lock: atomic write of compact JSON (temp file in the same folder, fsync, rename); then
+   * the folded journal is removed and the index rewritten.
+   */
   async writeLocked(data: MemoryData, lock: HeldLock): Promise<void> {
+    // the journal this write holds is marked as folded before it is removed: a crash in between never applies it twice
+    const journal = foldedState(data.journal, this.folding, data.journal?.carried ?? []);
+    if (journal) data.journal = journal;
+    else delete data.journal;
     // compact on purpose: a 10k-attempt memory is several MB and is re-read on every check
-    const text = JSON.stringify(data);
+    const written = serializeMemory(data);
     this.cache = undefined;
     try {
       // temp files of a writer killed mid-write (kill -9) are orphans now that we hold the lock
-      await removeStaleTemps(this.dir, [this.file]);
+      await removeStaleTemps(this.dir, [this.file, this.indexFile]);
       if (!(await exists(this.file))) await this.writeGitignore();
-      await writeFileAtomic(this.file, text, async () => {
+      await writeFileAtomic(this.file, written.text, async () => {
         if (!(await lock.stillHeld().catch(() => false))) {
           throw new StoreError('LOCK_TIMEOUT', this.lockFile, `Failure Memory did not write ${this.file}: another process broke its lock while this update was running (it took longer than ${this.staleLockMs} ms). Nothing was written; try again.`);
         }
@@ -314,10 +464,28 @@ export class MemoryStore implements MemoryStorePort {
       if (err instanceof StoreError) throw err;
       throw fsError(err, this.dir, 'write');
     }
-    if (this.caching) {
-      // what was written is the memory now: a copy, since the writer's caller may still hold parts of `data`
-      const st = await lstat(this.file).catch(() => undefined);
-      if (st?.isFile()) this.cache = { key: statKey(st), data: deepFreeze(cloneJson(data)) };
+    if (this.folding) {
+      await unlink(journalFile(this.dir)).catch(err => {
+        if (errnoCode(err) !== 'ENOENT') this.warn(`${journalFile(this.dir)} could not be removed after it was folded into ${this.file}: ${(err as Error).message}`);
+      });
+      this.folding = undefined;
+    }
+    const st = await lstat(this.file).catch(() => undefined);
+    if (st?.isFile()) await this.writeIndex(data, written, st);
+    // what was written is the memory now: a copy, since the writer's caller may still hold parts of `data`
+    if (this.caching && st?.isFile()) this.cache = { key: statKey(st), data: deepFreeze(cloneJson(data)) };
+  }
+
+  private get indexFile(): string {
+    return path.join(this.dir, INDEX_FILE_NAME);
+  }
+
+  /** The index of what was just written (derived data: not synced; a reader that finds it stale reads memory.json whole). */
+  private async writeIndex(data: MemoryData, written: SerializedMemory, st: Stats): Promise<void> {
+    try {
+      await writeFileAtomic(this.indexFile, JSON.stringify(buildIndex(data, written, st)), undefined, { sync: false });
+    } catch {
+      // readers fall back to memory.json: only slower
     }
   }
 
@@ -389,39 +557,6 @@ function loadLowdb(): Promise<typeof import('lowdb', { with: { 'resolution-mode'
 
 // ---------------------------------------------------------------------------------------------
 // File-system helpers
-
-function fsError(err: unknown, where: string, action: 'read' | 'write'): StoreError {
-  const code = errnoCode(err) ?? 'EIO';
-  const session = action === 'write' ? ' Memory is kept in this session only.' : '';
-  const start = `Failure Memory cannot ${action} ${action === 'write' ? 'to ' : ''}${where}`;
-  let why: string;
-  let storeCode: StoreErrorCode = 'IO';
-  switch (code) {
-    case 'EROFS':
-      why = 'the folder is read-only';
-      storeCode = 'READ_ONLY';
-      break;
-    case 'EACCES':
-    case 'EPERM':
-      why = 'permission denied';
-      storeCode = action === 'write' ? 'READ_ONLY' : 'IO';
-      break;
-    case 'ENOSPC':
-    case 'EDQUOT':
-      why = 'the disk is full';
-      break;
-    case 'EISDIR':
-      why = 'a folder is in the way of a file';
-      break;
-    case 'ENOTDIR':
-    case 'EEXIST':
-      why = 'a file is in the way of the folder';
-      break;
-    default:
-      why = (err as Error)?.message ?? String(err);
-  }
-  return new StoreError(storeCode, where, `${start}: ${why} (${code}).${session}`, { cause: err });
-}
 
 /**
  * A file changed less than this long before it was read is not cached (see MemoryStore.keep): file

@@ -10,10 +10,12 @@ import { existsSync, readFileSync, realpathSync, statSync, writeSync } from 'nod
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { agentDenyReason, agentSummary, userOnlyReason, userOnlySubcommand } from '../../core/agentContext';
 import { checkCommand } from '../../core/check';
-import { createRedactor } from '../../core/redact';
+import { approachKey, normalizeCwd } from '../../core/approach';
+import { createRedactor, type Redactor } from '../../core/redact';
 import { SCHEMA_VERSION, type EngineSettings, type MemoryData } from '../../core/types';
 import { loadWorkspaceSettings } from '../../app/settings';
 import { memoryDirFor } from '../../store/paths';
+import { readView } from '../../store/quickView';
 import { claimCall } from './callOnce';
 import type { HookRecord } from './record';
 import { refreshRules } from './rules';
@@ -110,42 +112,16 @@ function settingsFor(workspace: string): EngineSettings {
   return loadWorkspaceSettings(workspace).engine;
 }
 
-const MAX_FAST_READ_BYTES = 64 * 1024 * 1024;
-
 /**
- * The memory as the store last wrote it, read synchronously without the lock (writes are atomic
- * renames). null: no memory yet. undefined: not a current, well-formed file (older schema, damaged,
- * too large): the caller asks the store, which migrates or moves it aside.
+ * Memory as the hook sees it: memory.json with the runs other hooks journaled since it was written,
+ * read without the lock and without the store (see store/quickView.ts), with the approaches of
+ * `keys` loaded whole (all of them for 'all'). The store's own read when the quick one cannot use
+ * the file (an older schema, damaged: the store migrates or moves it aside).
  */
-export function readMemorySnapshot(workspace: string): MemoryData | null | undefined {
-  let text: string;
-  try {
-    const file = join(memoryDirFor(workspace), 'memory.json');
-    if (statSync(file).size > MAX_FAST_READ_BYTES) return undefined;
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
-  }
-  let d: MemoryData;
-  try {
-    d = JSON.parse(text) as MemoryData;
-  } catch {
-    return undefined;
-  }
-  if (!d || typeof d !== 'object' || d.schemaVersion !== SCHEMA_VERSION || !d.approaches || typeof d.approaches !== 'object' || !Array.isArray(d.learnings)) return undefined;
-  for (const a of Object.values(d.approaches)) {
-    const ok = a && typeof a === 'object' && typeof a.key === 'string' && typeof a.command === 'string' && typeof a.label === 'string' && typeof a.cwd === 'string' &&
-      typeof a.status === 'string' && typeof a.failures === 'number' && typeof a.lastErrorSignature === 'string' && typeof a.updatedAt === 'string' &&
-      Array.isArray(a.attempts) && Array.isArray(a.alternativesTried);
-    if (!ok) return undefined;
-  }
-  return d;
-}
-
-async function readMemory(workspace: string, full: HookRunOptions['readFull']): Promise<MemoryData> {
-  const snap = readMemorySnapshot(workspace);
-  if (snap) return snap;
-  if (snap === null) return { schemaVersion: SCHEMA_VERSION, approaches: {}, reflections: [], learnings: [], updatedAt: new Date().toISOString() };
+async function readMemory(workspace: string, keys: readonly string[] | 'all', redactor: Redactor, full: HookRunOptions['readFull']): Promise<MemoryData> {
+  const view = readView(memoryDirFor(workspace), keys, { redact: t => redactor.redact(t).text });
+  if (view) return view.data;
+  if (view === null) return { schemaVersion: SCHEMA_VERSION, approaches: {}, reflections: [], learnings: [], updatedAt: new Date().toISOString() };
   return full(workspace);
 }
 
@@ -198,10 +174,11 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
   const where = locate(input.root, input.cwd);
   if (typeof where === 'string') return failOpen(adapter, 'pre', payload, where);
   const settings = settingsFor(where.workspace);
-  const data = await readMemory(where.workspace, readFull);
   const redactor = createRedactor(settings.extraRedactionPatterns);
-  for (const command of commands) {
-    const c = checkCommand(data, redactor.redact(command).text, where.rel, settings);
+  const lines = commands.map(c => redactor.redact(c).text);
+  const data = await readMemory(where.workspace, lines.map(c => approachKey(c, normalizeCwd(where.rel))), redactor, readFull);
+  for (const line of lines) {
+    const c = checkCommand(data, line, where.rel, settings);
     if (c.verdict === 'block') return answer({ kind: 'deny', reason: agentDenyReason(c, data) });
   }
   return answer({ kind: 'allow' });
@@ -230,8 +207,9 @@ async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adap
   for (const r of runs) await record({ workspace: where.workspace, command: r.command, cwd: where.rel, exitCode: r.result!.exitCode, output: r.result!.output });
   const rules = adapter.rulesFile;
   if (rules) {
-    const data = await readMemory(where.workspace, readFull);
-    refreshRules(where.workspace, rules, agentSummary(data, settingsFor(where.workspace).threshold));
+    const settings = settingsFor(where.workspace);
+    const data = await readMemory(where.workspace, 'all', createRedactor(settings.extraRedactionPatterns), readFull);
+    refreshRules(where.workspace, rules, agentSummary(data, settings.threshold));
   }
   return answer({ kind: 'none' });
 }
@@ -241,7 +219,7 @@ async function context(input: HookInput, answer: (a: HookAnswer) => HookReply, a
   const where = locate(input.root, input.root ? undefined : input.cwd);
   if (typeof where === 'string') return failOpen(adapter, ev, payload, where);
   const settings = settingsFor(where.workspace);
-  const data = await readMemory(where.workspace, readFull);
+  const data = await readMemory(where.workspace, 'all', createRedactor(settings.extraRedactionPatterns), readFull);
   const text = agentSummary(data, settings.threshold);
   const rules = adapter.rulesFile;
   if (rules) refreshRules(where.workspace, rules, text);

@@ -1,0 +1,170 @@
+// What the hooks read: memory.json with the journal's pending records applied, read synchronously,
+// without the lock (memory.json is replaced by atomic renames; the journal only grows until a fold
+// removes it) and without loading the store. With memory.index.json describing the current
+// memory.json, only the approaches asked for (and those the journal touches) are parsed whole; the
+// others come from their index entries (headOf), which hold all that the gate, the deny reason and
+// applying a run ever read of another approach. Without a usable index, memory.json is parsed
+// whole. Either way the answer for those keys is the one a full read gives (test/unit/journal.test.ts).
+
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { applyRecord, pendingRecords, readJournalState, recordKey, type ApplyContext, type JournalContents } from '../core/journal';
+import { approachBytes } from '../core/memory';
+import { SCHEMA_VERSION, type Approach, type Learning, type MemoryData } from '../core/types';
+import { readJournalSync } from './journal';
+import { describes, headOf, INDEX_FILE_NAME, parseIndex, type MemoryIndex } from './memoryIndex';
+import { MEMORY_FILE_NAME } from './memorySchema';
+
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+/** memory.json over this size is left to the store (which moves it aside). */
+const MAX_MEMORY_BYTES = 64 * 1024 * 1024;
+
+/** The last index parsed, kept by a caller that reads more than once (a post hook reads before and inside the lock). */
+export interface IndexCache {
+  key?: string;
+  index?: MemoryIndex;
+}
+
+export interface View {
+  data: MemoryData;
+  /** What an approach counts toward maxTotalBytes (heads carry their size: their attempts are not loaded). */
+  sizeOf: (a: Approach) => number;
+}
+
+/**
+ * Memory as a reader sees it, with the approaches of `keys` (or all) loaded whole. null: no memory
+ * at all yet. undefined: memory.json cannot be read here (an older schema, damaged, too large): ask
+ * the store, which migrates or moves it aside.
+ */
+export function readView(dir: string, keys: readonly string[] | 'all', ctx: Pick<ApplyContext, 'redact'>, cache: IndexCache = {}): View | null | undefined {
+  // the journal first: a fold that lands between the two reads is then seen in memory.json (marked folded)
+  const journalRead = readJournalSync(dir);
+  const journal = journalRead.kind === 'ok' ? journalRead.contents : undefined;
+  let fd: number;
+  try {
+    fd = openSync(path.join(dir, MEMORY_FILE_NAME), constants.O_RDONLY | NOFOLLOW);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT' && (e as NodeJS.ErrnoException).code !== 'ENOTDIR') return undefined;
+    if (!journal?.entries.length) return null;
+    return applyPending({ data: emptyData(), sizeOf: approachBytes }, journal, ctx);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > MAX_MEMORY_BYTES) return undefined;
+    const index = keys === 'all' ? undefined : readIndex(dir, cache);
+    let view: View | undefined;
+    if (index && index.schemaVersion === SCHEMA_VERSION && describes(index, stat)) {
+      const wanted = new Set(keys);
+      for (const r of pendingRecords({ ...emptyData(), journal: readJournalState(index.journal) }, journal)) {
+        const k = recordKey(r);
+        if (k !== undefined) wanted.add(k);
+      }
+      view = partialView(fd, index, wanted);
+    }
+    view ??= wholeView(fd, stat.size);
+    return view && applyPending(view, journal, ctx);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function emptyData(): MemoryData {
+  return { schemaVersion: SCHEMA_VERSION, approaches: {}, reflections: [], learnings: [], updatedAt: new Date().toISOString() };
+}
+
+function applyPending(view: View, journal: JournalContents | undefined, ctx: Pick<ApplyContext, 'redact'>): View {
+  for (const r of pendingRecords(view.data, journal)) {
+    try {
+      applyRecord(view.data, r, { ...ctx, sizeOf: view.sizeOf });
+    } catch {
+      // a record the engine cannot apply is left to the fold, which reports it
+    }
+  }
+  return view;
+}
+
+function readIndex(dir: string, cache: IndexCache): MemoryIndex | undefined {
+  const file = path.join(dir, INDEX_FILE_NAME);
+  try {
+    const st = statSync(file);
+    const key = `${st.ino}:${st.size}:${st.mtimeMs}`;
+    if (cache.key === key) return cache.index;
+    const index = parseIndex(readFileSync(file, 'utf8'));
+    cache.key = key;
+    cache.index = index;
+    return index;
+  } catch {
+    return undefined;
+  }
+}
+
+function readSlice(fd: number, start: number, length: number): unknown {
+  const buf = Buffer.allocUnsafe(length);
+  let got = 0;
+  while (got < length) {
+    const n = readSync(fd, buf, got, length - got, start + got);
+    if (n === 0) throw new Error('memory.json is shorter than its index says');
+    got += n;
+  }
+  return JSON.parse(buf.toString('utf8'));
+}
+
+/** The approaches in `wanted` whole, the rest as heads; undefined when a slice is not what the index says. */
+function partialView(fd: number, index: MemoryIndex, wanted: Set<string>): View | undefined {
+  const data = emptyData();
+  data.journal = readJournalState(index.journal);
+  const sizes = new WeakMap<Approach, number>();
+  try {
+    for (const entry of index.approaches) {
+      const [key, start, length, bytes] = entry;
+      let a: Approach;
+      if (wanted.has(key)) {
+        const whole = readSlice(fd, start, length);
+        if (!isApproach(whole) || whole.key !== key) return undefined;
+        a = whole;
+      } else {
+        a = headOf(entry);
+        sizes.set(a, bytes);
+      }
+      if (key === '__proto__') Object.defineProperty(data.approaches, key, { value: a, enumerable: true, writable: true, configurable: true });
+      else data.approaches[key] = a;
+    }
+    if (index.learnings) {
+      const learnings = readSlice(fd, index.learnings[0], index.learnings[1]);
+      if (!isLearningList(learnings)) return undefined;
+      data.learnings = learnings;
+    }
+  } catch {
+    return undefined;
+  }
+  return { data, sizeOf: a => sizes.get(a) ?? approachBytes(a) };
+}
+
+/** memory.json parsed whole; undefined when it is not a current, well-formed memory. */
+function wholeView(fd: number, size: number): View | undefined {
+  let d: MemoryData;
+  try {
+    d = readSlice(fd, 0, size) as MemoryData;
+  } catch {
+    return undefined;
+  }
+  if (!d || typeof d !== 'object' || d.schemaVersion !== SCHEMA_VERSION || !d.approaches || typeof d.approaches !== 'object' || !isLearningList(d.learnings)) return undefined;
+  if (!Object.values(d.approaches).every(isApproach)) return undefined;
+  d.journal = readJournalState(d.journal);
+  if (!d.journal) delete d.journal;
+  return { data: d, sizeOf: approachBytes };
+}
+
+function isApproach(a: unknown): a is Approach {
+  if (!a || typeof a !== 'object') return false;
+  const x = a as Approach;
+  return (
+    typeof x.key === 'string' && typeof x.command === 'string' && typeof x.label === 'string' && typeof x.cwd === 'string' &&
+    typeof x.status === 'string' && typeof x.failures === 'number' && typeof x.lastErrorSignature === 'string' && typeof x.updatedAt === 'string' &&
+    Array.isArray(x.attempts) && Array.isArray(x.alternativesTried)
+  );
+}
+
+function isLearningList(v: unknown): v is Learning[] {
+  return Array.isArray(v) && v.every(l => l && typeof l === 'object' && typeof (l as Learning).text === 'string' && typeof (l as Learning).type === 'string');
+}
