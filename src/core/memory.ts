@@ -7,7 +7,7 @@ import { approachKey, approachLabel, CHARGE_TESTS, lastPipeline, normalizeCwd, p
 import { boundOutput, sanitizeText } from './output';
 import type { Redactor } from './redact';
 import { stripAnsi } from './ansi';
-import { errorSignature } from './signature';
+import { errorSignature, printedErrorLine, signatureHead } from './signature';
 import { clearStreak, failedStep, hidesExitCode, isProbeAnswer, pushStreakError, streakError } from './judgement';
 import { recordRun, type LedgerUpdate } from './ledger';
 import { computeProgress, detectPatterns, type Pattern, type ProgressStatus } from './patterns';
@@ -103,6 +103,10 @@ export function prepareAttempt(
   const endedAt = input.endedAt ?? now.toISOString();
   const durationMs =
     input.startedAt && endedAt ? Math.max(0, Date.parse(endedAt) - Date.parse(input.startedAt)) || undefined : undefined;
+  // a success through a pipe keeps only a real error line (never the fallback), to compare with the approach's errors
+  const signature = outcome !== 'success' ? errorSignature(redactedOutput) : judged.hidden ? errorSignature(redactedOutput, 300, { fallback: false }) : '';
+  const output = settings.storeOutput ? stored.text : '';
+  const errorLine = signature && output ? printedErrorLine(output, signatureHead(signature)) : undefined;
   return {
     id: newId(now.getTime()),
     command,
@@ -115,11 +119,11 @@ export function prepareAttempt(
     startedAt: input.startedAt,
     endedAt,
     durationMs,
-    output: settings.storeOutput ? stored.text : '',
+    output,
     outputTruncated: !!input.outputTruncated || firstCut.truncated || stored.truncated,
     outputBytes: input.outputBytes ?? firstCut.bytes,
-    // a success through a pipe keeps only a real error line (never the fallback), to compare with the approach's errors
-    errorSignature: outcome !== 'success' ? errorSignature(redactedOutput) : judged.hidden ? errorSignature(redactedOutput, 300, { fallback: false }) : '',
+    errorSignature: signature,
+    ...(errorLine !== undefined ? { errorLine } : {}),
     testResults: judged.testResults,
     timestamp: now.toISOString(),
   };
@@ -223,7 +227,10 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Judgi
     attempt.outcome = 'failure';
     attempt.note = 'exit 0 through a pipe, but the output shows the error this approach keeps failing with';
   }
-  if (attempt.outcome === 'success') attempt.errorSignature = '';
+  if (attempt.outcome === 'success') {
+    attempt.errorSignature = '';
+    delete attempt.errorLine;
+  }
   // [ledger — see ./ledger.ts] every run of a remembered approach, passes included, with its git state
   const wasFailing = approach.failures > 0 || approach.status === 'exhausted';
   const ledger: LedgerUpdate = stored ? recordRun(approach, attempt, wasFailing) : {};

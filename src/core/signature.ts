@@ -330,6 +330,27 @@ export function errorSignature(output: string, maxLength = 300, options: Signatu
   return bound(second && second !== first ? [first, second] : [first], maxLength);
 }
 
+/** The first (most telling) part of a signature, as the gate and the agents' summary compare it. */
+export function signatureHead(signature: string): string {
+  return signature.split(' | ')[0]?.trim() ?? '';
+}
+
+/**
+ * The last line of `output` whose normalized form is `sig` (a signature's first part), as printed;
+ * '' when none is. What the agents are shown as the last error (see agentContext.lastErrorLine).
+ */
+export function printedErrorLine(output: string, sig: string): string {
+  if (!sig || !output) return '';
+  const lines = stripAnsi(output).split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i].trim();
+    if (!line || line.length > 2000) continue;
+    const n = normalizeErrorLine(line);
+    if (n && (n === sig || sig.startsWith(n) || n.includes(sig))) return line;
+  }
+  return '';
+}
+
 /**
  * The error line a person would point at, as the output printed it (not normalized: real paths,
  * numbers and times stay): the line the signature is built from. '' when the output has none.

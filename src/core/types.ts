@@ -55,6 +55,11 @@ export interface Attempt {
   outputBytes: number;
   /** Most telling error line(s), normalized to be stable across runs; '' when nothing looks like an error. */
   errorSignature: string;
+  /**
+   * The line of the stored output the signature's first part was read from, as printed ('' when no
+   * line is): found once when the run is recorded, so the gate need not search the output again.
+   */
+  errorLine?: string;
   testResults: TestResults | null;
   /** ISO time the attempt was recorded. */
   timestamp: string;

@@ -7,7 +7,7 @@
 // the file, so a reader that read the journal just before the fold never counts it twice.
 // Small on purpose: the hooks' gate reads it without loading the store.
 
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, writeSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import * as path from 'node:path';
 import { isJournalRecord, type JournalContents, type JournalRecord } from '../core/journal';
@@ -142,27 +142,20 @@ export interface Appended {
  * nothing changed since that read: appends and folds never interleave) and has moved a corrupt
  * journal aside. The whole line goes in one write; no fsync: a killed process loses nothing it
  * wrote, and memory.json is never at risk (its own rewrite is synced before it is renamed in).
+ * Synchronous: only hooks append, one line each.
  */
-export async function appendRecordLocked(dir: string, record: JournalRecord, current: JournalRead): Promise<Appended> {
+export function appendRecordLocked(dir: string, record: JournalRecord, current: JournalRead): Appended {
   const line = `${JSON.stringify(record)}\n`;
-  if (current.kind !== 'ok') {
-    // none yet (or an empty one a killed writer left): a new journal with a new id
-    const text = headerLine(randomHex(8)) + line;
-    const handle = await open(journalFile(dir), constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | NOFOLLOW, 0o644);
-    try {
-      await handle.write(text);
-    } finally {
-      await handle.close();
-    }
-    return { records: 1, bytes: Buffer.byteLength(text) };
-  }
-  // a line cut by a killed writer stays unterminated: close it, so this record starts a line of its own
-  const text = current.unterminated ? `\n${line}` : line;
-  const handle = await open(journalFile(dir), constants.O_WRONLY | constants.O_APPEND | NOFOLLOW);
+  // none yet (or an empty one a killed writer left): a new journal with a new id
+  const fresh = current.kind !== 'ok';
+  const text = fresh ? headerLine(randomHex(8)) + line : current.unterminated ? `\n${line}` : line;
+  const flags = constants.O_WRONLY | NOFOLLOW | (fresh ? constants.O_CREAT | constants.O_TRUNC : constants.O_APPEND);
+  const fd = openSync(journalFile(dir), flags, 0o644);
   try {
-    await handle.write(text);
+    writeSync(fd, text);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
-  return { records: current.contents.entries.length + 1, bytes: current.contents.bytes + Buffer.byteLength(text) };
+  const bytes = Buffer.byteLength(text);
+  return fresh ? { records: 1, bytes } : { records: current.contents.entries.length + 1, bytes: current.contents.bytes + bytes };
 }

@@ -1,7 +1,7 @@
 // A cross-process lock file next to the data it protects: `<file>.lock`, created with O_EXCL.
 // Works between VS Code windows and the CLI on one machine, and (by age) across machines on a shared folder.
 
-import { constants } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { lstat, open, unlink, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 
@@ -118,6 +118,53 @@ export async function acquireLock(lockPath: string, options: LockOptions): Promi
     const jittered = backoff / 2 + Math.random() * backoff;
     await sleep(Math.min(jittered, options.timeoutMs - waited));
     backoff = Math.min(backoff * 2, 50);
+  }
+}
+
+/**
+ * Takes the lock synchronously if it is free at this very moment; undefined when another holds it
+ * (wait for it with acquireLock). The same lock file as acquireLock, without the heartbeat: for a
+ * holder that keeps it for a few milliseconds (a hook appending one line), never near staleMs.
+ */
+export function tryLockSync(lockPath: string): LockInfo | undefined {
+  const info: LockInfo = { pid: process.pid, host: hostname(), time: new Date().toISOString(), token: randomHex(8) };
+  let fd: number;
+  try {
+    fd = openSync(lockPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o644);
+  } catch (err) {
+    if (errnoCode(err) === 'EEXIST') return undefined;
+    throw err;
+  }
+  let written = false;
+  try {
+    writeSync(fd, JSON.stringify(info));
+    written = true;
+  } finally {
+    closeSync(fd);
+    // e.g. ENOSPC: no half-written lock left for others to wait on
+    if (!written) unlinkQuietly(lockPath);
+  }
+  return info;
+}
+
+function unlinkQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // gone already
+  }
+}
+
+/** Removes a lock taken with tryLockSync if it is still ours. Never throws. */
+export function releaseSync(lockPath: string, info: LockInfo): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(lockPath, constants.O_RDONLY | NOFOLLOW);
+    if (parseLockInfo(readFileSync(fd, 'utf8'))?.token === info.token) unlinkSync(lockPath);
+  } catch {
+    // gone, or not ours: nothing to release
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

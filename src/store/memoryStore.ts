@@ -6,7 +6,7 @@
 // A long-lived process (the extension host, the MCP server) keeps the last memory it parsed or wrote,
 // deep-frozen, and re-parses only when the file's stat changes (see `read`).
 
-import { constants, type Stats } from 'node:fs';
+import { constants, existsSync, renameSync, type Stats } from 'node:fs';
 import { lstat, mkdir, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Adapter, Low as LowType } from 'lowdb' with { 'resolution-mode': 'import' };
@@ -18,8 +18,8 @@ import { assertInsideWithoutLinks, DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_STALE_LOCK_M
 import { cloneJson, deepFreeze } from './frozen';
 import { MEMORY_FILE_NAME, migrateMemory } from './memorySchema';
 import { fsError, StoreError } from './storeError';
-import { acquireLock, describeHolder, errnoCode, LockTimeoutError, serialize, type HeldLock } from './lock';
-import { appendRecordLocked, journalFile, journalKey, readJournal, type Appended, type JournalRead } from './journal';
+import { acquireLock, describeHolder, errnoCode, LockTimeoutError, releaseSync, serialize, tryLockSync, type HeldLock } from './lock';
+import { appendRecordLocked, journalFile, journalKey, readJournal, readJournalSync, type Appended, type JournalRead } from './journal';
 import { buildIndex, INDEX_FILE_NAME, serializeMemory, type SerializedMemory } from './memoryIndex';
 import { readView, type IndexCache } from './quickView';
 
@@ -213,34 +213,53 @@ export class MemoryStore implements MemoryStorePort {
     record: JournalRecord,
     about?: { key: string; apply: (view: MemoryData, sizeOf: (a: Approach) => number) => T },
   ): Promise<{ result: T | undefined; appended: Appended } | undefined> {
+    await this.checkPath();
+    // the usual case, a free lock, in one synchronous go: held for a fraction of a millisecond
+    const quick = existsSync(this.dir) ? tryLockSync(this.lockFile) : undefined;
+    if (quick) {
+      try {
+        return this.appendHeld(record, about);
+      } finally {
+        releaseSync(this.lockFile, quick);
+      }
+    }
     return this.locked(async lock => {
-      let journal = await readJournal(this.dir);
-      if (journal.kind === 'corrupt') {
-        await this.moveJournalAside(journal.reason);
-        journal = { kind: 'missing' };
-      }
-      let result: T | undefined;
-      if (about) {
-        const view = readView(this.dir, [about.key], { redact: this.redact }, this.indexCache);
-        if (view === undefined) return undefined;
-        result = view ? about.apply(view.data, view.sizeOf) : about.apply(emptyMemory(), approachBytes);
-      }
       if (!(await lock.stillHeld().catch(() => false))) {
         throw new StoreError('LOCK_TIMEOUT', this.lockFile, `Failure Memory did not record into ${journalFile(this.dir)}: another process broke its lock meanwhile. Nothing was written; try again.`);
       }
-      const appended = await appendRecordLocked(this.dir, record, journal).catch(err => {
-        throw fsError(err, this.dir, 'write');
-      });
-      return { result, appended };
+      return this.appendHeld(record, about);
     });
   }
 
+  /** appendRecord's work, the lock held. */
+  private appendHeld<T>(
+    record: JournalRecord,
+    about?: { key: string; apply: (view: MemoryData, sizeOf: (a: Approach) => number) => T },
+  ): { result: T | undefined; appended: Appended } | undefined {
+    let journal = readJournalSync(this.dir);
+    if (journal.kind === 'corrupt') {
+      this.moveJournalAside(journal.reason);
+      journal = { kind: 'missing' };
+    }
+    let result: T | undefined;
+    if (about) {
+      const view = readView(this.dir, [about.key], { redact: this.redact }, this.indexCache);
+      if (view === undefined) return undefined;
+      result = view ? about.apply(view.data, view.sizeOf) : about.apply(emptyMemory(), approachBytes);
+    }
+    try {
+      return { result, appended: appendRecordLocked(this.dir, record, journal) };
+    } catch (err) {
+      throw fsError(err, this.dir, 'write');
+    }
+  }
+
   /** Inside the lock: a journal that is not one (a damaged first line, a link) is renamed aside, its bytes kept. */
-  private async moveJournalAside(reason: string): Promise<void> {
+  private moveJournalAside(reason: string): void {
     const file = journalFile(this.dir);
     const target = `${file}.corrupt-${new Date().toISOString().replace(/:/g, '-')}`;
     try {
-      await rename(file, target);
+      renameSync(file, target);
     } catch (err) {
       if (errnoCode(err) === 'ENOENT') return;
       throw fsError(err, this.dir, 'write');
@@ -417,7 +436,7 @@ export class MemoryStore implements MemoryStorePort {
     this.folding = undefined;
     let journal = await readJournal(this.dir);
     if (journal.kind === 'corrupt') {
-      await this.moveJournalAside(journal.reason);
+      this.moveJournalAside(journal.reason);
       journal = { kind: 'missing' };
     }
     const data = await this.loadBaseLocked();
