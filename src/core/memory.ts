@@ -6,7 +6,7 @@
 import { approachKey, approachLabel, CHARGE_TESTS, lastPipeline, normalizeCwd, parseCommand } from './approach';
 import { boundOutput, sanitizeText } from './output';
 import type { Redactor } from './redact';
-import { stripAnsi } from './ansi';
+import { PlainOutput, stripAnsi } from './ansi';
 import { errorSignature, printedErrorLine, signatureHead } from './signature';
 import { clearStreak, failedStep, hidesExitCode, isProbeAnswer, pushStreakError, streakError } from './judgement';
 import { recordRun, type LedgerUpdate } from './ledger';
@@ -93,20 +93,22 @@ export function prepareAttempt(
   const raw = input.output ?? '';
   // Cap the work on huge output first (the host already bounds while streaming; the CLI may not).
   const firstCut = boundOutput(raw, Math.max(settings.maxOutputBytes * 8, 256 * 1024));
-  const clean = stripAnsi(firstCut.text);
-  const redactedOutput = redactor.redact(clean).text;
+  // escapes are stripped before redaction (a colour code inside a token must not hide it), and the
+  // redacted text is read once by every reader below: the test parsers, the judgement, the signature
+  const redacted = new PlainOutput(redactor.redact(stripAnsi(firstCut.text)).text);
   const command = redactor.redact(sanitizeText(input.command).trim()).text;
   const cwd = normalizeCwd(input.cwd);
-  const judged = judgeOutcome(command, input.exitCode, redactedOutput);
+  const judged = judgeOutcome(command, input.exitCode, redacted);
   const outcome = judged.outcome;
-  const stored = boundOutput(redactedOutput, settings.maxOutputBytes);
+  const stored = boundOutput(redacted.source, settings.maxOutputBytes);
   const endedAt = input.endedAt ?? now.toISOString();
   const durationMs =
     input.startedAt && endedAt ? Math.max(0, Date.parse(endedAt) - Date.parse(input.startedAt)) || undefined : undefined;
   // a success through a pipe keeps only a real error line (never the fallback), to compare with the approach's errors
-  const signature = outcome !== 'success' ? errorSignature(redactedOutput) : judged.hidden ? errorSignature(redactedOutput, 300, { fallback: false }) : '';
+  const signature = outcome !== 'success' ? errorSignature(redacted) : judged.hidden ? errorSignature(redacted, 300, { fallback: false }) : '';
   const output = settings.storeOutput ? stored.text : '';
-  const errorLine = signature && output ? printedErrorLine(output, signatureHead(signature)) : undefined;
+  // the stored output is the one read above unless it had to be cut
+  const errorLine = signature && output ? printedErrorLine(stored.truncated ? output : redacted, signatureHead(signature)) : undefined;
   return {
     id: newId(now.getTime()),
     command,
@@ -144,9 +146,10 @@ interface JudgedOutcome {
  * a read-only probe's exit 1 is an answer; an exit-0 pipeline whose output shows failing tests failed;
  * a chain's failure is charged to the step the shell named.
  */
-function judgeOutcome(command: string, exitCode: number | null | undefined, output: string): JudgedOutcome {
+function judgeOutcome(command: string, exitCode: number | null | undefined, read: PlainOutput): JudgedOutcome {
   const outcome = classifyExit(exitCode);
-  const testResults = parseTestResults(output);
+  const testResults = parseTestResults(read);
+  const output = read.source;
   if (outcome === 'failure') {
     const program = parseCommand(command).program;
     const step = failedStep(output);
