@@ -2,7 +2,7 @@
 // The CLI and the extension host both go through this class: one behaviour, tested once.
 
 import { addLearnings, extractLearnings } from '../core/learnings';
-import { applyRecord, applyRun, isRunRecord, runRecord, type RunOutcome, type RunRecord } from '../core/journal';
+import { applyRun, type RunOutcome, type RunRecord } from '../core/journal';
 import { checkCommand, type CheckResult } from '../core/check';
 import { mergeSettings } from '../core/config';
 import {
@@ -29,13 +29,12 @@ import {
   type MemoryData,
 } from '../core/types';
 import { buildBrief } from '../core/brief';
-import { comparisonHead } from '../core/ledger';
-import { committedFiles, readGitState, type GitOptions } from '../store/gitContext';
+import type { GitOptions } from '../store/gitContext';
 import { MemoryStore, memoryDirFor, type MemoryStorePort, type StoreOptions } from '../store/memoryStore';
 import type { TeamCheck } from '../core/team';
 import type { TeamLink } from '../store/team/teamMemory';
 import { VectorStore } from '../store/vectorStore';
-import { FOLD_BYTES, FOLD_RECORDS } from '../store/journal';
+import { addGitContext, recordRun } from './recordRun';
 
 export interface WorkspaceMemoryOptions extends StoreOptions {
   settings?: Partial<EngineSettings>;
@@ -109,12 +108,13 @@ export class WorkspaceMemory {
   async record(input: AttemptInput): Promise<RecordOutcome> {
     const attempt = prepareAttempt(input, this._settings, this.redactor);
     const found = extractLearnings(attempt.output);
-    // journal mode reads memory once, for this approach only (a hook: see appendToJournal)
-    let current = this.journalMode ? await this.store.readFor!([attempt.key]) : undefined;
+    const journaled = await this.recordIntoJournal(attempt, found);
+    if (journaled) return journaled;
+    let current: MemoryData | undefined;
     if (!found.length && (attempt.outcome === 'success' || attempt.outcome === 'interrupted')) {
       // Most commands succeed and were never remembered: answer from a lock-free read and write
       // nothing, so `ls` and `git status` cost one read, not a lock, no git and no rewrite of the file.
-      current ??= await this.store.read();
+      current = await this.store.read();
       if (!current.approaches[attempt.key]) {
         const r = { ...applyAttempt(current, attempt, this._settings), learnings: [] };
         await this.team?.afterRecord(r);
@@ -122,54 +122,37 @@ export class WorkspaceMemory {
       }
     }
     // [ledger] the git state after the run, before the lock (git is bounded; the lock is not held meanwhile)
-    if (this.git !== false && attempt.outcome !== 'interrupted') await this.addGitContext(attempt, current);
-    const r =
-      (current && (await this.appendToJournal(attempt, found, current))) ??
-      (await this.store.update(data => applyRun(data, attempt, found, this._settings, { redact: t => this.redact(t), newId: () => newId() })));
-    if (this.team) {
-      await this.team.afterRecord(r);
-      for (const l of r.learnings) await this.team.afterLearning(l);
+    if (this.git !== false && attempt.outcome !== 'interrupted') {
+      const before = (current ?? (await this.store.read().catch(() => undefined)))?.approaches[attempt.key];
+      await addGitContext(this.workspaceFolder, attempt, before, this.git);
     }
+    const r = await this.store.update(data => applyRun(data, attempt, found, this._settings, { redact: t => this.redact(t), newId: () => newId() }));
+    await this.tellTeam(r);
     return r;
   }
 
-  private get journalMode(): boolean {
-    return this.journal && !!this.store.readFor && !!this.store.appendRecord;
-  }
-
   /**
-   * Journal mode: the run appended to the journal instead of a rewrite of memory.json, and folded into
-   * it once the journal is long. What it did is told from `current` (this process's own view: nobody
-   * else reads it), or, when the team is told too, exactly as it stands under the lock. undefined:
-   * memory.json needs a full write (an older schema, damaged).
+   * Journal mode (a hook): the run appended to the journal instead of a rewrite of memory.json
+   * (app/recordRun.ts), folded in once the journal is long. undefined: not in journal mode, or
+   * memory.json needs a full write.
    */
-  private async appendToJournal(attempt: Attempt, found: RunRecord['learnings'], current: MemoryData): Promise<RecordOutcome | undefined> {
-    const record = runRecord(attempt, this._settings, found);
-    // a record every reader will apply, or none: a run that does not pass the readers' check is written at once
-    if (!this.journalMode || !isRunRecord(record)) return undefined;
-    const ctx = { redact: (t: string) => this.redact(t) };
-    const apply = (view: MemoryData, sizeOf?: (a: Approach) => number) => applyRecord(view, record, { ...ctx, ...(sizeOf ? { sizeOf } : {}) });
-    const done = await this.store.appendRecord!(record, this.team ? { key: attempt.key, apply } : undefined);
-    if (!done) return undefined;
-    if (done.appended.records >= FOLD_RECORDS || done.appended.bytes >= FOLD_BYTES) {
-      // the journal is long enough: fold it into memory.json now (the run is safe in the journal either way)
-      await this.store.update(() => undefined).catch(() => undefined);
-    }
-    return done.result ?? apply(current);
+  private async recordIntoJournal(attempt: Attempt, found: RunRecord['learnings']): Promise<RecordOutcome | undefined> {
+    const { readFor, appendRecord } = this.store;
+    if (!this.journal || !readFor || !appendRecord) return undefined;
+    const store = { readFor: readFor.bind(this.store), appendRecord: appendRecord.bind(this.store) };
+    const run = await recordRun(attempt, found, { workspace: this.workspaceFolder, store, settings: this._settings, redact: t => this.redact(t), git: this.git, exact: !!this.team });
+    if (!run) return undefined;
+    // the journal is long enough: fold it into memory.json now (the run is safe in the journal either way)
+    if (run.fold) await this.store.update(() => undefined).catch(() => undefined);
+    if (run.journaled) await this.tellTeam(run.outcome);
+    else await this.team?.afterRecord(run.outcome);
+    return run.outcome;
   }
 
-  /** Git state of the run; the files committed since the run it is compared with when HEAD moved. */
-  private async addGitContext(attempt: Attempt, current: MemoryData | undefined): Promise<void> {
-    const options = this.git === false ? {} : this.git;
-    const state = await readGitState(this.workspaceFolder, options).catch(() => undefined);
-    if (!state) return;
-    const before = (current ?? (await this.store.read().catch(() => undefined)))?.approaches[attempt.key];
-    const from = comparisonHead(before, attempt.outcome);
-    if (from && state.head && from !== state.head) {
-      const files = await committedFiles(this.workspaceFolder, from, state.head, options).catch(() => undefined);
-      if (files) state.committed = { from, files };
-    }
-    attempt.git = state;
+  private async tellTeam(r: RecordOutcome): Promise<void> {
+    if (!this.team) return;
+    await this.team.afterRecord(r);
+    for (const l of r.learnings) await this.team.afterLearning(l);
   }
 
   /** May this command run? Local memory decides; the cached team view (never the network) adds `team`. */

@@ -3,25 +3,27 @@
 // that we control: compact JSON, fsync before rename, a unique temp name per writer, a size guard,
 // and keeping the exact bytes of a corrupt file. Writers serialize on memory.json.lock (see lock.ts)
 // and always re-read inside the lock, so concurrent updates merge instead of overwriting each other.
+// Beside it: the hooks' journal (journal.ts), applied by every read and folded in by every write, and
+// memory.index.json (memoryIndex.ts), rewritten after every write.
 // A long-lived process (the extension host, the MCP server) keeps the last memory it parsed or wrote,
 // deep-frozen, and re-parses only when the file's stat changes (see `read`).
 
-import { constants, existsSync, renameSync, type Stats } from 'node:fs';
-import { lstat, mkdir, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { lstat, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Adapter, Low as LowType } from 'lowdb' with { 'resolution-mode': 'import' };
 import { applyRecord, foldedState, isKnownKind, pendingRecords, type JournalContents, type JournalRecord } from '../core/journal';
-import { approachBytes } from '../core/memory';
 import { createRedactor } from '../core/redact';
 import { emptyMemory, type Approach, type MemoryData } from '../core/types';
-import { assertInsideWithoutLinks, DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_STALE_LOCK_MS, exists, removeStaleTemps, UnsafePathError, workspaceRootOf, writeFileAtomic } from './fsx';
+import { exists, removeStaleTemps, workspaceRootOf, writeFileAtomic } from './fsx';
 import { cloneJson, deepFreeze } from './frozen';
 import { MEMORY_FILE_NAME, migrateMemory } from './memorySchema';
 import { fsError, StoreError } from './storeError';
-import { acquireLock, describeHolder, errnoCode, LockTimeoutError, releaseSync, serialize, tryLockSync, type HeldLock } from './lock';
-import { appendRecordLocked, journalFile, journalKey, readJournal, readJournalSync, type Appended, type JournalRead } from './journal';
+import { errnoCode, type HeldLock } from './lock';
+import { journalFile, journalKey, readJournal, type Appended, type JournalRead } from './journal';
 import { buildIndex, INDEX_FILE_NAME, serializeMemory, type SerializedMemory } from './memoryIndex';
-import { readView, type IndexCache } from './quickView';
+import { FolderLock } from './folderLock';
+import { JournalStore, type RecordEffect } from './journalStore';
 
 export { MEMORY_FILE_NAME, migrateMemory } from './memorySchema';
 export { StoreError, type StoreErrorCode } from './storeError';
@@ -85,12 +87,9 @@ export interface MemoryStorePort {
 export class MemoryStore implements MemoryStorePort {
   readonly dir: string;
   readonly file: string;
-  private readonly lockFile: string;
-  private readonly lockTimeoutMs: number;
-  private readonly staleLockMs: number;
-  private readonly warnSink: (message: string) => void;
+  private readonly lock: FolderLock;
+  private readonly journal: JournalStore;
   private readonly migrate: (raw: unknown, file: string) => MemoryData;
-  private readonly root: string | undefined;
   private readonly caching: boolean;
   /** The last memory parsed or written (deep-frozen) and the stat key of the file it is. */
   private cache: { key: string; data: MemoryData } | undefined;
@@ -99,19 +98,17 @@ export class MemoryStore implements MemoryStorePort {
   /** Inside a locked write: the journal being folded into memory.json (removed once memory.json holds it). */
   private folding: Pick<JournalContents, 'id' | 'bytes'> | undefined;
   private readonly redact: (text: string) => string;
-  private readonly indexCache: IndexCache = {};
 
   constructor(dir: string, options: StoreOptions = {}) {
     this.dir = path.resolve(dir);
     this.file = path.join(this.dir, MEMORY_FILE_NAME);
-    this.lockFile = `${this.file}.lock`;
-    this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
-    this.staleLockMs = options.staleLockMs ?? DEFAULT_STALE_LOCK_MS;
-    this.root = options.root !== undefined ? path.resolve(options.root) : workspaceRootOf(this.dir);
-    this.warnSink = options.onWarning ?? (message => process.emitWarning(message, 'FailureMemoryWarning'));
+    const root = options.root !== undefined ? path.resolve(options.root) : workspaceRootOf(this.dir);
+    const onWarning = options.onWarning ?? ((message: string) => process.emitWarning(message, 'FailureMemoryWarning'));
+    this.lock = new FolderLock(this.dir, this.file, { lockTimeoutMs: options.lockTimeoutMs, staleLockMs: options.staleLockMs, root, onWarning });
     this.migrate = options.migrate ?? migrateMemory;
     this.caching = options.cache ?? true;
     this.redact = options.redact ?? (t => createRedactor().redact(t).text);
+    this.journal = new JournalStore(this.lock, this.redact);
   }
 
   /**
@@ -139,7 +136,7 @@ export class MemoryStore implements MemoryStorePort {
     if (loaded.kind === 'ok') return this.keep(loaded);
     if (loaded.kind === 'missing') return this.handOut(emptyMemory());
     try {
-      return await this.locked(async () => {
+      return await this.lock.locked(async () => {
         const again = await this.load();
         if (again.kind === 'ok') return this.keep(again); // repaired by another process meanwhile
         if (again.kind === 'corrupt') await this.moveAside(again);
@@ -147,7 +144,7 @@ export class MemoryStore implements MemoryStorePort {
       });
     } catch (err) {
       if (err instanceof StoreError && (err.code === 'READ_ONLY' || err.code === 'LOCK_TIMEOUT')) {
-        this.warn(`${this.file} cannot be used (${loaded.reason}) and could not be moved aside: ${err.message} Starting with empty memory.`);
+        this.lock.warn(`${this.file} cannot be used (${loaded.reason}) and could not be moved aside: ${err.message} Starting with empty memory.`);
         return this.handOut(emptyMemory());
       }
       throw err;
@@ -182,89 +179,22 @@ export class MemoryStore implements MemoryStorePort {
       try {
         applied = applyRecord(data, r, { redact: this.redact });
       } catch (err) {
-        this.warn(`A journaled record (${r.kind} ${r.id}) could not be applied and was left out: ${(err as Error).message}`);
+        this.lock.warn(`A journaled record (${r.kind} ${r.id}) could not be applied and was left out: ${(err as Error).message}`);
         continue;
       }
-      if (!applied) this.warn(`A journaled record (${r.kind} ${r.id}) is not of the shape of its kind and was left out.`);
+      if (!applied) this.lock.warn(`A journaled record (${r.kind} ${r.id}) is not of the shape of its kind and was left out.`);
     }
     return unknown;
   }
 
-  /**
-   * Memory with only the approaches of `keys` (and those its journal touches) loaded whole, the
-   * others as heads (see quickView.ts): what a hook needs to decide for one command. Not cached, not
-   * frozen: the caller's own.
-   */
+  /** Memory for a hook deciding about `keys` (see JournalStore.readFor); the full read when memory.json needs it. */
   async readFor(keys: readonly string[]): Promise<MemoryData> {
-    await this.checkPath();
-    const view = readView(this.dir, keys, { redact: this.redact }, this.indexCache);
-    if (view === null) return emptyMemory();
-    return view ? view.data : cloneJson(await this.read());
+    return (await this.journal.readFor(keys)) ?? cloneJson(await this.read());
   }
 
-  /**
-   * A hook's write: appends the record to the journal under the lock; memory.json is not rewritten
-   * (the next full write folds the journal into it). With `about`, `apply` is first given memory as
-   * it stands under the lock (only the approach of `about.key` whole, see readFor) to say exactly
-   * what the record does. undefined (nothing written): memory.json needs the store's full read for
-   * that (an older schema, damaged); use update().
-   */
-  async appendRecord<T>(
-    record: JournalRecord,
-    about?: { key: string; apply: (view: MemoryData, sizeOf: (a: Approach) => number) => T },
-  ): Promise<{ result: T | undefined; appended: Appended } | undefined> {
-    await this.checkPath();
-    // the usual case, a free lock, in one synchronous go: held for a fraction of a millisecond
-    const quick = existsSync(this.dir) ? tryLockSync(this.lockFile) : undefined;
-    if (quick) {
-      try {
-        return this.appendHeld(record, about);
-      } finally {
-        releaseSync(this.lockFile, quick);
-      }
-    }
-    return this.locked(async lock => {
-      if (!(await lock.stillHeld().catch(() => false))) {
-        throw new StoreError('LOCK_TIMEOUT', this.lockFile, `Failure Memory did not record into ${journalFile(this.dir)}: another process broke its lock meanwhile. Nothing was written; try again.`);
-      }
-      return this.appendHeld(record, about);
-    });
-  }
-
-  /** appendRecord's work, the lock held. */
-  private appendHeld<T>(
-    record: JournalRecord,
-    about?: { key: string; apply: (view: MemoryData, sizeOf: (a: Approach) => number) => T },
-  ): { result: T | undefined; appended: Appended } | undefined {
-    let journal = readJournalSync(this.dir);
-    if (journal.kind === 'corrupt') {
-      this.moveJournalAside(journal.reason);
-      journal = { kind: 'missing' };
-    }
-    let result: T | undefined;
-    if (about) {
-      const view = readView(this.dir, [about.key], { redact: this.redact }, this.indexCache);
-      if (view === undefined) return undefined;
-      result = view ? about.apply(view.data, view.sizeOf) : about.apply(emptyMemory(), approachBytes);
-    }
-    try {
-      return { result, appended: appendRecordLocked(this.dir, record, journal) };
-    } catch (err) {
-      throw fsError(err, this.dir, 'write');
-    }
-  }
-
-  /** Inside the lock: a journal that is not one (a damaged first line, a link) is renamed aside, its bytes kept. */
-  private moveJournalAside(reason: string): void {
-    const file = journalFile(this.dir);
-    const target = `${file}.corrupt-${new Date().toISOString().replace(/:/g, '-')}`;
-    try {
-      renameSync(file, target);
-    } catch (err) {
-      if (errnoCode(err) === 'ENOENT') return;
-      throw fsError(err, this.dir, 'write');
-    }
-    this.warn(`[IO] ${file} could not be used (${reason}). It was saved as ${target}; the runs it held are not in memory.`);
+  /** A hook's write into the journal (see JournalStore.appendRecord). */
+  appendRecord<T>(record: JournalRecord, effect?: RecordEffect<T>): Promise<{ result: T | undefined; appended: Appended } | undefined> {
+    return this.journal.appendRecord(record, effect);
   }
 
   /**
@@ -272,7 +202,7 @@ export class MemoryStore implements MemoryStorePort {
    * atomically. Returns what `mutate` returns; if it throws, nothing is written.
    */
   async update<T>(mutate: (data: MemoryData) => T | Promise<T>): Promise<T> {
-    return this.locked(async lock => {
+    return this.lock.locked(async lock => {
       const db = await this.openDb(lock);
       const result = await mutate(db.data);
       db.data.updatedAt = new Date().toISOString();
@@ -290,7 +220,7 @@ export class MemoryStore implements MemoryStorePort {
       if (err instanceof StoreError) throw err;
       throw new StoreError('IO', this.file, `Failure Memory cannot replace ${this.file}: the new data is not valid memory (${(err as Error).message}).`, { cause: err });
     }
-    await this.locked(async lock => {
+    await this.lock.locked(async lock => {
       const db = await this.openDb(lock);
       db.data = { ...next, updatedAt: new Date().toISOString() };
       await db.write();
@@ -310,7 +240,7 @@ export class MemoryStore implements MemoryStorePort {
   private async fromCache(): Promise<MemoryData | undefined> {
     const cache = this.cache;
     if (!cache) return undefined;
-    await this.checkPath(); // a memory folder swapped for a symbolic link is refused, cache or not
+    await this.lock.checkPath(); // a memory folder swapped for a symbolic link is refused, cache or not
     let st: Stats;
     try {
       st = await lstat(this.file);
@@ -343,7 +273,7 @@ export class MemoryStore implements MemoryStorePort {
   private async load(): Promise<Loaded> {
     let text: string;
     let st: Stats;
-    await this.checkPath();
+    await this.lock.checkPath();
     try {
       let handle;
       try {
@@ -396,36 +326,7 @@ export class MemoryStore implements MemoryStorePort {
     return db;
   }
 
-  /** Runs `fn` under the in-process queue and the cross-process lock, creating the folder first. */
-  private locked<T>(fn: (lock: HeldLock) => Promise<T>): Promise<T> {
-    return serialize(this.lockFile, async () => {
-      const lock = await this.acquire();
-      try {
-        return await fn(lock);
-      } finally {
-        await lock.release();
-      }
-    });
-  }
 
-  private async acquire(): Promise<HeldLock> {
-    const options = { timeoutMs: this.lockTimeoutMs, staleMs: this.staleLockMs, onWarning: (m: string) => this.warn(m) };
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.checkPath();
-        await mkdir(this.dir, { recursive: true });
-        return await acquireLock(this.lockFile, options);
-      } catch (err) {
-        // the folder was deleted (e.g. memory cleared by hand) between mkdir and the lock: once more
-        if (errnoCode(err) === 'ENOENT' && attempt === 0) continue;
-        if (err instanceof StoreError) throw err;
-        if (err instanceof LockTimeoutError) {
-          throw new StoreError('LOCK_TIMEOUT', this.lockFile, `Failure Memory could not lock ${this.file}: it is in use by ${describeHolder(err.holder)} and was not released within ${Math.round(err.waitedMs / 100) / 10} s. Nothing was written; try again. If no other Failure Memory is running, delete ${this.lockFile}.`, { cause: err });
-        }
-        throw fsError(err, this.dir, 'write');
-      }
-    }
-  }
 
   /**
    * Inside the lock: the current data (the caller's own copy), a corrupt file having been moved
@@ -436,7 +337,7 @@ export class MemoryStore implements MemoryStorePort {
     this.folding = undefined;
     let journal = await readJournal(this.dir);
     if (journal.kind === 'corrupt') {
-      this.moveJournalAside(journal.reason);
+      this.journal.moveJournalAside(journal.reason);
       journal = { kind: 'missing' };
     }
     const data = await this.loadBaseLocked();
@@ -476,7 +377,7 @@ export class MemoryStore implements MemoryStorePort {
       if (!(await exists(this.file))) await this.writeGitignore();
       await writeFileAtomic(this.file, written.text, async () => {
         if (!(await lock.stillHeld().catch(() => false))) {
-          throw new StoreError('LOCK_TIMEOUT', this.lockFile, `Failure Memory did not write ${this.file}: another process broke its lock while this update was running (it took longer than ${this.staleLockMs} ms). Nothing was written; try again.`);
+          throw new StoreError('LOCK_TIMEOUT', this.lock.lockFile, `Failure Memory did not write ${this.file}: another process broke its lock while this update was running (it took longer than ${this.lock.staleMs} ms). Nothing was written; try again.`);
         }
       });
     } catch (err) {
@@ -485,7 +386,7 @@ export class MemoryStore implements MemoryStorePort {
     }
     if (this.folding) {
       await unlink(journalFile(this.dir)).catch(err => {
-        if (errnoCode(err) !== 'ENOENT') this.warn(`${journalFile(this.dir)} could not be removed after it was folded into ${this.file}: ${(err as Error).message}`);
+        if (errnoCode(err) !== 'ENOENT') this.lock.warn(`${journalFile(this.dir)} could not be removed after it was folded into ${this.file}: ${(err as Error).message}`);
       });
       this.folding = undefined;
     }
@@ -508,16 +409,6 @@ export class MemoryStore implements MemoryStorePort {
     }
   }
 
-  /** Refuses a memory folder reached through a symbolic link (StoreError UNSAFE_PATH). */
-  private async checkPath(): Promise<void> {
-    if (!this.root) return;
-    try {
-      await assertInsideWithoutLinks(this.root, this.dir);
-    } catch (err) {
-      if (err instanceof UnsafePathError) throw new StoreError('UNSAFE_PATH', err.path, err.message, { cause: err });
-      throw fsError(err, this.dir, 'read');
-    }
-  }
 
   /** `.gitignore` with `*` so memory is never committed by accident; an existing one is kept as is. */
   private async writeGitignore(): Promise<void> {
@@ -540,16 +431,9 @@ export class MemoryStore implements MemoryStorePort {
       throw fsError(err, this.dir, 'write');
     }
     const what = loaded.code === 'TOO_LARGE' ? 'too large to load' : 'corrupt';
-    this.warn(`[${loaded.code}] ${this.file} was ${what} (${loaded.reason}). It was saved as ${target} and Failure Memory started a new, empty memory.`);
+    this.lock.warn(`[${loaded.code}] ${this.file} was ${what} (${loaded.reason}). It was saved as ${target} and Failure Memory started a new, empty memory.`);
   }
 
-  private warn(message: string): void {
-    try {
-      this.warnSink(message);
-    } catch {
-      // a failing warning sink must never break the store
-    }
-  }
 }
 
 /** lowdb adapter over memory.json; only used inside the lock. */

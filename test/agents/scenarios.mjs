@@ -88,7 +88,12 @@ async function session(id, { ws, home, mock, script, prompt = 'Build the project
   return { ...r, requests, agentRequests, log: `exit ${r.code} in ${r.ms} ms\n--- stdout\n${r.stdout.slice(-4000)}\n--- stderr\n${r.stderr.slice(-4000)}` };
 }
 
-const memoryOf = ws => JSON.parse(fs.readFileSync(path.join(ws, '.vscode', 'failure-memory', 'memory.json'), 'utf8'));
+// memory as Failure Memory reads it: memory.json with the runs the hooks journaled beside it
+const memoryOf = ws => {
+  const r = spawnSync(process.execPath, [CLI, 'export', '--workspace', ws], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  assert.equal(r.status, 0, `failure-memory export: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+};
 const approachOf = (ws, label) => Object.values(memoryOf(ws).approaches).find(a => a.label === label);
 const runsLogged = ws => (fs.existsSync(path.join(ws, 'runs.log')) ? fs.readFileSync(path.join(ws, 'runs.log'), 'utf8').split('\n').filter(Boolean).length : 0);
 
@@ -116,7 +121,7 @@ async function harnessLoop(id, t) {
 
     await t.test('each real failure is recorded exactly once, never cleared', () => {
       const a = approachOf(ws, FAILING);
-      assert.ok(a, `no approach for ${FAILING} in memory.json\n${first.log}`);
+      assert.ok(a, `no approach for ${FAILING} in memory\n${first.log}`);
       assert.deepEqual(a.attempts.map(x => x.exitCode), Array(THRESHOLD).fill(1), `attempts: ${JSON.stringify(a.attempts.map(x => ({ exit: x.exitCode, source: x.source })))}`);
       assert.equal(a.failures, THRESHOLD);
       assert.match(a.lastErrorSignature, /Cannot find module 'left-pad'/);

@@ -8,6 +8,8 @@ import { agentDenyReason, agentSummary, userOnlySubcommand } from '../../core/ag
 import { approachKey, normalizeCwd } from '../../core/approach';
 import { checkCommand } from '../../core/check';
 import { applyRecord, pendingRecords, runRecord, type JournalContents } from '../../core/journal';
+import { extractLearnings } from '../../core/learnings';
+import { prepareAttempt } from '../../core/memory';
 import { createRedactor } from '../../core/redact';
 import { DEFAULT_SETTINGS, emptyMemory, type Approach, type Attempt, type MemoryData } from '../../core/types';
 import { parseSettingsText } from '../../store/workspaceSettings';
@@ -59,6 +61,26 @@ export function warmUpGate(): void {
     const c = checkCommand(data, 'npx tsc -p .', '.', DEFAULT_SETTINGS);
     HARNESSES.claude.reply('pre', { kind: 'deny', reason: agentDenyReason(c, data) }, payload);
     HARNESSES.claude.reply('session-start', { kind: 'context', text: agentSummary(data, DEFAULT_SETTINGS.threshold) }, payload);
+  } catch {
+    // a cache without these functions is only slower
+  }
+}
+
+/** Runs the recording path once: failures of several kinds prepared and applied as journaled runs. Never throws. */
+export function warmUpRecording(): void {
+  try {
+    const redactor = createRedactor();
+    const outputs = [
+      'FAIL src/sum.test.js\n  ● sum › adds\n    expect(received).toBe(expected)\nTests:       1 failed, 3 passed, 4 total\n',
+      "Error: Cannot find module 'left-pad'\nRequire stack:\n- /w/index.js\n",
+      "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.\n",
+      'E   AssertionError: assert 1 == 2\nFAILED tests/test_a.py::test_b - assert 1 == 2\n1 failed, 2 passed in 0.1s\n',
+    ];
+    const data = emptyMemory();
+    for (const [i, output] of outputs.entries()) {
+      const attempt = prepareAttempt({ command: `npm test -- ${i}`, cwd: '.', exitCode: 1, output, source: 'agent' }, DEFAULT_SETTINGS, redactor);
+      applyRecord(data, runRecord(attempt, DEFAULT_SETTINGS, extractLearnings(attempt.output)), { redact: t => redactor.redact(t).text });
+    }
   } catch {
     // a cache without these functions is only slower
   }
