@@ -20,6 +20,7 @@ import { DEFAULT_SETTINGS, emptyMemory } from '../src/core/types.ts';
 import { approachKey } from '../src/core/approach/index.ts';
 import { installLauncher } from '../src/agents/launcher.ts';
 import { buildIndex, INDEX_FILE_NAME, serializeMemory } from '../src/store/memoryIndex.ts';
+import { readJournalSync } from '../src/store/journal.ts';
 import { hookCommand } from '../src/agents/setup.ts';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -146,11 +147,18 @@ const failing = `tool${count - 1} run`;
 const failingKey = approachKey(failing, '.');
 const failuresBefore = data.approaches[failingKey]?.failures ?? 0;
 
+// the pre rows twice: right after memory.json was written, and with runs waiting in the journal (as
+// between two folds: a hook folds it once it holds FOLD_RECORDS runs)
+const WAITING = 4;
+const FILL = ['fill', `(${WAITING} failures recorded by post hooks, waiting in the journal)`];
 const cases = [
   ['pre', '`hook claude pre`, an exhausted approach (deny)', pre(blocked), deny],
   ['pre', '`hook claude pre`, a command never seen (allow)', pre('make lint'), quiet],
   ['pre', '`hook claude pre`, a non-terminal tool (answered at once)', pre('', 'Write'), quiet],
   ['session-start', '`hook claude session-start` (summary into the context)', sessionStart(), summary],
+  FILL,
+  ['pre', `\`hook claude pre\`, an exhausted approach (deny), ${WAITING} runs in the journal`, pre(blocked), deny],
+  ['pre', `\`hook claude pre\`, a command never seen (allow), ${WAITING} runs in the journal`, pre('make lint'), quiet],
   ['post', '`hook claude post`, a failure (recorded)', postFailure(failing), quiet],
   ['post', '`hook claude post`, a success of a command never failed (nothing to record)', postSuccess('ls -la'), quiet],
 ];
@@ -160,6 +168,7 @@ if (keep) {
   console.log(`workspace ${ws}\nHOME ${home}\none run of each row, as a harness runs it:`);
   const sq = s => `'${s.replace(/'/g, `'\\''`)}'`;
   cases.forEach(([event, name, payload], i) => {
+    if (event === 'fill') return;
     const [head, tail] = payload().split(/toolu_\d+/);
     const script = path.join(home, `row-${i + 1}.sh`);
     const write = tail === undefined ? `printf '%s' ${sq(head)} > "$p"` : `printf '%s%s%s' ${sq(`${head}toolu_`)} "$$" ${sq(tail)} > "$p"`;
@@ -168,7 +177,15 @@ if (keep) {
   });
 }
 
-const rows = cases.map(([event, name, payload, check]) => versus(name, event, payload, check));
+const rows = [];
+for (const [event, name, payload, check] of cases) {
+  if (event !== 'fill') {
+    rows.push(versus(name, event, payload, check));
+    continue;
+  }
+  for (let i = 0; i < WAITING; i++) quiet(once(hookArgv('post'), postFailure(`fill${i} build`)()));
+  if (readJournalSync(memoryDir).kind !== 'ok') throw new Error('the journal should hold the runs just recorded');
+}
 
 // the post rows recorded for real: every failure is in memory, once (read as the CLI reads it)
 const after = spawnSync(process.execPath, [path.join(DIST, 'cli.js'), 'export', '--workspace', ws], { env, encoding: 'utf8', maxBuffer: 1 << 30 });

@@ -2,6 +2,7 @@
 // `git status` after the run (never before it, never on the check path), bounded in time and size.
 // No git, not a repository, a slow or broken git: no context, no error.
 
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { GitState } from '../core/types';
@@ -104,6 +105,22 @@ function field(r: string, n: number): string {
   return r.slice(at);
 }
 
+/** contentHash without the asynchronous file machinery (a one-shot process: see GitOptions.sync). */
+function contentHashSync(file: string): string {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const st = fstatSync(fd);
+    if (!st.isFile()) return 'not-a-file';
+    if (st.size > MAX_HASHED_BYTES) return `size:${st.size}:${Math.round(st.mtimeMs)}`;
+    return sha1().update(readFileSync(fd)).digest('hex').slice(0, 12);
+  } catch {
+    return 'deleted';
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 async function contentHash(file: string): Promise<string> {
   let handle;
   try {
@@ -132,7 +149,7 @@ export async function readGitState(folder: string, o: GitOptions = {}): Promise<
   const { head, branch, paths } = parseStatus(status);
   const sorted = [...new Set(paths)].sort();
   const kept = sorted.slice(0, MAX_DIRTY_FILES);
-  const hashes = await Promise.all(kept.map(p => contentHash(path.join(top, p))));
+  const hashes = o.sync ? kept.map(p => contentHashSync(path.join(top, p))) : await Promise.all(kept.map(p => contentHash(path.join(top, p))));
   const dirty: Record<string, string> = {};
   kept.forEach((p, i) => (dirty[p] = hashes[i]));
   const fp = sha1().update(head);
