@@ -29,8 +29,8 @@ const TARGETS = ['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64', 'win3
 const DEFAULT_MODEL_ID = 'Xenova/all-MiniLM-L6-v2';
 const MODEL_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx'];
 /** Bundles that must exist, and those shipped when present. */
-// hook.js runs hook-main.js (the agent hooks' small bundle); a post loads hook-record.js
-const DIST_REQUIRED = ['extension.js', 'cli.js', 'embed-worker.js', 'hook.js', 'hook-main.js', 'hook-record.js'];
+// hook.js runs hook-main.js (the agent hooks' small bundle) or, for a post, hook-post.js; hook-record.js is the store's
+const DIST_REQUIRED = ['extension.js', 'cli.js', 'embed-worker.js', 'hook.js', 'hook-main.js', 'hook-post.js', 'hook-record.js'];
 const DIST_OPTIONAL = ['webview.js', 'webview.css', 'codicon.css', 'codicon.ttf'];
 /** Execution providers loaded by name only when asked for (GPUs, NPUs): never shipped. */
 const PROVIDER_LIB = /onnxruntime_providers_/i;

@@ -1,6 +1,6 @@
-// dist/hook.js: runs dist/hook-main.js (and, when a call needs the store, dist/hook-record.js) with
-// a V8 code cache (Node 20 has no module compile cache), so that a hook call costs about one Node
-// start. The cache lives in the user's own folder (~/.failure-memory/cache, mode 0700), is keyed by
+// dist/hook.js: runs dist/hook-main.js (a post call: dist/hook-post.js; and, when a call needs the
+// store, dist/hook-record.js) with a V8 code cache (Node 20 has no module compile cache), so that a
+// hook call costs about one Node start. The cache lives in the user's own folder (~/.failure-memory/cache, mode 0700), is keyed by
 // each bundle's size, mtime and the Node version, and is written after the first run so it holds
 // the functions that run compiled, and those of the bundle's `warmUp` (its hot paths run once on
 // made-up data). Anything wrong with the cache: the bundle simply runs without it.
@@ -11,24 +11,19 @@ import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
 /** The bundles that run with a code cache, by file name. */
-const CACHED = new Set(['hook-main.js', 'hook-record.js']);
+const CACHED = new Set(['hook-main.js', 'hook-post.js', 'hook-record.js']);
 
-/**
- * Which code a call runs: a post records (the engine's output parsers), the others decide. Each
- * gets a cache of its own, so the gate's stays small and a record's holds the parsers.
- */
-function profileOf(argv: string[]): 'post' | 'gate' {
+/** A post call records (it needs the engine's output parsers): it runs hook-post.js; the others decide: hook-main.js. */
+function isPost(argv: string[]): boolean {
   const args = argv[0] === 'hook' ? argv.slice(1) : argv;
-  return args[1] === 'post' ? 'post' : 'gate';
+  return args[1] === 'post';
 }
-const profile = profileOf(process.argv.slice(2));
 
 function cacheFile(bundle: string): string | undefined {
   try {
     const st = statSync(bundle);
     const dir = process.env.FAILURE_MEMORY_CACHE_DIR || join(homedir(), '.failure-memory', 'cache');
-    const name = basename(bundle, '.js') === 'hook-main' ? `hook-main-${profile}` : basename(bundle, '.js');
-    return join(dir, `${name}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}.v8`);
+    return join(dir, `${basename(bundle, '.js')}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}.v8`);
   } catch {
     return undefined;
   }
@@ -65,7 +60,7 @@ function runCached(bundle: string): unknown {
     process.once('beforeExit', () => {
       try {
         // the bundle's own paths run once more first, so the cache holds them whatever this call did
-        (loaded.get(bundle) as { warmUp?: (profile: string) => void } | undefined)?.warmUp?.(profile);
+        (loaded.get(bundle) as { warmUp?: () => void } | undefined)?.warmUp?.();
         mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
         const tmp = `${file}.${process.pid}.tmp`;
         writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
@@ -80,4 +75,4 @@ function runCached(bundle: string): unknown {
   return mod.exports;
 }
 
-runCached(join(__dirname, 'hook-main.js'));
+runCached(join(__dirname, isPost(process.argv.slice(2)) ? 'hook-post.js' : 'hook-main.js'));

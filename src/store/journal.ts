@@ -8,7 +8,6 @@
 // Small on purpose: the hooks' gate reads it without loading the store.
 
 import { closeSync, constants, fstatSync, openSync, readSync, writeSync, type Stats } from 'node:fs';
-import { open } from 'node:fs/promises';
 import * as path from 'node:path';
 import { isJournalRecord, type JournalContents, type JournalRecord } from '../core/journal';
 import { randomHex } from './lock';
@@ -71,7 +70,8 @@ function parseRecord(line: Buffer): JournalRecord | undefined {
   }
 }
 
-function classify(buf: Buffer | undefined, stat: Stats): JournalRead {
+/** What a journal file's bytes are (undefined: it was too large to read). */
+export function journalFrom(buf: Buffer | undefined, stat: Stats): JournalRead {
   if (!buf) return { kind: 'corrupt', reason: `it is larger than ${MAX_JOURNAL_BYTES / 1024 / 1024} MB`, stat };
   const contents = parseJournal(buf);
   // an empty file (its creator killed before the header) holds nothing: the next append starts it again
@@ -92,7 +92,7 @@ export function readJournalSync(dir: string): JournalRead {
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) return { kind: 'corrupt', reason: 'it is not a regular file', stat };
-    if (stat.size > MAX_JOURNAL_BYTES) return classify(undefined, stat);
+    if (stat.size > MAX_JOURNAL_BYTES) return journalFrom(undefined, stat);
     const buf = Buffer.allocUnsafe(stat.size);
     let got = 0;
     while (got < buf.length) {
@@ -100,29 +100,9 @@ export function readJournalSync(dir: string): JournalRead {
       if (n === 0) break;
       got += n;
     }
-    return classify(buf.subarray(0, got), stat);
+    return journalFrom(buf.subarray(0, got), stat);
   } finally {
     closeSync(fd);
-  }
-}
-
-/** Reads the journal (the store), never through a symbolic link. */
-export async function readJournal(dir: string): Promise<JournalRead> {
-  let handle;
-  try {
-    handle = await open(journalFile(dir), constants.O_RDONLY | NOFOLLOW);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
-    return { kind: 'corrupt', reason: code === 'ELOOP' ? 'it is a symbolic link' : `it cannot be read (${code})` };
-  }
-  try {
-    const stat = await handle.stat();
-    if (!stat.isFile()) return { kind: 'corrupt', reason: 'it is not a regular file', stat };
-    if (stat.size > MAX_JOURNAL_BYTES) return classify(undefined, stat);
-    return classify(await handle.readFile(), stat);
-  } finally {
-    await handle.close().catch(() => undefined);
   }
 }
 

@@ -20,7 +20,7 @@ import { cloneJson, deepFreeze } from './frozen';
 import { MEMORY_FILE_NAME, migrateMemory } from './memorySchema';
 import { fsError, StoreError } from './storeError';
 import { errnoCode, type HeldLock } from './lock';
-import { journalFile, journalKey, readJournal, type Appended, type JournalRead } from './journal';
+import { journalFile, journalFrom, journalKey, MAX_JOURNAL_BYTES, type Appended, type JournalRead } from './journal';
 import { buildIndex, INDEX_FILE_NAME, serializeMemory, type SerializedMemory } from './memoryIndex';
 import { FolderLock } from './folderLock';
 import { JournalStore, type RecordEffect } from './journalStore';
@@ -460,6 +460,25 @@ function loadLowdb(): Promise<typeof import('lowdb', { with: { 'resolution-mode'
 
 // ---------------------------------------------------------------------------------------------
 // File-system helpers
+
+/** Reads the journal beside memory.json without blocking (the hooks read it synchronously), never through a symbolic link. */
+async function readJournal(dir: string): Promise<JournalRead> {
+  let handle;
+  try {
+    handle = await open(journalFile(dir), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch (err) {
+    const code = errnoCode(err);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
+    return { kind: 'corrupt', reason: code === 'ELOOP' ? 'it is a symbolic link' : `it cannot be read (${code})` };
+  }
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) return { kind: 'corrupt', reason: 'it is not a regular file', stat };
+    return journalFrom(stat.size > MAX_JOURNAL_BYTES ? undefined : await handle.readFile(), stat);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
 
 /**
  * A file changed less than this long before it was read is not cached (see MemoryStore.keep): file

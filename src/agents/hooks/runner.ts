@@ -285,3 +285,17 @@ export async function hookMain(argv: string[], io: HookIo): Promise<number> {
   if (reply.stderr) err(reply.stderr);
   return reply.exitCode;
 }
+
+/** A hook process: argv `[hook] <harness> <event>`, the reply written, the exit code set; never throws. */
+export function startHookProcess(io: HookIo): void {
+  const argv = process.argv.slice(2);
+  hookMain(argv[0] === 'hook' ? argv.slice(1) : argv, io).then(
+    code => {
+      process.exitCode = code;
+    },
+    e => {
+      process.stderr.write(`${PREFIX}: ${e}; not checked, the agent goes on.\n`);
+      process.exitCode = 1;
+    },
+  );
+}
