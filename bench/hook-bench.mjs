@@ -19,7 +19,7 @@ import { createRedactor } from '../src/core/redact.ts';
 import { DEFAULT_SETTINGS, emptyMemory } from '../src/core/types.ts';
 import { approachKey } from '../src/core/approach/index.ts';
 import { installLauncher } from '../src/agents/launcher.ts';
-import { buildIndex, INDEX_FILE_NAME, serializeMemory } from '../src/store/memoryIndex.ts';
+import { indexText, INDEX_FILE_NAME, serializeMemory } from '../src/store/memoryIndex.ts';
 import { hookCommand } from '../src/agents/setup.ts';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -74,7 +74,7 @@ const memoryFile = path.join(memoryDir, 'memory.json');
 // as the store writes it: memory.json and its index
 const written = serializeMemory(data);
 fs.writeFileSync(memoryFile, written.text);
-fs.writeFileSync(path.join(memoryDir, INDEX_FILE_NAME), JSON.stringify(buildIndex(data, written, fs.statSync(memoryFile))));
+fs.writeFileSync(path.join(memoryDir, INDEX_FILE_NAME), indexText(data, written, fs.statSync(memoryFile)));
 const approaches = Object.keys(data.approaches).length;
 const exhausted = Object.values(data.approaches).filter(a => a.status === 'exhausted').length;
 const memoryKb = fs.statSync(memoryFile).size / 1024;

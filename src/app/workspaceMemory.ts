@@ -137,11 +137,11 @@ export class WorkspaceMemory {
    * memory.json needs a full write.
    */
   private async recordIntoJournal(attempt: Attempt, found: RunRecord['learnings']): Promise<RecordOutcome | undefined> {
-    const { readFor, appendRecord } = this.store;
-    if (!this.journal || !readFor || !appendRecord) return undefined;
-    const store = { readFor: readFor.bind(this.store), appendRecord: appendRecord.bind(this.store) };
-    const run = await recordRun(attempt, found, { workspace: this.workspaceFolder, store, settings: this._settings, redact: t => this.redact(t), git: this.git, exact: !!this.team });
-    if (!run) return undefined;
+    const { readFor, readApproach, appendRecord } = this.store;
+    if (!this.journal || !readFor || !readApproach || !appendRecord) return undefined;
+    const store = { readFor: readFor.bind(this.store), readApproach: readApproach.bind(this.store), appendRecord: appendRecord.bind(this.store) };
+    const run = await recordRun(attempt, found, { workspace: this.workspaceFolder, store, settings: this._settings, redact: t => this.redact(t), git: this.git, tell: this.team ? 'exact' : 'view' });
+    if (!run?.outcome) return undefined;
     // the journal is long enough: fold it into memory.json now (the run is safe in the journal either way)
     if (run.fold) await this.store.update(() => undefined).catch(() => undefined);
     if (run.journaled) await this.tellTeam(run.outcome);

@@ -10,7 +10,7 @@ import { emptyMemory, type Approach, type MemoryData } from '../core/types';
 import type { FolderLock } from './folderLock';
 import { appendRecordLocked, journalFile, readJournalSync, type Appended } from './journal';
 import { errnoCode, releaseSync, tryLockSync } from './lock';
-import { readView, type IndexCache } from './quickView';
+import { readApproach, readView, type IndexCache } from './quickView';
 import { fsError, StoreError } from './storeError';
 
 /** What a record does to memory, told from memory as it stands (only the approach of `key` loaded whole). */
@@ -42,6 +42,16 @@ export class JournalStore {
     await this.lock.checkPath();
     const view = readView(this.dir, keys, { redact: this.redact }, this.indexCache);
     return view === null ? emptyMemory() : view?.data;
+  }
+
+  /**
+   * One approach as it stands for a writer about to record a run of it (see quickView.readApproach):
+   * whether it exists and its own history, without the rest of memory. undefined: memory.json needs
+   * the store's full read.
+   */
+  async readApproach(key: string): Promise<{ approach: Approach | undefined } | undefined> {
+    await this.lock.checkPath();
+    return readApproach(this.dir, key, { redact: this.redact }, this.indexCache) ?? undefined;
   }
 
   /**

@@ -1,5 +1,5 @@
 // memory.index.json beside memory.json: where each approach's JSON starts and ends in memory.json,
-// and the few fields of each approach that deciding for another one reads (see IndexEntry). With it
+// and the few fields of each approach that deciding for another one reads (see IndexHead). With it
 // the hooks answer for one command by reading a few kilobytes of memory.json instead of parsing all
 // of it. It is derived data, written after every full write of memory.json and naming the file it
 // describes (inode, size, mtime): a reader that finds it missing, damaged or describing another
@@ -12,16 +12,15 @@ import type { Approach, JournalState, MemoryData } from '../core/types';
 export const INDEX_FILE_NAME = 'memory.index.json';
 const INDEX_FORMAT = 1;
 
+/** Where an approach is in memory.json: key, byte span, and what it counts toward maxTotalBytes. */
+export type IndexSpan = [key: string, start: number, length: number, bytes: number];
+
 /**
- * What a reader deciding for other approaches reads of an approach it does not load whole (see
- * quickView.ts): key, byte span in memory.json, its size toward maxTotalBytes, and the fields the
- * gate, the deny reason and applying a run read of another approach. Positional, to stay small.
+ * What a reader deciding for other approaches reads of one it does not load whole (see quickView.ts):
+ * the fields the gate, the deny reason and applying a run read of another approach. Positional, to
+ * stay small; in the order of the spans.
  */
-export type IndexEntry = [
-  key: string,
-  start: number,
-  length: number,
-  bytes: number,
+export type IndexHead = [
   label: string,
   command: string,
   cwd: string,
@@ -34,6 +33,10 @@ export type IndexEntry = [
   streakErrors: string[] | null,
 ];
 
+/**
+ * The index, two lines: the spans (all a writer needs to read one approach), then the heads (parsed
+ * only by a reader that decides with the other approaches: headsOf).
+ */
 export interface MemoryIndex {
   format: number;
   /** The memory.json this describes. */
@@ -43,7 +46,7 @@ export interface MemoryIndex {
   /** Byte span of the learnings list in memory.json. */
   learnings: [start: number, length: number] | null;
   /** In memory.json's order. */
-  approaches: IndexEntry[];
+  spans: IndexSpan[];
 }
 
 export interface SerializedMemory {
@@ -95,44 +98,48 @@ export function serializeMemory(data: MemoryData): SerializedMemory {
 }
 
 /** The index of `data` as written in memory.json (`written`: its serialization; `stat`: the file after the rename). */
-export function buildIndex(data: MemoryData, written: SerializedMemory, stat: Stats): MemoryIndex {
-  const approaches = written.approaches.map(([key, start, length]): IndexEntry => {
+export function indexText(data: MemoryData, written: SerializedMemory, stat: Stats): string {
+  const spans: IndexSpan[] = [];
+  const heads: IndexHead[] = [];
+  for (const [key, start, length] of written.approaches) {
     const a = data.approaches[key];
+    spans.push([key, start, length, approachBytes(a)]);
     const streak = a.status === 'exhausted' && Array.isArray(a.streakErrors) ? a.streakErrors : null;
-    return [key, start, length, approachBytes(a), a.label, a.command, a.cwd, a.status, a.failures, a.updatedAt, a.lastFailure ?? null, a.lastErrorSignature, streak];
-  });
-  return {
+    heads.push([a.label, a.command, a.cwd, a.status, a.failures, a.updatedAt, a.lastFailure ?? null, a.lastErrorSignature, streak]);
+  }
+  const index: MemoryIndex = {
     format: INDEX_FORMAT,
     file: { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs },
     schemaVersion: data.schemaVersion,
     ...(data.journal ? { journal: data.journal } : {}),
     learnings: written.learnings,
-    approaches,
+    spans,
   };
+  return `${JSON.stringify(index)}\n${JSON.stringify(heads)}\n`;
 }
 
 /**
- * An approach as a reader that did not load it whole sees it: its entry's fields, nothing of its
+ * An approach as a reader that did not load it whole sees it: its head's fields, nothing of its
  * own history (attempts, ledger, alternatives: empty, and never read of another approach).
  */
-export function headOf(e: IndexEntry): Approach {
+export function headOf(key: string, h: IndexHead): Approach {
   const a: Approach = {
-    key: e[0],
-    label: e[4],
-    command: e[5],
-    cwd: e[6],
-    status: e[7] as Approach['status'],
-    failures: e[8],
+    key,
+    label: h[0],
+    command: h[1],
+    cwd: h[2],
+    status: h[3] as Approach['status'],
+    failures: h[4],
     totalAttempts: 0,
-    updatedAt: e[9],
-    lastErrorSignature: e[11],
+    updatedAt: h[5],
+    lastErrorSignature: h[7],
     alternativesTried: [],
     learnedFacts: [],
     attempts: [],
     ledger: [],
   };
-  if (e[10] !== null) a.lastFailure = e[10];
-  if (e[12] !== null) a.streakErrors = e[12];
+  if (h[6] !== null) a.lastFailure = h[6];
+  if (h[8] !== null) a.streakErrors = h[8];
   return a;
 }
 
@@ -141,28 +148,45 @@ export function describes(index: MemoryIndex, stat: Stats): boolean {
   return index.file.ino === stat.ino && index.file.size === stat.size && index.file.mtimeMs === stat.mtimeMs;
 }
 
-/** The index in `text`, or undefined when it is not one this version reads (any doubt: read memory.json whole). */
-export function parseIndex(text: string): MemoryIndex | undefined {
+/** A parsed index, and its second line kept as text until headsOf needs it. */
+export type ParsedIndex = MemoryIndex & { readonly headsText: string };
+
+/** The index in `text` (its first line), or undefined when it is not one this version reads (any doubt: read memory.json whole). */
+export function parseIndex(text: string): ParsedIndex | undefined {
+  const nl = text.indexOf('\n');
   let v: unknown;
   try {
-    v = JSON.parse(text);
+    v = JSON.parse(nl < 0 ? text : text.slice(0, nl));
   } catch {
     return undefined;
   }
-  if (!isObject(v) || v.format !== INDEX_FORMAT || !isObject(v.file) || typeof v.schemaVersion !== 'number' || !Array.isArray(v.approaches)) return undefined;
+  if (!isObject(v) || v.format !== INDEX_FORMAT || !isObject(v.file) || typeof v.schemaVersion !== 'number' || !Array.isArray(v.spans)) return undefined;
   const { ino, size, mtimeMs } = v.file;
   if (typeof ino !== 'number' || typeof size !== 'number' || typeof mtimeMs !== 'number') return undefined;
   if (!(v.learnings === null || isSpan(v.learnings, size))) return undefined;
-  for (const e of v.approaches) if (!isEntry(e, size)) return undefined;
-  return v as unknown as MemoryIndex;
+  for (const e of v.spans) {
+    if (!Array.isArray(e) || e.length !== 4 || typeof e[0] !== 'string' || !isSpan([e[1], e[2]], size) || typeof e[3] !== 'number') return undefined;
+  }
+  return { ...(v as unknown as MemoryIndex), headsText: nl < 0 ? '' : text.slice(nl + 1) };
 }
 
-function isEntry(e: unknown, size: number): e is IndexEntry {
+/** The heads of an index (its second line), one per span; undefined when that line is not what it should be. */
+export function headsOf(index: ParsedIndex): IndexHead[] | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(index.headsText);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(v) || v.length !== index.spans.length || !v.every(isHead)) return undefined;
+  return v as IndexHead[];
+}
+
+function isHead(h: unknown): h is IndexHead {
   return (
-    Array.isArray(e) && e.length === 13 && typeof e[0] === 'string' && isSpan([e[1], e[2]], size) && typeof e[3] === 'number' &&
-    typeof e[4] === 'string' && typeof e[5] === 'string' && typeof e[6] === 'string' && STATUSES.has(e[7]) && typeof e[8] === 'number' &&
-    typeof e[9] === 'string' && (e[10] === null || typeof e[10] === 'string') && typeof e[11] === 'string' &&
-    (e[12] === null || (Array.isArray(e[12]) && e[12].every(x => typeof x === 'string')))
+    Array.isArray(h) && h.length === 9 && typeof h[0] === 'string' && typeof h[1] === 'string' && typeof h[2] === 'string' && STATUSES.has(h[3]) &&
+    typeof h[4] === 'number' && typeof h[5] === 'string' && (h[6] === null || typeof h[6] === 'string') && typeof h[7] === 'string' &&
+    (h[8] === null || (Array.isArray(h[8]) && h[8].every(x => typeof x === 'string')))
   );
 }
 

@@ -21,7 +21,7 @@ import { MEMORY_FILE_NAME, migrateMemory } from './memorySchema';
 import { fsError, StoreError } from './storeError';
 import { errnoCode, type HeldLock } from './lock';
 import { journalFile, journalFrom, journalKey, MAX_JOURNAL_BYTES, type Appended, type JournalRead } from './journal';
-import { buildIndex, INDEX_FILE_NAME, serializeMemory, type SerializedMemory } from './memoryIndex';
+import { indexText, INDEX_FILE_NAME, serializeMemory, type SerializedMemory } from './memoryIndex';
 import { FolderLock } from './folderLock';
 import { JournalStore, type RecordEffect } from './journalStore';
 
@@ -77,6 +77,8 @@ export interface MemoryStorePort {
   mtimeMs(): Promise<number | undefined>;
   /** Memory with only the approaches of `keys` loaded whole (a hook's read); absent: read() is used. */
   readFor?(keys: readonly string[]): Promise<MemoryData>;
+  /** One approach as it stands, for a hook about to record a run of it (see JournalStore.readApproach). */
+  readApproach?(key: string): Promise<{ approach: Approach | undefined }>;
   /** Appends a record to the journal (a hook's write); absent: update() is used. See MemoryStore.appendRecord. */
   appendRecord?<T>(
     record: JournalRecord,
@@ -190,6 +192,14 @@ export class MemoryStore implements MemoryStorePort {
   /** Memory for a hook deciding about `keys` (see JournalStore.readFor); the full read when memory.json needs it. */
   async readFor(keys: readonly string[]): Promise<MemoryData> {
     return (await this.journal.readFor(keys)) ?? cloneJson(await this.read());
+  }
+
+  /** One approach for a hook about to record a run of it (see JournalStore.readApproach); the full read when memory.json needs it. */
+  async readApproach(key: string): Promise<{ approach: Approach | undefined }> {
+    const quick = await this.journal.readApproach(key);
+    if (quick) return quick;
+    const data = await this.read();
+    return { approach: Object.prototype.hasOwnProperty.call(data.approaches, key) ? cloneJson(data.approaches[key]) : undefined };
   }
 
   /** A hook's write into the journal (see JournalStore.appendRecord). */
@@ -403,7 +413,7 @@ export class MemoryStore implements MemoryStorePort {
   /** The index of what was just written (derived data: not synced; a reader that finds it stale reads memory.json whole). */
   private async writeIndex(data: MemoryData, written: SerializedMemory, st: Stats): Promise<void> {
     try {
-      await writeFileAtomic(this.indexFile, JSON.stringify(buildIndex(data, written, st)), undefined, { sync: false });
+      await writeFileAtomic(this.indexFile, indexText(data, written, st), undefined, { sync: false });
     } catch {
       // readers fall back to memory.json: only slower
     }

@@ -12,7 +12,7 @@ import { applyRecord, pendingRecords, readJournalState, recordKey, type ApplyCon
 import { approachBytes } from '../core/memory';
 import { SCHEMA_VERSION, type Approach, type Learning, type MemoryData } from '../core/types';
 import { readJournalSync } from './journal';
-import { describes, headOf, INDEX_FILE_NAME, parseIndex, type MemoryIndex } from './memoryIndex';
+import { describes, headOf, headsOf, INDEX_FILE_NAME, parseIndex, type ParsedIndex } from './memoryIndex';
 import { MEMORY_FILE_NAME } from './memorySchema';
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -22,7 +22,7 @@ const MAX_MEMORY_BYTES = 64 * 1024 * 1024;
 /** The last index parsed, kept by a caller that reads more than once (a post hook reads before and inside the lock). */
 export interface IndexCache {
   key?: string;
-  index?: MemoryIndex;
+  index?: ParsedIndex;
 }
 
 export interface View {
@@ -83,7 +83,7 @@ function applyPending(view: View, journal: JournalContents | undefined, ctx: Pic
   return view;
 }
 
-function readIndex(dir: string, cache: IndexCache): MemoryIndex | undefined {
+function readIndex(dir: string, cache: IndexCache): ParsedIndex | undefined {
   const file = path.join(dir, INDEX_FILE_NAME);
   try {
     const st = statSync(file);
@@ -110,20 +110,22 @@ function readSlice(fd: number, start: number, length: number): unknown {
 }
 
 /** The approaches in `wanted` whole, the rest as heads; undefined when a slice is not what the index says. */
-function partialView(fd: number, index: MemoryIndex, wanted: Set<string>): View | undefined {
+function partialView(fd: number, index: ParsedIndex, wanted: Set<string>): View | undefined {
+  const heads = headsOf(index);
+  if (!heads) return undefined;
   const data = emptyData();
   data.journal = readJournalState(index.journal);
   const sizes = new WeakMap<Approach, number>();
   try {
-    for (const entry of index.approaches) {
-      const [key, start, length, bytes] = entry;
+    for (let i = 0; i < index.spans.length; i++) {
+      const [key, start, length, bytes] = index.spans[i];
       let a: Approach;
       if (wanted.has(key)) {
         const whole = readSlice(fd, start, length);
         if (!isApproach(whole) || whole.key !== key) return undefined;
         a = whole;
       } else {
-        a = headOf(entry);
+        a = headOf(key, heads[i]);
         sizes.set(a, bytes);
       }
       if (key === '__proto__') Object.defineProperty(data.approaches, key, { value: a, enumerable: true, writable: true, configurable: true });
@@ -138,6 +140,65 @@ function partialView(fd: number, index: MemoryIndex, wanted: Set<string>): View 
     return undefined;
   }
   return { data, sizeOf: a => sizes.get(a) ?? approachBytes(a) };
+}
+
+/**
+ * One approach as it stands for a writer that needs only its own history (whether it exists, its
+ * ledger: a hook about to record a run of it): memory.json's approach (found by the index, else in
+ * the whole file) with the journal's runs of that approach applied to it alone. What other runs do
+ * to it (an eviction, an alternative linked) is not seen: read with readView for anything that
+ * depends on them. null: memory.json cannot be read here (ask the store).
+ */
+export function readApproach(dir: string, key: string, ctx: Pick<ApplyContext, 'redact'>, cache: IndexCache = {}): { approach: Approach | undefined } | null {
+  const journalRead = readJournalSync(dir);
+  const journal = journalRead.kind === 'ok' ? journalRead.contents : undefined;
+  const mine = emptyData();
+  let fd: number;
+  try {
+    fd = openSync(path.join(dir, MEMORY_FILE_NAME), constants.O_RDONLY | NOFOLLOW);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') return null;
+    return { approach: ownRuns(mine, key, journal, ctx) };
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > MAX_MEMORY_BYTES) return null;
+    const index = readIndex(dir, cache);
+    if (index && index.schemaVersion === SCHEMA_VERSION && describes(index, stat)) {
+      mine.journal = readJournalState(index.journal);
+      const span = index.spans.find(s => s[0] === key);
+      if (span) {
+        const whole = readSlice(fd, span[1], span[2]);
+        if (!isApproach(whole) || whole.key !== key) return null;
+        Object.defineProperty(mine.approaches, key, { value: whole, enumerable: true, writable: true, configurable: true });
+      }
+    } else {
+      const view = wholeView(fd, stat.size);
+      if (!view) return null;
+      mine.journal = view.data.journal;
+      const found = Object.prototype.hasOwnProperty.call(view.data.approaches, key) ? view.data.approaches[key] : undefined;
+      if (found) Object.defineProperty(mine.approaches, key, { value: found, enumerable: true, writable: true, configurable: true });
+    }
+    return { approach: ownRuns(mine, key, journal, ctx) };
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The approach of `key` in `mine` with the journal's pending runs of that approach applied. */
+function ownRuns(mine: MemoryData, key: string, journal: JournalContents | undefined, ctx: Pick<ApplyContext, 'redact'>): Approach | undefined {
+  for (const r of pendingRecords(mine, journal)) {
+    if (recordKey(r) !== key) continue;
+    try {
+      applyRecord(mine, r, ctx);
+    } catch {
+      // left to the fold, which reports it
+    }
+  }
+  return Object.prototype.hasOwnProperty.call(mine.approaches, key) ? mine.approaches[key] : undefined;
 }
 
 /** memory.json parsed whole; undefined when it is not a current, well-formed memory. */

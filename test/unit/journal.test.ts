@@ -21,7 +21,7 @@ import { openWorkspaceMemory } from '../../src/app/openMemory';
 import { JOURNAL_FILE_NAME, parseJournal, readJournalSync } from '../../src/store/journal';
 import { INDEX_FILE_NAME, serializeMemory } from '../../src/store/memoryIndex';
 import { MemoryStore, memoryDirFor } from '../../src/store/memoryStore';
-import { readView } from '../../src/store/quickView';
+import { readApproach, readView } from '../../src/store/quickView';
 import { tempFolders } from './helpers/tempFolders';
 
 const workspace = tempFolders('fm-journal-');
@@ -278,6 +278,9 @@ describe('the quick partial read answers as the full read', () => {
           const f = checkCommand(full, command, cwd, settings, now);
           assert.deepEqual(q, f, `${command} in ${cwd}`);
           assert.deepEqual(view.data.approaches[key], full.approaches[key]);
+          // a writer's read of the one approach: its own history as the full read has it (others may only add alternatives)
+          const own = readApproach(dir, key, { redact })?.approach;
+          if (full.approaches[key]) assert.deepEqual({ ...own, alternativesTried: [] }, { ...full.approaches[key], alternativesTried: [] }, `own history of ${command} in ${cwd}`);
           if (f.verdict === 'block') assert.equal(agentDenyReason(q, view.data), agentDenyReason(f, full));
           const next = runRecord(prepareAttempt({ command, cwd, exitCode: 1, source: 'agent', output: ERRORS[0](1) }, settings, redactor, now), settings, []);
           const a = applyRecord(view.data, next, { redact, sizeOf: view.sizeOf })!;

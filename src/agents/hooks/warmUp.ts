@@ -13,7 +13,7 @@ import { prepareAttempt } from '../../core/memory';
 import { createRedactor } from '../../core/redact';
 import { DEFAULT_SETTINGS, emptyMemory, type Approach, type Attempt, type MemoryData } from '../../core/types';
 import { parseSettingsText } from '../../store/workspaceSettings';
-import { headOf, parseIndex } from '../../store/memoryIndex';
+import { headOf, headsOf, parseIndex } from '../../store/memoryIndex';
 import { parseJournal } from '../../store/journal';
 import { HARNESSES } from './index';
 
@@ -53,8 +53,9 @@ export function warmUpGate(): void {
     const redactor = createRedactor();
     const data = memory();
     const key = approachKey(redactor.redact('npx tsc -p .').text, normalizeCwd('.'));
-    const index = parseIndex(JSON.stringify({ format: 1, file: { ino: 1, size: 100, mtimeMs: 1 }, schemaVersion: data.schemaVersion, learnings: null, approaches: [[key, 0, 10, 10, 'tsc', 'npx tsc -p .', '.', 'exhausted', 5, at(5), at(5), 'x', ['x']]] }));
-    if (index) headOf(index.approaches[0]);
+    const index = parseIndex(`${JSON.stringify({ format: 1, file: { ino: 1, size: 100, mtimeMs: 1 }, schemaVersion: data.schemaVersion, learnings: null, spans: [[key, 0, 10, 10]] })}\n${JSON.stringify([['tsc', 'npx tsc -p .', '.', 'exhausted', 5, at(5), at(5), 'x', ['x']]])}\n`);
+    const heads = index && headsOf(index);
+    if (heads) headOf(key, heads[0]);
     const record = runRecord(attempt(6, 'npx tsc -p .', key), DEFAULT_SETTINGS, []);
     const journal = parseJournal(Buffer.from(`{"journal":1,"id":"0123456789abcdef"}\n${JSON.stringify(record)}\n`)) as JournalContents;
     for (const r of pendingRecords(data, journal)) applyRecord(data, r, { redact: t => redactor.redact(t).text });
