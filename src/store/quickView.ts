@@ -8,7 +8,7 @@
 
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { applyRecord, pendingRecords, readJournalState, recordKey, type ApplyContext, type JournalContents } from '../core/journal';
+import { applyRecord, isRunRecord, pendingRecords, readJournalState, recordKey, type ApplyContext, type JournalContents } from '../core/journal';
 import { approachBytes } from '../core/memory';
 import { SCHEMA_VERSION, type Approach, type Learning, type MemoryData } from '../core/types';
 import { readJournalSync } from './journal';
@@ -186,6 +186,83 @@ export function readApproach(dir: string, key: string, ctx: Pick<ApplyContext, '
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The gate's quick read: only the approaches of `keys`, whole, with their own pending runs applied,
+ * nothing else of memory. The runs of other approaches can change these only by evicting them, and
+ * an approach taken away is clear: so what lets a command through here lets it through on a full
+ * read too, and a block is for the caller to decide again on one (readView), as is any answer that
+ * looked at the rest of memory (guardOthers). 'others': the journal holds a record of a kind this
+ * version does not apply, read fully. null: no memory at all; undefined: ask the store.
+ */
+export function readOwnView(dir: string, keys: readonly string[], ctx: Pick<ApplyContext, 'redact'>, cache: IndexCache = {}): View | 'others' | null | undefined {
+  const journalRead = readJournalSync(dir);
+  const journal = journalRead.kind === 'ok' ? journalRead.contents : undefined;
+  const wanted = new Set(keys);
+  const data = emptyData();
+  let fd: number;
+  try {
+    fd = openSync(path.join(dir, MEMORY_FILE_NAME), constants.O_RDONLY | NOFOLLOW);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') return undefined;
+    if (!journal?.entries.length) return null;
+    return ownRunsOnly(data, journal, wanted, ctx);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > MAX_MEMORY_BYTES) return undefined;
+    const index = readIndex(dir, cache);
+    if (!index || index.schemaVersion !== SCHEMA_VERSION || !describes(index, stat)) return 'others';
+    data.journal = readJournalState(index.journal);
+    for (const [key, start, length] of index.spans) {
+      if (!wanted.has(key)) continue;
+      const whole = readSlice(fd, start, length);
+      if (!isApproach(whole) || whole.key !== key) return undefined;
+      Object.defineProperty(data.approaches, key, { value: whole, enumerable: true, writable: true, configurable: true });
+    }
+    return ownRunsOnly(data, journal, wanted, ctx);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** `data` with the pending runs of its approaches applied; 'others' when a pending record is not a run. */
+function ownRunsOnly(data: MemoryData, journal: JournalContents | undefined, wanted: Set<string>, ctx: Pick<ApplyContext, 'redact'>): View | 'others' {
+  const pending = pendingRecords(data, journal);
+  if (!pending.every(isRunRecord)) return 'others';
+  for (const r of pending) {
+    if (!wanted.has(r.attempt.key)) continue;
+    try {
+      applyRecord(data, r, ctx);
+    } catch {
+      return 'others';
+    }
+  }
+  return { data, sizeOf: approachBytes };
+}
+
+/**
+ * `data` as seen by a reader that must not depend on anything of memory but the approaches of `keys`
+ * (readOwnView's view): any look at another approach, at the list of them, or at another part of
+ * memory is noted, and the reader's answer is then to be given from a full read.
+ */
+export function guardOthers(data: MemoryData, keys: readonly string[]): { data: MemoryData; lookedElsewhere: () => boolean } {
+  const mine = new Set<PropertyKey>(keys);
+  let elsewhere = false;
+  const approaches = new Proxy(data.approaches, {
+    ownKeys: t => ((elsewhere = true), Reflect.ownKeys(t)),
+    has: (t, k) => (mine.has(k) || (elsewhere = true), Reflect.has(t, k)),
+    getOwnPropertyDescriptor: (t, k) => (mine.has(k) || (elsewhere = true), Reflect.getOwnPropertyDescriptor(t, k)),
+    get: (t, k, r) => (typeof k === 'string' && !mine.has(k) && (elsewhere = true), Reflect.get(t, k, r)),
+  });
+  const guarded = new Proxy(data, {
+    get: (t, k, r) => (k === 'approaches' ? approaches : (k !== 'schemaVersion' && (elsewhere = true), Reflect.get(t, k, r))),
+  });
+  return { data: guarded, lookedElsewhere: () => elsewhere };
 }
 
 /** The approach of `key` in `mine` with the journal's pending runs of that approach applied. */

@@ -21,7 +21,8 @@ import { openWorkspaceMemory } from '../../src/app/openMemory';
 import { JOURNAL_FILE_NAME, parseJournal, readJournalSync } from '../../src/store/journal';
 import { INDEX_FILE_NAME, serializeMemory } from '../../src/store/memoryIndex';
 import { MemoryStore, memoryDirFor } from '../../src/store/memoryStore';
-import { readApproach, readView } from '../../src/store/quickView';
+import { guardOthers, readApproach, readView } from '../../src/store/quickView';
+import { runHook } from '../../src/agents/hooks/runner';
 import { tempFolders } from './helpers/tempFolders';
 
 const workspace = tempFolders('fm-journal-');
@@ -291,3 +292,66 @@ describe('the quick partial read answers as the full read', () => {
     });
   }
 });
+
+describe("the gate's quick read of a command's own approach", () => {
+  const settings = DEFAULT_SETTINGS;
+  const reply = async (ws: string, command: string) => {
+    const r = await runHook('claude', 'pre', JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, cwd: ws }), { env: { CLAUDE_PROJECT_DIR: ws }, record: async () => undefined, readFull: async () => emptyMemory() });
+    return r.stdout;
+  };
+  const expected = async (ws: string, command: string) => {
+    const full = await new MemoryStore(memoryDirFor(ws), { cache: false }).read();
+    const c = checkCommand(full, command, '.', settings);
+    return c.verdict === 'block' ? agentDenyReason(c, full) : undefined;
+  };
+
+  for (const [name, journal] of [
+    ['nothing pending', [] as string[]],
+    ["only the command's own runs pending", ['make check', 'make check']],
+    ['runs of other approaches pending', ['tool3 run', 'npx jest src/t9.test.ts', 'make check']],
+  ] as const) {
+    test(`${name}: every command gets the answer a full read gives (test runners with exhausted siblings too)`, async () => {
+      const ws = await seeded(60);
+      for (const command of journal) await hookMemory(ws).record(fail(command));
+      for (const command of ['make check', 'tool0 run', 'tool5 run', 'tool1 run', 'npx jest src/t1.test.ts', 'npx jest src/new.test.ts', 'brand new', 'tool3 run']) {
+        const out = await reply(ws, command);
+        const deny = await expected(ws, command);
+        if (deny === undefined) assert.equal(out, '', `${command}: allowed`);
+        else assert.equal(JSON.parse(out).hookSpecificOutput.permissionDecisionReason, deny, `${command}: denied, for the same reason`);
+      }
+    });
+  }
+
+  test('runs pending that evict approaches (at the limit): every command still gets the answer a full read gives', async () => {
+    const ws = await seeded(60);
+    const full = await new MemoryStore(memoryDirFor(ws), { cache: false }).read();
+    const atLimit = { ...settings, limits: { ...settings.limits, maxApproaches: Object.keys(full.approaches).length } };
+    for (const [i, command] of ['new one', 'new two', 'tool0 run', 'new three'].entries()) {
+      const attempt = prepareAttempt(fail(command), atLimit, redactor, new Date(T0 + 86_400_000 + i * 1000));
+      await new MemoryStore(memoryDirFor(ws), { cache: false }).appendRecord(runRecord(attempt, atLimit, []));
+    }
+    const after = await new MemoryStore(memoryDirFor(ws), { cache: false }).read();
+    assert.ok(Object.keys(full.approaches).some(k => !after.approaches[k]), 'the pending runs evicted approaches');
+    for (const command of ['tool0 run', 'tool5 run', 'tool10 run', 'tool15 run', 'tool1 run', 'new one', 'npx jest src/t5.test.ts']) {
+      const out = await reply(ws, command);
+      const deny = await expected(ws, command);
+      if (deny === undefined) assert.equal(out, '', `${command}: allowed`);
+      else assert.equal(JSON.parse(out).hookSpecificOutput.permissionDecisionReason, deny, `${command}: denied, for the same reason`);
+    }
+  });
+
+  test('a look at anything but the command\'s own approaches is seen', () => {
+    const data = memoryOf(5);
+    const [key, other] = Object.keys(data.approaches);
+    const mine = guardOthers(data, [key]);
+    void mine.data.approaches[key];
+    assert.equal(Object.prototype.hasOwnProperty.call(mine.data.approaches, key), true);
+    assert.equal(mine.lookedElsewhere(), false);
+    for (const look of [(d: MemoryData) => d.approaches[other], (d: MemoryData) => Object.values(d.approaches), (d: MemoryData) => d.learnings, (d: MemoryData) => other in d.approaches]) {
+      const g = guardOthers(data, [key]);
+      look(g.data);
+      assert.equal(g.lookedElsewhere(), true, String(look));
+    }
+  });
+});
+

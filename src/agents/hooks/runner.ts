@@ -15,7 +15,7 @@ import { createRedactor, type Redactor } from '../../core/redact';
 import { SCHEMA_VERSION, type EngineSettings, type MemoryData } from '../../core/types';
 import { loadWorkspaceSettings } from '../../app/settings';
 import { memoryDirFor } from '../../store/paths';
-import { readView } from '../../store/quickView';
+import { guardOthers, readOwnView, readView } from '../../store/quickView';
 import { claimCall } from './callOnce';
 import type { HookRecord } from './record';
 import { refreshRules } from './rules';
@@ -121,7 +121,7 @@ function settingsFor(workspace: string): EngineSettings {
 async function readMemory(workspace: string, keys: readonly string[] | 'all', redactor: Redactor, full: HookRunOptions['readFull']): Promise<MemoryData> {
   const view = readView(memoryDirFor(workspace), keys, { redact: t => redactor.redact(t).text });
   if (view) return view.data;
-  if (view === null) return { schemaVersion: SCHEMA_VERSION, approaches: {}, reflections: [], learnings: [], updatedAt: new Date().toISOString() };
+  if (view === null) return emptyMemoryData();
   return full(workspace);
 }
 
@@ -176,13 +176,25 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
   const settings = settingsFor(where.workspace);
   const redactor = createRedactor(settings.extraRedactionPatterns);
   const lines = commands.map(c => redactor.redact(c).text);
-  const data = await readMemory(where.workspace, lines.map(c => approachKey(c, normalizeCwd(where.rel))), redactor, readFull);
+  const keys = lines.map(c => approachKey(c, normalizeCwd(where.rel)));
+  // most calls are let through on these commands' own approaches alone (what others' runs can do to
+  // them never turns a let-through into a block); a block, or a rule that looked at the rest of
+  // memory, is decided again on a full read
+  const own = readOwnView(memoryDirFor(where.workspace), keys, { redact: t => redactor.redact(t).text });
+  if (own !== undefined && own !== 'others') {
+    const guard = guardOthers(own?.data ?? emptyMemoryData(), keys);
+    const clear = lines.every(line => checkCommand(guard.data, line, where.rel, settings).verdict !== 'block');
+    if (clear && !guard.lookedElsewhere()) return answer({ kind: 'allow' });
+  }
+  const data = await readMemory(where.workspace, keys, redactor, readFull);
   for (const line of lines) {
     const c = checkCommand(data, line, where.rel, settings);
     if (c.verdict === 'block') return answer({ kind: 'deny', reason: agentDenyReason(c, data) });
   }
   return answer({ kind: 'allow' });
 }
+
+const emptyMemoryData = (): MemoryData => ({ schemaVersion: SCHEMA_VERSION, approaches: {}, reflections: [], learnings: [], updatedAt: new Date().toISOString() });
 
 /** A Codex post names no exit code: the transcript has it, written just before the hook ran. */
 async function codeFromTranscript(t: NonNullable<HookInput['transcript']>): Promise<number | undefined> {
