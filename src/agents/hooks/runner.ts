@@ -15,7 +15,7 @@ import { createRedactor, type Redactor } from '../../core/redact';
 import { SCHEMA_VERSION, type EngineSettings, type MemoryData } from '../../core/types';
 import { loadWorkspaceSettings } from '../../app/settings';
 import { memoryDirFor } from '../../store/paths';
-import { guardOthers, readOwnView, readView } from '../../store/quickView';
+import { guardOthers, readOwnView, readView, type IndexCache } from '../../store/quickView';
 import { claimCall } from './callOnce';
 import type { HookRecord } from './record';
 import { refreshRules } from './rules';
@@ -118,8 +118,8 @@ function settingsFor(workspace: string): EngineSettings {
  * `keys` loaded whole (all of them for 'all'). The store's own read when the quick one cannot use
  * the file (an older schema, damaged: the store migrates or moves it aside).
  */
-async function readMemory(workspace: string, keys: readonly string[] | 'all', redactor: Redactor, full: HookRunOptions['readFull']): Promise<MemoryData> {
-  const view = readView(memoryDirFor(workspace), keys, { redact: t => redactor.redact(t).text });
+async function readMemory(workspace: string, keys: readonly string[] | 'all', redactor: Redactor, full: HookRunOptions['readFull'], cache: IndexCache = {}): Promise<MemoryData> {
+  const view = readView(memoryDirFor(workspace), keys, { redact: t => redactor.redact(t).text }, cache);
   if (view) return view.data;
   if (view === null) return emptyMemoryData();
   return full(workspace);
@@ -180,13 +180,14 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
   // most calls are let through on these commands' own approaches alone (what others' runs can do to
   // them never turns a let-through into a block); a block, or a rule that looked at the rest of
   // memory, is decided again on a full read
-  const own = readOwnView(memoryDirFor(where.workspace), keys, { redact: t => redactor.redact(t).text });
+  const index: IndexCache = {};
+  const own = readOwnView(memoryDirFor(where.workspace), keys, { redact: t => redactor.redact(t).text }, index);
   if (own !== undefined && own !== 'others') {
     const guard = guardOthers(own?.data ?? emptyMemoryData(), keys);
     const clear = lines.every(line => checkCommand(guard.data, line, where.rel, settings).verdict !== 'block');
     if (clear && !guard.lookedElsewhere()) return answer({ kind: 'allow' });
   }
-  const data = await readMemory(where.workspace, keys, redactor, readFull);
+  const data = await readMemory(where.workspace, keys, redactor, readFull, index);
   for (const line of lines) {
     const c = checkCommand(data, line, where.rel, settings);
     if (c.verdict === 'block') return answer({ kind: 'deny', reason: agentDenyReason(c, data) });
