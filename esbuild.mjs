@@ -54,6 +54,8 @@ const stubSharp = {
 const configs = [
   { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode'] },
   { ...node, entryPoints: { cli: 'src/cli.ts' }, outdir: 'dist', external: ['vscode'], banner: { js: '#!/usr/bin/env node' } },
+  // the team sync that the CLI, the hooks and MCP start detached (src/app/teamSync.ts)
+  { ...node, entryPoints: { 'team-sync': 'src/teamSync.ts' }, outdir: 'dist', external: ['vscode'] },
   // the hook path alone: no MCP SDK, no zod, no embeddings (a hook costs about one Node start)
   // dist/hook.js runs dist/hook-main.js (a post call: dist/hook-post.js) with a V8 code cache; the
   // store's dist/hook-record.js is loaded only to fold the journal, for team memory or an old memory.json

@@ -1,4 +1,5 @@
 import { builtinModules } from 'node:module';
+import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 // ---- the layers (data flows one way: event → core decides → store persists → UI) ----------------
@@ -99,6 +100,21 @@ export default tseslint.config(
   {
     files: ['src/host/**/*.ts', 'src/extension.ts'],
     rules: { 'no-console': 'error' },
+  },
+  // No super-linear regular expression: nested quantifiers, quantifiers that can trade characters
+  // (`\s*[:=]?\s*`) and `x+$`-style moves are errors in src. The files below run their patterns only
+  // on bounded input and are kept out knowingly: the test-result parsers see lines cut to 4,096
+  // characters with blank runs shortened first (core/testResults/common.ts); the CLI's option errors
+  // are Node's own messages; the team, embedding, replay and reflection code is off the hook path and
+  // reads git remotes, model names and reflection texts, never terminal output.
+  {
+    files: ['src/**/*.ts'],
+    ignores: [
+      'src/core/testResults/**', 'src/cli/main.ts', 'src/core/team.ts', 'src/store/team/**', 'src/embeddings/**',
+      'src/judgement/**', 'src/core/lmReflection.ts', 'src/core/reflection.ts',
+    ],
+    plugins: { regexp },
+    rules: { 'regexp/no-super-linear-backtracking': 'error', 'regexp/no-super-linear-move': 'error' },
   },
   // a function a newcomer can hold: a longer one says why, in an eslint-disable comment above it
   {

@@ -1,111 +1,170 @@
-// npm run bench:judgement  (= node --import tsx bench/judgement.mjs [--no-write] [--corpus FILE ...])
+// npm run bench:judgement  (= node --import tsx bench/judgement.mjs [--no-write] [--quiet] [--shell-only] [--corpus FILE ...])
 //
-// Judgement on real agent work (issue 10). Replays every trajectory of the development corpus
-// (../shared/trajectories/*.jsonl.gz, or the files given with --corpus) through the product's own
-// replay (src/judgement/replay.ts: WorkspaceMemory.check before each command, .record after it, one
-// fresh in-memory memory per trajectory) at thresholds 3 and 5, and measures:
+// Judgement on real agent work. Replays every trajectory of the development corpora
+// (../shared/trajectories/*.jsonl.gz; a `X.shell.jsonl.gz` copy is skipped when `X.jsonl.gz` is there, unless
+// --shell-only asks for the shell copies instead; or the files given with --corpus) through the product's own
+// replay (src/judgement/replay.ts: WorkspaceMemory.check before each command, .record after it, the edit
+// events between commands through .recordEdits, one fresh in-memory memory per trajectory) at thresholds 3
+// and 5, and measures, for all corpora together, per corpus and per harness (mini-swe-agent, Claude Code,
+// OpenHands):
 //
-// PRECISION = (blocked runs whose real exit code was a failure) / (all blocked runs).
-//   A failure is a known, non-zero exit code other than an interrupt (129, 130, 131, 143, 148).
-//   A blocked run with an UNKNOWN exit code (null: killed on timeout, final submission) or an
-//   interrupt counts against precision: the gate cannot claim it saved anything there.
-//   "Failure" here is the exit code only: the product's own reading of output (failing tests behind
-//   `| tail`, probes answering "no") plays no part in the ground truth.
-//
-// STUCK RECALL at threshold N = (stuck runs the gate blocks) / (stuck runs), where a run r is STUCK
-//   when all of these hold (defined in bench/judgementTruth.mjs, independently of the product's
-//   approach keys and error signatures):
+// PRECISION OF BLOCKS = (ask + deny answers whose run really failed) / (ask + deny answers). Both stop the
+//   run until someone decides. A failure is a known, non-zero exit code other than an interrupt (129, 130,
+//   131, 143, 148). A blocked run with an UNKNOWN exit code (null: killed on timeout, backgrounded, the final
+//   submission) or an interrupt counts against precision: the gate cannot claim it saved anything there.
+//   "Failure" here is the exit code only: the product's own reading of output plays no part in the truth.
+// PRECISION OF DENIES = the same over deny answers alone (the gate is sure: nothing changed since the last
+//   failure).
+// STUCK RECALL at threshold N = (stuck runs the gate blocks, ask or deny) / (stuck runs), where a run r is
+//   STUCK when all of these hold (defined in bench/judgementTruth.mjs, independently of the product's
+//   approach keys, error signatures and edit events):
 //   1. r failed (as above), and its ERROR LINE E is not empty;
-//   2. its COMMAND FAMILY has failed at least N times since the family's last success (runs of
-//      unknown outcome are skipped; edits and other commands in between do not break the streak):
-//      the budget of N failures the user chose is spent;
-//   3. the family's previous failure had the same error line E, and E was seen at least twice in
-//      the streak before r ("again and again").
-//   That is the README's "the same program failing with the same error line, over and over, with
-//   no success in between", counted only once the user's threshold has been reached (before that,
-//   no gate at that threshold may stop it). A streak of ever-changing errors has no stuck run.
-//   COMMAND FAMILY (see family() below): the sequence of the programs a command line runs, element by
-//   element of its &&/||/;/newline list (first stage of each pipeline), leaving out cd, echo and
-//   other shell bookkeeping; each program is its base name (python3 -> python) plus, for
-//   interpreters, the script (or -c / -m MODULE), for test runners the test files (node ids
-//   dropped), and for tools with subcommands, the subcommand.
-//   ERROR LINE (see errorLine() below): the last output line that reads like an error (error,
-//   exception, failed, fatal, not found, no such file, cannot, denied, refused, invalid, ...), else
-//   the last non-empty line; lowercased, numbers, hex ids and temp paths masked, spaces collapsed.
+//   2. its COMMAND FAMILY has failed at least N times since the family's last success (runs of unknown
+//      outcome are skipped; edits and other commands in between do not break the streak);
+//   3. the family's previous failure had the same error line E, and E was seen at least twice in the streak
+//      before r ("again and again").
 //
-// It lists every wrong block (a blocked run that did not fail) and every missed stuck run, with
-// source, index, command and a short error line, and writes the figures between the judgement
+// It lists every wrong block (a blocked run that did not fail, with the rule that decided) and every missed
+// stuck run, counts the decisions per rule (reason code), and writes the figures between the judgement
 // markers of BENCHMARKS.md (--no-write: print only). Nothing is asserted: the numbers are for reading.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCorpusFile } from '../src/judgement/corpus.ts';
 import { replayTrajectory } from '../src/judgement/replay.ts';
-import { errorLine, outcome, stuckRuns } from './judgementTruth.mjs';
+import { errorLine, outcome, stuckRuns, waitingRuns } from './judgementTruth.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
 const write = !argv.includes('--no-write');
 const quiet = argv.includes('--quiet');
+const shellOnly = argv.includes('--shell-only');
 const corpusArgs = argv.flatMap((a, i) => (argv[i - 1] === '--corpus' ? [a] : []));
 const defaultDir = path.resolve(root, '..', '..', 'shared', 'trajectories');
 const sharedDir = fs.existsSync(defaultDir) ? defaultDir : '/work/shared/trajectories';
-const files = corpusArgs.length
-  ? corpusArgs
-  : fs.readdirSync(sharedDir).filter(f => /\.jsonl(\.gz)?$/.test(f)).sort().map(f => path.join(sharedDir, f));
+
+/** The corpora: every .jsonl(.gz), one copy of each (the full one, or the shell-only one with --shell-only). */
+function defaultFiles() {
+  const all = fs.readdirSync(sharedDir).filter(f => /\.jsonl(\.gz)?$/.test(f)).sort();
+  const shellOf = f => f.replace(/\.jsonl(\.gz)?$/, '.shell.jsonl$1');
+  return all
+    .filter(f => {
+      if (/\.shell\.jsonl/.test(f)) return shellOnly || !all.includes(f.replace('.shell.jsonl', '.jsonl'));
+      return !(shellOnly && all.includes(shellOf(f)));
+    })
+    .map(f => path.join(sharedDir, f));
+}
+
+const files = corpusArgs.length ? corpusArgs : defaultFiles();
 const THRESHOLDS = [3, 5];
-// ---- replay and measure ----
+
+/** The harness a trajectory's agent field names. */
+export function harnessOf(agent = '') {
+  if (/claude code|terminal_claude_agent/i.test(agent)) return 'Claude Code';
+  if (/openhands/i.test(agent)) return 'OpenHands';
+  if (/mini-swe-agent/i.test(agent)) return 'mini-swe-agent';
+  return agent.split(/[ (]/)[0] || 'unknown';
+}
 
 const short = s => s.replace(/\s+/g, ' ').trim().slice(0, 110);
-const shortSource = s => s.replace(/^.*\/trajs\/[^/]+\//, '').replace(/^.*\/20250825_swe-agent-mini_claude-4-sonnet\/[^/]+\//, '').replace(/\/sessions\/agent\.log$/, '').replace(/\.traj\.json$/, '');
+const shortSource = s =>
+  s
+    .replace(/^.*\/trajs\/[^/]+\//, '')
+    .replace(/^.*\/20250825_swe-agent-mini_claude-4-sonnet\/[^/]+\//, '')
+    .replace(/\/sessions\/agent\.log$/, '')
+    .replace(/\.traj\.json$/, '')
+    .replace(/^AMGrobelnik\/ai-invention-([0-9a-f]{6})[^/]*\/chat\/messages\//, '$1:')
+    .replace(/\.md@[0-9a-f]+$/, '');
+
+const emptyCounts = () => ({ blocks: 0, blockedFailed: 0, denies: 0, deniedFailed: 0, asks: 0, askedFailed: 0, stuck: 0, stuckBlocked: 0, stuckWaiting: 0, stuckWaitingBlocked: 0, wrong: [], missed: [] });
+
+function add(c, step, o, isStuck, t, cmd, isWaiting) {
+  const blocked = step.decision === 'ask' || step.decision === 'deny';
+  if (blocked) {
+    c.blocks++;
+    if (o === 'failure') c.blockedFailed++;
+    else c.wrong.push({ source: t.source, index: step.index, command: cmd.command, exitCode: cmd.exitCode, decision: step.decision, code: step.code, key: step.key });
+  }
+  if (step.decision === 'deny') {
+    c.denies++;
+    if (o === 'failure') c.deniedFailed++;
+  }
+  if (step.decision === 'ask') {
+    c.asks++;
+    if (o === 'failure') c.askedFailed++;
+  }
+  if (isStuck) {
+    c.stuck++;
+    if (blocked) c.stuckBlocked++;
+    else c.missed.push({ source: t.source, index: step.index, command: cmd.command, error: errorLine(cmd.output), code: step.code, reason: step.reason, waiting: isWaiting });
+    if (isWaiting) {
+      c.stuckWaiting++;
+      if (blocked) c.stuckWaitingBlocked++;
+    }
+  }
+}
 
 async function measure() {
   const t0 = performance.now();
   const corpora = files.map(f => ({ file: path.basename(f), corpus: readCorpusFile(f) }));
-  const trajectories = corpora.flatMap(c => c.corpus.trajectories);
   const results = [];
   for (const n of THRESHOLDS) {
-    const r = { threshold: n, blocks: 0, blockedFailures: 0, blockedSuccess: 0, blockedUnknown: 0, stuck: 0, stuckBlocked: 0, wrong: [], missed: [] };
-    for (const t of trajectories) {
-      const steps = await replayTrajectory(t, { threshold: n });
-      const stuck = stuckRuns(t.commands, n);
-      for (const s of steps) {
-        const c = t.commands[s.index];
-        const o = outcome(c.exitCode);
-        if (s.blocked) {
-          r.blocks++;
-          if (o === 'failure') r.blockedFailures++;
-          else {
-            if (o === 'success') r.blockedSuccess++;
-            else r.blockedUnknown++;
-            r.wrong.push({ source: t.source, index: s.index, command: c.command, exitCode: c.exitCode, key: s.key, reason: s.reason });
+    const groups = new Map([['all', emptyCounts()]]);
+    const rules = new Map(); // code -> {decision: count, failed, succeeded, unknown}
+    const group = name => (groups.has(name) ? groups.get(name) : (groups.set(name, emptyCounts()), groups.get(name)));
+    for (const { file, corpus } of corpora) {
+      for (const t of corpus.trajectories) {
+        const steps = await replayTrajectory(t, { threshold: n });
+        const stuck = stuckRuns(t.commands, n);
+        const waiting = waitingRuns(t.commands);
+        for (const s of steps) {
+          const c = t.commands[s.index];
+          const o = outcome(c.exitCode);
+          for (const g of ['all', `corpus ${file}`, `harness ${harnessOf(t.agent)}`]) add(group(g), s, o, stuck.has(s.index), t, c, waiting.has(s.index));
+          if (s.status === 'exhausted' || s.decision !== 'allow') {
+            const r = rules.get(s.code) ?? { allow: 0, warn: 0, ask: 0, deny: 0, failed: 0, succeeded: 0, unknown: 0 };
+            r[s.decision]++;
+            if (o === 'failure') r.failed++;
+            else if (o === 'success') r.succeeded++;
+            else r.unknown++;
+            rules.set(s.code, r);
           }
-        }
-        if (stuck.has(s.index)) {
-          r.stuck++;
-          if (s.blocked) r.stuckBlocked++;
-          else r.missed.push({ source: t.source, index: s.index, command: c.command, error: errorLine(c.output), key: s.key, reason: s.reason });
         }
       }
     }
-    r.precision = r.blocks ? r.blockedFailures / r.blocks : 1;
-    r.recall = r.stuck ? r.stuckBlocked / r.stuck : 1;
-    results.push(r);
+    results.push({ threshold: n, groups, rules });
   }
-  const commands = trajectories.reduce((k, t) => k + t.commands.length, 0);
-  return { corpora, trajectories: trajectories.length, commands, results, seconds: (performance.now() - t0) / 1000 };
+  const trajectories = corpora.reduce((k, c) => k + c.corpus.trajectories.length, 0);
+  const commands = corpora.reduce((k, c) => k + c.corpus.trajectories.reduce((j, t) => j + t.commands.length, 0), 0);
+  const edits = corpora.reduce((k, c) => k + c.corpus.trajectories.reduce((j, t) => j + t.commands.reduce((e, x) => e + (x.editsBefore?.length ?? 0), 0), 0), 0);
+  return { corpora, trajectories, commands, edits, results, seconds: (performance.now() - t0) / 1000 };
 }
 
-const pct = x => `${(100 * x).toFixed(1)}%`;
+const pct = (a, b) => (b ? `${((100 * a) / b).toFixed(1)}%` : '—');
 
 function report(m) {
   const lines = [];
-  lines.push(`Corpus: ${m.corpora.map(c => `${c.file} (${c.corpus.trajectories.length})`).join(', ')}: ${m.trajectories} trajectories, ${m.commands} commands; replayed at ${THRESHOLDS.join(' and ')} in ${m.seconds.toFixed(1)} s.`);
+  lines.push(
+    `Corpora: ${m.corpora.map(c => `${c.file} (${c.corpus.trajectories.length})`).join(', ')}: ${m.trajectories} trajectories, ${m.commands} shell commands, ${m.edits} edit events; replayed at ${THRESHOLDS.join(' and ')} in ${m.seconds.toFixed(1)} s.`,
+  );
   lines.push('');
-  lines.push('| threshold | blocks | blocked runs that failed | precision | stuck runs | stuck runs blocked | stuck recall |');
-  lines.push('|---|---|---|---|---|---|---|');
+  lines.push('| threshold | runs of | blocks (ask + deny) | blocked runs that failed | precision of blocks | denies | precision of denies | asks | stuck runs | stuck runs blocked | stuck recall | of them waiting on a job | stuck recall, waiting left out |');
+  lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of m.results) {
-    lines.push(`| ${r.threshold} | ${r.blocks} | ${r.blockedFailures} (succeeded ${r.blockedSuccess}, unknown ${r.blockedUnknown}) | ${pct(r.precision)} | ${r.stuck} | ${r.stuckBlocked} | ${pct(r.recall)} |`);
+    for (const [name, c] of r.groups) {
+      const notWaiting = c.stuck - c.stuckWaiting;
+      lines.push(`| ${r.threshold} | ${name} | ${c.blocks} | ${c.blockedFailed} | ${pct(c.blockedFailed, c.blocks)} | ${c.denies} | ${pct(c.deniedFailed, c.denies)} | ${c.asks} | ${c.stuck} | ${c.stuckBlocked} | ${pct(c.stuckBlocked, c.stuck)} | ${c.stuckWaiting} | ${pct(c.stuckBlocked - c.stuckWaitingBlocked, notWaiting)} (${c.stuckBlocked - c.stuckWaitingBlocked} of ${notWaiting}) |`);
+    }
+  }
+  return lines.join('\n');
+}
+
+function rulesTable(m) {
+  const lines = ['| threshold | rule (reason code) | allow | warn | ask | deny | the run failed | the run succeeded | unknown |', '|---|---|---|---|---|---|---|---|---|'];
+  for (const r of m.results) {
+    for (const [code, x] of [...r.rules].sort((a, b) => a[0].localeCompare(b[0]))) {
+      lines.push(`| ${r.threshold} | ${code} | ${x.allow} | ${x.warn} | ${x.ask} | ${x.deny} | ${x.failed} | ${x.succeeded} | ${x.unknown} |`);
+    }
   }
   return lines.join('\n');
 }
@@ -113,17 +172,20 @@ function report(m) {
 function details(m) {
   const lines = [];
   for (const r of m.results) {
-    lines.push(`\nThreshold ${r.threshold}: wrong blocks (${r.wrong.length})`);
-    for (const w of r.wrong) lines.push(`  ${shortSource(w.source)} #${w.index} exit ${w.exitCode}: ${short(w.command)}   [${w.key}]`);
-    lines.push(`Threshold ${r.threshold}: missed stuck runs (${r.missed.length})`);
-    for (const x of r.missed) lines.push(`  ${shortSource(x.source)} #${x.index}: ${short(x.command)}   — ${x.error.slice(0, 80)}   [${x.key}: ${x.reason}]`);
+    const all = r.groups.get('all');
+    lines.push(`\nThreshold ${r.threshold}: wrong blocks (${all.wrong.length})`);
+    for (const w of all.wrong) lines.push(`  ${shortSource(w.source)} #${w.index} exit ${w.exitCode} ${w.decision} [${w.code}]: ${short(w.command)}   [${w.key}]`);
+    lines.push(`Threshold ${r.threshold}: missed stuck runs (${all.missed.length})`);
+    for (const x of all.missed) lines.push(`  ${x.waiting ? '(waiting) ' : ''}${shortSource(x.source)} #${x.index}: ${short(x.command)}   — ${x.error.slice(0, 80)}   [${x.code}: ${x.reason.slice(0, 160)}]`);
   }
   return lines.join('\n');
 }
 
 const m = await measure();
 const table = report(m);
+const rules = rulesTable(m);
 console.log(table);
+console.log(`\nDecisions per rule (exhausted approaches, and every ask or deny):\n\n${rules}`);
 if (!quiet) console.log(details(m));
 
 if (write) {
@@ -136,9 +198,20 @@ if (write) {
   if (a < 0 || b < a) {
     console.error(`BENCHMARKS.md has no judgement markers: figures not written.`);
   } else {
-    const wrongList = m.results.map(r => `Wrong blocks at ${r.threshold} (${r.wrong.length}):${r.wrong.length ? '\n' + r.wrong.map(w => `- ${shortSource(w.source)} #${w.index} (exit ${w.exitCode}): \`${short(w.command).replace(/`/g, "'")}\``).join('\n') : ' none.'}`).join('\n\n');
-    const missedList = m.results.map(r => `Missed stuck runs at ${r.threshold} (${r.missed.length}):${r.missed.length ? '\n' + r.missed.map(x => `- ${shortSource(x.source)} #${x.index}: \`${short(x.command).replace(/`/g, "'")}\` — ${x.error.slice(0, 80).replace(/`/g, "'")}`).join('\n') : ' none.'}`).join('\n\n');
-    const body = `${START}\n_Measured ${new Date().toISOString().slice(0, 10)} on Node ${process.version}._\n\n${table}\n\n${wrongList}\n\n${missedList}\n${END}`;
+    const esc = s => s.replace(/`/g, "'");
+    const wrongList = m.results
+      .map(r => {
+        const w = r.groups.get('all').wrong;
+        return `Wrong blocks at ${r.threshold} (${w.length}):${w.length ? '\n' + w.map(x => `- ${shortSource(x.source)} #${x.index} (exit ${x.exitCode}, ${x.decision}, ${x.code}): \`${esc(short(x.command))}\``).join('\n') : ' none.'}`;
+      })
+      .join('\n\n');
+    const missedList = m.results
+      .map(r => {
+        const x = r.groups.get('all').missed;
+        return `Missed stuck runs at ${r.threshold} (${x.length}):${x.length ? '\n' + x.map(y => `- ${y.waiting ? '(waiting on a job) ' : ''}${shortSource(y.source)} #${y.index} (${y.code}): \`${esc(short(y.command))}\` — ${esc(y.error.slice(0, 80))}`).join('\n') : ' none.'}`;
+      })
+      .join('\n\n');
+    const body = `${START}\n_Measured ${new Date().toISOString().slice(0, 10)} on Node ${process.version}._\n\n${table}\n\nDecisions per rule (every run of an exhausted approach, and every ask or deny):\n\n${rules}\n\n${wrongList}\n\n${missedList}\n${END}`;
     fs.writeFileSync(file, md.slice(0, a) + body + md.slice(b + END.length));
     console.log('\nBENCHMARKS.md updated.');
   }

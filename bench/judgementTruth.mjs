@@ -130,3 +130,44 @@ export function stuckRuns(commands, n) {
   return stuck;
 }
 
+
+// ---- waiting on a background job (`sleep 30; tail log`: not a failure streak), defined from the corpus alone ----
+
+/** Programs that only look (at a job's log, its process, its output file) or wait. */
+const INSPECTORS = new Set(['ps', 'pgrep', 'tail', 'head', 'cat', 'less', 'ls', 'grep', 'egrep', 'fgrep', 'rg', 'wc', 'date', 'sleep', 'echo', 'printf', 'find', 'du', 'df', 'stat', 'nvidia-smi', 'jq', 'watch', 'free', 'uptime', 'top', 'pwd', 'cd', 'true', 'test', '[', 'sort', 'uniq', 'awk', 'cut', 'tr', 'wait']);
+
+/** A line that only inspects or waits: every program of it is an inspector, and nothing is written with `>`. */
+export function inspectsOnly(command) {
+  if (/(^|[^>&2])>(?!&)\s*(?!\/dev\/null)[^\s&|;]/.test(command.replace(/2>&1|>&2|&>\/dev\/null|>\s*\/dev\/null/g, ''))) return false;
+  const stages = command.split(/&&|\|\||[;\n|]/).map(s => s.trim()).filter(Boolean);
+  return stages.length > 0 && stages.every(s => {
+    const words = s.split(/\s+/).filter(w => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+    const prog = (words[0] ?? '').replace(/^.*\//, '');
+    return INSPECTORS.has(prog);
+  });
+}
+
+/** A line that launches something in the background: `cmd &`, nohup, setsid, or a run whose end the harness never saw. */
+export function launchesJob(c) {
+  if (c.exitCode === null || c.exitCode === undefined) return !inspectsOnly(c.command);
+  return /(^|[^&>|])&\s*($|\n|;|echo|disown)/m.test(c.command.replace(/&&|&>|>&\d?|\d?>&\d/g, ' ')) || /\b(nohup|setsid|disown)\b|screen -dm|tmux new(-session)? -d/.test(c.command);
+}
+
+/** Commands of the replay per 10 minutes (its clock moves 10 s per event): the wait the issue bounds. */
+export const WAIT_COMMANDS = 60;
+
+/** A line that waits before it looks: `sleep 30`, `wait`, `watch`, `tail -f`. */
+export function waitsFirst(command) {
+  return /(^|[;&|\n]\s*)(sleep\s+\d*\.?\d+[smh]?\b|wait\b|watch\b)|\btail\s+(-[a-zA-Z]*[fF]|--follow)/.test(command);
+}
+
+/** Indices of the runs that wait, then inspect a job launched within the WAIT_COMMANDS commands before them. */
+export function waitingRuns(commands) {
+  const waiting = new Set();
+  let lastLaunch = -Infinity;
+  commands.forEach((c, i) => {
+    if (inspectsOnly(c.command) && waitsFirst(c.command) && i - lastLaunch <= WAIT_COMMANDS) waiting.add(i);
+    if (launchesJob(c)) lastLaunch = i;
+  });
+  return waiting;
+}

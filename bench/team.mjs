@@ -9,6 +9,8 @@
 //  - team recall latency: full-text only (as before vectors) and fused with vectors scored on the
 //    client (this server has no pgvector), on the N × M records and on 10,000 distinct failures
 // Writes between the team-bench markers of BENCHMARKS.md. Nothing here asserts a time.
+// --scale: only the database at scale (bench/teamScale.mjs: 250,000 attempts across 20 projects),
+// written between the team-scale markers.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -18,6 +20,7 @@ import { RECALL_CLIENT_VECTORS } from '../src/store/team/database.ts';
 import { WorkspaceMemory } from '../src/app/workspaceMemory.ts';
 import { startCluster } from '../test/unit/helpers/pgCluster.ts';
 import { cloneWorkspace, machine } from '../test/unit/helpers/teamWorkspace.ts';
+import { teamScale } from './teamScale.mjs';
 import { medianP95, time } from './timing.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -48,6 +51,36 @@ async function interleaved(fns, runs, warmup = 3) {
   return t.map(medianP95);
 }
 
+
+if (args.includes('--scale')) {
+  const pg = await startCluster();
+  try {
+    const { rows, setup } = await teamScale(pg, ms);
+    const label = args.includes('--label') ? args[args.indexOf('--label') + 1] : 'this version';
+    line(`#### ${label}: ${setup}; load average ${os.loadavg().map(x => x.toFixed(1)).join(' ')}, ${new Date().toISOString().slice(0, 10)}`);
+    line('');
+    line('| measure | result |');
+    line('|---|---|');
+    for (const r of rows) line(r);
+  } finally {
+    await pg.remove();
+  }
+  if (!args.includes('--print')) writeBlock('team-scale', out.join('\n'), 'Team memory at scale');
+  process.exit(0);
+}
+
+/** Replaces the text between a bench's markers in BENCHMARKS.md (appends a section when they are missing). */
+function writeBlock(name, text, heading) {
+  const md = path.join(root, 'BENCHMARKS.md');
+  const start = `<!-- ${name}:start (written by node --import tsx bench/team.mjs${name === 'team-scale' ? ' --scale' : ''}) -->`;
+  const end = `<!-- ${name}:end -->`;
+  let doc = fs.readFileSync(md, 'utf8');
+  const block = `${start}\n${text}\n${end}`;
+  if (doc.includes(start) && doc.includes(end)) doc = doc.slice(0, doc.indexOf(start)) + block + doc.slice(doc.indexOf(end) + end.length);
+  else doc = `${doc.trimEnd()}\n\n## ${heading}\n\n${block}\n`;
+  fs.writeFileSync(md, doc);
+  console.log(`\nwritten to ${md}`);
+}
 
 const commands = Array.from({ length: APPROACHES }, (_, i) => [`npm run build:pkg${i}`, `Error: Cannot find module 'dep${i}'\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)\n`]);
 
@@ -184,12 +217,4 @@ try {
   for (const m of machines) fs.rmSync(m.ws, { recursive: true, force: true });
 }
 
-const md = path.join(root, 'BENCHMARKS.md');
-const START = '<!-- team-bench:start (written by node --import tsx bench/team.mjs) -->';
-const END = '<!-- team-bench:end -->';
-let text = fs.readFileSync(md, 'utf8');
-const block = `${START}\n${out.join('\n')}\n${END}`;
-if (text.includes(START) && text.includes(END)) text = text.slice(0, text.indexOf(START)) + block + text.slice(text.indexOf(END) + END.length);
-else text = `${text.trimEnd()}\n\n## Team memory (issue 16)\n\n${block}\n`;
-fs.writeFileSync(md, text);
-console.log(`\nwritten to ${md}`);
+writeBlock('team-bench', out.join('\n'), 'Team memory (issue 16)');

@@ -23,15 +23,16 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { builtBundles, missingFromVsix, runtimeFiles as extensionRuntimeFiles } from './vsixCheck.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TARGETS = ['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64', 'win32-x64', 'win32-arm64'];
 const DEFAULT_MODEL_ID = 'Xenova/all-MiniLM-L6-v2';
 const MODEL_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx'];
-/** Bundles that must exist, and those shipped when present. */
-// hook.js runs hook-main.js (the agent hooks' small bundle) or, for a post, hook-post.js; hook-record.js is the store's
-const DIST_REQUIRED = ['extension.js', 'cli.js', 'embed-worker.js', 'hook.js', 'hook-main.js', 'hook-post.js', 'hook-record.js'];
-const DIST_OPTIONAL = ['webview.js', 'webview.css', 'codicon.css', 'codicon.ttf'];
+/** Bundles that must exist after the build (every other file the build writes ships too). */
+// hook.js runs hook-main.js (the agent hooks' small bundle) or, for a post, hook-post.js; hook-record.js is the
+// store's; team-sync.js is the detached team sync; webview.js is the memory panel, reflection.js the reflection view
+const DIST_REQUIRED = ['extension.js', 'cli.js', 'embed-worker.js', 'hook.js', 'hook-main.js', 'hook-post.js', 'hook-record.js', 'team-sync.js', 'webview.js', 'reflection.js'];
 /** Execution providers loaded by name only when asked for (GPUs, NPUs): never shipped. */
 const PROVIDER_LIB = /onnxruntime_providers_/i;
 const ORT = join(ROOT, 'node_modules', 'onnxruntime-node');
@@ -116,11 +117,8 @@ function stageTarget(target, stage, modelDir, modelId) {
   for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore']) {
     if (existsSync(join(ROOT, f))) copy(join(ROOT, f), join(stage, f));
   }
-  for (const f of DIST_REQUIRED) {
-    if (!existsSync(join(ROOT, 'dist', f))) fail(`dist/${f} missing after the build`);
-    copy(join(ROOT, 'dist', f), join(stage, 'dist', f));
-  }
-  for (const f of DIST_OPTIONAL) if (existsSync(join(ROOT, 'dist', f))) copy(join(ROOT, 'dist', f), join(stage, 'dist', f));
+  for (const f of DIST_REQUIRED) if (!existsSync(join(ROOT, 'dist', f))) fail(`dist/${f} missing after the build`);
+  for (const f of builtBundles(join(ROOT, 'dist'))) copy(join(ROOT, 'dist', f), join(stage, 'dist', f));
   // media/: everything but the icon's SVG source (scripts/render-icon.mjs draws media/icon.png from it)
   cpSync(join(ROOT, 'media'), join(stage, 'media'), { recursive: true, filter: src => basename(src) !== 'icon.svg' });
   // only the images the README and the changelog show
@@ -168,6 +166,9 @@ function checkVsix(file, target, binRel, withModel) {
       /^(tsconfig|eslint\.config|esbuild|package-lock)/.test(e.path),
   );
   if (bad.length) fail(`${file} holds files that must not ship:\n  ${bad.map(e => e.path).join('\n  ')}`);
+  // every file the extension loads at run time (scripts/vsixCheck.mjs says how they are found)
+  const missing = missingFromVsix(entries.map(e => e.path), extensionRuntimeFiles(ROOT));
+  if (missing.length) fail(`${file} lacks files the extension loads at run time:\n  ${missing.map(m => `${m.path} (${m.why})`).join('\n  ')}`);
   for (const f of [...DIST_REQUIRED.map(f => `dist/${f}`), 'media/offline-embedder.bin', 'dist/node_modules/onnxruntime-node/package.json', 'dist/node_modules/onnxruntime-common/package.json', 'dist/node_modules/onnxruntime-common/dist/cjs/package.json', `dist/node_modules/onnxruntime-node/${binRel}/onnxruntime_binding.node`]) {
     if (!entries.some(e => e.path === f)) fail(`${file} lacks ${f}`);
   }

@@ -2,17 +2,20 @@
 
 import * as vscode from 'vscode';
 import { readConfig, RESTRICTED_SETTINGS, SECTION, type ExtensionConfig } from './core/config';
+import type { ReflectionRecord } from './core/reflection';
 import { ApproachActions } from './host/actions';
-import { CommandId } from './host/commandIds';
+import { CommandId, type ApproachRef } from './host/commandIds';
 import { AgentGates } from './host/agentGates';
 import { CommandHandlers } from './host/commands';
 import { CapturePause } from './host/capturePause';
+import { EditWatcher } from './host/editWatcher';
 import { Guard } from './host/guard';
 import { createLogger } from './host/logger';
 import { LanguageModelReflection } from './host/lmReflection';
 import { LanguageModelTools } from './host/lmTools';
 import { McpServerProvider } from './host/mcpProvider';
 import { ModelDownloads } from './host/modelDownload';
+import { WalkthroughProgress } from './host/walkthroughProgress';
 import { MemoryPanel } from './host/panel';
 import { ReflectionView } from './host/reflectionView';
 import { MemoryRegistry } from './host/registry';
@@ -43,13 +46,15 @@ export function activate(context: vscode.ExtensionContext): void {
 
   // team memory (off by default): built before the registry, which asks it for each folder's link
   const team = new TeamHub(context, log, () => config.threshold, settingsProblems);
-  // semantic recall: the model is offered (once) when recall first needs it, never here
-  const models = new ModelDownloads(context, log, () => registry.reload());
-  const registry = new MemoryRegistry(context, log, config, s => models.maybeOffer(s), team);
+  // semantic recall: the model is offered in the panel and the walkthrough (never by a prompt)
+  const models = new ModelDownloads(log, () => registry.reload());
+  const registry = new MemoryRegistry(context, log, config, s => models.noteScorer(s), team);
   const pause = new CapturePause(context, log);
   // the watchers act on the configuration with capture off while paused
   const captureConfig = () => pause.apply(config);
-  const guard = new Guard(registry, log, currentConfig);
+  // edits as evidence: saves and file operations in the editor (the guard also reads the unwritten ones)
+  const edits = new EditWatcher(registry, log, captureConfig);
+  const guard = new Guard(registry, log, currentConfig, edits);
   const terminals = new TerminalWatcher(context, registry, guard, log, captureConfig);
   const tasks = new TaskWatcher(registry, guard, log, captureConfig);
   const capture = (): CaptureView => ({ terminal: config.captureTerminal, tasks: config.captureTasks, terminalsWithIntegration: terminals.activeCount, terminals: terminals.terminalCount, paused: pause.paused });
@@ -59,13 +64,17 @@ export function activate(context: vscode.ExtensionContext): void {
   const lmReflection = new LanguageModelReflection(context, log, currentConfig);
   const actions = new ApproachActions(registry, log, currentConfig, lmReflection.write);
   const reflections = new ReflectionView(context.extensionUri, log);
-  const panel = new MemoryPanel(context.extensionUri, registry, actions, reflections, log, capture, terminals.onDidChangeState, team);
-  const commands = new CommandHandlers(registry, actions, { showMemory: ref => panel.reveal(ref), showReflection: r => reflections.show(r) }, log);
+  const panel = new MemoryPanel(context.extensionUri, registry, actions, reflections, log, capture, terminals.onDidChangeState, team, models);
+  // the walkthrough's steps tick themselves off for what the user has done (shell integration on, memory shown…)
+  const walkthrough = new WalkthroughProgress(context, () => terminals.activeCount, terminals.onDidChangeState);
+  const views = { showMemory: (ref?: ApproachRef) => (walkthrough.mark('memoryShown'), panel.reveal(ref)), showReflection: (r: ReflectionRecord) => reflections.show(r), exported: () => walkthrough.mark('exported') };
+  const commands = new CommandHandlers(registry, actions, views, log);
 
   context.subscriptions.push(
     channel,
     team,
     registry,
+    edits,
     guard,
     terminals,
     tasks,
@@ -74,9 +83,11 @@ export function activate(context: vscode.ExtensionContext): void {
     pause.onDidChange(() => status.update()),
     lmReflection,
     reflections,
+    models,
     panel,
     commands,
     terminals.onDidChangeState(() => status.update()),
+    walkthrough,
     vscode.window.registerTerminalLinkProvider(new FailureLinkProvider(registry, guard.stops)),
     vscode.workspace.onDidChangeConfiguration(e => {
       if (!e.affectsConfiguration(SECTION)) return;
@@ -94,7 +105,7 @@ export function activate(context: vscode.ExtensionContext): void {
     new LanguageModelTools(registry, log),
     new McpServerProvider(context, log),
     // agent hooks: the launcher (on PATH in terminals) and Set Up Agent Gates
-    new AgentGates(context, log),
+    new AgentGates(context, log, () => walkthrough.mark('agentGates')),
     vscode.commands.registerCommand(CommandId.DownloadModel, () => models.download(registry.firstScorer())),
     // restricted settings (redaction.extraPatterns) take the workspace's value once it is trusted
     vscode.workspace.onDidGrantWorkspaceTrust(() => {

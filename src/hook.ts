@@ -3,16 +3,23 @@
 // dist/hook.js (src/hookLoader.ts) runs it with a V8 code cache, and runs dist/hook-post.js instead
 // for a post call (src/hookPost.ts: the same hook, with the recording path).
 import { join } from 'node:path';
-import type { HookRecord } from './agents/hooks/record';
+import type { CheckResult } from './core/check';
+import type { HookEdits, HookRecord } from './agents/hooks/record';
 import { startHookProcess } from './agents/hooks/runner';
 import { warmUpGate } from './agents/hooks/warmUp';
 
 /** Run by dist/hook.js before it writes this bundle's code cache (see warmUp.ts). */
 export const warmUp = warmUpGate;
 
-// a path esbuild leaves alone: the store is its own bundle, loaded by a call that finds an old or
-// damaged memory.json (and by a post call run straight through this bundle)
+// a path esbuild leaves alone: the store is its own bundle, loaded by a call that writes (a decision,
+// an edit), that finds an old or damaged memory.json, or a post call run straight through this bundle
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a runtime path, on purpose not bundled
 const store = () => require(join(__dirname, 'hook-record.js')) as typeof import('./agents/hooks/record');
 
-startHookProcess({ record: (r: HookRecord) => store().recordHookResult(r), readFull: workspace => store().readMemoryFull(workspace) });
+startHookProcess({
+  record: (r: HookRecord) => store().recordHookResult(r),
+  readFull: workspace => store().readMemoryFull(workspace),
+  recordEdits: (r: HookEdits) => store().recordHookEdits(r),
+  recordDecision: (workspace: string, c: CheckResult, via: string) => store().recordHookDecision(workspace, c, via),
+  gitState: workspace => store().gitStateOf(workspace),
+});

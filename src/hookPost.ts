@@ -1,10 +1,11 @@
 // dist/hook-post.js: the hook for a post call (dist/hook.js runs it instead of dist/hook-main.js):
 // the result prepared and appended to the journal by this bundle itself (agents/hooks/quickRecord.ts);
-// the store's bundle, dist/hook-record.js, is loaded only to fold a long journal, for team memory, or
-// for a memory.json the store must migrate. Apart (not a part of hook-main.js) so that the gate does not
-// load the output parsers, and a post does not load two bundles.
+// the store's bundle, dist/hook-record.js, is loaded only to fold a long journal, for team memory, for
+// an edit tool's edit events, or for a memory.json the store must migrate. Apart (not a part of
+// hook-main.js) so that the gate does not load the output parsers, and a post does not load two bundles.
 import { join } from 'node:path';
-import type { HookRecord } from './agents/hooks/record';
+import type { CheckResult } from './core/check';
+import type { HookEdits, HookRecord } from './agents/hooks/record';
 import { quickRecord } from './agents/hooks/quickRecord';
 import { startHookProcess } from './agents/hooks/runner';
 import { warmUpGate, warmUpRecording } from './agents/hooks/warmUp';
@@ -21,4 +22,7 @@ const store = () => require(join(__dirname, 'hook-record.js')) as typeof import(
 startHookProcess({
   record: (r: HookRecord) => quickRecord(r, { full: x => store().recordHookResult(x), fold: ws => store().foldJournal(ws) }),
   readFull: workspace => store().readMemoryFull(workspace),
+  recordEdits: (r: HookEdits) => store().recordHookEdits(r),
+  recordDecision: (workspace: string, c: CheckResult, via: string) => store().recordHookDecision(workspace, c, via),
+  gitState: workspace => store().gitStateOf(workspace),
 });

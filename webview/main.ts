@@ -16,8 +16,8 @@ import {
   type WebviewMessage,
 } from '../src/shared/protocol';
 import { ago, fullTime, h, icon, plural } from './dom';
-import { matchesAll, restoreState, searchWords, SECTIONS, TYPE_LABEL, type SectionId, type UiState } from './state';
-import { approachDetails, bannerContent, captureLine, emptyContent, learningTools, reflectionItem, similarItem, teamCard, teamStatus } from './views';
+import { matchesAll, restoreSnapshot, restoreState, searchWords, SECTIONS, snapshotToKeep, TYPE_LABEL, type SectionId, type UiState } from './state';
+import { approachDetails, bannerContent, captureLine, decisionItem, emptyContent, learningTools, reflectionItem, similarItem, teamCard, teamStatus } from './views';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -27,8 +27,11 @@ interface VsCodeApi {
 declare function acquireVsCodeApi(): VsCodeApi;
 
 const api = acquireVsCodeApi();
-const ui: UiState = restoreState(api.getState());
-let snapshot: Snapshot | undefined;
+const saved = api.getState();
+const ui: UiState = restoreState(saved);
+// the last snapshot, kept with the UI state: a panel opened again shows it at once, before the host's fresh one
+let snapshot: Snapshot | undefined = restoreSnapshot(saved);
+let keptSnapshot = snapshot;
 let recall: { query: string; results: RecallView[] } | undefined;
 let banner: string | undefined;
 /** Buttons waiting for the host (disabled until the next snapshot or error). */
@@ -39,7 +42,7 @@ let confirmDelete: string | undefined;
 let searchTimer: ReturnType<typeof setTimeout> | undefined;
 
 function save(): void {
-  api.setState(ui);
+  api.setState({ ...ui, snapshot: keptSnapshot });
 }
 
 function send(message: WebviewMessage, pendingId?: string): void {
@@ -65,6 +68,14 @@ const clearSearch = h('button', { class: 'icon-button search-clear', title: 'Cle
 const bannerEl = h('div', { class: 'banner', attrs: { role: 'alert', hidden: true } });
 const emptyEl = h('div', { class: 'empty', attrs: { hidden: true } });
 const footerEl = h('footer', { class: 'capture' });
+// the embedding model, offered here (never by a prompt): a download is the user's choice, made when they look
+const modelOfferEl = h(
+  'div',
+  { class: 'note model-offer', attrs: { id: 'model-offer', hidden: true } },
+  icon('sparkle'),
+  h('span', { text: 'Similar failures are found with the built-in offline embedder. A local model (all-MiniLM-L6-v2, about 23 MB, runs on this machine) finds them better. ' }),
+  h('button', { class: 'link-button', text: 'Download the model', attrs: { type: 'button', id: 'model-download' }, on: { click: () => send({ type: 'downloadModel' }) } }),
+);
 
 interface SectionParts {
   root: HTMLElement;
@@ -119,7 +130,7 @@ const addForm = h(
   h('div', { class: 'form-row form-actions' }, addButton),
 );
 sections.learnings.root.querySelector('.section-body')!.append(addForm);
-app.append(footerEl);
+app.append(modelOfferEl, footerEl);
 
 // ---- events ----
 
@@ -215,6 +226,7 @@ function onHostMessage(m: HostMessage): void {
   switch (m.type) {
     case 'snapshot': {
       snapshot = m.snapshot;
+      keptSnapshot = snapshotToKeep(m.snapshot);
       pending.clear();
       if (m.snapshot.highlight) {
         flash = { ...m.snapshot.highlight, until: Date.now() + 2500, scrolled: false };
@@ -295,6 +307,9 @@ function render(): void {
     ...teamFailures.map(t => teamCard(t, snapshot?.folders.find(f => f.uri === t.folder)?.threshold ?? 5)),
   ];
   fillSection('team', teamFailures.length, teamTotal, teams.length > 0, teamItems, 'Nothing is failing in the team.');
+  const allDecisions = s.decisions ?? [];
+  const decisions = allDecisions.filter(d => matches([d.label, d.command, d.code, d.reason, d.via]));
+  fillSection('decisions', decisions.length, allDecisions.length, allDecisions.length > 0, decisions.map(d => decisionItem(d, multiRoot() ? folderName(d.folder) : undefined)));
   fillSection('resolved', resolved.length, s.resolved.length, !nothing, resolved.map(a => approachCard(a)), 'No approach was resolved recently.');
   fillSection('reflections', reflections.length, s.reflections.length, !nothing, reflections.map(r => reflectionItem(r, isOpen(r), open => toggleReflection(r, open))), 'No reflection yet: use Reflect on an approach.');
   fillSection('learnings', learnings.length, s.learnings.length, true, learnings.map(learningItem), 'No learning yet. Add what you or your agent should remember.');
@@ -364,6 +379,7 @@ function renderCapture(): void {
   footerEl.replaceChildren(icon(cap.ok ? 'record' : 'warning', cap.ok ? 'capture-on' : 'capture-warn'), h('span', { text: `Capturing: ${parts.join(' · ')}`, title: cap.text }));
   if (s.folders.some(f => f.private)) footerEl.append(h('span', { class: 'private', text: ' · untrusted: memory kept in extension storage' }));
   footerEl.hidden = emptyEl.hidden === false;
+  modelOfferEl.hidden = !s.offerModel;
 }
 
 function renderFolders(): void {
@@ -415,14 +431,14 @@ function approachCard(a: ApproachView): HTMLElement {
   const badge =
     kind === 'resolved'
       ? h('span', { class: 'pill pill-resolved', text: a.resolvedBy === 'success' ? 'passed' : 'by hand' })
-      : h('span', { class: `pill pill-${kind}`, text: `${a.failures}/${a.threshold}`, title: `${plural(a.failures, 'failure')} since the last success (threshold ${a.threshold})` });
+      : h('span', { class: `pill pill-${kind}`, text: a.badge, title: a.badgeLabel, attrs: { 'aria-label': a.badgeLabel } });
   card.append(h('div', { class: 'card-head' }, icon(statusIcon, 'status-icon'), h('span', { class: 'card-title', text: a.label, title: a.label }), badge));
 
   const meta: string[] = [];
   if (multiRoot()) meta.push(folderName(a.folder));
   if (a.cwd !== '.') meta.push(a.cwd);
   if (kind === 'resolved') meta.push(`resolved ${ago(a.resolvedAt)}${a.resolvedBy === 'success' ? ' (a run succeeded)' : ''}`);
-  else meta.push(`${plural(a.runs, 'run')} · last failed ${ago(a.lastFailure)}`);
+  else meta.push(`${a.summary || plural(a.failures, 'failure')} · last failed ${ago(a.lastFailure)}`);
   card.append(h('div', { class: 'meta', text: meta.join(' · '), title: fullTime(kind === 'resolved' ? a.resolvedAt : a.lastFailure) }));
 
   card.append(h('code', { class: 'command', text: a.command, title: a.command }));
@@ -557,6 +573,18 @@ function learningItem(l: LearningView): HTMLElement {
   return item;
 }
 
-// ---- start: the host sends the first snapshot once it hears `ready` ----
+// ---- start: the last snapshot at once (a panel opened again), then the host's fresh one once it hears `ready` ----
+if (snapshot) {
+  render();
+  window.scrollTo(0, ui.scrollY);
+}
+let scrollTimer: ReturnType<typeof setTimeout> | undefined;
+window.addEventListener('scroll', () => {
+  if (scrollTimer) clearTimeout(scrollTimer);
+  scrollTimer = setTimeout(() => {
+    ui.scrollY = Math.round(window.scrollY);
+    save();
+  }, 150);
+});
 send({ type: 'ready' });
 if (ui.search.trim().length >= 2) requestRecall();

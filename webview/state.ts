@@ -1,14 +1,15 @@
 // The panel's own UI state (search, collapsed sections, open reflections, drafts): restored from
 // getState() defensively (an older version may have saved another shape).
 
-import { LEARNING_TYPES, type LearningTypeView } from '../src/shared/protocol';
+import { isSnapshot, LEARNING_TYPES, type LearningTypeView, type Snapshot } from '../src/shared/protocol';
 
-export type SectionId = 'similar' | 'exhausted' | 'failing' | 'team' | 'resolved' | 'reflections' | 'learnings';
+export type SectionId = 'similar' | 'exhausted' | 'failing' | 'team' | 'decisions' | 'resolved' | 'reflections' | 'learnings';
 export const SECTIONS: Array<{ id: SectionId; title: string }> = [
   { id: 'similar', title: 'Similar failures' },
   { id: 'exhausted', title: 'Exhausted' },
   { id: 'failing', title: 'Failing' },
   { id: 'team', title: 'Failing in the team' },
+  { id: 'decisions', title: 'Gate decisions' },
   { id: 'resolved', title: 'Resolved recently' },
   { id: 'reflections', title: 'Reflections' },
   { id: 'learnings', title: 'Learnings' },
@@ -20,6 +21,26 @@ export interface UiState {
   openReflections: string[];
   draft: { type: LearningTypeView; text: string; folder: string };
   editing?: { folder: string; id: string; type: LearningTypeView; text: string };
+  /** Where the panel was scrolled to. */
+  scrollY: number;
+}
+
+/** Most items of a list kept with the UI state (the host's fresh snapshot follows at once). */
+const KEPT = { resolved: 20, reflections: 10, learnings: 100 } as const;
+
+/**
+ * The snapshot kept with the UI state, so that a panel opened again shows content before the host
+ * answers: bounded (the state is saved on every change), without one-time highlights.
+ */
+export function snapshotToKeep(s: Snapshot): Snapshot {
+  const { highlight: _h, highlightReflection: _r, ...rest } = s;
+  return { ...rest, resolved: s.resolved.slice(0, KEPT.resolved), reflections: s.reflections.slice(0, KEPT.reflections), learnings: s.learnings.slice(0, KEPT.learnings) };
+}
+
+/** The snapshot saved with the state, when it is one (an older version saved none; anything else is dropped). */
+export function restoreSnapshot(v: unknown): Snapshot | undefined {
+  const kept = typeof v === 'object' && v !== null ? (v as { snapshot?: unknown }).snapshot : undefined;
+  return isSnapshot(kept) ? kept : undefined;
 }
 
 export const TYPE_LABEL: Record<LearningTypeView, string> = {
@@ -50,6 +71,7 @@ export function restoreState(v: unknown): UiState {
       s.editing && typeof s.editing.id === 'string' && typeof s.editing.folder === 'string' && typeof s.editing.text === 'string' && LEARNING_TYPES.includes(s.editing.type)
         ? { folder: s.editing.folder, id: s.editing.id, type: s.editing.type, text: s.editing.text.slice(0, 2000) }
         : undefined,
+    scrollY: typeof s.scrollY === 'number' && Number.isFinite(s.scrollY) && s.scrollY > 0 ? Math.min(s.scrollY, 1e6) : 0,
   };
 }
 

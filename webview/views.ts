@@ -1,7 +1,7 @@
 // Pieces of the panel that depend only on what they are given (main.ts owns the state and passes
 // callbacks): the capture line, a reflection, a search hit, the team's lines, a learning's buttons.
 
-import type { ApproachView, CaptureView, LearningView, RecallView, ReflectionView, Snapshot, TeamFailureView, TeamPanelView } from '../src/shared/protocol';
+import type { ApproachView, CaptureView, DecisionView, LearningView, RecallView, ReflectionView, Snapshot, TeamFailureView, TeamPanelView } from '../src/shared/protocol';
 import { meter, testChart } from './chart';
 import { ago, fullTime, h, icon, plural } from './dom';
 
@@ -78,7 +78,7 @@ export function similarItem(r: RecallView, onShow: (() => void) | undefined): HT
       h('span', { class: 'card-title', text: r.label }),
       h('span', { class: 'pill pill-score', text: `${Math.round(r.score * 100)}%`, title: 'Similarity to the search' }),
     ),
-    r.errorSignature ? h('div', { class: 'signature' }, icon('warning'), h('span', { text: r.errorSignature })) : null,
+    r.errorText ? h('div', { class: 'signature' }, icon('warning'), h('span', { text: r.errorText })) : null,
     r.lesson ? h('div', { class: 'lesson' }, icon('lightbulb'), h('span', { text: r.lesson })) : null,
   );
   if (onShow) {
@@ -92,6 +92,10 @@ export function similarItem(r: RecallView, onShow: (() => void) | undefined): HT
 /** What a failing or exhausted card shows under its command: the last error, the meter and chart, patterns. */
 export function approachDetails(a: ApproachView, kind: string): HTMLElement[] {
   const out: HTMLElement[] = [];
+  if (a.failingTests.length) {
+    const names = a.failingTests.slice(0, 3).join(' · ') + (a.failingTests.length > 3 ? ` and ${a.failingTests.length - 3} more` : '');
+    out.push(h('div', { class: 'tests-failing', attrs: { 'data-role': 'failing-tests' } }, icon('beaker'), h('span', { text: `${a.failingTests.length === 1 ? 'Failing test' : 'Failing tests'}: ${names}` })));
+  }
   if (a.lastError) out.push(h('div', { class: 'signature', title: 'Last error' }, icon('warning'), h('span', { text: a.lastError })));
   if (kind === 'failing') {
     out.push(meter(a.failures, a.threshold, false));
@@ -218,4 +222,27 @@ export function learningTools(l: LearningView, confirming: boolean, on: Learning
     );
   }
   return tools;
+}
+
+const ANSWERED: Record<DecisionView['decision'], string> = { allow: 'Allowed', warn: 'Warned', ask: 'Asked', deny: 'Denied' };
+const WOULD: Record<DecisionView['decision'], string> = { allow: 'allowed', warn: 'warned', ask: 'asked', deny: 'denied' };
+
+/** One ask or deny of the gate; in shadow mode what it would have done, and always the rule that decided. */
+export function decisionItem(d: DecisionView, folder: string | undefined): HTMLElement {
+  const shadow = d.decision !== d.policy;
+  const title = shadow ? `Would have ${WOULD[d.policy]} (${ANSWERED[d.decision].toLowerCase()})` : ANSWERED[d.decision];
+  return h(
+    'div',
+    { class: `card decision decision-${d.policy}${shadow ? ' decision-shadow' : ''}`, attrs: { role: 'listitem' } },
+    h(
+      'div',
+      { class: 'card-head' },
+      icon(d.policy === 'deny' ? 'circle-slash' : 'question', 'status-icon'),
+      h('span', { class: 'card-title', text: `${title}: ${d.label}` }),
+      h('span', { class: 'meta-inline', text: ago(d.at), title: fullTime(d.at) }),
+    ),
+    h('div', { class: 'meta', text: `Rule ${d.code} · via ${d.via}${d.cwd !== '.' ? ` · in ${d.cwd}` : ''}${folder ? ` · ${folder}` : ''}` }),
+    h('div', { class: 'command', text: d.command.split('\n')[0] }),
+    h('p', { class: 'reason', text: d.reason }),
+  );
 }

@@ -14,6 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
+import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { HARNESSES } from './hooks';
 import { HARNESS_IDS, type HarnessId } from './hooks/types';
 import { readLauncher, launcherDir } from './launcher';
@@ -54,8 +55,9 @@ function readJsonLoose(file: string): Record<string, unknown> | undefined {
   const text = readText(file);
   if (text === undefined) return undefined;
   try {
-    const v: unknown = JSON.parse(text.replace(/^\s*\/\/.*$/gm, ''));
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+    const errors: ParseError[] = [];
+    const v: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
+    return !errors.length && v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }
@@ -100,8 +102,16 @@ function launcherLine(env: NodeJS.ProcessEnv, home: string, probe: boolean): Doc
 
 /** The project trust Codex needs before it loads .codex/: [projects."<dir>"] trust_level = "trusted". */
 function codexTrusted(workspace: string, configToml: string): boolean {
-  const re = /^\[projects\."((?:[^"\\]|\\.)*)"\]\s*\n(?:(?!\[)[^\n]*\n)*?\s*trust_level\s*=\s*"trusted"/gm;
-  const trusted = [...configToml.matchAll(re)].map(m => m[1].replace(/\\(.)/g, '$1'));
+  // line by line (a TOML table runs until the next header): no regex spanning lines
+  const trusted: string[] = [];
+  let project: string | undefined;
+  for (const raw of configToml.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('[')) {
+      const m = /^\[projects\."((?:[^"\\]|\\.)*)"\]$/.exec(line);
+      project = m ? m[1].replace(/\\(.)/g, '$1') : undefined;
+    } else if (project !== undefined && /^trust_level\s*=\s*"trusted"/.test(line)) trusted.push(project);
+  }
   return selfAndAncestors(workspace).some(d => trusted.includes(d));
 }
 
@@ -109,7 +119,7 @@ function codexLine(workspace: string, env: NodeJS.ProcessEnv, home: string): Omi
   const codexHome = env.CODEX_HOME || join(home, '.codex');
   const config = readText(join(codexHome, 'config.toml')) ?? '';
   const steps: string[] = [];
-  if (/^\s*(?:codex_)?hooks\s*=\s*false/m.test(config)) {
+  if (config.split('\n').some(l => /^(?:codex_)?hooks\s*=\s*false/.test(l.trim()))) {
     return { status: 'off', detail: `hooks are turned off in ${join(codexHome, 'config.toml')}`, steps: ['remove `hooks = false` from [features] in config.toml'] };
   }
   if (!codexTrusted(workspace, config)) {

@@ -11,6 +11,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { HARNESS_IDS, HOOK_EVENTS } from './hooks/types';
 import { HARNESSES } from './hooks';
+import { shellQuote } from '../core/approach/lexer';
 
 export function launcherDir(home: string = homedir()): string {
   return join(home, '.failure-memory', 'bin');
@@ -28,7 +29,6 @@ export interface LauncherTarget {
   writer?: string;
 }
 
-const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 /** A printf format that prints `s` as it is (no escapes, no conversions). */
 const fmt = (s: string) => s.replace(/\\/g, '\\\\').replace(/%/g, '%%');
 const PLACEHOLDER = '\u0001';
@@ -43,7 +43,7 @@ function noticeCases(): string {
     for (const e of HOOK_EVENTS) {
       const r = HARNESSES[h].notice(e, PLACEHOLDER, {});
       const parts = r.stdout.replace(/\n$/, '').split(JSON.stringify(PLACEHOLDER).slice(1, -1));
-      const out = r.stdout ? `printf ${sq(`${parts.map(fmt).join('%s')}\\n`)}${' "$jmsg"'.repeat(parts.length - 1)}; ` : '';
+      const out = r.stdout ? `printf ${shellQuote(`${parts.map(fmt).join('%s')}\\n`)}${' "$jmsg"'.repeat(parts.length - 1)}; ` : '';
       lines.push(`    ${h}:${e}) ${out}printf '%s\\n' "$msg" >&2; exit ${r.exitCode};;`);
     }
   }
@@ -59,9 +59,9 @@ export function launcherScript(t: LauncherTarget): string {
   return `#!/bin/sh
 # failure-memory launcher (Failure Memory ${t.version}), kept current by ${t.writer ?? 'the extension'}.
 # Hook files and terminals call this path, so it keeps working when Failure Memory updates.
-dist=${sq(t.dist)}
-node=${sq(t.node)}
-electron=${sq(t.electron ?? '')}
+dist=${shellQuote(t.dist)}
+node=${shellQuote(t.node)}
+electron=${shellQuote(t.electron ?? '')}
 notice() {
   case "$2:$3" in
 ${noticeCases()}
@@ -72,10 +72,10 @@ fail() {
   if [ "$1" = hook ]; then notice "$@"; fi
   printf 'failure-memory: %s\\n' "$msg" >&2; exit 1
 }
-if [ ! -f "$dist/cli.js" ]; then msg=${sq(gone)}; jmsg=${sq(jsonInner(gone))}; fail "$@"; fi
+if [ ! -f "$dist/cli.js" ]; then msg=${shellQuote(gone)}; jmsg=${shellQuote(jsonInner(gone))}; fail "$@"; fi
 if ! command -v "$node" >/dev/null 2>&1; then
   if [ -n "$electron" ] && [ -x "$electron" ]; then node=$electron; ELECTRON_RUN_AS_NODE=1; export ELECTRON_RUN_AS_NODE
-  else msg=${sq(noNode)}; jmsg=${sq(jsonInner(noNode))}; fail "$@"
+  else msg=${shellQuote(noNode)}; jmsg=${shellQuote(jsonInner(noNode))}; fail "$@"
   fi
 fi
 if [ "$1" = hook ]; then shift; exec "$node" "$dist/hook.js" "$@"; fi

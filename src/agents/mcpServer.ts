@@ -1,10 +1,11 @@
-// `failure-memory mcp`: the four agent tools over the Model Context Protocol (stdio), for agents
+// `failure-memory mcp`: the agent tools over the Model Context Protocol (stdio), for agents
 // outside VS Code (Claude Code, Cursor, Cline, Codex...) and for VS Code's own MCP support.
 // One workspace folder per server. stdout belongs to the protocol: nothing else may write there.
 
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { WorkspaceMemory } from '../app/workspaceMemory';
+import { agentGatesSetUp } from './hooks/protect';
 import { LineStdioTransport } from './stdioTransport';
 import { directAccess, relativeCwd, runTool, TOOL_DEFINITIONS, ToolInputError } from './tools';
 
@@ -19,7 +20,7 @@ export interface McpOptions {
   stdout?: NodeJS.WritableStream;
 }
 
-/** The MCP server with the four tools registered (not yet connected). */
+/** The MCP server with the tools registered (not yet connected). */
 export function createMcpServer(opts: Pick<McpOptions, 'workspace' | 'memory' | 'version'>): McpServer {
   const server = new McpServer(
     { name: 'failure-memory', title: 'Failure Memory', version: opts.version },
@@ -27,10 +28,11 @@ export function createMcpServer(opts: Pick<McpOptions, 'workspace' | 'memory' | 
       instructions:
         'Failure Memory remembers which shell commands keep failing in this workspace. Call failure_memory_check before ' +
         'running a build, test, install or deploy command (and before re-running one that failed). If it says exhausted, ' +
-        'do not run that command again the same way. Report commands you run yourself with failure_memory_record.',
+        'do not run that command again the same way. Report commands you run yourself with failure_memory_record, and files ' +
+        'you change with your own editing tool with failure_memory_edit (a re-run after a change is a fix attempt, not a loop).',
     },
   );
-  const access = directAccess(opts.memory);
+  const access = directAccess(opts.memory, () => agentGatesSetUp(opts.workspace));
   for (const def of TOOL_DEFINITIONS) {
     server.registerTool(
       def.name,
@@ -62,16 +64,23 @@ export function createMcpServer(opts: Pick<McpOptions, 'workspace' | 'memory' | 
   return server;
 }
 
+/** How long the calls still running at the end of input may take to be answered. */
+const IN_FLIGHT_GRACE_MS = 120_000;
+
 /** Serves until the client closes stdin (or the transport closes). */
 export async function serveMcp(opts: McpOptions): Promise<void> {
   const server = createMcpServer(opts);
   const stdin = (opts.stdin ?? process.stdin) as NodeJS.ReadStream;
   // our own transport: a bad or oversized line gets a JSON-RPC error reply, and serving goes on
   const transport = new LineStdioTransport(stdin, opts.stdout ?? process.stdout);
+  // end of input: the calls already read are answered first (bounded, so a stuck call cannot keep the process)
+  const afterInFlight = () => Promise.race([transport.idle(), new Promise<void>(r => setTimeout(r, IN_FLIGHT_GRACE_MS).unref())]);
   const closed = new Promise<void>(resolve => {
     transport.onclose = () => resolve();
-    stdin.once('end', () => resolve());
-    stdin.once('close', () => resolve());
+    // a turn later: the transport reads the last line (one without a newline too) on the same 'end'
+    const finish = () => setImmediate(() => void afterInFlight().then(resolve));
+    stdin.once('end', finish);
+    stdin.once('close', finish);
   });
   await server.connect(transport);
   opts.log?.(`failure-memory mcp: serving ${opts.workspace} (${TOOL_DEFINITIONS.length} tools) on stdio\n`);

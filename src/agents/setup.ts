@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { HARNESSES } from './hooks';
 import { rulesText } from './hooks/rules';
 import { HARNESS_IDS, type HarnessId, type HookEvent } from './hooks/types';
+import { shellQuote } from '../core/approach/lexer';
 
 /** Where the launcher lives, as a shell expression (committed files must not name a user's home). */
 export const LAUNCHER_SH = '${FAILURE_MEMORY_BIN:-$HOME/.failure-memory/bin/failure-memory}';
@@ -19,13 +20,12 @@ export const LAUNCHER_SH = '${FAILURE_MEMORY_BIN:-$HOME/.failure-memory/bin/fail
 export const LAUNCHER_MISSING =
   'Failure Memory: the gate is OFF on this machine: ~/.failure-memory/bin/failure-memory is missing. Run `failure-memory setup-agents` here (or open VS Code with the Failure Memory extension); commands are not checked.';
 
-const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** The shell lines that give a harness's notice (its visible channel) for `message`, then exit. */
 function shellNotice(harness: HarnessId, event: HookEvent, message: string): string {
   const r = HARNESSES[harness].notice(event, message, {});
-  const out = r.stdout ? `printf '%s\\n' ${sq(r.stdout.replace(/\n$/, ''))}; ` : '';
-  return `${out}printf '%s\\n' ${sq(message)} >&2; exit ${r.exitCode}`;
+  const out = r.stdout ? `printf '%s\\n' ${shellQuote(r.stdout.replace(/\n$/, ''))}; ` : '';
+  return `${out}printf '%s\\n' ${shellQuote(message)} >&2; exit ${r.exitCode}`;
 }
 
 /** The shell command a harness runs for one event; says so in the harness when the launcher is absent. */
@@ -86,9 +86,10 @@ function copilotTarget(): JsonTarget {
     file: '.github/hooks/failure-memory.json',
     owned: true,
     base: { version: 1 },
-    // VS Code converts these lowerCamel names to its own, but has no UserPromptSubmitted: its
-    // prompt event gets its own PascalCase entry (Copilot CLI fires it too, in its VS Code
-    // format; the vscode adapter gives Copilot no second context there)
+    // VS Code converts these lowerCamel names to its own; of userPromptSubmitted and UserPromptSubmit
+    // (both its UserPromptSubmit) VS Code 1.139 keeps the last in the file, so the PascalCase entry
+    // comes last and runs the vscode adapter (Copilot CLI fires it too, in its VS Code format; the
+    // vscode adapter gives Copilot no second context there)
     entries: {
       preToolUse: [e('pre')],
       postToolUse: [e('post')],
@@ -126,9 +127,11 @@ export function targetFor(harness: HarnessId): Target {
         kind: 'json',
         file: '.claude/settings.json',
         entries: {
-          PreToolUse: [group('claude', 'pre', 'Bash', { timeout: 30 })],
-          PostToolUse: [group('claude', 'post', 'Bash', { timeout: 30 })],
-          PostToolUseFailure: [group('claude', 'post', 'Bash', { timeout: 30 })],
+          // the edit tools too: the gate refuses an agent's edit of Failure Memory's own files and settings,
+          // and a finished edit is the evidence that tells trying fixes from looping
+          PreToolUse: [group('claude', 'pre', 'Bash|Write|Edit|MultiEdit|NotebookEdit', { timeout: 30 })],
+          PostToolUse: [group('claude', 'post', 'Bash|Edit|Write|MultiEdit|NotebookEdit', { timeout: 30 })],
+          PostToolUseFailure: [group('claude', 'post', 'Bash|Edit|Write|MultiEdit|NotebookEdit', { timeout: 30 })],
           SessionStart: [group('claude', 'session-start', undefined, { timeout: 30 })],
           UserPromptSubmit: [group('claude', 'prompt', undefined, { timeout: 30 })],
         },
@@ -144,6 +147,7 @@ export function targetFor(harness: HarnessId): Target {
         entries: {
           beforeShellExecution: [{ command: cmd('cursor', 'pre') }],
           afterShellExecution: [{ command: cmd('cursor', 'post') }],
+          afterFileEdit: [{ command: cmd('cursor', 'post') }],
           sessionStart: [{ command: cmd('cursor', 'session-start') }],
         },
       };
@@ -152,8 +156,8 @@ export function targetFor(harness: HarnessId): Target {
         kind: 'json',
         file: '.gemini/settings.json',
         entries: {
-          BeforeTool: [group('gemini', 'pre', 'run_shell_command', { name: 'failure-memory', timeout: 30000 })],
-          AfterTool: [group('gemini', 'post', 'run_shell_command', { name: 'failure-memory', timeout: 30000 })],
+          BeforeTool: [group('gemini', 'pre', 'run_shell_command|write_file|replace', { name: 'failure-memory', timeout: 30000 })],
+          AfterTool: [group('gemini', 'post', 'run_shell_command|write_file|replace', { name: 'failure-memory', timeout: 30000 })],
           SessionStart: [group('gemini', 'session-start', undefined, { name: 'failure-memory', timeout: 30000 })],
           BeforeAgent: [group('gemini', 'prompt', undefined, { name: 'failure-memory', timeout: 30000 })],
         },
@@ -163,8 +167,8 @@ export function targetFor(harness: HarnessId): Target {
         kind: 'json',
         file: '.codex/hooks.json',
         entries: {
-          PreToolUse: [group('codex', 'pre', 'Bash', { timeout: 30 })],
-          PostToolUse: [group('codex', 'post', 'Bash', { timeout: 30 })],
+          PreToolUse: [group('codex', 'pre', 'Bash|apply_patch', { timeout: 30 })],
+          PostToolUse: [group('codex', 'post', 'Bash|apply_patch', { timeout: 30 })],
           SessionStart: [group('codex', 'session-start', undefined, { timeout: 30 })],
           UserPromptSubmit: [group('codex', 'prompt', undefined, { timeout: 30 })],
         },
@@ -172,7 +176,11 @@ export function targetFor(harness: HarnessId): Target {
     case 'cline':
       return clineTarget();
     case 'windsurf':
-      return { kind: 'json', file: '.windsurf/hooks.json', entries: { pre_run_command: [{ command: cmd('windsurf', 'pre'), show_output: true }] } };
+      return {
+        kind: 'json',
+        file: '.windsurf/hooks.json',
+        entries: { pre_run_command: [{ command: cmd('windsurf', 'pre'), show_output: true }], pre_write_code: [{ command: cmd('windsurf', 'pre'), show_output: true }] },
+      };
   }
 }
 
@@ -191,6 +199,11 @@ const SIGNS: Record<HarnessId, string[]> = {
 /** The harnesses whose folders or files are present in the workspace. */
 export function detectHarnesses(workspace: string): HarnessId[] {
   return HARNESS_IDS.filter(h => SIGNS[h].some(s => existsSync(join(workspace, s))));
+}
+
+/** For each harness, the signs of it found in the workspace ('.claude', 'GEMINI.md'…); none: not found. */
+export function harnessSigns(workspace: string): Record<HarnessId, string[]> {
+  return Object.fromEntries(HARNESS_IDS.map(h => [h, SIGNS[h].filter(s => existsSync(join(workspace, s)))])) as Record<HarnessId, string[]>;
 }
 
 export function parseHarnessList(v: string): HarnessId[] {

@@ -6,6 +6,9 @@
 //   - JSON but not a JSON-RPC message: -32600 Invalid Request
 //   - longer than maxLineBytes: -32600, with the request id when it can be read from the line's start;
 //     the line is skipped without ever being held in memory.
+// At the end of input the last line is read even without its newline, and the requests still being
+// answered are answered before the server closes (idle()): a client that writes a call and closes
+// stdin gets its reply.
 
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -24,6 +27,9 @@ export class LineStdioTransport implements Transport {
   /** Skipping the rest of an oversized line: its first bytes (to read its id) and its size so far. */
   private skipping: { head: string; bytes: number } | undefined;
   private closed = false;
+  /** Ids of requests read and not yet answered. */
+  private readonly inFlight = new Set<string | number>();
+  private idleWaiters: Array<() => void> = [];
 
   constructor(
     private readonly stdin: NodeJS.ReadableStream,
@@ -56,6 +62,24 @@ export class LineStdioTransport implements Transport {
     this.onerror?.(error);
   };
 
+  /** End of input: the last line counts even without a newline. */
+  private readonly onEnd = (): void => {
+    if (this.size || this.skipping) this.endLine();
+  };
+
+  /** Resolves once every request read so far has been answered (at once when none is waiting). */
+  idle(): Promise<void> {
+    if (!this.inFlight.size || this.closed) return Promise.resolve();
+    return new Promise(resolve => this.idleWaiters.push(resolve));
+  }
+
+  private settle(id: string | number): void {
+    if (!this.inFlight.delete(id) || this.inFlight.size) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
   private endLine(): void {
     if (this.skipping) {
       const { head, bytes } = this.skipping;
@@ -79,6 +103,8 @@ export class LineStdioTransport implements Transport {
       this.replyError(idOf(parsed), -32600, 'Invalid Request: not a JSON-RPC 2.0 message');
       return;
     }
+    const m = message.data as { id?: string | number; method?: string };
+    if (m.method !== undefined && m.id !== undefined && m.id !== null) this.inFlight.add(m.id);
     this.onmessage?.(message.data);
   }
 
@@ -90,12 +116,16 @@ export class LineStdioTransport implements Transport {
   async start(): Promise<void> {
     this.stdin.on('data', this.onData);
     this.stdin.on('error', this.onError);
+    this.stdin.on('end', this.onEnd);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    return new Promise(resolve => {
+    const m = message as { id?: string | number; method?: string };
+    return new Promise<void>(resolve => {
       if (this.stdout.write(`${JSON.stringify(message)}\n`)) resolve();
       else this.stdout.once('drain', resolve);
+    }).then(() => {
+      if (m.method === undefined && m.id !== undefined && m.id !== null) this.settle(m.id);
     });
   }
 
@@ -104,6 +134,9 @@ export class LineStdioTransport implements Transport {
     this.closed = true;
     this.stdin.off('data', this.onData);
     this.stdin.off('error', this.onError);
+    this.stdin.off('end', this.onEnd);
+    this.inFlight.clear();
+    for (const w of this.idleWaiters.splice(0)) w();
     if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
     this.chunks = [];
     this.onclose?.();

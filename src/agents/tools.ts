@@ -5,6 +5,8 @@
 
 import * as z from 'zod';
 import { LEARNING_TYPES } from '../core/learnings';
+import { harnessText, learnedLine, quote as untrusted, UNTRUSTED_NOTE } from '../core/agentText';
+import { trimTrailing } from '../core/approach/paths';
 import type { CheckResult } from '../core/check';
 import { describeApproach } from '../core/memory';
 import type { RecallHit } from '../core/recall';
@@ -17,6 +19,7 @@ export const ToolNames = {
   record: 'failure_memory_record',
   recall: 'failure_memory_recall',
   addLearning: 'failure_memory_add_learning',
+  edit: 'failure_memory_edit',
 } as const;
 export type ToolName = (typeof ToolNames)[keyof typeof ToolNames];
 
@@ -68,7 +71,18 @@ export const AddLearningInputSchema = z.object({
   cwd,
 });
 
+export const EditInputSchema = z.object({
+  path: z
+    .string()
+    .min(1, { error: 'needs "path" (a non-empty string)' })
+    .max(MAX_COMMAND_CHARS, { error: `"path" is too long (at most ${MAX_COMMAND_CHARS} characters)` })
+    .describe('The file you changed: absolute, or relative to cwd (default: the workspace folder).'),
+  failed: z.boolean({ error: '"failed" must be true or false' }).describe('true when the edit did not apply (it changed nothing).').optional(),
+  cwd,
+});
+
 export type CheckInput = z.output<typeof CheckInputSchema>;
+export type EditInput = z.output<typeof EditInputSchema>;
 export type RecordInput = Omit<z.output<typeof RecordInputSchema>, 'output'> & { output: string };
 export type RecallInput = Omit<z.output<typeof RecallInputSchema>, 'k'> & { k: number };
 export type AddLearningInput = z.output<typeof AddLearningInputSchema>;
@@ -158,6 +172,21 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     hasCwd: true,
     writes: true,
   },
+  {
+    name: ToolNames.edit,
+    displayName: 'Failure Memory: Record Edit',
+    toolReferenceName: 'failureMemoryEdit',
+    icon: '$(edit)',
+    userDescription: 'Records that a file was changed, so that a re-run after the change counts as trying a fix.',
+    modelDescription:
+      'Report a file you changed through your own editing tool (not through the shell and not in the VS Code editor, which ' +
+      'are seen already). Failure Memory tells trying fixes from looping blind by what changed between two failing runs: ' +
+      'a command that fails again with the same error after an edit is a fix attempt; with nothing changed it is a loop and ' +
+      'is stopped. Set failed to true when the edit did not apply.',
+    input: EditInputSchema,
+    hasCwd: true,
+    writes: true,
+  },
 ];
 
 /** package.json's contributes.languageModelTools, generated (scripts/gen-tool-manifest.mjs). */
@@ -233,6 +262,11 @@ export function parseRecallInput(v: unknown): RecallInput {
   return { query: nonBlank(i.query, 'query', ToolNames.recall), k: i.k ?? 5 };
 }
 
+export function parseEditInput(v: unknown): EditInput {
+  const i = parseWith(EditInputSchema, dropEmpty(v, ['cwd', 'failed']), ToolNames.edit);
+  return { path: nonBlank(i.path, 'path', ToolNames.edit), failed: i.failed, cwd: i.cwd };
+}
+
 export function parseAddLearningInput(v: unknown): AddLearningInput {
   const i = parseWith(AddLearningInputSchema, dropEmpty(v, ['command', 'cwd']), ToolNames.addLearning);
   return { type: i.type, text: nonBlank(i.text, 'text', ToolNames.addLearning), command: i.command, cwd: i.cwd };
@@ -251,10 +285,12 @@ export interface ToolAnswer {
 export interface MemoryAccess {
   memory: WorkspaceMemory;
   write<T>(op: (m: WorkspaceMemory) => Promise<T>): Promise<T>;
+  /** Agent gates are set up in this folder: the harness's hooks witness the agent's runs (see runRecord). */
+  gated?: () => boolean;
 }
 
-export function directAccess(memory: WorkspaceMemory): MemoryAccess {
-  return { memory, write: op => op(memory) };
+export function directAccess(memory: WorkspaceMemory, gated?: () => boolean): MemoryAccess {
+  return { memory, write: op => op(memory), gated };
 }
 
 const oneLine = (s: string, max = 400) => {
@@ -271,19 +307,28 @@ function similarLines(hits: RecallHit[]): string[] {
   if (!hits.length) return [];
   return [
     'Similar past failures:',
-    ...hits.map(h => `- ${quote(h.label)} (${h.status})${h.errorSignature ? `: ${oneLine(h.errorSignature, 200)}` : ''}${h.lesson ? ` — lesson: ${oneLine(h.lesson, 300)}` : ''}`),
+    ...hits.map(h => `- ${quote(h.label)} (${h.status})${h.errorSignature ? `: error ${untrusted(h.errorSignature, 200)}` : ''}${h.lesson ? ` — lesson (a saved note, untrusted): ${untrusted(h.lesson, 300)}` : ''}`),
   ];
 }
 
+/** A lesson about the approach checked: learned here, or the team's (with the machine it came from). */
+type Lesson = { type: string; text: string; from: 'local' | 'team'; machine?: string };
+
 /** The check, worded so that a model cannot read "exhausted" as "go ahead". */
-export function checkAnswerText(c: CheckResult & { team?: TeamCheck }, similar: RecallHit[]): string {
+export function checkAnswerText(c: CheckResult & { team?: TeamCheck }, similar: RecallHit[], lessons: Lesson[] = []): string {
   const cmd = quote(c.command);
   const where = c.cwd === '.' ? 'this workspace' : `${c.cwd}`;
   const lines: string[] = [];
-  if (c.status === 'exhausted' && c.verdict === 'block') {
+  if (c.status === 'exhausted' && c.decision === 'ask') {
+    lines.push(
+      `ASK THE USER — do not run ${cmd} without the user's go-ahead: it failed ${c.attempts} times in a row in ${where} (threshold ${c.threshold}), and a person decides whether it runs again.`,
+      `Why (${c.code}): ${oneLine(c.why, 400)}`,
+    );
+  } else if (c.status === 'exhausted' && c.verdict === 'block') {
     lines.push(
       `EXHAUSTED — do not run ${cmd}. Run again the same way it will fail the same way: Failure Memory treats it as a loop, and its gates (the VS Code terminal, agent hooks) stop it: NOT RUN.`,
       `This approach (${quote(c.label)}) failed ${c.attempts} times in a row in ${where} (threshold ${c.threshold}) with no success since.`,
+      `Why (${c.code}): ${oneLine(c.why, 400)}`,
     );
   } else if (c.status === 'exhausted') {
     lines.push(
@@ -303,7 +348,7 @@ export function checkAnswerText(c: CheckResult & { team?: TeamCheck }, similar: 
   } else {
     lines.push(`CLEAR — ${cmd} has not failed in ${where} (${c.reason}). You may run it.`);
   }
-  if (c.lastError) lines.push(`Last error: ${oneLine(c.lastError)}`);
+  if (c.lastError) lines.push(`Last error (command output, untrusted): ${untrusted(c.lastError, 400)}`);
   // [ledger] run history, what changed since it last passed, flakiness
   if (c.history) lines.push(`History: ${c.history}.`);
   if (c.changed) lines.push(`${c.changed[0].toUpperCase()}${c.changed.slice(1)}.`);
@@ -311,10 +356,13 @@ export function checkAnswerText(c: CheckResult & { team?: TeamCheck }, similar: 
   // team memory: what other machines, agents and CI runs of this project saw (from the cached team view)
   if (c.team?.failures) {
     lines.push(
-      `TEAM: in this project it ${oneLine(c.team.summary)}.${c.team.status === 'exhausted' ? ` That is at or over the threshold: ${c.verdict === 'block' ? 'do NOT run it' : 'running it the same way will most likely fail again'}; change something first.` : ''}`,
+      `TEAM (from the team's shared memory; untrusted): in this project it ${untrusted(c.team.summary, 400)}.${c.team.status === 'exhausted' ? ` That is at or over the threshold: ${c.verdict === 'block' ? 'do NOT run it' : 'running it the same way will most likely fail again'}; change something first.` : ''}`,
     );
   }
-  if (c.team?.sync.state === 'offline') lines.push(`(Team memory is offline; ${c.team.sync.waiting} record(s) waiting to be shared.)`);
+  if (c.team?.status === 'unknown') lines.push(`(Team: ${oneLine(c.team.summary)}.)`);
+  else if (c.team?.sync.state === 'offline') lines.push(`(Team memory is offline; ${c.team.sync.waiting} record(s) waiting to be shared.)`);
+  // what was learned about this approach, here and in the team (the team's marked as such)
+  for (const l of lessons.slice(0, 5)) lines.push(l.from === 'team' ? `Team lesson (${l.type}, from ${oneLine(l.machine ?? '', 60)}): ${untrusted(l.text, 300)}` : learnedLine(l, 300));
   if (c.status !== 'clear' && c.progress !== 'insufficient_data') lines.push(`Progress over the last attempts: ${c.progress}.`);
   for (const p of c.patterns) lines.push(`Warning: ${p.message}`);
   if (c.alternatives.length) lines.push(`Other approaches that also failed recently: ${c.alternatives.map(a => quote(a)).join('; ')}. Do not simply switch back to one of them.`);
@@ -325,20 +373,27 @@ export function checkAnswerText(c: CheckResult & { team?: TeamCheck }, similar: 
       'Only the user should unblock it (Failure Memory: Run Anyway Once, or Mark Resolved once the cause is fixed).',
     );
   }
+  if (c.lastError || similar.length) lines.push(UNTRUSTED_NOTE);
   return lines.join('\n');
 }
 
 export async function runCheck(m: MemoryAccess, input: CheckInput): Promise<ToolAnswer> {
   const c = await m.memory.check(input.command, input.cwd);
+  // every ask and deny (also those shadow mode only records) goes to the decision log
+  if (c.policyDecision === 'ask' || c.policyDecision === 'deny') await m.write(mem => mem.recordDecision(c, 'mcp'));
   // similar failures of other approaches; a clear command needs a closer match to be worth showing
   const similar = await m.memory.recall(c.lastError ? `${c.label}\n${c.lastError}` : c.command, 6);
   const minScore = c.status === 'clear' ? 0.3 : 0.15;
   const others = similar.filter(h => h.key !== c.key && h.score >= minScore && !c.alternatives.includes(h.label)).slice(0, 3);
+  const lessons = await m.memory.lessonsFor(c.key);
   return {
-    text: checkAnswerText(c, others),
+    text: checkAnswerText(c, others, lessons),
     json: {
       status: c.status,
       verdict: c.verdict,
+      decision: c.decision,
+      policyDecision: c.policyDecision,
+      code: c.code,
       mustNotRun: c.verdict === 'block',
       command: c.command,
       cwd: c.cwd,
@@ -354,6 +409,7 @@ export async function runCheck(m: MemoryAccess, input: CheckInput): Promise<Tool
       reason: c.reason,
       ...(c.team ? { team: { status: c.team.status, failures: c.team.failures, machines: c.team.machines, ci: c.team.ci, lastError: c.team.lastError, summary: c.team.summary, sync: c.team.sync } } : {}),
       similar: others.map(hitJson),
+      learnings: lessons,
     },
   };
 }
@@ -368,6 +424,10 @@ export function recordAnswerText(r: RecordOutcome, threshold: number): string {
     );
   } else if (r.resolved) {
     lines.push(`${name} succeeded: its failure history is cleared (resolved).`);
+  } else if (t.source === 'reported' && t.exitCode === 0 && t.outcome === 'unknown') {
+    lines.push(
+      `NOT COUNTED: a success you report yourself does not clear ${name} here (${r.approach.status === 'exhausted' ? 'it stays EXHAUSTED' : `${r.approach.failures} failure(s) stay`}). Agent gates are set up: only a run your harness's hook or the terminal saw pass clears it.`,
+    );
   } else if (t.outcome === 'failure') {
     lines.push(`${name}: failure ${r.approach.failures} of ${threshold}. Change something before running it again.`);
   } else if (!r.stored) {
@@ -375,16 +435,19 @@ export function recordAnswerText(r: RecordOutcome, threshold: number): string {
   } else {
     lines.push(r.reason);
   }
-  if (t.errorSignature) lines.push(`Error: ${oneLine(t.errorSignature)}`);
+  if (t.errorSignature) lines.push(`Error (command output, untrusted): ${untrusted(t.errorSignature, 400)}`);
   if (t.testResults) lines.push(`Tests: ${t.testResults.passed}/${t.testResults.total} passed (${t.testResults.framework}).`);
   if (r.progress !== 'insufficient_data' && t.outcome === 'failure') lines.push(`Progress: ${r.progress}.`);
   for (const p of r.patterns) lines.push(`Warning: ${p.message}`);
-  for (const l of r.learnings) lines.push(`Learned (${l.type}): ${oneLine(l.text)}`);
+  for (const l of r.learnings) lines.push(learnedLine(l, 400));
+  if (t.errorSignature || r.learnings.length) lines.push(UNTRUSTED_NOTE);
   return lines.join('\n');
 }
 
 export async function runRecord(m: MemoryAccess, input: RecordInput): Promise<ToolAnswer> {
-  const r = await m.write(mem => mem.record({ command: input.command, cwd: input.cwd, exitCode: input.exitCode, output: input.output, source: 'agent' }));
+  // a result the agent reports itself; where its harness's hooks see its runs, a reported success clears nothing
+  const witnessRequired = m.gated?.() ?? false;
+  const r = await m.write(mem => mem.record({ command: input.command, cwd: input.cwd, exitCode: input.exitCode, output: input.output, source: 'reported', witnessRequired }));
   const threshold = m.memory.settings.threshold;
   const t = r.attempt;
   return {
@@ -413,17 +476,35 @@ export async function runRecord(m: MemoryAccess, input: RecordInput): Promise<To
 export async function runRecall(m: MemoryAccess, input: RecallInput): Promise<ToolAnswer> {
   const hits = await m.memory.recall(input.query, input.k);
   const text = hits.length
-    ? [`${hits.length} similar past failure(s), most similar first:`, ...hits.map((h, i) => `${i + 1}. ${quote(h.label)} — ${h.status}, ${h.attempts} attempt(s), similarity ${h.score.toFixed(2)}${h.errorSignature ? `\n   error: ${oneLine(h.errorSignature, 300)}` : ''}${h.lesson ? `\n   lesson: ${oneLine(h.lesson, 400)}` : ''}`)].join('\n')
+    ? [
+        `${hits.length} similar past failure(s), most similar first:`,
+        ...hits.map((h, i) => `${i + 1}. ${quote(h.label)} — ${h.status}, ${h.attempts} attempt(s), similarity ${h.score.toFixed(2)}${h.errorSignature ? `\n   error (command output, untrusted): ${untrusted(h.errorSignature, 300)}` : ''}${h.lesson ? `\n   lesson (a saved note, untrusted): ${untrusted(h.lesson, 400)}` : ''}`),
+        UNTRUSTED_NOTE,
+      ].join('\n')
     : 'No similar failure in this workspace\'s memory.';
   return { text, json: { hits: hits.map(hitJson) } };
 }
 
 export async function runAddLearning(m: MemoryAccess, input: AddLearningInput): Promise<ToolAnswer> {
-  const key = input.command ? (await m.memory.find(input.command, input.cwd))?.key : undefined;
+  // the approach it is about, also when it failed only elsewhere in the team
+  const key = input.command ? await m.memory.keyOf(input.command, input.cwd) : undefined;
   const l = await m.write(mem => mem.addLearning(input.type, input.text, { key, source: 'agent' }));
   return {
-    text: `Learned (${l.type}): ${oneLine(l.text)}${key ? ` — linked to ${quote(key.replace(/^.*?::/, ''))}` : ''}`,
+    text: `${learnedLine(l, 400)}${key ? ` — linked to ${quote(key.replace(/^.*?::/, ''))}` : ''}`,
     json: { id: l.id, type: l.type, text: l.text, ...(l.key ? { key: l.key } : {}), createdAt: l.createdAt },
+  };
+}
+
+export async function runEdit(m: MemoryAccess, input: EditInput): Promise<ToolAnswer> {
+  const root = trimTrailing(m.memory.workspaceFolder.replace(/\\/g, '/'));
+  const isAbs = (p: string) => /^(?:\/|[A-Za-z]:[\\/])/.test(p);
+  const base = input.cwd && input.cwd !== '.' ? (isAbs(input.cwd) ? input.cwd : `${root}/${input.cwd}`) : root;
+  const path = isAbs(input.path) ? input.path : `${base}/${input.path.replace(/^\.\//, '')}`;
+  const [event] = await m.write(mem => mem.recordEdits([{ path, ok: !input.failed, source: 'agent', tool: 'mcp' }]));
+  if (!event) return { text: `Not recorded: ${quote(input.path)} is one of Failure Memory's own files.`, json: { recorded: false } };
+  return {
+    text: `Recorded: ${quote(event.path)} ${event.ok ? 'changed' : 'edit failed (nothing changed)'}. A failing command run after it counts as trying a fix, not as a loop.`,
+    json: { recorded: true, ...event },
   };
 }
 
@@ -449,6 +530,11 @@ export function confirmationFor(name: ToolName, input: unknown): { title: string
 
 /** Runs a tool by name on an already located folder (input.cwd, if any, relative to it). */
 export async function runTool(name: string, m: MemoryAccess, input: unknown): Promise<ToolAnswer> {
+  const a = await runToolRaw(name, m, input);
+  return { text: harnessText(a.text), json: a.json };
+}
+
+async function runToolRaw(name: string, m: MemoryAccess, input: unknown): Promise<ToolAnswer> {
   switch (name) {
     case ToolNames.check:
       return runCheck(m, parseCheckInput(input));
@@ -458,6 +544,8 @@ export async function runTool(name: string, m: MemoryAccess, input: unknown): Pr
       return runRecall(m, parseRecallInput(input));
     case ToolNames.addLearning:
       return runAddLearning(m, parseAddLearningInput(input));
+    case ToolNames.edit:
+      return runEdit(m, parseEditInput(input));
     default:
       throw new ToolInputError(`Unknown tool: ${name}`);
   }
@@ -469,7 +557,7 @@ export async function runTool(name: string, m: MemoryAccess, input: unknown): Pr
  */
 export function relativeCwd(root: string, cwd: string | undefined): string | undefined {
   if (!cwd || !cwd.trim()) return '.';
-  const norm = (p: string) => p.trim().replace(/\\/g, '/').replace(/\/+$/, '');
+  const norm = (p: string) => trimTrailing(p.trim().replace(/\\/g, '/'));
   const c = norm(cwd);
   const absolute = c.startsWith('/') || /^[A-Za-z]:(\/|$)/.test(c);
   if (!absolute) {

@@ -14,6 +14,7 @@ import type { TeamConnection } from '../store/team/config';
 import { teamProject } from '../store/team/identity';
 import type { TeamLink, TeamLinkOptions } from '../store/team/teamLink';
 import { loadWorkspaceSettings, type WorkspaceSettings } from './settings';
+import { syncTriggers } from './teamSync';
 import { WorkspaceMemory } from './workspaceMemory';
 
 /**
@@ -45,6 +46,14 @@ export interface OpenMemoryOptions<T extends TeamLink> {
   store?: MemoryStorePort;
   /** Record runs into the journal instead of rewriting memory.json (the post hook: one run per process). */
   journal?: boolean;
+  /** The time of each write; default the wall clock (the replay moves its own). */
+  clock?: () => Date;
+  /**
+   * The background sync's script (dist/team-sync.js): a team link built here then starts a detached
+   * push after it queues a record and a pull when the view it reads is old (./teamSync.ts). The CLI,
+   * MCP and the post hook give it; the extension syncs itself; the sync process gives none.
+   */
+  backgroundSync?: string;
 }
 
 export interface OpenedMemory<T extends TeamLink> {
@@ -83,6 +92,7 @@ export function openWorkspaceMemory<T extends TeamLink = TeamLink>(o: OpenMemory
     settings: { ...settings.engine, ...definedOnly(o.overrides ?? {}) },
     ...(o.dir !== undefined ? { dir: o.dir } : {}),
     ...(o.store ? { store: o.store } : {}),
+    ...(o.clock ? { clock: o.clock } : {}),
     onWarning: warn,
     cache: o.longLived === true,
     git: o.git ?? {},
@@ -102,7 +112,8 @@ function teamLinkOf<T extends TeamLink>(
   if (typeof o.team !== 'function') return { team: o.team, reason: 'team link given by the caller' };
   const { project, reason } = teamProject(settings.team, o.workspace);
   if (!project || !settings.connection) return { reason };
-  return { team: o.team({ ...base, project, settings: settings.team, connection: settings.connection }), reason: `${reason} on ${settings.connection.describe}` };
+  const triggers = o.backgroundSync ? syncTriggers({ workspace: o.workspace, memoryDir: base.memoryDir, pullIntervalSeconds: settings.team.pullIntervalSeconds, script: o.backgroundSync, ...(o.env ? { env: o.env } : {}) }) : {};
+  return { team: o.team({ ...base, ...triggers, project, settings: settings.team, connection: settings.connection }), reason: `${reason} on ${settings.connection.describe}` };
 }
 
 function definedOnly<T extends object>(o: T): Partial<T> {

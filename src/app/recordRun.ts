@@ -5,7 +5,7 @@
 
 import { applyRecord, isRunRecord, runRecord, type RunOutcome, type RunRecord } from '../core/journal';
 import { comparisonHead } from '../core/ledger';
-import { applyAttempt } from '../core/memory';
+import { applyAttempt, hasWorkspaceEffects } from '../core/memory';
 import type { Approach, Attempt, EngineSettings, MemoryData } from '../core/types';
 import { committedFiles, readGitState, type GitOptions } from '../store/gitContext';
 import { FOLD_BYTES, FOLD_RECORDS, type Appended } from '../store/journal';
@@ -49,7 +49,7 @@ export async function recordRun(attempt: Attempt, found: RunRecord['learnings'],
   const current = r.tell === 'view' ? await r.store.readFor([attempt.key]) : undefined;
   const own = current ? { approach: current.approaches[attempt.key] } : await r.store.readApproach(attempt.key);
   if (!own) return undefined;
-  if (!found.length && (attempt.outcome === 'success' || attempt.outcome === 'interrupted') && !own.approach) {
+  if (!found.length && (attempt.outcome === 'success' || attempt.outcome === 'interrupted') && !own.approach && !hasWorkspaceEffects(attempt.command, attempt.outcome)) {
     // most commands succeed and were never remembered: nothing is written, no git is asked
     return { ...(current ? { outcome: { ...applyAttempt(current, attempt, r.settings), learnings: [] } } : {}), journaled: false, fold: false };
   }

@@ -1,14 +1,19 @@
 // One workspace folder's memory: the engine's decisions applied to the store.
 // The CLI and the extension host both go through this class: one behaviour, tested once.
 
+import { approachKey, normalizeCwd } from '../core/approach';
 import { addLearnings, extractLearnings } from '../core/learnings';
 import { applyRun, type RunOutcome, type RunRecord } from '../core/journal';
 import { checkCommand, type CheckResult } from '../core/check';
 import { mergeSettings } from '../core/config';
+import { addDecision } from '../core/decisions';
+import { addEdits, addStart, editPath, type EditInput } from '../core/edits';
 import {
   allowOnce,
   applyAttempt,
+  distrustReportedSuccess,
   findApproach,
+  hasWorkspaceEffects,
   markResolved,
   newId,
   prepareAttempt,
@@ -16,20 +21,24 @@ import {
   type MemorySummary,
 } from '../core/memory';
 import { recall, type RecallHit, type Scorer, lexicalScorer } from '../core/recall';
-import { createRedactor, type Redactor } from '../core/redact';
+import { createRedactor, type Redactor, type RedactorOptions } from '../core/redact';
 import { buildReflection, storeReflection, type ReflectionRecord } from '../core/reflection';
 import {
   emptyMemory,
   type Approach,
   type Attempt,
   type AttemptInput,
+  type Decision,
+  type DecisionRecord,
+  type EditEvent,
   type EngineSettings,
+  type GitState,
   type Learning,
   type LearningType,
   type MemoryData,
 } from '../core/types';
 import { buildBrief } from '../core/brief';
-import type { GitOptions } from '../store/gitContext';
+import { readGitState, type GitOptions } from '../store/gitContext';
 import { MemoryStore, memoryDirFor, type MemoryStorePort, type StoreOptions } from '../store/memoryStore';
 import type { TeamCheck } from '../core/team';
 import type { TeamLink } from '../store/team/teamMemory';
@@ -56,6 +65,8 @@ export interface WorkspaceMemoryOptions extends StoreOptions {
    * process, where rewriting the whole memory is most of the cost); the next full write folds it in.
    */
   journal?: boolean;
+  /** The time of each record, edit and check; default the system clock (replay gives each event its own time). */
+  clock?: () => Date;
 }
 
 /** What recording a run did, with the learnings it added (LEARNING[type]: lines of its output, the fix lesson). */
@@ -65,10 +76,12 @@ export class WorkspaceMemory {
   readonly store: MemoryStorePort;
   private _settings: EngineSettings;
   private redactor: Redactor;
+  private readonly redactorOptions: RedactorOptions;
   private readonly git: false | GitOptions;
   scorer: Scorer;
   readonly team: TeamLink | undefined;
   private readonly journal: boolean;
+  private readonly clock: () => Date;
 
   constructor(
     readonly workspaceFolder: string,
@@ -78,11 +91,14 @@ export class WorkspaceMemory {
       options.store ??
       new MemoryStore(options.dir ?? memoryDirFor(workspaceFolder), { ...options, root: options.root ?? (options.dir ? undefined : workspaceFolder), redact: t => this.redact(t) });
     this._settings = mergeSettings(options.settings);
-    this.redactor = createRedactor(this._settings.extraRedactionPatterns);
+    // a user pattern over its time budget: the text it did not scan is dropped, and the reason said
+    this.redactorOptions = { onOverBudget: (m: string) => options.onWarning?.(`redaction: ${m}`) };
+    this.redactor = createRedactor(this._settings.extraRedactionPatterns, this.redactorOptions);
     this.scorer = options.scorer ?? lexicalScorer;
     this.git = options.git ?? {};
     this.team = options.team;
     this.journal = options.journal === true;
+    this.clock = options.clock ?? (() => new Date());
   }
 
   get settings(): EngineSettings {
@@ -92,7 +108,7 @@ export class WorkspaceMemory {
   /** Applies new settings (throws RedactionPatternError for an invalid extra pattern, keeping the old ones). */
   setSettings(s: Partial<EngineSettings>): void {
     const next = mergeSettings(s);
-    this.redactor = createRedactor(next.extraRedactionPatterns);
+    this.redactor = createRedactor(next.extraRedactionPatterns, this.redactorOptions);
     this._settings = next;
   }
 
@@ -106,12 +122,13 @@ export class WorkspaceMemory {
 
   /** Records one finished command. Redaction and parsing happen before the lock is taken. */
   async record(input: AttemptInput): Promise<RecordOutcome> {
-    const attempt = prepareAttempt(input, this._settings, this.redactor);
+    const attempt = prepareAttempt(input, this._settings, this.redactor, this.clock());
     const found = extractLearnings(attempt.output);
-    const journaled = await this.recordIntoJournal(attempt, found);
+    // a run whose reported success must be witnessed is judged against memory under the lock: the store writes it
+    const journaled = input.witnessRequired ? undefined : await this.recordIntoJournal(attempt, found);
     if (journaled) return journaled;
     let current: MemoryData | undefined;
-    if (!found.length && (attempt.outcome === 'success' || attempt.outcome === 'interrupted')) {
+    if (!found.length && (attempt.outcome === 'success' || attempt.outcome === 'interrupted') && !hasWorkspaceEffects(attempt.command, attempt.outcome)) {
       // Most commands succeed and were never remembered: answer from a lock-free read and write
       // nothing, so `ls` and `git status` cost one read, not a lock, no git and no rewrite of the file.
       current = await this.store.read();
@@ -126,7 +143,10 @@ export class WorkspaceMemory {
       const before = (current ?? (await this.store.read().catch(() => undefined)))?.approaches[attempt.key];
       await addGitContext(this.workspaceFolder, attempt, before, this.git);
     }
-    const r = await this.store.update(data => applyRun(data, attempt, found, this._settings, { redact: t => this.redact(t), newId: () => newId() }));
+    const r = await this.store.update(data => {
+      if (input.witnessRequired) distrustReportedSuccess(data, attempt);
+      return applyRun(data, attempt, found, this._settings, { redact: t => this.redact(t), newId: () => newId() });
+    });
     await this.tellTeam(r);
     return r;
   }
@@ -155,11 +175,57 @@ export class WorkspaceMemory {
     for (const l of r.learnings) await this.team.afterLearning(l);
   }
 
-  /** May this command run? Local memory decides; the cached team view (never the network) adds `team`. */
-  async check(command: string, cwd?: string): Promise<CheckResult & { team?: TeamCheck }> {
+  /**
+   * May this command run? Local memory decides; the cached team view (never the network) adds `team`.
+   * A deny is only given after git confirms nothing changed since the last failure (one bounded `git status`,
+   * only then): an edit no hook reported must never be denied as "nothing changed".
+   */
+  async check(command: string, cwd?: string, opts: { gitNow?: GitState } = {}): Promise<CheckResult & { team?: TeamCheck }> {
     const data = await this.store.read();
-    const c = checkCommand(data, this.redact(command), cwd, this._settings);
+    const redacted = this.redact(command);
+    let c = checkCommand(data, redacted, cwd, this._settings, this.clock(), opts.gitNow);
+    if (c.policyDecision === 'deny' && !opts.gitNow && this.git !== false && lastFailureGit(data.approaches[c.key])) {
+      const gitNow = await readGitState(this.workspaceFolder, this.git).catch(() => undefined);
+      if (gitNow) c = checkCommand(data, redacted, cwd, this._settings, this.clock(), gitNow);
+    }
     return this.team ? this.team.mergeCheck(c, data.approaches[c.key]) : c;
+  }
+
+  /** The workspace's git state now (bounded; undefined without git, or when git context is off). */
+  async gitState(): Promise<GitState | undefined> {
+    if (this.git === false) return undefined;
+    return readGitState(this.workspaceFolder, this.git).catch(() => undefined);
+  }
+
+  /** Records edit events (an editor save, an agent's edit tool, `failure-memory edit`): redacted, bounded. */
+  async recordEdits(edits: readonly EditInput[]): Promise<EditEvent[]> {
+    if (!edits.length) return [];
+    const now = this.clock().toISOString();
+    const clean = edits.map(e => ({ ...e, path: this.redact(editPath(e.path, this.workspaceFolder)) }));
+    return this.store.update(data => {
+      const added = addEdits(data, clean, now);
+      if (added.length) data.updatedAt = now;
+      return added;
+    });
+  }
+
+  /** Records a background job or service started (the terminal tells at its start: it may never end). */
+  async recordStart(command: string): Promise<void> {
+    const now = this.clock().toISOString();
+    const clean = this.redact(command);
+    await this.store.update(data => void addStart(data, clean, now));
+  }
+
+  /**
+   * Records a gate decision worth reading later: every ask and deny the policy gave, also the ones the
+   * strongest-answer setting turned into a warning (shadow mode). Others are not written. `answered`: what the
+   * caller really did, when it differs from the check (the terminal lets a run go on after a change).
+   */
+  async recordDecision(c: CheckResult, via: string, answered: Decision = c.decision): Promise<DecisionRecord | undefined> {
+    if (c.policyDecision !== 'ask' && c.policyDecision !== 'deny') return undefined;
+    const record: DecisionRecord = { at: this.clock().toISOString(), command: c.command.slice(0, 2000), key: c.key, label: c.label, cwd: c.cwd, decision: answered, policy: c.policyDecision, code: c.code, reason: c.reason.slice(0, 2000), via };
+    await this.store.update(data => void addDecision(data, record));
+    return record;
   }
 
   async summary(): Promise<MemorySummary> {
@@ -173,6 +239,23 @@ export class WorkspaceMemory {
   /** Finds an approach by command line (+cwd) or by its key. */
   async find(commandOrKey: string, cwd?: string): Promise<Approach | undefined> {
     return findApproach(await this.store.read(), this.redact(commandOrKey), cwd);
+  }
+
+  /**
+   * The key of a command's approach, remembered here or not: a lesson about a command that only
+   * failed on other machines (the team's) keeps its approach, so it reaches `check` everywhere.
+   */
+  async keyOf(commandOrKey: string, cwd?: string): Promise<string> {
+    const clean = this.redact(commandOrKey);
+    return findApproach(await this.store.read(), clean, cwd)?.key ?? approachKey(clean, normalizeCwd(cwd));
+  }
+
+  /** What was learned about an approach: here (learnings linked to it), then the team's lessons, without repeats. */
+  async lessonsFor(key: string): Promise<Array<{ type: string; text: string; from: 'local' | 'team'; machine?: string; source?: Learning['source'] }>> {
+    const local = (await this.store.read()).learnings.filter(l => l.key === key).map(l => ({ type: l.type, text: l.text, from: 'local' as const, source: l.source }));
+    const team = this.team ? await this.team.lessons(key).catch(() => []) : [];
+    const seen = new Set(local.map(l => l.text));
+    return [...local, ...team.filter(l => !seen.has(l.text) && seen.add(l.text)).map(l => ({ type: l.type, text: l.text, from: 'team' as const, machine: l.machine }))];
   }
 
   /**
@@ -284,6 +367,13 @@ export class WorkspaceMemory {
     // the recall vectors are derived from the memory: forgetting it forgets them too
     await new VectorStore(this.store.dir).clear();
   }
+}
+
+/** The git state recorded with an approach's last failure, when there is one. */
+function lastFailureGit(a: Approach | undefined): GitState | undefined {
+  const ledger = a?.ledger ?? [];
+  for (let i = ledger.length - 1; i >= 0; i--) if (ledger[i].outcome === 'failure') return ledger[i].git;
+  return undefined;
 }
 
 /** The approach a reflection is about by default: the most recently failed exhausted or failing one. */

@@ -3,7 +3,7 @@
 // Parsing is strict (node:util parseArgs): an unknown or misspelt option is an error, never ignored.
 
 import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs as nodeParseArgs } from 'node:util';
 import { RedactionPatternError } from '../core/redact';
 import { createOfflineScorer, teamRecallParts } from '../embeddings';
@@ -197,15 +197,20 @@ function createContext(command: Command, values: Parsed['values'], io: Io, args:
       // recall by meaning: the offline embedder (no model), vectors cached beside memory.json, never
       // replacing the vectors of the extension's transformer
       ...(command.semantic && values.lexical !== true ? { scorer: memoryDir => createOfflineScorer({ memoryDir, claim: false, onWarning }) } : {}),
-      // the CLI and MCP can sync: the link is the team memory itself
+      // the CLI and MCP can sync: the link is the team memory itself; without `sync` they still
+      // push and pull, in a detached process (dist/team-sync.js beside this bundle)
       team: options => new TeamMemory({ ...options, ...teamRecallParts() }),
+      backgroundSync: join(__dirname, 'team-sync.js'),
     }));
   const cwdArg = str('cwd');
+  const cwd = cwdArg === undefined ? undefined : toWorkspaceRelative(workspace, cwdArg);
+  // as the MCP server refuses it: a folder outside the workspace is not one of its approaches' folders
+  if (cwdArg !== undefined && cwd === undefined) throw new UsageError(`--cwd ${cwdArg} is outside the workspace folder (${workspace}): give a folder inside it, relative to it or absolute`);
   return {
     io,
     workspace,
     json,
-    cwd: cwdArg !== undefined && isAbsolute(cwdArg) ? toWorkspaceRelative(workspace, cwdArg) : cwdArg,
+    cwd,
     print: (human, value) => io.out(json ? `${JSON.stringify(value, null, 2)}\n` : human.endsWith('\n') ? human : `${human}\n`),
     memory: () => open().memory,
     args,
@@ -223,10 +228,14 @@ function createContext(command: Command, values: Parsed['values'], io: Io, args:
   };
 }
 
-/** An absolute cwd inside the workspace as a relative folder ('.' for the root); outside it stays absolute. */
-export function toWorkspaceRelative(workspace: string, cwd: string): string {
-  const rel = relative(workspace, resolve(cwd));
+/**
+ * A cwd inside the workspace as a relative folder ('.' for the root): absolute, or relative to the
+ * workspace. undefined when it lies outside (`/etc`, `../..`).
+ */
+export function toWorkspaceRelative(workspace: string, cwd: string): string | undefined {
+  if (!cwd.trim()) return '.';
+  const rel = relative(workspace, resolve(workspace, cwd));
   if (rel === '') return '.';
-  if (rel.startsWith('..') || isAbsolute(rel)) return resolve(cwd);
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
   return rel.split(sep).join('/');
 }

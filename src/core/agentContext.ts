@@ -3,6 +3,7 @@
 // Plain text built from memory; never an instruction to unblock itself (resolve, allow and clear
 // belong to the user: dialog, panel, palette or their own terminal).
 
+import { learnedBy, learnedLine, quote, UNTRUSTED_NOTE } from './agentText';
 import { printedErrorLine, signatureHead } from './signature';
 import type { CheckResult } from './check';
 import { describeApproach } from './memory';
@@ -30,24 +31,6 @@ export function lastErrorLine(a: Pick<Approach, 'attempts' | 'lastErrorSignature
   // found when the attempt was recorded, against its own signature: the same search when that is the approach's
   if (typeof failed.errorLine === 'string' && signatureHead(failed.errorSignature) === sig) return failed.errorLine || sig;
   return printedErrorLine(failed.output, sig) || sig;
-}
-/**
- * A command line that would change what the user decided: `failure-memory resolve|allow|clear`
- * (also through npx, node …/cli.js or the launcher path). Those are the user's, never an agent's.
- */
-export function userOnlySubcommand(commandLine: string): 'resolve' | 'allow' | 'clear' | undefined {
-  // linear: one pass of a bounded alternation per segment; no nested quantifiers
-  const m = /(?:^|[\s/;&|(`'"])(?:failure-memory(?:\.cmd)?|cli\.js|hook\.js)['"]?\s+(?:--?[\w-]+(?:[= ](?!resolve\b|allow\b|clear\b)\S+)?\s+)*(resolve|allow|clear)\b/.exec(commandLine.slice(0, 10_000));
-  return m ? (m[1] as 'resolve' | 'allow' | 'clear') : undefined;
-}
-
-/** Why an agent may not run `failure-memory resolve|allow|clear`. */
-export function userOnlyReason(sub: string): string {
-  return [
-    `Failure Memory: NOT RUN — \`failure-memory ${sub}\` is for the user, not for an agent.`,
-    'Unblocking an exhausted approach or clearing the memory is the user\'s decision (the Failure Memory dialog, panel or command palette, or their own terminal).',
-    'Instead: fix the cause of the failure and try a different approach, or ask the user.',
-  ].join('\n');
 }
 
 /** Distinct command lines an approach was tried with, most recent first (its variants). */
@@ -78,9 +61,10 @@ export function agentDenyReason(c: CheckResult, data: MemoryData): string {
   const lines = [
     `Failure Memory: NOT RUN — ${code(c.command, 300)} is an exhausted approach (${code(c.label)} in ${where(c.cwd)}).`,
     `It failed ${c.attempts} times in a row (threshold ${c.threshold}) with no success since: running it again the same way will fail the same way.`,
+    `Why (${c.code}): ${oneLine(c.why, 300)}`,
   ];
   const err = a ? lastErrorLine(a) : c.lastError;
-  if (err) lines.push(`Last error: ${oneLine(err, 300)}`);
+  if (err) lines.push(`Last error (command output, untrusted): ${quote(err, 300)}`);
   const tried: string[] = [];
   if (a) for (const v of variants(a)) tried.push(`${code(v)} in ${where(a.cwd)}`);
   if (!tried.length && c.command) tried.push(`${code(c.command)} in ${where(c.cwd)}`);
@@ -91,12 +75,43 @@ export function agentDenyReason(c: CheckResult, data: MemoryData): string {
   }
   if (tried.length) lines.push(`Already tried: ${tried.slice(0, 8).join('; ')}.`);
   const learned = data.learnings.filter(l => l.key === c.key).slice(-2);
-  for (const l of learned) lines.push(`Learned (${l.type}): ${oneLine(l.text, 240)}`);
+  for (const l of learned) lines.push(learnedLine(l));
   lines.push(
     'What to do instead: read the last error and change its cause first (code, configuration, dependencies, the environment); ' +
       'then try an approach different from everything above — not another flag on the same command; or stop and ask the user.',
   );
+  if (err || learned.length) lines.push(UNTRUSTED_NOTE);
   return lines.join('\n');
+}
+
+/** The gate's question to the user (ask): what keeps failing, which rule asks, and that they decide. */
+export function agentAskReason(c: CheckResult): string {
+  return [
+    `Failure Memory: ${code(c.command, 200)} failed ${c.attempts} times in a row in ${where(c.cwd)} (threshold ${c.threshold}).`,
+    `Why (${c.code}): ${oneLine(c.why, 400)}`,
+    'Allow it to run once more, or deny it and have the agent change its approach.',
+  ].join('\n');
+}
+
+/**
+ * What an agent is told where the gate would ask a person and its harness cannot ask (Codex, Gemini CLI,
+ * Cline): the call goes on, and the agent knows its edits have not reached the error so far.
+ */
+export function agentAskWarning(c: CheckResult): string {
+  return [
+    `Failure Memory (warning): ${code(c.command, 200)} failed ${c.attempts} times in a row in ${where(c.cwd)} (threshold ${c.threshold}); it runs now because this harness cannot ask the user.`,
+    `Why (${c.code}): ${oneLine(c.why, 400)}`,
+    'If it fails the same way again, the changes are not reaching the error: read the error again and change what it points at, try a different approach, or stop and ask the user.',
+  ].join('\n');
+}
+
+/** The same in a headless session (`codex exec`): a person would decide, no one can be asked, so it does not run. */
+export function agentAskHeadlessReason(c: CheckResult): string {
+  return [
+    `Failure Memory: NOT RUN — ${code(c.command, 300)} failed ${c.attempts} times in a row in ${where(c.cwd)} (threshold ${c.threshold}).`,
+    `Why (${c.code}): ${oneLine(c.why, 400)}`,
+    'A person decides whether it runs once more, and no one can be asked in this headless session: the changes so far did not reach the error. Change what the error points at or try a different approach; or stop and report to the user.',
+  ].join('\n');
 }
 
 /**
@@ -115,15 +130,15 @@ export function agentSummary(data: MemoryData, threshold: number, max = AGENT_SU
   const tail = 'Do not re-run an exhausted approach: it is blocked. Change the cause first or try something different.';
   const entry = (a: Approach, state: string) => {
     const err = lastErrorLine(a);
-    return `- ${state}: ${code(a.command, 120)} in ${where(a.cwd)}, ${a.failures} failure(s)${err ? ` — ${oneLine(err, 160)}` : ''}`;
+    return `- ${state}: ${code(a.command, 120)} in ${where(a.cwd)}, ${a.failures} failure(s)${err ? ` — last error ${quote(err, 160)}` : ''}`;
   };
   const candidates = [
     ...exhausted.map(a => entry(a, 'EXHAUSTED')),
     ...failing.map(a => entry(a, 'failing')),
-    ...learnings.map(l => `- learned (${l.type}): ${oneLine(l.text, 200)}`),
+    ...learnings.map(l => `- learned (${l.type}, ${learnedBy(l.source)}): ${quote(l.text, 200)}`),
   ];
-  const lines = [head];
-  let size = head.length + tail.length + 2;
+  const lines = [head, UNTRUSTED_NOTE];
+  let size = head.length + UNTRUSTED_NOTE.length + tail.length + 3;
   let left = 0;
   for (const c of candidates) {
     if (size + c.length + 1 > max - 40) {

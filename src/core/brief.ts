@@ -3,6 +3,8 @@
 // what fixed similar failures before. Everything in it comes from the (redacted) memory, and the
 // whole text goes through the redactor once more before it leaves (the caller passes it).
 
+import { approachCounts } from './counts';
+import { cameText, errorTextOf, failedText, readableSignature } from './shownText';
 import { describeChangedSinceLastPass, describeHistory, fixLessonText, listFiles } from './ledger';
 import { flakyVerdict } from './flaky';
 import { describeApproach } from './memory';
@@ -32,7 +34,8 @@ const code = (s: string) => `\`${s.replace(/`/g, "'").replace(/\s+/g, ' ').trim(
 
 export function buildBrief({ approach: a, threshold, similar, redact, now = new Date() }: BriefInput): string {
   const lines: string[] = [];
-  const status = a.status === 'exhausted' ? `exhausted (failed ${a.failures} times in a row, threshold ${threshold})` : a.failures > 0 ? `failing (${a.failures} of ${threshold} failures in a row)` : a.status;
+  const counts = approachCounts(a, threshold);
+  const status = a.status === 'exhausted' ? `exhausted: ${failedText(counts)}` : a.failures > 0 ? `failing: ${failedText(counts)}` : a.status;
   lines.push(`# Failing command: ${code(a.command)}`, '');
   lines.push(`- Approach: ${code(describeApproach(a))} — ${status}`);
   const history = describeHistory(a, now);
@@ -43,7 +46,10 @@ export function buildBrief({ approach: a, threshold, similar, redact, now = new 
   if (lastGit) lines.push(`- Git: ${lastGit.branch ? `branch ${code(lastGit.branch)}, ` : ''}${lastGit.head ? `HEAD ${lastGit.head.slice(0, 12)}` : 'no commit yet'}${Object.keys(lastGit.dirty).length ? `, uncommitted changes in ${listFiles(Object.keys(lastGit.dirty).slice(0, 8), Math.max(0, Object.keys(lastGit.dirty).length - 8))}` : ''}`);
   lines.push('');
 
-  if (a.lastErrorSignature) lines.push('## Last error', '', fence(a.lastErrorSignature), '');
+  if (counts.last) lines.push('## Last error', '', fence(counts.last.text), '');
+  if (counts.recurring && counts.recurring.times > 1 && counts.recurring.text !== counts.last?.text) {
+    lines.push(`The error that ${cameText(counts.recurring, counts.failures)}:`, '', fence(counts.recurring.text), '');
+  }
   const last = [...a.attempts].reverse().find(t => t.outcome === 'failure' && t.output);
   if (last) {
     const out = last.output.length > MAX_OUTPUT_CHARS ? `…${last.output.slice(-MAX_OUTPUT_CHARS)}` : last.output;
@@ -55,7 +61,7 @@ export function buildBrief({ approach: a, threshold, similar, redact, now = new 
     lines.push('## Attempts (most recent last)', '');
     for (const t of counted) {
       const tests = t.testResults ? `, tests ${t.testResults.passed}/${t.testResults.total} passed` : '';
-      lines.push(`- ${t.timestamp.slice(0, 16).replace('T', ' ')} ${code(t.command)} → ${t.outcome} (exit ${t.exitCode ?? '?'}${tests})${t.errorSignature ? `: ${t.errorSignature.split('\n')[0].slice(0, 160)}` : ''}`);
+      lines.push(`- ${t.timestamp.slice(0, 16).replace('T', ' ')} ${code(t.command)} → ${t.outcome} (exit ${t.exitCode ?? '?'}${tests})${t.outcome === 'failure' && t.errorSignature ? `: ${errorTextOf(t).slice(0, 160)}` : ''}`);
     }
     const variants = [...new Set(a.attempts.map(t => t.command))];
     if (variants.length > 1) lines.push('', `Variants of the command tried: ${variants.map(code).join(', ')}`);
@@ -70,7 +76,10 @@ export function buildBrief({ approach: a, threshold, similar, redact, now = new 
   const lessons = similar.filter(h => h.key !== a.key && h.lesson);
   if (lessons.length) {
     lines.push('## What fixed similar failures before', '');
-    for (const h of lessons.slice(0, 5)) lines.push(`- ${code(h.label)}${h.errorSignature ? ` (${h.errorSignature.split('\n')[0].slice(0, 120)})` : ''}: ${h.lesson}`);
+    for (const h of lessons.slice(0, 5)) {
+      const error = h.errorText ?? readableSignature(h.errorSignature);
+      lines.push(`- ${code(h.label)}${error ? ` (${error.slice(0, 120)})` : ''}: ${h.lesson}`);
+    }
     lines.push('');
   }
   lines.push('## Ask', '', 'Running the same command again the same way will fail the same way. Find the cause of the last error, change it, and only then run the command again.');

@@ -5,7 +5,7 @@
 // it is reported (problems) and its default used. Pure: callers pass a getter over their source.
 
 import { validatePatterns } from './redact';
-import { DEFAULT_SETTINGS, type EngineSettings } from './types';
+import { DEFAULT_SETTINGS, type EngineSettings, type GateAnswer } from './types';
 
 export type BlockMode = 'interrupt' | 'warn' | 'off';
 
@@ -22,6 +22,7 @@ type Spec =
 export const SETTINGS_SCHEMA = {
   threshold: { type: 'integer', default: DEFAULT_SETTINGS.threshold, min: 1, max: 1000 },
   blockMode: { type: 'enum', default: 'interrupt', values: ['interrupt', 'warn', 'off'] },
+  'gate.strongestAnswer': { type: 'enum', default: DEFAULT_SETTINGS.strongestAnswer, values: ['deny', 'ask', 'warn'] },
   shortTermWindow: { type: 'integer', default: DEFAULT_SETTINGS.window, min: 1, max: 100 },
   'capture.terminal': { type: 'boolean', default: true },
   'capture.tasks': { type: 'boolean', default: true },
@@ -41,6 +42,8 @@ export const SETTINGS_SCHEMA = {
   'team.blockOnTeamFailures': { type: 'boolean', default: false },
   'team.machineName': { type: 'string', default: '' },
   'team.pullIntervalSeconds': { type: 'integer', default: 60, min: 10, max: 3600 },
+  'team.retentionDays': { type: 'integer', default: 90, min: 0, max: 3650 },
+  'team.maxRowsPerProject': { type: 'integer', default: 100_000, min: 0, max: 100_000_000 },
 } as const satisfies Record<string, Spec>;
 
 export type SettingKey = keyof typeof SETTINGS_SCHEMA;
@@ -102,6 +105,7 @@ export function readSetting<K extends SettingKey>(get: SettingGetter, key: K, pr
 export interface ExtensionConfig {
   threshold: number;
   blockMode: BlockMode;
+  strongestAnswer: GateAnswer;
   shortTermWindow: number;
   captureTerminal: boolean;
   captureTasks: boolean;
@@ -132,6 +136,7 @@ export function readConfig(get: SettingGetter): { config: ExtensionConfig; probl
   const config: ExtensionConfig = {
     threshold: read('threshold'),
     blockMode: read('blockMode') as BlockMode,
+    strongestAnswer: read('gate.strongestAnswer') as GateAnswer,
     shortTermWindow: read('shortTermWindow'),
     captureTerminal: read('capture.terminal'),
     captureTasks: read('capture.tasks'),
@@ -157,6 +162,7 @@ export function engineSettings(c: ExtensionConfig): Partial<EngineSettings> {
     maxOutputBytes: c.maxOutputBytes,
     storeOutput: c.storeOutput,
     extraRedactionPatterns: c.extraRedactionPatterns,
+    strongestAnswer: c.strongestAnswer,
   };
 }
 
@@ -167,4 +173,9 @@ export function mergeSettings(s: Partial<EngineSettings> = {}): EngineSettings {
     ...Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)),
     limits: { ...DEFAULT_SETTINGS.limits, ...(s.limits ?? {}) },
   } as EngineSettings;
+}
+
+/** deny, ask or warn; undefined for anything else. */
+export function parseGateAnswer(v: unknown): GateAnswer | undefined {
+  return v === 'deny' || v === 'ask' || v === 'warn' ? v : undefined;
 }

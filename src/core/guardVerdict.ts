@@ -6,16 +6,23 @@ import type { BlockMode } from './config';
 import type { CheckResult } from './check';
 import { classifyExit } from './memory';
 import { computeProgress, detectPatterns, type Pattern } from './patterns';
+import { approachCounts } from './counts';
+import { cameText, shownError } from './shownText';
 import { countedRuns, currentStreak, lastErrorLine, variantsTried } from './streak';
 import type { Approach } from './types';
 
 /**
- * What the guard does with a starting command:
- * - run: nothing to say (never failed, failing below the threshold, or allowed once)
- * - notice: exhausted but making progress (or polled): let it run, tell once in the status bar
- * - remember: exhausted, blockMode off: only logged
- * - warn: exhausted, blockMode warn: let it run and show the help dialog
- * - stop: exhausted, blockMode interrupt: interrupt it and show the help dialog
+ * What the guard does with a starting command. The terminal's own policy (a person is at the keyboard):
+ * it interrupts only a run the gate denies — the loop repeated with nothing changed since the last failure
+ * (the same git state, no saved edits); after a change it lets the run go and says so quietly.
+ * - run: nothing to say (never failed, failing below the threshold)
+ * - runOnce: the user allowed one more run
+ * - notice: exhausted but let through (a change since the last failure, progress, waiting, shadow mode):
+ *   one quiet status-bar line
+ * - remember: denied, blockMode off: only logged
+ * - warn: denied with blockMode warn, or what would be denied asked instead (strongest answer ask): the
+ *   help dialog, no interrupt
+ * - stop: denied, blockMode interrupt: interrupt it (if it still runs) and show the help dialog
  */
 export type StartAction = 'run' | 'runOnce' | 'notice' | 'remember' | 'warn' | 'stop';
 
@@ -23,9 +30,13 @@ export function decideStart(check: CheckResult, blockMode: BlockMode): StartActi
   // a clear approach can still be blocked by the team's failures (failureMemory.team.blockOnTeamFailures)
   if (check.status === 'clear' && check.verdict !== 'block') return 'run';
   if (check.verdict === 'allow' && check.allowOnce) return 'runOnce';
-  if (check.verdict !== 'block') return check.status === 'exhausted' ? 'notice' : 'run';
-  if (blockMode === 'off') return 'remember';
-  return blockMode === 'interrupt' ? 'stop' : 'warn';
+  if (check.decision === 'deny' || (check.decision === 'ask' && check.status !== 'exhausted')) {
+    if (blockMode === 'off') return 'remember';
+    return blockMode === 'interrupt' ? 'stop' : 'warn';
+  }
+  // the gate would deny, the setting says ask: the person decides in the dialog, the run is not interrupted
+  if (check.decision === 'ask' && check.policyDecision === 'deny') return blockMode === 'off' ? 'remember' : 'warn';
+  return check.status === 'exhausted' ? 'notice' : 'run';
 }
 
 /** One "exhausted but not stopped" notice per streak: the key changes when a new streak starts. */
@@ -41,6 +52,10 @@ export interface HelpFacts {
   threshold: number;
   /** The last error as the output printed it (redacted); '' when none was captured. */
   lastErrorLine: string;
+  /** How often that error came in the streak ("came 6 times"); '' when it came once or is unknown. */
+  lastErrorCame: string;
+  /** Tests that failed in the last failing run, by name. */
+  failingTests: string[];
   /** Other command lines of this same approach that failed in this streak (not the one just run). */
   variants: string[];
   /** Other approaches tried for the same problem. */
@@ -55,12 +70,17 @@ const MAX_LISTED = 5;
 
 export function helpFacts(check: CheckResult, approach: Approach | undefined): HelpFacts {
   const streak = approach ? currentStreak(approach) : [];
+  const counts = approach ? approachCounts(approach, check.threshold) : undefined;
+  const last = counts?.last;
   return {
     label: check.label,
     cwd: check.cwd,
     failures: check.attempts,
     threshold: check.threshold,
-    lastErrorLine: lastErrorLine(streak, check.lastError),
+    // what a person reads: the line as printed, never the signature it is matched by
+    lastErrorLine: last?.text || shownError(check.lastError),
+    lastErrorCame: last && last.times > 1 ? cameText(last, counts.failures) : '',
+    failingTests: counts?.failingTests ?? [],
     variants: variantsTried(streak)
       .filter(c => c !== check.command)
       .slice(-MAX_LISTED),

@@ -53,7 +53,7 @@ export function applyRun(data: MemoryData, attempt: Attempt, found: RunRecord['l
   const fix = result.ledger.fix;
   if (fix) {
     // what fixed it, as a lesson recall and the panel offer for similar failures
-    const text = ctx.redact(`\`${result.approach.label}\` ${fixLessonText(fix)}`).slice(0, 2000);
+    const text = ctx.redact(`“${result.approach.label}” ${fixLessonText(fix)}`).slice(0, 2000);
     learnings.push(...addLearnings(data.learnings, [{ type: 'learning', text }], { source: 'fix', key: attempt.key, now: attempt.timestamp, newId: ctx.newId }));
     if (data.learnings.length > settings.limits.maxLearnings) data.learnings.splice(0, data.learnings.length - settings.limits.maxLearnings);
   }
@@ -141,6 +141,7 @@ function isAttempt(v: unknown): v is Attempt {
   if (!OUTCOMES.has(v.outcome as string) || typeof v.outputTruncated !== 'boolean' || !isCount(v.outputBytes)) return false;
   if (!(v.exitCode === null || (typeof v.exitCode === 'number' && Number.isInteger(v.exitCode)))) return false;
   if (!optional(v.note, 'string') || !optional(v.startedAt, 'string') || !optional(v.durationMs, 'number')) return false;
+  if (!optional(v.errorLine, 'string') || !optional(v.noErrorLine, 'boolean')) return false;
   return isTestResults(v.testResults) && (v.git === undefined || isGitState(v.git));
 }
 

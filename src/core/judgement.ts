@@ -45,17 +45,24 @@ export function streakError(signature: string, testResults?: TestResults | null)
   return primaryError(signature);
 }
 
-/** Remembers the error of a failure in the approach's streak (bounded, oldest dropped). */
-export function pushStreakError(a: Approach, signature: string, testResults?: TestResults | null): void {
+/**
+ * Remembers the error of a failure in the approach's streak (bounded, oldest dropped), and whether
+ * something changed since the failure before it (edits, git state, an edit chained in the line).
+ */
+export function pushStreakError(a: Approach, signature: string, testResults?: TestResults | null, changed = true): void {
   if (!Array.isArray(a.streakErrors)) a.streakErrors = [];
   const errors = a.streakErrors;
   errors.push(streakError(signature, testResults));
   if (errors.length > MAX_STREAK_ERRORS) errors.splice(0, errors.length - MAX_STREAK_ERRORS);
+  const changes = Array.isArray(a.streakChanged) ? a.streakChanged : [];
+  changes.push(changed);
+  a.streakChanged = changes.slice(-errors.length);
 }
 
 /** A success (or a manual resolve) ends the streak. */
 export function clearStreak(a: Approach): void {
   a.streakErrors = [];
+  a.streakChanged = [];
 }
 
 /**

@@ -7,6 +7,8 @@
 // here is not written at all (one lock-free read, no git), so the hot path stays as cheap as before.
 
 import { flakyVerdict } from './flaky';
+import { userFiles } from './ownFiles';
+import { readableSignature } from './shownText';
 import type { Approach, Attempt, FixRecord, GitState, LedgerRun } from './types';
 
 /** Runs kept per approach. */
@@ -50,7 +52,8 @@ export function changedFiles(from: GitState, to: GitState): { files: string[]; m
     if (from.dirty[p] !== to.dirty[p]) set.add(p);
   }
   if (to.committed && to.committed.from === from.head && from.head !== to.head) for (const f of to.committed.files) set.add(f);
-  const files = [...set].sort();
+  // what a person or an agent changed: never Failure Memory's own memory, exports or hook files
+  const files = userFiles([...set]).sort();
   return { files: files.slice(0, MAX_CHANGED_FILES), more: Math.max(0, files.length - MAX_CHANGED_FILES) };
 }
 
@@ -151,9 +154,9 @@ export function describeHistory(approach: Pick<Approach, 'ledger'>, now: Date = 
   return s.lastPass ? `${head}, last passed ${ago(s.lastPass, now)}` : `${head}, never passed since it first failed`;
 }
 
-/** A list of files for a sentence: `a`, `b` and 3 more. */
+/** A list of files for a sentence: “a”, “b” and 3 more (quotes, not Markdown: most places show it as plain text). */
 export function listFiles(files: readonly string[], more = 0): string {
-  const shown = files.map(f => `\`${f}\``);
+  const shown = files.map(f => `“${f}”`);
   if (more > 0) return `${shown.join(', ')} and ${more} more`;
   if (shown.length <= 1) return shown.join('');
   return `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
@@ -161,7 +164,7 @@ export function listFiles(files: readonly string[], more = 0): string {
 
 /** The lesson a fix teaches, as recall, the dialog and the agents show it. */
 export function fixLessonText(fix: FixRecord): string {
-  return `fixed by changing ${listFiles(fix.files, fix.more)}${fix.signature ? ` (the error was: ${fix.signature.split('\n')[0].slice(0, 160)})` : ''}`;
+  return `fixed by changing ${listFiles(fix.files, fix.more)}${fix.signature ? ` (the error was: ${readableSignature(fix.signature.split('\n')[0]).slice(0, 160)})` : ''}`;
 }
 
 /** What the ledger says about an approach, one line each (panel, dialog): history, changes, fix, flakiness. */
@@ -177,7 +180,7 @@ export function ledgerLines(a: Approach, now: Date = new Date()): string[] {
   return lines;
 }
 
-/** "changed since the last pass (2 hours ago): `a`, `b`" or undefined. */
+/** "changed since the last pass (2 hours ago): “a”, “b”" or undefined. */
 export function describeChangedSinceLastPass(approach: Pick<Approach, 'changedSinceLastPass'>, now: Date = new Date()): string | undefined {
   const c = approach.changedSinceLastPass;
   if (!c) return undefined;

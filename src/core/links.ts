@@ -1,8 +1,8 @@
 // Which remembered failure a line of terminal output belongs to (for the terminal link provider).
 
 import { normalizeErrorLine, stripAnsi } from './signature';
-import { currentStreak } from './streak';
-import type { Approach } from './types';
+import { approachCounts } from './counts';
+import { DEFAULT_SETTINGS, type Approach } from './types';
 
 const matches = (signature: string, norm: string) =>
   signature.split(' | ').some(p => p === norm || (p.length >= 12 && norm.includes(p)) || (norm.length >= 12 && p.includes(norm)));
@@ -23,8 +23,8 @@ export function matchKnownFailure(
   for (const a of approaches) {
     if (a.failures === 0 || !a.lastErrorSignature) continue;
     if (matches(a.lastErrorSignature, norm)) {
-      // how often THIS error came (a `command not found` in the same streak is another cause)
-      const count = currentStreak(a).filter(t => t.outcome === 'failure' && t.errorSignature && matches(t.errorSignature, norm)).length;
+      // how often THIS error (the last one) came in the streak: the count every other surface shows
+      const count = approachCounts(a, DEFAULT_SETTINGS.threshold).last?.times ?? 1;
       return { approach: a, start: Math.max(0, rawLine.indexOf(line)), length: line.length, count: Math.max(1, count) };
     }
   }

@@ -9,6 +9,8 @@ import type { Redactor } from './redact';
 import { PlainOutput, stripAnsi } from './ansi';
 import { errorSignature, printedErrorLine, signatureHead } from './signature';
 import { clearStreak, failedStep, hidesExitCode, isProbeAnswer, pushStreakError, streakError } from './judgement';
+import { addEdits, addStart, changedBeforeFailure, shellEditInputs } from './edits';
+import { shellEffects } from './shellEffects';
 import { recordRun, type LedgerUpdate } from './ledger';
 import { computeProgress, detectPatterns, type Pattern, type ProgressStatus } from './patterns';
 import { flakyVerdict } from './flaky';
@@ -105,7 +107,9 @@ export function prepareAttempt(
   const durationMs =
     input.startedAt && endedAt ? Math.max(0, Date.parse(endedAt) - Date.parse(input.startedAt)) || undefined : undefined;
   // a success through a pipe keeps only a real error line (never the fallback), to compare with the approach's errors
-  const signature = outcome !== 'success' ? errorSignature(redacted) : judged.hidden ? errorSignature(redacted, 300, { fallback: false }) : '';
+  // a real error line (never the fallback) first: it also says whether the output has one at all
+  const real = outcome !== 'success' || judged.hidden ? errorSignature(redacted, 300, { fallback: false }) : '';
+  const signature = outcome !== 'success' ? real || errorSignature(redacted) : real;
   const output = settings.storeOutput ? stored.text : '';
   // the stored output is the one read above unless it had to be cut
   const errorLine = signature && output ? printedErrorLine(stored.truncated ? output : redacted, signatureHead(signature)) : undefined;
@@ -126,6 +130,8 @@ export function prepareAttempt(
     outputBytes: input.outputBytes ?? firstCut.bytes,
     errorSignature: signature,
     ...(errorLine !== undefined ? { errorLine } : {}),
+    // no output line reads like an error: the signature is only the output's last line (a JSON brace, a pip notice)
+    ...(outcome === 'failure' && redacted.source.trim() && !real ? { noErrorLine: true } : {}),
     testResults: judged.testResults,
     timestamp: now.toISOString(),
   };
@@ -168,6 +174,20 @@ function judgeOutcome(command: string, exitCode: number | null | undefined, read
     return { outcome, testResults, hidden: true };
   }
   return { outcome, testResults };
+}
+
+/**
+ * A success the agent reported itself where its harness's hooks see its runs: it does not clear the
+ * approach's failures (an agent cannot clear its own block); it is kept as unknown, with the reason.
+ * Mutates `attempt`; true when it did.
+ */
+export function distrustReportedSuccess(data: MemoryData, attempt: Attempt): boolean {
+  if (attempt.source !== 'reported' || attempt.outcome !== 'success') return false;
+  const a = approachOf(data, attempt.key);
+  if (!a || (a.failures === 0 && a.status !== 'exhausted')) return false;
+  attempt.outcome = 'unknown';
+  attempt.note = 'a success the agent reported itself: only a run its harness or the terminal saw clears failures';
+  return true;
 }
 
 function newApproach(attempt: Attempt, now: string): Approach {
@@ -218,6 +238,10 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Judgi
   const stored = !!existing || (!runsNothing(attempt.key) && (attempt.outcome === 'failure' || attempt.outcome === 'unknown'));
   if (stored) data.approaches[attempt.key] = approach;
 
+  // [edits — see ./edits.ts] what changed since this approach's last failure, judged before this run is added
+  const changedBefore = changedBeforeFailure(data, approach, attempt);
+  noteWorkspaceEffects(data, attempt);
+
   approach.command = attempt.command;
   approach.totalAttempts += 1;
   approach.updatedAt = now;
@@ -254,7 +278,7 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Judgi
       approach.failures += 1;
       approach.lastFailure = now;
       if (attempt.errorSignature) approach.lastErrorSignature = attempt.errorSignature;
-      pushStreakError(approach, attempt.errorSignature, attempt.testResults);
+      pushStreakError(approach, attempt.noErrorLine ? '' : attempt.errorSignature, attempt.testResults, changedBefore);
       if (approach.status === 'resolved') approach.status = 'active';
       if (approach.status !== 'exhausted' && approach.failures >= settings.threshold && !flaky) {
         approach.status = 'exhausted';
@@ -289,7 +313,7 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Judgi
       reason = `interrupted (exit ${attempt.exitCode}): not counted`;
       break;
     default:
-      reason = 'exit code unknown: recorded, not counted';
+      reason = attempt.note && attempt.source === 'reported' ? `${attempt.note}: recorded, not counted` : 'exit code unknown: recorded, not counted';
   }
 
   const patterns = detectPatterns(approach.attempts);
@@ -297,6 +321,27 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Judgi
   const evicted = stored ? enforceLimits(data, settings.limits, attempt.key, sizeOf) : [];
   if (stored) data.updatedAt = now;
   return { attempt, approach, patterns, progress, becameExhausted, resolved, usedAllowOnce, evicted, stored, reason, ledger, flaky };
+}
+
+/**
+ * A recorded command line's effects on the workspace: the files it wrote and the packages it installed
+ * become edit events, a background job or service it started becomes a start (a probe may wait for it).
+ * A run whose end is unknown (backgrounded, or still running when the harness moved on) counts as started.
+ */
+function noteWorkspaceEffects(data: MemoryData, attempt: Attempt): void {
+  const effects = shellEffects(attempt.command);
+  if (effects.firstEdit >= 0) {
+    // a failing line's edit ran when a later step is the one that failed (`sed -i … && python x.py`)
+    const ok = attempt.outcome !== 'failure' || (effects.runIndex > effects.firstEdit);
+    addEdits(data, shellEditInputs(effects, ok, attempt.timestamp, 'shell'), attempt.timestamp);
+  }
+  if (effects.starts || (attempt.outcome === 'unknown' && !effects.readOnly && !runsNothing(attempt.key))) addStart(data, attempt.command, attempt.timestamp);
+}
+
+/** True when recording this line changes more than its approach: it edits, installs or starts something. */
+export function hasWorkspaceEffects(command: string, outcome: Outcome): boolean {
+  const effects = shellEffects(command);
+  return effects.firstEdit >= 0 || effects.starts || (outcome === 'unknown' && !effects.readOnly);
 }
 
 function linkAlternatives(data: MemoryData, approach: Approach, now: string): void {

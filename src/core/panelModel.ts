@@ -8,10 +8,13 @@ import { streakPatterns } from './guardVerdict';
 import { ledgerLines } from './ledger';
 import { summarize } from './memory';
 import { computeProgress } from './patterns';
-import type { RecallHit } from './recall';
-import { countedRuns, currentStreak, lastErrorLine } from './streak';
+import { SIMILAR_MIN_SCORE, type RecallHit } from './recall';
+import { ADVICE, approachCategory } from './advice';
+import { approachCounts, type ApproachCounts } from './counts';
+import { cameText, errorTextOf, failedText, failureBadge, plainFromMarkdown, readableSignature } from './shownText';
+import { countedRuns, currentStreak } from './streak';
 import { describeTeamFailures, type TeamSyncState, type TeamView } from './team';
-import type { Approach, LearningType, MemoryData } from './types';
+import type { Approach, Attempt, LearningType, MemoryData } from './types';
 import {
   LEARNING_TYPES as PROTOCOL_LEARNING_TYPES,
   PROGRESS_STATUSES,
@@ -57,7 +60,7 @@ export function teamPanelView(folder: string, data: MemoryData, team: NonNullabl
         ci: a.ci,
         lastError: clip(a.lastError),
         ...(a.lastFailure ? { lastFailure: a.lastFailure } : {}),
-        summary: clip(describeTeamFailures(a)),
+        summary: clip(describeTeamFailures(a, team.view?.windowDays)),
         local: !!local && local.failures > 0,
       };
     });
@@ -67,10 +70,10 @@ export function teamPanelView(folder: string, data: MemoryData, team: NonNullabl
   return view;
 }
 
-export const SNAPSHOT_LIMITS = { resolved: 20, reflections: 30, learnings: 500, text: 4000, list: 20 } as const;
+export const SNAPSHOT_LIMITS = { resolved: 20, reflections: 30, learnings: 500, decisions: 30, text: 4000, list: 20 } as const;
 
 /** Recall hits scoring below this are not "similar" (a few shared words give 3–10%). */
-export const SEARCH_MIN_SCORE = 0.15;
+export const SEARCH_MIN_SCORE = SIMILAR_MIN_SCORE;
 
 const clip = (s: string, max: number = SNAPSHOT_LIMITS.text) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 const byNewest = <T>(time: (x: T) => string) => (a: T, b: T) => (time(b) < time(a) ? -1 : time(b) > time(a) ? 1 : 0);
@@ -79,6 +82,9 @@ export function approachView(folder: string, a: Approach, threshold: number): Ap
   const streak = currentStreak(a);
   // a resolved approach shows its last streak's story (the window), an active one only its streak
   const shown = a.status === 'resolved' && !streak.length ? a.attempts : streak;
+  const counts = approachCounts(a, threshold);
+  const badge = failureBadge(counts);
+  const patterns = a.status === 'resolved' ? [] : streakPatterns(a);
   const view: ApproachView = {
     folder,
     key: a.key,
@@ -89,15 +95,20 @@ export function approachView(folder: string, a: Approach, threshold: number): Ap
     failures: a.failures,
     totalAttempts: a.totalAttempts,
     // a streak's runs are its failures (a success ends it); interrupted runs are not runs
-    runs: Math.max(a.status === 'resolved' ? 0 : a.failures, countedRuns(shown).length),
+    runs: a.status === 'resolved' ? countedRuns(shown).length : counts.failures,
     threshold,
+    badge: badge.text,
+    badgeLabel: badge.label,
+    summary: clip(streakSummary(counts), 1000),
+    failingTests: counts.failingTests.slice(0, SNAPSHOT_LIMITS.list).map(n => clip(n, 500)),
     lastErrorSignature: clip(a.lastErrorSignature),
-    lastError: clip(lastErrorLine(shown, a.lastErrorSignature), 1000),
+    lastError: clip(counts.last?.text ?? (a.status === 'resolved' ? lastShownError(shown) : ''), 1000),
     alternativesTried: a.alternativesTried.slice(-SNAPSHOT_LIMITS.list).map(s => clip(s, 500)),
     allowOnce: !!a.allowOnce,
     progress: computeProgress(shown),
     tests: countedRuns(shown).map(t => (t.testResults ? { passed: t.testResults.passed, failed: t.testResults.failed, total: t.testResults.total } : null)),
-    patterns: a.status === 'resolved' ? [] : streakPatterns(a).map(p => clip(p.message, 500)),
+    // the repeat worded for its cause: "change the code" for an assertion, "start the service" for a refused connection
+    patterns: patterns.map(p => clip(p.kind === 'same_error' ? ADVICE[approachCategory(a)].sameError : p.message, 500)),
   };
   const history = ledgerLines(a);
   if (history.length) view.history = history.map(l => clip(l, 1000));
@@ -105,6 +116,19 @@ export function approachView(folder: string, a: Approach, threshold: number): Ap
   if (a.resolvedAt) view.resolvedAt = a.resolvedAt;
   if (a.resolvedBy) view.resolvedBy = a.resolvedBy;
   return view;
+}
+
+/** "failed 11 times in a row (the limit is 5) · the same error came 11 times" — the counts' own words. */
+function streakSummary(c: ApproachCounts): string {
+  if (!c.failures) return '';
+  const e = c.recurring && c.recurring.times > 1 ? c.recurring : undefined;
+  return `${failedText(c)}${e ? ` · the same error ${cameText(e, c.failures)}` : ''}`;
+}
+
+/** The error a resolved approach's last failure printed (its story, after the streak ended). */
+function lastShownError(attempts: readonly Attempt[]): string {
+  for (let i = attempts.length - 1; i >= 0; i--) if (attempts[i].outcome === 'failure') return errorTextOf(attempts[i]);
+  return '';
 }
 
 const str = (v: unknown, max?: number): string => (typeof v === 'string' ? clip(v, max) : '');
@@ -163,9 +187,10 @@ export function recallView(folder: string, h: RecallHit): RecallView {
     status: h.status,
     score: h.score,
     errorSignature: clip(h.errorSignature),
+    errorText: clip(h.errorText ?? readableSignature(h.errorSignature)),
     attempts: h.attempts,
   };
-  if (h.lesson) v.lesson = clip(h.lesson);
+  if (h.lesson) v.lesson = clip(plainFromMarkdown(h.lesson));
   return v;
 }
 
@@ -190,7 +215,8 @@ export function buildSnapshot(
       if (v) reflections.push(v);
     }
     for (const l of f.data.learnings) {
-      const v: LearningView = { folder: f.uri, id: l.id, type: l.type, text: clip(l.text), source: l.source, createdAt: l.createdAt };
+      // lessons from fixes were once written with Markdown backticks: the panel shows text as is
+      const v: LearningView = { folder: f.uri, id: l.id, type: l.type, text: clip(l.source === 'fix' ? plainFromMarkdown(l.text) : l.text), source: l.source, createdAt: l.createdAt };
       if (l.key) v.key = l.key;
       if (l.updatedAt) v.updatedAt = l.updatedAt;
       learnings.push(v);
@@ -208,6 +234,11 @@ export function buildSnapshot(
     capture: { ...capture },
     generatedAt: (extra.now ?? new Date()).toISOString(),
   };
+  const decisions = folders
+    .flatMap(f => (f.data.decisions ?? []).map(d => ({ folder: f.uri, at: d.at, label: clip(d.label, 500), command: clip(d.command), cwd: d.cwd, decision: d.decision, policy: d.policy, code: d.code.slice(0, 100), reason: clip(d.reason), via: d.via.slice(0, 100) })))
+    .sort(byNewest(d => d.at))
+    .slice(0, SNAPSHOT_LIMITS.decisions);
+  if (decisions.length) snapshot.decisions = decisions;
   const teams = folders.filter(f => f.team).map(f => teamPanelView(f.uri, f.data, f.team!));
   if (teams.length) snapshot.team = teams;
   if (extra.highlight) snapshot.highlight = { ...extra.highlight };

@@ -13,8 +13,11 @@
 //      mysqladmin) no output at all. An auth error, a 404, "command not found" or a TLS error is a
 //      real error that waiting does not fix;
 //   3. the polls are close together: at most POLL_MAX_GAP_MS between consecutive failures;
-//   4. the streak is young: its first failure is less than POLL_WINDOW_MS old. A service that has
-//      not come up after that is not "starting", it is broken: the approach is blocked as usual.
+//   4. the streak is young: its first failure (or the latest start of what it waits for, when that came
+//      later) is less than POLL_WINDOW_MS old. A service that has not come up after that is not
+//      "starting", it is broken: the approach is blocked as usual;
+//   5. (checked by the policy, ./policy.ts) something it waits for was started: a background job or a
+//      service command. A dead endpoint polled with nothing starting is a loop.
 // Failures far apart in time are NOT exempt: a command that has failed every time for days is
 // still a loop (rule 3 makes sure of that).
 
@@ -105,7 +108,7 @@ function saysNotYet(t: Attempt, program: string): boolean {
  * Is this exhausted approach a status probe being polled while something starts?
  * Conservative: any doubt answers no (and the approach is blocked as usual).
  */
-export function pollingStatus(a: Approach, now: Date = new Date()): PollingVerdict {
+export function pollingStatus(a: Approach, now: Date = new Date(), startedAt?: number): PollingVerdict {
   const no = (reason: string): PollingVerdict => ({ polling: false, reason });
   if (!isStatusProbe(a.command)) return no('not a read-only status probe');
   // the current failing streak, as far as the short-term window holds it
@@ -115,18 +118,22 @@ export function pollingStatus(a: Approach, now: Date = new Date()): PollingVerdi
     if (t.outcome === 'success') break;
     if (t.outcome === 'failure') streak.unshift(t);
   }
-  if (streak.length < 2) return no('too few failures in the window to tell');
+  // a restart of what it waits for starts the wait again: only the polls since count
+  if (startedAt !== undefined) streak.splice(0, streak.length, ...streak.filter(t => Date.parse(t.timestamp) >= startedAt));
+  else if (streak.length < 2) return no('too few failures in the window to tell');
   const program = parseCommand(a.command).program;
   if (!streak.every(t => isStatusProbe(t.command) && saysNotYet(t, program))) return no('a failure says something other than "not up yet"');
   const times = streak.map(t => Date.parse(t.timestamp));
   if (times.some(Number.isNaN)) return no('attempt times unknown');
   for (let i = 1; i < times.length; i++) if (times[i] - times[i - 1] > POLL_MAX_GAP_MS) return no('the failures are far apart: not a poll');
-  const first = a.firstFailure ? Date.parse(a.firstFailure) : times[0];
-  const age = now.getTime() - (Number.isNaN(first) ? times[0] : first);
+  const parsedFirst = a.firstFailure ? Date.parse(a.firstFailure) : times[0];
+  const first = Number.isNaN(parsedFirst) ? times[0] : parsedFirst;
+  // a restart of what it waits for starts the bounded wait again
+  const age = now.getTime() - (startedAt !== undefined && startedAt > first ? startedAt : first);
   if (age > POLL_WINDOW_MS) return no(`polled for ${Math.round(age / 60000)} min without success: whatever it waits for is not starting`);
-  if (now.getTime() - times[times.length - 1] > POLL_MAX_GAP_MS) return no('the last poll is old: not a poll in progress');
+  if (times.length && now.getTime() - times[times.length - 1] > POLL_MAX_GAP_MS) return no('the last poll is old: not a poll in progress');
   return {
     polling: true,
-    reason: `a status probe polled while something starts (${streak.length} "not up yet" failures in ${Math.max(1, Math.round(age / 1000))} s): waiting is not a loop; blocked if still failing after ${POLL_WINDOW_MS / 60000} min`,
+    reason: `a status probe polled while what it waits for starts (${streak.length} "not up yet" failures, ${Math.max(1, Math.round(age / 1000))} s): waiting is not a loop; stopped if still failing after ${POLL_WINDOW_MS / 60000} min`,
   };
 }

@@ -4,6 +4,7 @@
 import { conceptIds } from './errorConcepts';
 import { fixLessonText } from './ledger';
 import { describeApproach } from './memory';
+import { errorTextOf, readableSignature } from './shownText';
 import type { Approach, MemoryData } from './types';
 
 export interface RecallHit {
@@ -12,6 +13,8 @@ export interface RecallHit {
   label: string;
   cwd: string;
   errorSignature: string;
+  /** The approach's last error as the output printed it (what a person is shown; the signature is for matching). Absent in hits stored by older versions. */
+  errorText?: string;
   score: number;
   status: Approach['status'];
   attempts: number;
@@ -49,6 +52,18 @@ export function approachDocument(a: Approach): string {
   return `${a.label}\n${[...sigs].join('\n')}`;
 }
 
+/** Hits scoring below this are not "similar": a few shared words give 3–10%. */
+export const SIMILAR_MIN_SCORE = 0.15;
+
+/** An approach's last error as a person reads it: the real line of its latest failure still in the window. */
+function lastErrorText(a: Approach): string {
+  for (let i = a.attempts.length - 1; i >= 0; i--) {
+    const t = a.attempts[i];
+    if (t.outcome === 'failure' && (t.output || t.errorSignature)) return errorTextOf(t);
+  }
+  return readableSignature(a.lastErrorSignature);
+}
+
 /** The best lesson memory holds for an approach: a learning tied to it, a learned fact, or how it ended. */
 export function lessonFor(data: MemoryData, a: Approach): string | undefined {
   for (let i = data.learnings.length - 1; i >= 0; i--) {
@@ -58,7 +73,7 @@ export function lessonFor(data: MemoryData, a: Approach): string | undefined {
   if (a.fix) return fixLessonText(a.fix);
   if (a.learnedFacts.length) return a.learnedFacts[a.learnedFacts.length - 1];
   if (a.status === 'resolved' && a.resolvedBy === 'success' && a.lastSuccess) {
-    return `\`${a.command}\` later succeeded (${a.lastSuccess.slice(0, 10)}) — see what changed before that run.`;
+    return `“${a.command}” later succeeded (${a.lastSuccess.slice(0, 10)}) — see what changed before that run.`;
   }
   if (a.status === 'resolved' && a.resolvedBy === 'manual') return 'Marked resolved by hand.';
   return undefined;
@@ -79,6 +94,7 @@ export async function recall(data: MemoryData, query: string, k = 5, scorer: Sco
     label: describeApproach(a),
     cwd: a.cwd,
     errorSignature: a.lastErrorSignature,
+    errorText: lastErrorText(a),
     score,
     status: a.status,
     attempts: a.totalAttempts,

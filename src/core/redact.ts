@@ -4,12 +4,9 @@
 // pre-checks; it is safe on 50 MB of output and on binary garbage. User patterns run on RE2JS
 // (linear-time matching). Pure: no vscode, no fs.
 
-import type { RE2JS } from 're2js';
+import { applyUserPatterns, compileUserPattern, MAX_PATTERNS, RedactionPatternError, type RedactorOptions } from './userPatterns';
 
-// re2js builds large Unicode tables when it loads (~5 ms): loaded for the first user pattern, not
-// with this module, so a hook or a check without user patterns never pays for it
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load, on purpose
-const re2 = (): typeof RE2JS => (require('re2js') as typeof import('re2js')).RE2JS;
+export { compileRedactionPattern, RedactionPatternError, validatePatterns, type RedactorOptions } from './userPatterns';
 
 export interface RedactionResult {
   text: string;
@@ -20,16 +17,6 @@ export interface RedactionResult {
 
 export interface Redactor {
   redact(text: string): RedactionResult;
-}
-
-/** A user pattern (setting `failureMemory.redaction.extraPatterns`) that is not a usable regular expression. */
-export class RedactionPatternError extends Error {
-  readonly pattern: string;
-  constructor(pattern: string, reason: string) {
-    super(`Invalid redaction pattern ${JSON.stringify(pattern)}: ${reason}`);
-    this.name = 'RedactionPatternError';
-    this.pattern = pattern;
-  }
 }
 
 /** Every kind a built-in rule can emit, plus `custom` for user patterns. */
@@ -51,6 +38,8 @@ export const REDACTION_KINDS = [
   'aws-access-key',
   'aws-secret-key',
   'gcp-api-key',
+  'google-oauth-token',
+  'telegram-token',
   'azure-key',
   'azure-sas',
   'jwt',
@@ -112,7 +101,9 @@ const RULES: Rule[] = [
       const scheme = paramScheme ?? tokenScheme ?? '';
       const value = m.slice(prefix.length + scheme.length);
       if (value.startsWith('[REDACTED:')) return m;
-      const trail = /[ \t]*$/.exec(value)?.[0] ?? '';
+      let end = value.length;
+      while (end > 0 && (value[end - 1] === ' ' || value[end - 1] === '\t')) end--;
+      const trail = value.slice(end);
       return `${prefix}${scheme}${marker('authorization')}${trail}`;
     },
   },
@@ -144,6 +135,10 @@ const RULES: Rule[] = [
     replace: keepPrefix('aws-secret-key'),
   },
   { kind: 'gcp-api-key', re: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g, needles: ['AIza'] },
+  // Google OAuth 2.0 access tokens (gcloud auth print-access-token, metadata server answers)
+  { kind: 'google-oauth-token', re: /(?<![\w.-])ya29\.[0-9A-Za-z_-]{20,4096}/g, needles: ['ya29.'] },
+  // Telegram bot tokens, alone or in an API URL (https://api.telegram.org/bot<id>:<secret>/sendMessage)
+  { kind: 'telegram-token', re: /(?:(?<=\/bot)|(?<![\w:-]))\d{6,12}:[A-Za-z0-9_-]{30,64}(?![\w-])/g, needles: [':'] },
   {
     kind: 'azure-key',
     re: /(\b(?:AccountKey|SharedAccessKey|PrimaryKey|SecondaryKey)\s*=\s*)[A-Za-z0-9+/=]{16,512}/gi,
@@ -185,6 +180,14 @@ const RULES: Rule[] = [
     replace: keepPrefix('password'),
   },
   {
+    // a custom X- header written without its colon (`x-internal-token zq9Xk2…`: HTTP/2 and gRPC
+    // dumps, logs): redacted when its name says secret (as a key=value's would) and the value has a digit
+    kind: 'secret',
+    re: /\b([Xx]-[A-Za-z0-9-]{1,80}[ \t]+)([A-Za-z0-9+/=_.~-]{8,4096})/g,
+    needles: ['x-', 'X-'],
+    replace: (m: string, prefix: string, value: string) => (isSecretKey(prefix.trim()) && /\d/.test(value) ? `${prefix}${marker('secret')}` : m),
+  },
+  {
     // (last: a known token there is already redacted by its own rule, with its own kind)
     // a token as the user name with no password (git's own "https://<token>@github.com/…" lines):
     // 20+ characters with a digit, the shape of a token rather than of a login name
@@ -194,6 +197,49 @@ const RULES: Rule[] = [
     replace: (_m: string, scheme: string) => `${scheme}${marker('url-credentials')}@`,
   },
 ];
+
+// ---------------------------------------------------------------------------------------------
+// <password>…</password>, and `Password:` with its value on the next line
+// ---------------------------------------------------------------------------------------------
+
+/** An XML or HTML element with a secret-sounding name: its text is the secret (Maven settings, .NET configs, SOAP). */
+const XML_ELEMENT_RE = /<([A-Za-z_][\w.:-]{0,100})((?:\s[^<>]{0,1000})?)>([^<]{1,4096})<\/\1\s{0,16}>/g;
+
+function redactXmlElements(text: string, count: Count): string {
+  XML_ELEMENT_RE.lastIndex = 0;
+  return text.replace(XML_ELEMENT_RE, (m: string, tag: string, attrs: string, value: string) => {
+    const name = tag.includes(':') ? tag.slice(tag.lastIndexOf(':') + 1) : tag;
+    if (!isSecretKey(name) || !worthRedacting(value.trim())) return m;
+    count(kindForKey(name));
+    return `<${tag}${attrs}>${marker(kindForKey(name))}</${tag}>`;
+  });
+}
+
+/** A line that ends in a secret key and a colon (a prompt, a form dump), whose value is the next line. */
+const KEY_AT_LINE_END_RE = /(?:^|[^A-Za-z0-9_])(pass(?:word|wd|phrase)?|secret|token|api[_ -]?key|access[_ -]?key|private[_ -]?key|credentials?)[ \t]{0,16}[:=][ \t]{0,16}$/i;
+
+/** `Password:` then the value alone on the next line: the value goes. One pass over the lines. */
+function redactNextLineValues(text: string, count: Count): string {
+  const lines = text.split('\n');
+  let changed = false;
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const line = lines[i].length > 300 ? lines[i].slice(-300) : lines[i];
+    const m = KEY_AT_LINE_END_RE.exec(line.replace(/\r$/, ''));
+    if (!m) continue;
+    const next = lines[i + 1];
+    const rest = next.trim();
+    const value = rest.split(/[ \t]/, 1)[0];
+    // the line's first token: alone on it, or shaped like a secret (a digit or a symbol, 6+ characters) before
+    // more words; never prose ("The password is too short"), not already redacted, not a placeholder
+    const alone = value === rest;
+    if (!value || value.length > 4096 || !worthRedacting(value) || (!alone && !(value.length >= 6 && /[\d\W_]/.test(value)))) continue;
+    const kind = kindForKey(m[1]);
+    lines[i + 1] = next.replace(value, () => marker(kind));
+    count(kind);
+    changed = true;
+  }
+  return changed ? lines.join('\n') : text;
+}
 
 // ---------------------------------------------------------------------------------------------
 // KEY=value, key: value, "key": "value", --flag value
@@ -214,20 +260,24 @@ const PLACEHOLDER_RE =
 const PROSE_KEY_RE = /^(?:pass(?:word|wd|phrase)?s?|pwd|secrets?|tokens?|auth|credentials?|cookies?|api[_ -]?keys?|private[_ -]?keys?)$/i;
 
 // the key may be quoted, also with escaped quotes inside a JSON string: {\"password\":\"…\"}
-const ASSIGN_RE = /(?<![\w.$-])(\\?["']|)([A-Za-z_][\w.-]{0,100})\1([ \t]*(?::=|[:=](?![=>~:/]))[ \t]*)/g;
+// a key may spell letters as JSON escapes ({"pass\u0077ord": …}): they are read as the letters they are
+const ASSIGN_RE = /(?<![\w.$-])(\\?["']|)((?:[A-Za-z_]|\\u[0-9A-Fa-f]{4})(?:[\w.-]|\\u[0-9A-Fa-f]{4}){0,100})\1([ \t]*(?::=|[:=](?![=>~:/]))[ \t]*)/g;
 const FLAG_RE = /(?<![\w-])(--?[A-Za-z][\w-]{0,100})(=|[ \t]+)/g;
 const VALUE_RE = new RegExp(
   String.raw`"((?:[^"\\\r\n]|\\.){0,4096})"|'((?:[^'\\\r\n]|\\.){0,4096})'|\`([^\`\r\n]{0,4096})\`|(<[^<>\r\n]{0,200}>|${BARE_VALUE}|["'\`][^\r\n]{1,4096})`,
   'y',
 );
 
+/** \uXXXX escapes in a key, read as the characters they stand for. */
+const unescapeKey = (key: string): string => (key.includes('\\u') ? key.replace(/\\u([0-9A-Fa-f]{4})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))) : key);
+
 function isSecretKey(key: string): boolean {
-  const bare = key.replace(/^-{1,2}/, '');
+  const bare = unescapeKey(key).replace(/^-{1,2}/, '');
   return SECRET_KEY_RE.test(bare) && !NOT_SECRET_KEY_RE.test(bare) && !CAMEL_NOT_SECRET_RE.test(bare);
 }
 
 function kindForKey(key: string): RedactionKind {
-  if (/pass|pwd/i.test(key)) return 'password';
+  if (/pass|pwd/i.test(unescapeKey(key))) return 'password';
   return 'secret';
 }
 
@@ -310,13 +360,13 @@ function redactAssignments(text: string, count: Count): string {
     const [, quote, key, sep] = m;
     if (!isSecretKey(key)) return undefined;
     const colon = sep.includes(':') && !sep.includes('=');
-    const prose = colon && !quote && PROSE_KEY_RE.test(key) && /[A-Za-z]\s*$/.test(lineBefore(text, m.index));
+    const prose = colon && !quote && PROSE_KEY_RE.test(unescapeKey(key)) && /[A-Za-z]\s*$/.test(lineBefore(text, m.index));
     const v = readValue(text, valueAt);
     if (!v || !worthRedacting(v.inner)) return undefined;
     // "Invalid password: too short" is prose; "echo password: hunter2" and "bad apiKey: sk-…" are not:
     // mid-line, a value is kept only when it is a plain word
     if (prose && /^[A-Za-z]{1,16}[.,!?]?$/.test(v.inner)) return undefined;
-    return { v, kind: /^aws_?secret_?access_?key$/i.test(key) ? 'aws-secret-key' : kindForKey(key) };
+    return { v, kind: /^aws_?secret_?access_?key$/i.test(unescapeKey(key)) ? 'aws-secret-key' : kindForKey(key) };
   });
 }
 
@@ -333,61 +383,6 @@ function redactFlags(text: string, count: Count): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// User patterns
-// ---------------------------------------------------------------------------------------------
-
-/**
- * A user pattern runs on RE2JS (a pure-JS port of RE2): matching is linear in the input whatever
- * the pattern, so `(a+)+$` from a workspace's settings cannot hang the extension host or a hook.
- * RE2 has no backreferences and no lookahead; such a pattern is refused with a message saying so.
- */
-interface UserPattern {
-  source: string;
-  re: RE2JS;
-}
-
-const RE2_HINT = 'Failure Memory runs redaction patterns with a linear-time engine (RE2 syntax: no backreferences, no lookahead)';
-
-/** Accepts a plain regex source, or `/source/flags` (flags i, m, s; g and y are implied or ignored). */
-function compileUserPattern(source: string): UserPattern {
-  if (typeof source !== 'string' || source.trim() === '') throw new RedactionPatternError(String(source), 'empty pattern');
-  const RE2 = re2();
-  let body = source;
-  let flags = RE2.LOOKBEHINDS;
-  const literal = /^\/([^]+)\/([dgimsuvy]*)$/.exec(source);
-  if (literal) {
-    body = literal[1];
-    if (literal[2].includes('i')) flags |= RE2.CASE_INSENSITIVE;
-    if (literal[2].includes('m')) flags |= RE2.MULTILINE;
-    if (literal[2].includes('s')) flags |= RE2.DOTALL;
-  }
-  let re: RE2JS;
-  try {
-    re = RE2.compile(body, flags);
-  } catch (e) {
-    const reason = e instanceof Error ? e.message.replace(/^error parsing regexp: /, '') : String(e);
-    throw new RedactionPatternError(source, `${reason}. ${RE2_HINT}.`);
-  }
-  if (re.matcher('').find()) throw new RedactionPatternError(source, 'it matches the empty string');
-  return { source, re };
-}
-
-/** Splits user patterns into the usable ones and error messages naming the others. */
-export function validatePatterns(sources: string[]): { valid: string[]; errors: string[] } {
-  const valid: string[] = [];
-  const errors: string[] = [];
-  for (const s of sources ?? []) {
-    try {
-      compileUserPattern(s);
-      valid.push(s);
-    } catch (e) {
-      errors.push(e instanceof Error ? e.message : String(e));
-    }
-  }
-  return { valid, errors };
-}
-
-// ---------------------------------------------------------------------------------------------
 // The redactor
 // ---------------------------------------------------------------------------------------------
 
@@ -396,8 +391,10 @@ export function validatePatterns(sources: string[]): { valid: string[]; errors: 
  * sources, each match becoming `[REDACTED:custom]`). Throws RedactionPatternError naming the first
  * invalid extra pattern.
  */
-export function createRedactor(extraPatterns: string[] = []): Redactor {
-  const custom = (extraPatterns ?? []).map(compileUserPattern);
+export function createRedactor(extraPatterns: string[] = [], options: RedactorOptions = {}): Redactor {
+  const sources = extraPatterns ?? [];
+  if (sources.length > MAX_PATTERNS) throw new RedactionPatternError(String(sources[MAX_PATTERNS]), `more than ${MAX_PATTERNS} patterns`);
+  const custom = sources.map(compileUserPattern);
   return {
     redact(text: string): RedactionResult {
       if (!text) return { text: text ?? '', count: 0, kinds: [] };
@@ -407,15 +404,8 @@ export function createRedactor(extraPatterns: string[] = []): Redactor {
         count++;
         kinds.add(kind);
       };
-      let s = text;
       // the user's own patterns first: what they asked for is never split by a built-in rule
-      for (const { re } of custom) {
-        s = re.matcher(s).replaceAll((m: string) => {
-          if (!m) return m;
-          note('custom');
-          return marker('custom');
-        });
-      }
+      let s = custom.length ? applyUserPatterns(text, custom, () => note('custom'), options) : text;
       for (const rule of RULES) {
         if (rule.needles && !rule.needles.some(n => s.includes(n))) continue;
         rule.re.lastIndex = 0;
@@ -425,6 +415,8 @@ export function createRedactor(extraPatterns: string[] = []): Redactor {
           return out;
         });
       }
+      if (s.includes('</')) s = redactXmlElements(s, note);
+      if (s.includes('\n') && /[:=]/.test(s)) s = redactNextLineValues(s, note);
       if (/[:=]/.test(s)) s = redactAssignments(s, note);
       if (s.includes('-')) s = redactFlags(s, note);
       return { text: s, count, kinds: [...kinds].sort() };

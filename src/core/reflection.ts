@@ -2,36 +2,24 @@
 // The engine fills the self-reflection from heuristics per error category; the host may replace
 // it with a language model's answer and marks which produced it.
 
+import { ADVICE, approachCategory, CATEGORY_NAMES, questionsFor, type Advice, type FailureCategory } from './advice';
+import { approachCounts, type ApproachCounts } from './counts';
 import { streakPatterns } from './guardVerdict';
 import { describeApproach } from './memory';
 import { computeProgress, type Pattern, type ProgressStatus } from './patterns';
-import type { RecallHit } from './recall';
+import { SIMILAR_MIN_SCORE, type RecallHit } from './recall';
 import type { Block, Line, ReflectionDoc } from '../shared/reflectionDoc';
-import { errorCategory, type ErrorCategory } from './signature';
-import { currentStreak, errorLineOf, recurringError, recurringTests } from './streak';
+import type { ErrorCategory } from './signature';
+import { cameText, errorTextOf, failedText, plainFromMarkdown, shownError } from './shownText';
+import { currentStreak, recurringTests } from './streak';
 import type { Approach, Attempt, MemoryData } from './types';
+
+export type { FailureCategory } from './advice';
 
 /** "1 attempt", "3 attempts" (English: the record is data for people and agents alike). */
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
-
-export const REFLECTION_QUESTIONS = [
-  'What specifically went wrong in the last attempt?',
-  'Am I repeating the same approach? Should I try something different?',
-  'Are there edge cases I am missing?',
-];
-
-export type FailureCategory =
-  | 'hallucination'
-  | 'inefficient_planning'
-  | 'incorrect_assumption'
-  | 'incomplete_implementation'
-  | 'edge_case_miss'
-  | 'integration_error'
-  | 'configuration_error'
-  | 'logic_error'
-  | 'other';
 
 export interface SelfReflection {
   reflection_text: string;
@@ -84,6 +72,8 @@ export interface ReflectionRecord {
     attempts: number;
     threshold: number;
     progress: ProgressStatus;
+    /** How the streak went in words ("the same error each time", "tests improving"); absent in older records. */
+    progress_text?: string;
     warnings: string[];
     recent: RecentAttempt[];
     similar: RecallHit[];
@@ -116,122 +106,13 @@ export interface RecentAttempt {
   failingTests: string[];
 }
 
-interface Heuristic {
-  rootCause: string;
-  category: FailureCategory;
-  insights: string[];
-  lesson: string;
-}
-
-/** What the engine knows to say per error category, when no model writes the reflection. */
-const HEURISTICS: Record<ErrorCategory, Heuristic> = {
-  missing_module: {
-    rootCause: 'A module or package the command imports is not installed or not resolvable from this folder.',
-    category: 'configuration_error',
-    insights: [
-      'Install the missing package in the project that runs the command (check which package.json / virtualenv is active).',
-      'Check the import name and the working folder: a monorepo package may need its own install.',
-      'Do not re-run the command unchanged: it will fail the same way until the dependency exists.',
-    ],
-    lesson: 'A "cannot find module" error is fixed by installing or linking the dependency, not by re-running.',
-  },
-  command_not_found: {
-    rootCause: 'The program is not installed or not on PATH in this shell.',
-    category: 'configuration_error',
-    insights: ['Install the tool or run it through the project (npx, python -m, ./node_modules/.bin).', 'Check PATH in this terminal.'],
-    lesson: '"command not found" means the tool is missing; re-running cannot help.',
-  },
-  port_in_use: {
-    rootCause: 'Another process already listens on the port the command needs.',
-    category: 'configuration_error',
-    insights: ['Find and stop the process holding the port (lsof -i :PORT), or start on another port.'],
-    lesson: 'EADDRINUSE: free the port or change it before retrying.',
-  },
-  permission_denied: {
-    rootCause: 'The command lacks permission on a file, folder or device.',
-    category: 'configuration_error',
-    insights: ['Check ownership and mode of the path named in the error; avoid sudo as a blind fix.'],
-    lesson: 'Permission errors need a change of ownership, mode or location, not a retry.',
-  },
-  auth_failure: {
-    rootCause: 'Authentication failed: missing, expired or wrong credentials.',
-    category: 'configuration_error',
-    insights: ['Log in again or refresh the token; check which account/registry the command uses.'],
-    lesson: 'Auth failures repeat until the credentials change.',
-  },
-  missing_file: {
-    rootCause: 'A file or folder the command expects does not exist at that path.',
-    category: 'incorrect_assumption',
-    insights: ['Check the working folder and the path in the error; generate or create the file first if it is a build output.'],
-    lesson: 'ENOENT / "No such file": fix the path or create the file before retrying.',
-  },
-  type_error: {
-    rootCause: 'The code does not type-check or calls something with the wrong type.',
-    category: 'logic_error',
-    insights: ['Read the first type error and fix that code; later errors often follow from it.'],
-    lesson: 'Type errors are fixed in the code the error names, not by re-running the compiler.',
-  },
-  syntax_error: {
-    rootCause: 'The source or config has a syntax error.',
-    category: 'incomplete_implementation',
-    insights: ['Open the file and position named in the error and fix the syntax.'],
-    lesson: 'Syntax errors point at a line: go there first.',
-  },
-  failing_assertion: {
-    rootCause: 'A test assertion fails: the code does not do what the test expects.',
-    category: 'logic_error',
-    insights: ['Compare expected and actual values in the failing test and trace where they diverge.', 'Check edge cases of the input.'],
-    lesson: 'A failing assertion needs a change in logic; re-running the same code gives the same result.',
-  },
-  test_failure: {
-    rootCause: 'Tests fail.',
-    category: 'logic_error',
-    insights: ['Focus on one failing test at a time, starting with the first.'],
-    lesson: 'Fix one failing test at a time and watch the pass count.',
-  },
-  out_of_memory: {
-    rootCause: 'The process ran out of memory or was killed.',
-    category: 'configuration_error',
-    insights: ['Reduce the workload or raise the limit (e.g. NODE_OPTIONS=--max-old-space-size).'],
-    lesson: 'Out-of-memory failures need less work or more memory, not a retry.',
-  },
-  network: {
-    rootCause: 'A network call failed (connection refused, DNS, TLS or timeout).',
-    category: 'integration_error',
-    insights: ['Check that the service is running and reachable, and proxy/TLS settings.'],
-    lesson: 'Network failures depend on the other side: check it before retrying.',
-  },
-  timeout: {
-    rootCause: 'The command timed out.',
-    category: 'integration_error',
-    insights: ['Find what it waits on; raise the timeout only when the wait is legitimate.'],
-    lesson: 'A timeout usually hides a dependency that never answers.',
-  },
-  dependency_conflict: {
-    rootCause: 'Package versions conflict.',
-    category: 'configuration_error',
-    insights: ['Read which versions conflict and align them; avoid forcing installs blindly.'],
-    lesson: 'Dependency conflicts are solved by choosing versions, not by retrying the install.',
-  },
-  compilation_error: {
-    rootCause: 'The build fails to compile.',
-    category: 'incomplete_implementation',
-    insights: ['Fix the first compiler error; re-run only after a change.'],
-    lesson: 'Compile errors need a code change first.',
-  },
-  unknown: {
-    rootCause: 'The command fails; the output does not name a known cause.',
-    category: 'other',
-    insights: ['Run it once with more verbose output to see the real error.', 'Try a different approach rather than repeating this one.'],
-    lesson: 'Without a clear error, get more information before retrying.',
-  },
-};
-
 const REFLEXION_ERROR_TYPE: Partial<Record<ErrorCategory, ReflexionErrorType>> = {
   syntax_error: 'syntax_error',
   type_error: 'type_error',
+  runtime_error: 'runtime_error',
   failing_assertion: 'test_failure',
   test_failure: 'test_failure',
+  test_setup: 'test_failure',
   timeout: 'timeout',
   compilation_error: 'syntax_error',
 };
@@ -259,15 +140,23 @@ function recentAttempts(a: Approach): RecentAttempt[] {
       outcome: t.outcome,
       exitCode: t.exitCode,
       timestamp: t.timestamp,
-      error: t.outcome === 'success' ? '' : errorLineOf(t),
+      error: t.outcome === 'success' ? '' : errorTextOf(t),
       tests: t.testResults ? { passed: t.testResults.passed, failed: t.testResults.failed, total: t.testResults.total } : undefined,
       failingTests: (t.testResults?.failures ?? []).slice(0, 5).map(f => f.name),
     }));
 }
 
-export function warningsFor(patterns: Pattern[], a: Approach, threshold: number): string[] {
-  const w = patterns.map(p => `${p.message}${p.subject && p.kind !== 'same_test_failure' ? ` (${p.subject})` : ''}`);
-  if (a.status === 'exhausted') w.unshift(`This approach is exhausted: it failed ${a.failures} times (threshold ${threshold}). Do not run it again unchanged.`);
+/**
+ * The warnings of a reflection: exhausted (with the streak's count), then the loop patterns of the
+ * streak, the repeated error worded for its cause (a "different approach" fits a missing tool, not
+ * an assertion bug) and named by its real line.
+ */
+export function warningsFor(patterns: Pattern[], a: Approach, threshold: number, advice: Advice = ADVICE.unknown): string[] {
+  const counts = approachCounts(a, threshold);
+  const w = patterns.map(p =>
+    p.kind === 'same_error' ? `${advice.sameError}${p.subject ? ` (${p.subject})` : ''}` : `${p.message}${p.subject && p.kind !== 'same_test_failure' ? ` (${p.subject})` : ''}`,
+  );
+  if (a.status === 'exhausted') w.unshift(`This approach is exhausted: it ${failedText(counts)}. Do not run it again unchanged.`);
   return w;
 }
 
@@ -280,59 +169,66 @@ const reward = (t: Attempt | undefined) =>
 const errorCount = (t: Attempt | undefined) => (t?.outcome === 'failure' ? Math.max(1, t.testResults?.failed ?? 1) : 0);
 
 /**
- * The cause of an approach's failures: what recurs across the current streak, not only what the last
- * run printed; its category, the heuristic advice for it, and the tests that keep failing.
+ * The cause of an approach's failures and what to say about it: the category of what recurs across
+ * the current streak (./advice.ts), the advice for it, the streak's counts (./counts.ts, the same
+ * numbers every other surface shows) and the tests that keep failing.
  */
-function diagnose(a: Approach) {
-  const last = a.attempts[a.attempts.length - 1];
-  // the cause is what recurs across the streak, not only what the last run printed
-  const streak = currentStreak(a);
-  const cause = recurringError(streak.length ? streak : a.attempts);
-  const sharedTests = recurringTests(streak.length ? streak : a.attempts);
-  const sig = cause?.signature || a.lastErrorSignature || last?.errorSignature || '';
-  const causeAttempt = cause?.attempt ?? last;
-  const causeLine = causeAttempt ? errorLineOf(causeAttempt) : sig;
-  const outputTail = causeAttempt?.output ? causeAttempt.output.slice(-4000) : '';
-  let category = errorCategory(sig ? `${sig}\n${outputTail}` : outputTail);
-  if (category === 'unknown' && sharedTests.length) category = 'test_failure';
-  const h = HEURISTICS[category] ?? HEURISTICS.unknown;
-  const lastTests = last?.testResults;
-  const failingTests = sharedTests.length ? sharedTests.map(t => t.name) : (lastTests?.failures ?? []).map(f => f.name);
-  const lastFailure = [...a.attempts].reverse().find(t => t.outcome === 'failure');
-  const lastDiffers = !!cause && cause.count > 1 && !!lastFailure && lastFailure.errorSignature !== cause.signature;
-  return { cause, sharedTests, sig, causeLine, category, h, failingTests, lastFailure, lastDiffers };
+function diagnose(a: Approach, threshold: number) {
+  const counts = approachCounts(a, threshold);
+  const category = approachCategory(a);
+  const advice = ADVICE[category] ?? ADVICE.unknown;
+  const sharedTests = recurringTests(currentStreakOrWindow(a));
+  const failingTests = sharedTests.length ? sharedTests.map(t => t.name) : counts.failingTests;
+  const lastDiffers = !!counts.recurring && !!counts.last && counts.recurring.times > 1 && counts.last.text !== counts.recurring.text;
+  return { counts, category, advice, sharedTests, failingTests, lastDiffers, sig: a.lastErrorSignature };
 }
 type Diagnosis = ReturnType<typeof diagnose>;
 
+/** The current streak; the whole window when the streak is empty (a reflection on a resolved approach). */
+function currentStreakOrWindow(a: Approach): Attempt[] {
+  const streak = currentStreak(a);
+  return streak.length ? streak : [...a.attempts];
+}
+
 function insightsFor(a: Approach, d: Diagnosis, patterns: Pattern[], progress: ProgressStatus, similar: RecallHit[]): string[] {
-  const insights = [...d.h.insights];
-  if (patterns.some(p => p.kind === 'same_error')) insights.unshift('The last two failures had the same error: change the approach, not the flags.');
+  const insights = [...d.advice.insights];
+  if (patterns.some(p => p.kind === 'same_error')) insights.unshift(d.advice.sameError);
   if (d.sharedTests.length) insights.push(`Focus on the test that keeps failing: ${d.sharedTests[0].name}.`);
   if (progress === 'improving') insights.push('More tests pass each time: keep going in this direction.');
   if (progress === 'regressing') insights.push('Fewer tests pass than before: undo the last change and reconsider.');
-  for (const s of similar.filter(s => s.key !== a.key && s.lesson).slice(0, 2)) insights.push(`Similar failure before (${s.label}): ${s.lesson}`);
+  for (const s of similar.filter(s => s.key !== a.key && s.lesson).slice(0, 2)) insights.push(`Similar failure before (${s.label}): ${plainFromMarkdown(s.lesson ?? '')}`);
   return insights;
 }
 
-/** The first-person account: what ran, what keeps failing, the likely cause, what to do next time. */
-function reflectionTextOf(a: Approach, d: Diagnosis, progress: ProgressStatus, insights: string[]): string {
-  const { cause, causeLine, sharedTests, lastFailure } = d;
+/** The first-person account: what ran, what keeps failing, the likely cause, what to do next time (numbers from the counts). */
+function reflectionTextOf(a: Approach, d: Diagnosis, insights: string[]): string {
+  const { counts, sharedTests } = d;
   const where = a.cwd !== '.' ? ` in ${a.cwd}` : '';
+  const { recurring, last } = counts;
   return [
-    `I ran “${a.label}”${where} ${plural(a.totalAttempts, 'time')}; it failed ${plural(a.failures, 'time')} since the last success.`,
-    !d.sig
+    `I ran “${a.label}”${where} and it ${failedText(counts)}.`,
+    !recurring && !last
       ? 'No error text was captured.'
-      : cause && cause.count > 1
-        ? `The error that keeps coming back (${cause.count} of ${cause.of} failures): ${causeLine}.`
-        : `The error was: ${causeLine}.`,
-    d.lastDiffers && lastFailure ? `The last run failed differently (${errorLineOf(lastFailure)}), but that is not the recurring cause.` : '',
+      : recurring && recurring.times > 1
+        ? `The same error ${cameText(recurring, counts.failures)}: ${recurring.text}.`
+        : `The error was: ${(last ?? recurring)?.text}.`,
+    d.lastDiffers && last ? `The last run failed differently (${last.text}), but that is not the recurring cause.` : '',
     sharedTests.length ? `Tests failing again and again: ${sharedTests.slice(0, 3).map(t => t.name).join(', ')}.` : '',
-    `Likely cause: ${d.h.rootCause}`,
-    progress !== 'insufficient_data' ? `Progress is ${progress.replace(/_/g, ' ')}.` : '',
+    `Likely cause: ${d.advice.rootCause}`,
     `Next time: ${insights[0]}`,
   ]
     .filter(Boolean)
     .join(' ');
+}
+
+/** How the streak's runs went, in words: the test counts when there are any, else whether the error changed. */
+export function progressText(a: Approach, counts: ApproachCounts): string {
+  const progress = computeProgress(currentStreakOrWindow(a));
+  const tested = currentStreakOrWindow(a).some(t => t.testResults);
+  if (tested && progress !== 'insufficient_data') return `tests ${progress.replace(/_/g, ' ')}`;
+  if (counts.failures < 2 || !counts.recurring) return '';
+  if (counts.recurring.times === counts.recurring.of) return 'the same error each time';
+  return counts.recurring.times === 1 ? 'a different error each time' : 'the error changes between runs';
 }
 
 function actorOutput(a: Approach): ReflectionRecord['actor_output'] {
@@ -348,6 +244,9 @@ function actorOutput(a: Approach): ReflectionRecord['actor_output'] {
   };
 }
 
+/** The error a reflection is about, as the output printed it: the recurring one, else the last. */
+const causeText = (d: Diagnosis) => d.counts.recurring?.text || d.counts.last?.text || '';
+
 function evaluatorOutput(a: Approach, d: Diagnosis): ReflectionRecord['evaluator_output'] {
   const last = a.attempts[a.attempts.length - 1];
   const lastTests = last?.testResults;
@@ -360,7 +259,7 @@ function evaluatorOutput(a: Approach, d: Diagnosis): ReflectionRecord['evaluator
       ...(t.exitCode !== null ? { exit_code: t.exitCode } : {}),
       ...(t.durationMs !== undefined ? { duration_ms: Math.round(t.durationMs) } : {}),
     })),
-    errors: d.sig ? [{ type: REFLEXION_ERROR_TYPE[d.category] ?? 'runtime_error', message: d.causeLine || d.sig, ...(d.failingTests[0] ? { rule: d.failingTests[0] } : {}) }] : [],
+    errors: causeText(d) ? [{ type: REFLEXION_ERROR_TYPE[d.category] ?? 'runtime_error', message: causeText(d), ...(d.failingTests[0] ? { rule: d.failingTests[0] } : {}) }] : [],
     reward_signal: Math.round(reward(last) * 1000) / 1000,
     metrics: lastTests ? { tests_passed: lastTests.passed, tests_failed: lastTests.failed, tests_total: lastTests.total } : {},
   };
@@ -371,16 +270,18 @@ export function buildReflection(input: ReflectionInput): ReflectionRecord {
   const { data, approach: a, threshold } = input;
   const now = (input.now ?? new Date()).toISOString();
   const omega = Math.min(10, Math.max(1, input.omega ?? 3));
-  const d = diagnose(a);
-  const { cause, causeLine, category, h, sig } = d;
+  const d = diagnose(a, threshold);
+  const { category, advice, counts } = d;
+  const cause = causeText(d);
   // the loop patterns of the current streak (none from before a resolution, none while improving),
   // the repeated error named by its real line
-  const { lastFailure } = d;
-  const patterns = streakPatterns(a).map(p => (p.kind === 'same_error' && lastFailure ? { ...p, subject: errorLineOf(lastFailure) } : p));
+  const patterns = streakPatterns(a).map(p => (p.kind === 'same_error' && counts.last ? { ...p, subject: counts.last.text } : p));
   const progress = computeProgress(a.attempts);
   const last = a.attempts[a.attempts.length - 1];
   const prev = a.attempts[a.attempts.length - 2];
-  const insights = insightsFor(a, d, patterns, progress, input.similar);
+  // only what is similar enough to say so (a few shared words are not a similar failure)
+  const similar = input.similar.filter(s => s.key !== a.key && s.score >= SIMILAR_MIN_SCORE).slice(0, 5);
+  const insights = insightsFor(a, d, patterns, progress, similar);
   const failingIdx = a.attempts.map((t, i) => (t.outcome === 'failure' ? i : -1)).filter(i => i >= 0);
   const where = a.cwd !== '.' ? ` in ${a.cwd}` : '';
 
@@ -396,14 +297,14 @@ export function buildReflection(input: ReflectionInput): ReflectionRecord {
     actor_output: actorOutput(a),
     evaluator_output: evaluatorOutput(a, d),
     self_reflection: {
-      reflection_text: reflectionTextOf(a, d, progress, insights),
-      credit_assignment: { failing_action_indices: failingIdx, root_cause: h.rootCause, failure_category: h.category },
-      causal_reasoning: sig
-        ? `The error “${causeLine}” is a ${category.replace(/_/g, ' ')} error${cause && cause.count > 1 ? `, seen in ${cause.count} of ${cause.of} failures` : ''}. ${h.rootCause} Repeating the command does not change that cause.`
-        : `The command exits with a failure but printed no recognizable error. ${h.rootCause}`,
+      reflection_text: reflectionTextOf(a, d, insights),
+      credit_assignment: { failing_action_indices: failingIdx, root_cause: advice.rootCause, failure_category: advice.category },
+      causal_reasoning: cause
+        ? `The error “${cause}” is a ${CATEGORY_NAMES[category]}${counts.recurring && counts.recurring.times > 1 ? ` that ${cameText(counts.recurring, counts.failures)}` : ''}. ${advice.rootCause} Repeating the command does not change that cause.`
+        : `The command exits with a failure but printed no recognizable error. ${advice.rootCause}`,
       actionable_insights: insights,
-      lessons_learned: [h.lesson],
-      confidence: category === 'unknown' ? 0.3 : sig ? 0.6 : 0.4,
+      lessons_learned: [advice.lesson],
+      confidence: category === 'unknown' ? 0.3 : cause ? 0.6 : 0.4,
       related_reflections: previous.map(r => r.iteration),
     },
     memory_metadata: {
@@ -431,10 +332,11 @@ export function buildReflection(input: ReflectionInput): ReflectionRecord {
       attempts: a.failures,
       threshold,
       progress,
-      warnings: warningsFor(patterns, a, threshold),
+      progress_text: progressText(a, counts),
+      warnings: warningsFor(patterns, a, threshold, advice),
       recent: recentAttempts(a),
-      similar: input.similar.filter(s => s.key !== a.key).slice(0, 5),
-      questions: REFLECTION_QUESTIONS,
+      similar,
+      questions: questionsFor(category),
       error_category: category,
       produced_by: 'heuristics',
     },
@@ -487,7 +389,7 @@ export function reflectionDoc(r: ReflectionRecord): ReflectionDoc {
     ordered: false,
     items: [
       [b('Root cause:'), t(` ${r.self_reflection.credit_assignment.root_cause}`)],
-      [b('Category:'), t(` ${fm.error_category.replace(/_/g, ' ')} (${r.self_reflection.credit_assignment.failure_category.replace(/_/g, ' ')})`)],
+      [b('Category:'), t(` ${CATEGORY_NAMES[fm.error_category] ?? fm.error_category.replace(/_/g, ' ')} (${r.self_reflection.credit_assignment.failure_category.replace(/_/g, ' ')})`)],
     ],
   });
   blocks.push({ kind: 'heading', level: 3, line: [t('What to do differently')] });
@@ -499,7 +401,11 @@ export function reflectionDoc(r: ReflectionRecord): ReflectionDoc {
     blocks.push({
       kind: 'list',
       ordered: false,
-      items: fm.similar.map(s => [c(s.label), t(` (${s.status}, ${Math.round(s.score * 100)}% similar)`), ...(s.errorSignature ? [t(': '), c(s.errorSignature)] : []), ...(s.lesson ? [t(` — ${s.lesson}`)] : [])]),
+      items: fm.similar.map(s => {
+        // records written before hits carried the printed error show their signature made readable
+        const error = s.errorText ?? shownError(s.errorSignature ?? '');
+        return [c(s.label), t(` (${s.status}, ${Math.round(s.score * 100)}% similar)`), ...(error ? [t(': '), c(error)] : []), ...(s.lesson ? [t(` — ${plainFromMarkdown(s.lesson)}`)] : [])];
+      }),
     });
   }
   blocks.push({ kind: 'heading', level: 2, line: [t('Before you try again, ask yourself')] });
@@ -507,9 +413,16 @@ export function reflectionDoc(r: ReflectionRecord): ReflectionDoc {
   const where = fm.cwd !== '.' ? ` in ${fm.cwd}` : '';
   return {
     label: fm.label,
-    summary: `${plural(fm.attempts, 'failing attempt')} of this approach${where} (threshold ${fm.threshold}) · status: ${fm.status} · progress: ${fm.progress.replace(/_/g, ' ')}`,
+    summary: summaryOf(fm, where),
     blocks,
   };
+}
+
+/** "Failed 11 times in a row (the limit is 5) · exhausted · the same error each time" — the counts' own sentence. */
+function summaryOf(fm: ReflectionRecord['failure_memory'], where: string): string {
+  const failed = failedText({ failures: fm.attempts, threshold: fm.threshold });
+  const progress = fm.progress_text ?? (fm.progress !== 'insufficient_data' ? `progress: ${fm.progress.replace(/_/g, ' ')}` : '');
+  return [`${failed[0].toUpperCase()}${failed.slice(1)}${where}`, fm.status === 'active' ? 'failing' : fm.status, progress].filter(Boolean).join(' · ');
 }
 
 /** The reflection as Markdown. All memory text goes into code spans or escaped plain text. */

@@ -39,8 +39,8 @@ const CLOCK_RE = /(?<![\w:.])\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?(?:\s?[AP]M\b
 const ADDR_RE = /\b0x[0-9a-f]{6,}\b/gi;
 const HOST_PORT_RE = /(\blocalhost|\b\d{1,3}(?:\.\d{1,3}){3}|\]|::|\*):\d{1,5}\b/g;
 const URL_PORT_RE = /(:\/\/[\w.-]+):\d{1,5}\b/g;
-const PORT_WORD_RE = /\b(port)\b\s*[:=]?\s*\d{1,5}\b/gi;
-const PID_RE = /\b(pid|PID|Pid)\b\s*[:=#]?\s*\d+|\((node|deno|bun):\d+\)|\[\d{3,7}\]/g;
+const PORT_WORD_RE = /\b(port)\b\s*(?:[:=]\s*)?\d{1,5}\b/gi;
+const PID_RE = /\b(pid|PID|Pid)\b\s*(?:[:=#]\s*)?\d+|\((node|deno|bun):\d+\)|\[\d{3,7}\]/g;
 const DUR_RE =
   /\b(?:\d+(?:\.\d+)?(?:ms|µs|us|ns|h|m|s))+(?![\w])|\b\d+(?:\.\d+)?\s?(?:msecs?|secs?|seconds?|mins?|minutes?|hrs?|hours?)\b|\b\d+(?:\.\d+)?\s(?:ms|s)\b/g;
 const FILE_BEFORE = String.raw`(?<=\.[A-Za-z][\w-]{0,9}|\b(?:Makefile|makefile|GNUmakefile|Dockerfile|Containerfile|Jenkinsfile|Rakefile|Gemfile|Vagrantfile)|<anonymous>|[)\]])`;
@@ -156,6 +156,7 @@ const STRONG: Rule[] = [
   { re: /\b(?:Cannot|cannot|can't|Can't) \w+/, score: 75 },
   { re: /\b(?:Could not|could not|Couldn't|couldn't|Unable to|unable to|Failed to|failed to) \w+/, score: 65 },
   { re: /\bnot found\b|\bdoes not exist\b|\bno such\b/i, score: 65 },
+  { re: /^(?:Expected values to be (?:strictly |loosely )?(?:deep-?)?equal|Expected "actual" to|The expression evaluated to a falsy value|Values (?:identical but not reference-equal|have same structure but are not reference-equal))/, score: 90 }, // node:assert
   { re: /\bassert(?:ion)?\b|\bexpect\(|\bexpected\b[^|]*?\b(?:got|but (?:got|was|received)|received)\b/i, score: 60 },
   { re: /\b(?:Aborted|abort|panic|fatal)\b/i, score: 50 },
   { re: /\berror\b|\bERR!/i, score: 40 },
@@ -184,6 +185,7 @@ const NOISE: RegExp[] = [
   /^npm (?:ERR!|error) (?:syscall|path|errno|cwd|signal|command (?!not found)|Log files were not written|You can rerun|\s*[/\\])/,
   /^npm (?:notice|timing|http|verb|sill)\b/,
   /^Require stack:$/,
+  /^[\w-]+: [|>][-+]?\d*$/, // a YAML block's header (TAP's `error: |-`): its message is on the lines below
   /^(?:code|errno|syscall|path|address|port|dest|requireStack|url|type|signal|status|cmd|library|reason|opensslErrorStack):\s.*$/, // Node error object fields
   /^- \S+$/,
   /^\d+: 0x[0-9a-f]+ /,
@@ -219,13 +221,26 @@ interface Cleaned {
   pytestE: boolean;
 }
 
+
+const DECO = new Set(['=', '_', '-', '*', '#']);
+
+/** The text inside a decoration line (`===== FAILURES =====`): at least 3 of = _ - * # on each side; '' otherwise. */
+function decorated(s: string): string {
+  let a = 0;
+  while (a < s.length && DECO.has(s[a])) a++;
+  let b = s.length;
+  while (b > a && DECO.has(s[b - 1])) b--;
+  if (a < 3 || s.length - b < 3) return '';
+  return s.slice(a, b).trim();
+}
+
 function preClean(line: string): Cleaned {
   let s = line.trim();
   s = s.replace(/^#\d+ \d+(?:\.\d+)? /, ''); // docker BuildKit step prefix
   s = s.replace(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z /, ''); // CI log timestamps
   s = s.replace(/^##\[error\]|^::error[^:]*::/, '');
-  const deco = /^[=_\-*#]{3,}\s*(.*?)\s*[=_\-*#]{3,}$/.exec(s);
-  if (deco && deco[1]) s = deco[1];
+  const inner = decorated(s);
+  if (inner) s = inner;
   let causedBy = false;
   let pytestE = false;
   const e = /^E\s{2,}(\S.*)$/.exec(s);
@@ -471,16 +486,27 @@ export type ErrorCategory =
   | 'missing_file'
   | 'type_error'
   | 'syntax_error'
+  | 'runtime_error'
+  | 'test_setup'
   | 'failing_assertion'
   | 'test_failure'
   | 'out_of_memory'
+  | 'connection_refused'
+  | 'dns'
+  | 'tls'
   | 'network'
   | 'timeout'
   | 'dependency_conflict'
   | 'compilation_error'
   | 'unknown';
 
-/** Checked in order: specific root causes first, generic test/compile failures last. */
+/**
+ * Checked in order: specific root causes first, generic test/compile failures last. Each category
+ * names one kind of cause, so that the advice fits it: a compiler rejecting the code (compilation,
+ * type check, syntax) is not the program crashing when it runs (runtime); a test whose assertion
+ * fails is not a test that could not start (setup); nothing listening (refused) is not a name that
+ * does not resolve (DNS) or a certificate refused (TLS).
+ */
 const CATEGORY_RULES: ReadonlyArray<readonly [ErrorCategory, RegExp]> = [
   ['port_in_use', /\bEADDRINUSE\b|address already in use|\bport\b[^\n]{0,40}?\bis (?:already )?(?:in use|allocated)|port is already allocated/i],
   [
@@ -501,12 +527,21 @@ const CATEGORY_RULES: ReadonlyArray<readonly [ErrorCategory, RegExp]> = [
   ],
   [
     'auth_failure',
-    /\bE40[13]\b|\b40[13]\s*[-:]?\s*(?:Unauthorized|Forbidden)\b|(?:HTTP\/[\d.]+|status(?: ?code)?|code|error|response|returned|responded with)[\s:=("']{1,3}(?:status |code |error:? )?40[13]\b|\bUnauthori[sz]ed\b|\bForbidden\b|authentication (?:failed|required)|\bbad credentials\b|invalid (?:credentials|token|api key|access token|username or password)|token (?:has )?expired|could not read Username|Permission denied \(publickey|not authori[sz]ed|requires? authentication|login required|docker login|pull access denied|Unable to authenticate|incorrect (?:username or )?password|password authentication failed|access denied for user/i,
+    /\bE40[13]\b|\b40[13]\s*(?:[-:]\s*)?(?:Unauthorized|Forbidden)\b|(?:HTTP\/[\d.]+|status(?: ?code)?|code|error|response|returned|responded with)[\s:=("']{1,3}(?:status |code |error:? )?40[13]\b|\bUnauthori[sz]ed\b|\bForbidden\b|authentication (?:failed|required)|\bbad credentials\b|invalid (?:credentials|token|api key|access token|username or password)|token (?:has )?expired|could not read Username|Permission denied \(publickey|not authori[sz]ed|requires? authentication|login required|docker login|pull access denied|Unable to authenticate|incorrect (?:username or )?password|password authentication failed|access denied for user/i,
   ],
   ['permission_denied', /\bEACCES\b|\bEPERM\b|Permission denied|Operation not permitted|Access is denied|access denied|insufficient permissions|Read-only file system|\bEROFS\b/i],
   [
+    'connection_refused',
+    /\bECONNREFUSED\b|Connection refused|Couldn't connect to server|Could not connect to (?:server|the server|host)|actively refused|is the server running|connection to server [^\n]{0,80} failed|Failed to connect to [^\n]{0,120}(?:refused|Couldn't connect)/i,
+  ],
+  ['dns', /\bENOTFOUND\b|\bEAI_AGAIN\b|getaddrinfo|Could not resolve host|Temporary failure in name resolution|Name or service not known|nodename nor servname|no such host|name resolution failed|DNS lookup failed/i],
+  [
+    'tls',
+    /certificate (?:verify|has expired|is not (?:yet )?valid|signed by|chain|problem)|self[- ]signed certificate|unable to (?:get|verify) (?:local issuer|the first) certificate|\bCERT_[A-Z_]+|\bERR_TLS|\bERR_SSL|\bSSL(?:Error|_ERROR|: | routines)|SSL certificate|\bTLS handshake|handshake failure|wrong version number|x509:/,
+  ],
+  [
     'network',
-    /\bECONNREFUSED\b|\bECONNRESET\b|\bETIMEDOUT\b|\bENOTFOUND\b|\bEAI_AGAIN\b|\bENETUNREACH\b|\bEHOSTUNREACH\b|getaddrinfo|Connection refused|Connection reset|connection timed out|Could not resolve host|Temporary failure in name resolution|Name or service not known|Network is unreachable|No route to host|network error|socket hang up|fetch failed|certificate (?:verify|has expired|is not (?:yet )?valid|signed by|chain)|self[- ]signed certificate|unable to get local issuer certificate|\bCERT_[A-Z_]+|\bERR_TLS|\bSSL(?:Error|_|\b)|\bTLS\b|Failed to connect to|Could not connect to|unable to access 'https?:/,
+    /\bECONNRESET\b|\bETIMEDOUT\b|\bENETUNREACH\b|\bEHOSTUNREACH\b|Connection reset|connection timed out|Network is unreachable|No route to host|network error|socket hang up|fetch failed|Failed to connect to|unable to access 'https?:/i,
   ],
   ['timeout', /\btimed? ?out\b|\btimeout\b|TimeoutError|deadline exceeded|Exceeded timeout|took too long/i],
   [
@@ -517,21 +552,33 @@ const CATEGORY_RULES: ReadonlyArray<readonly [ErrorCategory, RegExp]> = [
     'syntax_error',
     /SyntaxError|syntax error|Unexpected token|Unexpected end of (?:input|JSON|file)|Unexpected identifier|\bParseError\b|parse error|IndentationError|TabError|error TS1\d{3}\b|invalid syntax|[Uu]nterminated|JSONDecodeError|YAMLException|YAMLError|missing separator/i,
   ],
+  // the compiler's type checker (tsc, rustc, javac, mypy): the code does not compile
   [
     'type_error',
-    /TypeError|error TS\d+|mismatched types|type mismatch|incompatible types|is not assignable to|error\[E0308\]|AttributeError|has no attribute|NullPointerException|ClassCastException|is not a function|is not a constructor|Cannot read propert(?:y|ies) of (?:undefined|null)|undefined is not an object|ReferenceError|NameError|is not defined|no (?:field|method) named|Argument of type/,
+    /error TS\d+|mismatched types|type mismatch|incompatible types|is not assignable to|error\[E0308\]|no (?:field|method) named|Argument of type|: error: Incompatible|error: incompatible types/,
+  ],
+  // a test that could not start: its setup, hooks or fixtures failed before any assertion ran
+  [
+    'test_setup',
+    /Test suite failed to run|"(?:before|after) (?:all|each)" hook|\b(?:beforeAll|beforeEach|afterAll|afterEach|before|after)\b hook|hookFailed|ERROR at (?:setup|teardown) of|error in (?:setup|teardown)|fixture '[^'\n]+' not found|\[setup failed\]|SetUpError|OneTimeSetUp|Hook timed out|\bNo tests? found\b|no test files|found no tests?|could not (?:load|collect) tests?|ERROR collecting/i,
   ],
   [
     'failing_assertion',
-    /AssertionError|AssertError|[Aa]ssertion (?:failed|`)|\bexpect\(|\bExpected:?[\s\S]{0,200}?\bReceived:|\bassert\b|\bassertEquals\b|ComparisonFailure|expected [^\n]{1,80} (?:to (?:be|equal|have|contain)|but (?:got|was))/,
+    /AssertionError|AssertError|[Aa]ssertion (?:failed|`)|\bexpect\(|\bExpected:?[\s\S]{0,200}?\bReceived:|\bassert\b|\bassertEquals\b|ComparisonFailure|expected [^\n]{1,80} (?:to (?:be|equal|have|contain)|but (?:got|was))|Expected values to be (?:strictly |loosely )?(?:deep-?)?equal/,
+  ],
+  // the program started and crashed: an exception thrown while it ran (not a compiler's verdict)
+  [
+    'runtime_error',
+    /\b(?:TypeError|ReferenceError|RangeError|URIError|EvalError|NameError|AttributeError|KeyError|IndexError|ValueError|ZeroDivisionError|RuntimeError|RecursionError|UnboundLocalError|NullPointerException|ClassCastException|IllegalArgumentException|IllegalStateException|ArrayIndexOutOfBoundsException|ArithmeticException|NoMethodError|ArgumentError|InvalidOperationException|NullReferenceException)\b|is not a function|is not a constructor|Cannot read propert(?:y|ies) of (?:undefined|null)|undefined is not an object|\bis not defined\b|Traceback \(most recent call last\)|Exception in thread|^(?:Uncaught|Unhandled)\b|UnhandledPromiseRejection|\bpanic:|panicked at|Segmentation fault|core dumped|^[ \t]+at (?:async )?[^\n(]{1,300}\([^\n()]{1,500}:\d+:\d+\)$/m,
   ],
   [
     'test_failure',
-    /(?<!BUILD |[Cc]ompile\w{0,20} )\bFAILED\b|\bFAIL\b|\bTests?:\s+\d+ failed|(?<!\d)\d+ (?:failed|failing)\b|^[ \t]*●\s|--- FAIL|test result: FAILED|Failures: [1-9]|There (?:was|were) \d+ failures?|tests? failed/m,
+    /(?<!BUILD |[Cc]ompile\w{0,20} )\bFAILED\b|\bFAIL\b|\bTests?:\s+\d+ failed|(?<!\d)\d+ (?:failed|failing)\b|^[ \t]*●\s|--- FAIL|test result: FAILED|Failures: [1-9]|There (?:was|were) \d+ failures?|tests? failed|^not ok \d+/m,
   ],
+  // what a compiler or linker says, with its own markers (a bare "error:" from any program is not one)
   [
     'compilation_error',
-    /error\[E\d+\]|\berror [A-Z]{1,4}\d{3,5}\b|[Cc]ompilation (?:failed|error|terminated)|Compilation failure|[Ff]ailed to compile|could not compile|make(?:\[\d+\])?: \*\*\*|\berror: (?!failed to push|pathspec|Your local changes|src refspec|cannot lock ref|could not apply|The following untracked)|BUILD FAILED|BUILD FAILURE|[Bb]uild failed|(?<!\d)\d+ errors? generated|undefined reference to|\bld: |collect2|linker command failed|cannot find symbol|\bundefined: \w|declared and not used|\bcompile\w* FAILED|was not declared in this scope|undeclared identifier|unresolved external symbol/,
+    /error\[E\d+\]|\berror [A-Z]{1,4}\d{3,5}\b|[Cc]ompilation (?:failed|error|terminated)|Compilation failure|[Ff]ailed to compile|could not compile|make(?:\[\d+\])?: \*\*\*|BUILD FAILED|BUILD FAILURE|(?<!\d)\d+ errors? generated|undefined reference to|\bld: |collect2|linker command failed|cannot find symbol|\bundefined: \w|declared and not used|\bcompile\w* FAILED|was not declared in this scope|undeclared identifier|undeclared \(first use|unresolved external symbol|^[^\s:]+\.(?:c|cc|cpp|cxx|h|hpp|go|rs|java|kt|scala|swift|cs|ts|tsx|m|zig|f90):\d+(?::\d+)?: (?:fatal )?error:/m,
   ],
 ];
 

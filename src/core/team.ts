@@ -206,6 +206,8 @@ export interface TeamApproach {
 export interface TeamView {
   project: string;
   pulledAt: string;
+  /** How many days back the pull counted failures (absent: views pulled before it was windowed). */
+  windowDays?: number;
   approaches: Record<string, TeamApproach>;
   learnings: Array<SharedLearning & { machine: string }>;
   reflections: Array<SharedReflection & { machine: string }>;
@@ -218,10 +220,16 @@ export function emptyTeamView(project: string, now = new Date().toISOString()): 
 export type TeamSyncState = 'online' | 'offline' | 'never';
 
 export interface TeamCheck extends Pick<TeamApproach, 'failures' | 'failuresThisWeek' | 'machines' | 'ci' | 'lastError' | 'lastFailure' | 'lastCleared'> {
-  /** The approach as the team sees it. */
-  status: 'clear' | 'failing' | 'exhausted';
-  /** Whether the database was reachable at the last sync, and what waits to be pushed. */
-  sync: { state: TeamSyncState; waiting: number; pulledAt?: string };
+  /**
+   * The approach as the team sees it. unknown: this machine has no team view it can trust (never
+   * pulled, or the last pull is older than TEAM_VIEW_STALE_AFTER) and the view it has shows no failure.
+   */
+  status: 'unknown' | 'clear' | 'failing' | 'exhausted';
+  /**
+   * Whether the database was reachable at the last sync, what waits to be pushed, when the view was
+   * pulled, whether it is too old to call anything clear, and the last connection problem.
+   */
+  sync: { state: TeamSyncState; waiting: number; pulledAt?: string; stale?: boolean; error?: string };
   /** One sentence for people and agents: "failed 7 times this week on 3 machines, including CI, last error …". */
   summary: string;
 }
@@ -231,13 +239,28 @@ export interface TeamCheckOptions {
   /** true: team failures alone may block (failureMemory.team.blockOnTeamFailures); default only warn. */
   canBlock: boolean;
   sync: TeamCheck['sync'];
+  /** How many days the view counted (its windowDays). */
+  windowDays?: number;
+}
+
+/**
+ * A team view older than this (or than ten pull intervals, if longer) no longer says "clear": the
+ * team may have failed since. Its failures are still told, with their age.
+ */
+export const TEAM_VIEW_STALE_AFTER_MS = 15 * 60_000;
+
+/** Whether a view pulled at `pulledAt` is too old to call an approach clear. */
+export function isStaleView(pulledAt: string | undefined, pullIntervalSeconds: number, now: number = Date.now()): boolean {
+  if (!pulledAt) return true;
+  const age = now - Date.parse(pulledAt);
+  return !(age <= Math.max(TEAM_VIEW_STALE_AFTER_MS, pullIntervalSeconds * 10_000));
 }
 
 /** "failed 7 times this week on 3 machines, including CI, last error: …" */
-export function describeTeamFailures(t: Pick<TeamApproach, 'failures' | 'failuresThisWeek' | 'machines' | 'ci' | 'lastError'>): string {
+export function describeTeamFailures(t: Pick<TeamApproach, 'failures' | 'failuresThisWeek' | 'machines' | 'ci' | 'lastError'>, windowDays?: number): string {
   if (!t.failures) return 'no failure in the team since the last success';
   const n = t.failuresThisWeek === t.failures ? t.failuresThisWeek : t.failures;
-  const when = t.failuresThisWeek === t.failures ? ' this week' : '';
+  const when = t.failuresThisWeek === t.failures ? ' this week' : windowDays ? ` in the last ${windowDays} days` : '';
   const parts = [`failed ${n} time${n === 1 ? '' : 's'}${when} on ${t.machines} machine${t.machines === 1 ? '' : 's'}${t.ci ? ', including CI' : ''}`];
   if (t.lastError) parts.push(`last error: ${cut(t.lastError, 300)}`);
   return parts.join(', ');
@@ -253,7 +276,8 @@ export function describeTeamFailures(t: Pick<TeamApproach, 'failures' | 'failure
  */
 export function mergeTeamCheck(local: CheckResult, team: TeamApproach | undefined, localApproach: Approach | undefined, opts: TeamCheckOptions): CheckResult & { team: TeamCheck } {
   const t: TeamApproach = team ?? { key: local.key, label: local.label, cwd: local.cwd, failures: 0, failuresThisWeek: 0, machines: 0, ci: false, lastError: '', command: local.command };
-  const status: TeamCheck['status'] = t.failures === 0 ? 'clear' : t.failures >= opts.threshold ? 'exhausted' : 'failing';
+  const unknown = !opts.sync.pulledAt || !!opts.sync.stale;
+  const status: TeamCheck['status'] = t.failures === 0 ? (unknown ? 'unknown' : 'clear') : t.failures >= opts.threshold ? 'exhausted' : 'failing';
   const info: TeamCheck = {
     status,
     failures: t.failures,
@@ -264,7 +288,7 @@ export function mergeTeamCheck(local: CheckResult, team: TeamApproach | undefine
     ...(t.lastFailure ? { lastFailure: t.lastFailure } : {}),
     ...(t.lastCleared ? { lastCleared: t.lastCleared } : {}),
     sync: opts.sync,
-    summary: describeTeamFailures(t),
+    summary: status === 'unknown' ? describeUnknown(opts.sync) : describeTeamFailures(t, opts.windowDays),
   };
   const out: CheckResult & { team: TeamCheck } = { ...local, team: info };
   // a success anywhere in the team after our last failure: the approach works now
@@ -273,20 +297,37 @@ export function mergeTeamCheck(local: CheckResult, team: TeamApproach | undefine
       ...out,
       status: 'clear',
       verdict: 'allow',
+      decision: 'allow',
+      policyDecision: 'allow',
+      code: 'team',
       attempts: 0,
       allowOnce: false,
       reason: `succeeded in the team since the last failure here${t.lastClearedBy ? ` (on ${t.lastClearedBy})` : ''}: cleared`,
+      why: 'it succeeded in the team since the last failure here',
     };
   }
   if (status === 'exhausted' && local.verdict !== 'block') {
     const verdict = opts.canBlock && !local.allowOnce ? 'block' : 'warn';
+    // team failures block only where the user opted in (blockOnTeamFailures): then the refusal they asked for
+    const decision = verdict === 'block' ? 'deny' : 'warn';
     return {
       ...out,
       verdict,
+      decision,
+      policyDecision: decision,
+      code: 'team',
       reason: `${local.reason}; in the team it ${info.summary}${verdict === 'block' ? ' (team failures block)' : ''}`,
+      why: `in the team it ${info.summary}`,
     };
   }
   return out;
+}
+
+/** Why the team's part of a check is unknown, in one clause. */
+function describeUnknown(sync: TeamCheck['sync']): string {
+  const why = sync.error ? ` (the last sync failed: ${cut(sync.error, 200)})` : sync.state === 'offline' ? ' (team memory is offline)' : '';
+  if (!sync.pulledAt) return `not known yet: this machine has not pulled the team's failures${why}`;
+  return `not known: the team view was last pulled at ${sync.pulledAt}${why}`;
 }
 
 /**

@@ -1,8 +1,11 @@
 // The vocabulary of Failure Memory (see ../shared/seeds): attempts, approaches, reflections, learnings.
 // Plain data only: everything here is JSON-serializable and is what the store persists.
 
-/** Where an attempt came from. */
-export type AttemptSource = 'terminal' | 'task' | 'cli' | 'agent';
+/**
+ * Where an attempt came from. `agent`: an agent's run that its harness's hook saw; `reported`: a
+ * result the agent reported itself (the MCP or language-model `record` tool), which nobody witnessed.
+ */
+export type AttemptSource = 'terminal' | 'task' | 'cli' | 'agent' | 'reported';
 
 /**
  * What an exit code means.
@@ -60,6 +63,8 @@ export interface Attempt {
    * line is): found once when the run is recorded, so the gate need not search the output again.
    */
   errorLine?: string;
+  /** No output line reads like an error: the signature is only the output's last line (a JSON brace, a pip notice). */
+  noErrorLine?: boolean;
   testResults: TestResults | null;
   /** ISO time the attempt was recorded. */
   timestamp: string;
@@ -128,6 +133,11 @@ export interface Approach {
   alternativesTried: string[];
   /** Primary error of each failure since the last success, oldest first (bounded): tells a loop from progress. */
   streakErrors?: string[];
+  /**
+   * Beside streakErrors, one per failure: whether something changed since the failure before it (an edit
+   * event, the git state, an edit chained in the command line). Tells trying fixes from looping blind.
+   */
+  streakChanged?: boolean[];
   /** Free-text facts learned about this approach. */
   learnedFacts: string[];
   /** Short-term memory: the last N attempts (FIFO, N = window setting). */
@@ -160,6 +170,54 @@ export interface Learning {
   updatedAt?: string;
 }
 
+/** Where an edit event came from. */
+export type EditSource = 'save' | 'agent' | 'cli' | 'shell';
+
+/**
+ * A file changed in the workspace (seen by an editor save, an agent's edit tool, `failure-memory edit`, or a
+ * shell command that writes files). `ok: false`: the edit failed (the harness said so) and changed nothing.
+ */
+export interface EditEvent {
+  at: string;
+  /** Relative to the workspace when inside it, else absolute; '/' separated, redacted. */
+  path: string;
+  ok: boolean;
+  source: EditSource;
+  /** The tool that made it (Edit, write_file, apply_patch, sed…), when known. */
+  tool?: string;
+}
+
+/** Something started that a status probe may be waiting for: a background job or a service command. */
+export interface StartEvent {
+  at: string;
+  /** The command line that started it (redacted, bounded). */
+  command: string;
+}
+
+/** The gate's graded answer: allow, warn (run it, say so), ask (a person decides), deny (not run). */
+export type Decision = 'allow' | 'warn' | 'ask' | 'deny';
+
+/** The strongest answer the gate may give (failureMemory.gate.strongestAnswer); `warn` is shadow mode. */
+export type GateAnswer = 'deny' | 'ask' | 'warn';
+
+/** A decision the gate took (or, capped by the setting, would have taken), with the rule that decided. */
+export interface DecisionRecord {
+  at: string;
+  command: string;
+  key: string;
+  label: string;
+  cwd: string;
+  /** What the caller was answered. */
+  decision: Decision;
+  /** What the policy said before the strongest-answer setting capped it (differs in shadow mode). */
+  policy: Decision;
+  /** The rule that decided (a short reason code). */
+  code: string;
+  reason: string;
+  /** Who asked: terminal, task, cli, mcp, hook:<harness>. */
+  via: string;
+}
+
 /** The whole workspace memory document (memory.json). */
 export interface MemoryData {
   schemaVersion: number;
@@ -167,6 +225,12 @@ export interface MemoryData {
   /** Episodic memory: reflection records (seed 003 schema), newest last. */
   reflections: unknown[];
   learnings: Learning[];
+  /** Recent edit events of the workspace, oldest first (bounded: MAX_EDITS). */
+  edits?: EditEvent[];
+  /** Recent background jobs and service commands started, oldest first (bounded). */
+  starts?: StartEvent[];
+  /** Recent asks and denies of the gate, also those shadow mode only recorded, oldest first (bounded). */
+  decisions?: DecisionRecord[];
   updatedAt: string;
   /** What of the hooks' journal (journal.jsonl) this memory already holds (see core/journal.ts). */
   journal?: JournalState;
@@ -183,10 +247,10 @@ export interface JournalState {
   carried?: Array<{ kind: string; id: string } & Record<string, unknown>>;
 }
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export function emptyMemory(now: string = new Date().toISOString()): MemoryData {
-  return { schemaVersion: SCHEMA_VERSION, approaches: {}, reflections: [], learnings: [], updatedAt: now };
+  return { schemaVersion: SCHEMA_VERSION, approaches: {}, reflections: [], learnings: [], edits: [], starts: [], decisions: [], updatedAt: now };
 }
 
 /** Settings the engine needs; the host maps VS Code configuration onto this, the CLI uses defaults/flags. */
@@ -201,6 +265,8 @@ export interface EngineSettings {
   storeOutput: boolean;
   /** Extra redaction patterns (regular expression sources). */
   extraRedactionPatterns: string[];
+  /** The strongest answer the gate gives: deny (default), ask (deny becomes ask) or warn (shadow mode: records only). */
+  strongestAnswer: GateAnswer;
   limits: MemoryLimits;
 }
 
@@ -221,6 +287,7 @@ export const DEFAULT_SETTINGS: EngineSettings = {
   maxOutputBytes: 16 * 1024,
   storeOutput: true,
   extraRedactionPatterns: [],
+  strongestAnswer: 'deny',
   limits: { maxApproaches: 500, maxTotalBytes: 8 * 1024 * 1024, maxReflections: 200, maxLearnings: 1000 },
 };
 
@@ -235,6 +302,11 @@ export interface AttemptInput {
   outputTruncated?: boolean;
   /** Real size of the output when the caller already bounded it. */
   outputBytes?: number;
+  /**
+   * Agent gates are set up, so the harness's hooks see the agent's real runs: a success the agent
+   * reports itself (`reported`) does not clear an approach's failures.
+   */
+  witnessRequired?: boolean;
   startedAt?: string;
   endedAt?: string;
 }

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { ExtensionConfig } from '../core/config';
 import { describeApproach } from '../core/memory';
 import { plainText } from '../core/plainText';
-import { currentStreak, lastErrorLine } from '../core/streak';
+import { approachCounts } from '../core/counts';
 import type { ReflectionRecord } from '../core/reflection';
 import type { Approach } from '../core/types';
 import type { ApproachRef } from './commandIds';
@@ -55,7 +55,7 @@ export class ApproachActions {
     const items = targets.map(x => ({
       label: `${x.a.status === 'exhausted' ? '$(error)' : x.a.status === 'resolved' ? '$(pass)' : '$(history)'} ${plainText(x.a.label, 200)}`,
       description: [x.a.failures === 1 ? t('1 failure') : t('{0} failures', x.a.failures), x.a.cwd !== '.' ? x.a.cwd : '', multi ? x.f.folder.name : ''].filter(Boolean).join(' · '),
-      detail: plainText(lastErrorLine(currentStreak(x.a), x.a.lastErrorSignature), 200) || undefined,
+      detail: plainText(approachCounts(x.a, x.f.memory.settings.threshold).last?.text ?? '', 200) || undefined,
       x,
     }));
     return (await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true, matchOnDetail: true }))?.x;

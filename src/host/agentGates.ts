@@ -5,8 +5,10 @@
 
 import { delimiter } from 'node:path';
 import * as vscode from 'vscode';
+import { plainText } from '../core/plainText';
+import { plainFromMarkdown } from '../core/shownText';
 import { diagnose } from '../agents/doctor';
-import { detectHarnesses, targetFor } from '../agents/setup';
+import { harnessSigns, targetFor } from '../agents/setup';
 import { applySetup, describeChanges, planSetup } from '../agents/setupFiles';
 import { HARNESSES, HARNESS_IDS, type HarnessId } from '../agents/hooks';
 import { installLauncher, launcherDir } from '../agents/launcher';
@@ -30,6 +32,8 @@ export class AgentGates extends Disposable {
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: Logger,
+    /** The gates are set up in a folder (the walkthrough's step). */
+    private readonly onSetUp: () => void = () => {},
   ) {
     super();
     this.track(vscode.commands.registerCommand(SETUP_AGENT_GATES_COMMAND, (args?: SetupArgs) => this.setup(args)));
@@ -45,11 +49,16 @@ export class AgentGates extends Disposable {
     try {
       const folders = (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file');
       if (folders.some(f => planSetup(f.uri.fsPath, { harnesses: ['vscode'] }).every(c => c.action === 'unchanged'))) {
-        void vscode.commands.executeCommand('setContext', AGENT_GATES_CONTEXT_KEY, true);
+        this.setUp();
       }
     } catch {
       // a folder we cannot read: the step just stays unticked
     }
+  }
+
+  private setUp(): void {
+    void vscode.commands.executeCommand('setContext', AGENT_GATES_CONTEXT_KEY, true);
+    this.onSetUp();
   }
 
   /** Rewrites the launcher for this extension version and puts its folder first on terminals' PATH. */
@@ -60,7 +69,7 @@ export class AgentGates extends Disposable {
     try {
       const { dir, changed } = installLauncher({ dist, node: nodeExecutable(), electron, version }, launcherDir());
       const env = this.context.environmentVariableCollection;
-      env.description = 'Puts the `failure-memory` command on PATH';
+      env.description = 'Puts the failure-memory command on PATH';
       env.prepend('PATH', `${dir}${delimiter}`);
       this.log.info('agents', `launcher ${changed ? 'written' : 'up to date'}: ${dir} (on PATH in new terminals)`);
       this.log.event('launcher', { dir, changed, dist });
@@ -79,7 +88,7 @@ export class AgentGates extends Disposable {
       // the launcher was re-pointed at this extension at activation: no need to run it here
       const steps = diagnose(root, { harnesses, probe: false }).filter(l => l.status !== 'active' && l.id !== 'vscode');
       this.log.event('agentGatesDoctor', { folder: root, gates: steps.map(l => ({ id: l.id, status: l.status, steps: l.steps })) });
-      return steps.length ? ` Still to do: ${steps.map(l => `${l.title}: ${l.steps[0] ?? l.detail}`).join('; ')} (\`failure-memory doctor\` checks again).` : '';
+      return steps.length ? plainFromMarkdown(` Still to do: ${steps.map(l => `${l.title}: ${l.steps[0] ?? l.detail}`).join('; ')} (“failure-memory doctor” checks again).`) : '';
     } catch (e) {
       this.log.warn('agents', `doctor: ${(e as Error)?.message ?? e}`);
       return '';
@@ -99,25 +108,29 @@ export class AgentGates extends Disposable {
     const folder = args.folder ? folders.find(f => f.uri.fsPath === args.folder) : folders.length === 1 ? folders[0] : (await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Set up agent gates in which folder?' }));
     if (!folder) return;
     const root = folder.uri.fsPath;
+    const signs = harnessSigns(root);
     let harnesses = args.harnesses;
     if (!harnesses) {
-      const detected = new Set<HarnessId>(['vscode', ...detectHarnesses(root)]);
       const items = HARNESS_IDS.map(id => {
         const t = targetFor(id);
         const files = t.kind === 'json' ? t.file : Object.keys(t.files)[0].replace(/\/[^/]+$/, '/');
-        return { label: HARNESSES[id].title, description: files, detail: detected.has(id) ? 'found in this folder' : undefined, picked: detected.has(id), id };
+        // VS Code agent mode is this editor: offered always, never "found" (its sign, .vscode, is where our own memory lives)
+        const found = id === 'vscode' ? undefined : signs[id];
+        const detail = id === 'vscode' ? 'this editor' : found?.length ? `found in this folder: ${found.join(', ')}` : 'not found in this folder';
+        return { label: HARNESSES[id].title, description: files, detail, picked: id === 'vscode' || !!found?.length, id };
       });
-      const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: 'Failure Memory: Set Up Agent Gates', placeHolder: 'The coding agents to gate in this folder (found ones are selected)', ignoreFocusOut: true });
+      const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: 'Failure Memory: Set Up Agent Gates', placeHolder: 'The coding agents to gate in this folder (VS Code and those found here are selected)', ignoreFocusOut: true });
       if (!picked?.length) return;
       harnesses = picked.map(p => p.id);
     }
     const changes = planSetup(root, { harnesses });
     const lines = describeChanges(changes);
     const toWrite = changes.filter(c => c.action === 'create' || c.action === 'update');
-    this.log.event('agentGatesPlan', { folder: root, harnesses, changes: changes.map(c => ({ file: c.file, action: c.action, reason: c.reason })) });
+    const report = foundReport(harnesses, signs);
+    this.log.event('agentGatesPlan', { folder: root, harnesses, found: HARNESS_IDS.filter(id => id !== 'vscode' && signs[id].length), changes: changes.map(c => ({ file: c.file, action: c.action, reason: c.reason })) });
     if (!toWrite.length) {
-      void vscode.commands.executeCommand('setContext', AGENT_GATES_CONTEXT_KEY, true);
-      void vscode.window.showInformationMessage(`Failure Memory: agent gates are already set up in ${folder.name}. ${lines.join('; ')}.${this.stillToDo(root, harnesses)}`);
+      this.setUp();
+      void vscode.window.showInformationMessage(`Failure Memory: agent gates are already set up in ${folder.name}: ${lines.join('; ')}. ${report}${this.stillToDo(root, harnesses)}`);
       this.log.event('agentGates', { folder: root, written: [], unchanged: changes.map(c => c.file) });
       return;
     }
@@ -126,7 +139,7 @@ export class AgentGates extends Disposable {
         `Set up agent gates in ${folder.name}?`,
         {
           modal: true,
-          detail: `${lines.join('\n')}\n\nThe hooks run \`failure-memory\` from ~/.failure-memory/bin; on a machine without Failure Memory they let the agent go on and say the gate is off. Your own hooks stay as they are; run \`failure-memory setup-agents --remove\` to take them out again.`,
+          detail: `${lines.join('\n')}\n\n${report}\n\nThe hooks run the failure-memory command from ~/.failure-memory/bin; on a machine without Failure Memory they let the agent go on and say the gate is off. Your own hooks stay as they are; “failure-memory setup-agents --remove” takes ours out again.`,
         },
         'Write Files',
       );
@@ -136,15 +149,31 @@ export class AgentGates extends Disposable {
       applySetup(root, changes);
     } catch (e) {
       this.log.error('agents', 'agent gates could not be written', e);
-      void vscode.window.showErrorMessage(`Failure Memory: agent gates could not be written: ${(e as Error)?.message ?? e}`);
+      void vscode.window.showErrorMessage(`Failure Memory: agent gates could not be written: ${plainText(String((e as Error)?.message ?? e), 300)}`);
       return;
     }
-    void vscode.commands.executeCommand('setContext', AGENT_GATES_CONTEXT_KEY, true);
+    this.setUp();
     this.log.info('agents', `agent gates set up in ${root}: ${lines.join('; ')}`);
     this.log.event('agentGates', { folder: root, written: toWrite.map(c => c.file), unchanged: changes.filter(c => c.action === 'unchanged').map(c => c.file), skipped: changes.filter(c => c.action === 'skip').map(c => c.file) });
     const skipped = changes.filter(c => c.action === 'skip');
     void vscode.window.showInformationMessage(
-      `Failure Memory: agent gates set up in ${folder.name} (${toWrite.map(c => c.file).join(', ')}).${skipped.length ? ` Skipped: ${skipped.map(c => `${c.file} (${c.reason})`).join('; ')}.` : ''}${this.stillToDo(root, harnesses)}`,
+      `Failure Memory: agent gates set up in ${folder.name}: wrote ${toWrite.map(c => c.file).join(', ')}.${skipped.length ? ` Skipped: ${skipped.map(c => `${c.file} (${c.reason})`).join('; ')}.` : ''} ${report}${this.stillToDo(root, harnesses)}`,
     );
   }
+}
+
+/**
+ * What was found in the folder and what was not, in words: "Found here: Claude Code (.claude).
+ * Not found here: Cursor, Gemini CLI…" — the gate of an agent not found is still written when picked.
+ */
+export function foundReport(picked: readonly HarnessId[], signs: Record<HarnessId, string[]>): string {
+  const others = HARNESS_IDS.filter(id => id !== 'vscode');
+  const found = others.filter(id => signs[id].length);
+  const missing = others.filter(id => !signs[id].length);
+  const name = (id: HarnessId) => HARNESSES[id].title;
+  const parts = [
+    found.length ? `Found here: ${found.map(id => `${name(id)} (${signs[id].join(', ')})`).join(', ')}.` : 'No other coding agent was found in this folder.',
+    missing.length ? `Not found here: ${missing.map(name).join(', ')}${missing.some(id => picked.includes(id)) ? ' (gated anyway where you picked them)' : ''}.` : '',
+  ];
+  return parts.filter(Boolean).join(' ');
 }

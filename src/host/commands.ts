@@ -1,6 +1,8 @@
 // Palette commands (category "Failure Memory"). Each takes an optional ApproachRef so the help
 // dialog, the panel and terminal links can aim it at one approach; without one, it asks.
 
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { describeApproach } from '../core/memory';
 import { plainText } from '../core/plainText';
@@ -15,6 +17,8 @@ import type { MemoryRegistry } from './registry';
 export interface Views {
   showMemory(ref?: ApproachRef): Promise<void>;
   showReflection(record: ReflectionRecord): Promise<void>;
+  /** The memory was exported (the walkthrough's step). */
+  exported?(): void;
 }
 
 export class CommandHandlers extends Disposable {
@@ -103,10 +107,14 @@ export class CommandHandlers extends Disposable {
   private async export(): Promise<void> {
     const folders = this.registry.all();
     if (!folders.length) return;
+    // asks where, offering the home folder: an export in the repository would be committed, and
+    // would show up as a change of the user's
+    const name = `failure-memory-export-${folders[0].folder.name.replace(/[^\w.-]+/g, '-')}-${new Date().toISOString().slice(0, 10)}.json`;
     const target = await vscode.window.showSaveDialog({
-      defaultUri: vscode.Uri.joinPath(folders[0].folder.uri, 'failure-memory-export.json'),
+      defaultUri: vscode.Uri.file(path.join(os.homedir(), name)),
       filters: { JSON: ['json'] },
       saveLabel: vscode.l10n.t('Export Memory'),
+      title: vscode.l10n.t('Export the memory of this workspace to'),
     });
     if (!target) return;
     const payload = {
@@ -115,6 +123,7 @@ export class CommandHandlers extends Disposable {
     };
     await vscode.workspace.fs.writeFile(target, Buffer.from(JSON.stringify(payload, null, 2), 'utf8'));
     this.log.info('commands', `memory exported to ${target.fsPath}`);
+    this.views.exported?.();
     void vscode.window.showInformationMessage(vscode.l10n.t('Memory exported to {0}.', target.fsPath));
   }
 }

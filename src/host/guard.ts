@@ -12,9 +12,11 @@ import { checkCommand, type CheckResult } from '../core/check';
 import { describeApproach } from '../core/memory';
 import { plainText } from '../core/plainText';
 import type { TeamCheck } from '../core/team';
-import type { AttemptInput } from '../core/types';
+import { shellEffects } from '../core/shellEffects';
+import type { Approach, AttemptInput, Decision, GitState, MemoryData } from '../core/types';
 import type { RecordOutcome } from '../app/workspaceMemory';
 import { CommandId, type ApproachRef } from './commandIds';
+import type { EditWatcher } from './editWatcher';
 import type { Logger } from './logger';
 import type { Located, MemoryRegistry } from './registry';
 
@@ -22,6 +24,8 @@ import type { Located, MemoryRegistry } from './registry';
 const SIMILAR_MIN_SCORE = 0.3;
 /** How long the status bar shows what the guard did. */
 const STATUS_MS = 8000;
+/** A denied run that ends within this long is left alone (no Ctrl+C that could reach the next prompt). */
+const STOP_GRACE_MS = 200;
 
 export interface StartDecision {
   check: CheckResult & { team?: TeamCheck };
@@ -39,6 +43,26 @@ export interface StopNote {
   ref: ApproachRef;
 }
 
+interface StopRequest {
+  source: 'terminal' | 'task';
+  redacted: string;
+  where: Located;
+  data: MemoryData;
+  check: CheckResult & { team?: TeamCheck };
+  approach: Approach | undefined;
+  ref: ApproachRef;
+  interrupt: Interrupt;
+  rerun: (() => void) | undefined;
+  terminal?: vscode.Terminal;
+}
+
+/** The git state recorded with an approach's last failure. */
+function lastFailureGit(a: Approach | undefined): GitState | undefined {
+  const ledger = a?.ledger ?? [];
+  for (let i = ledger.length - 1; i >= 0; i--) if (ledger[i].outcome === 'failure') return ledger[i].git;
+  return undefined;
+}
+
 export class Guard {
   /** Exhausted-but-progressing streaks already told about (one notice each, not one per run). */
   private readonly noticed = new Set<string>();
@@ -51,6 +75,8 @@ export class Guard {
     private readonly registry: MemoryRegistry,
     private readonly log: Logger,
     private readonly config: () => ExtensionConfig,
+    /** Saves not written yet (a command started right after Ctrl+S must see them). */
+    private readonly edits?: EditWatcher,
   ) {}
 
   isIgnored(command: string): boolean {
@@ -65,8 +91,9 @@ export class Guard {
   }
 
   /**
-   * Decides on a starting command from the cached memory (no disk access: the interrupt must be
-   * immediate). `interrupt` stops it; `rerun` starts it again after "Run Anyway Once".
+   * Decides on a starting command from the cached memory (no disk access: the decision is immediate) and
+   * the saves not written yet. A deny is confirmed with git first (has anything changed that no save
+   * showed?), then `interrupt` stops the run if it still runs; `rerun` starts it again after "Run Anyway Once".
    */
   onStart(
     source: 'terminal' | 'task',
@@ -77,13 +104,16 @@ export class Guard {
     terminal?: vscode.Terminal,
   ): StartDecision | undefined {
     const cfg = this.config();
-    const local = checkCommand(where.data, where.memory.redact(command), where.relCwd, where.memory.settings);
-    // team memory: the cached team view only (no disk, no network)
-    const check: CheckResult & { team?: TeamCheck } = where.memory.team?.mergeCheckCached(local, where.data.approaches[local.key]) ?? local;
+    const redacted = where.memory.redact(command);
+    const data = this.withUnwritten(where);
+    const check = this.checkAt(where, data, redacted);
     const ref: ApproachRef = { folder: where.folder.uri.toString(), key: check.key };
     const approach = Object.prototype.hasOwnProperty.call(where.data.approaches, check.key) ? where.data.approaches[check.key] : undefined;
+    // a service or a background job started here: a probe may wait for it
+    if (shellEffects(redacted).starts) void this.registry.write(where, m => m.recordStart(redacted)).catch(() => undefined);
     const action = decideStart(check, cfg.blockMode);
     const label = plainText(check.label, 80);
+    if (action !== 'stop') this.noteDecision(where, check, source, action === 'warn' ? 'ask' : action === 'remember' ? 'deny' : 'warn');
     switch (action) {
       case 'run': {
         if (check.status !== 'clear') this.log.debug('guard', `${check.status}: ${check.label} — ${check.reason}`);
@@ -100,38 +130,95 @@ export class Guard {
         this.log.info('guard', `let through once: ${check.label} (${source}) — ${check.reason}`);
         this.log.event('allowedOnce', { key: check.key, command: check.command });
         return { check, blocked: false };
-      case 'notice': {
-        this.log.debug('guard', `${check.status}: ${check.label} — ${check.reason}`);
-        const key = noticeKey(ref.folder, check, approach);
-        if (!this.noticed.has(key)) {
-          this.noticed.add(key);
-          this.say(`$(pass) ${vscode.l10n.t('Failure Memory let “{0}” run: it is making progress, not looping.', label)}`);
-        }
+      case 'notice':
+        this.notice(ref.folder, check, approach);
         return { check, blocked: false };
-      }
       case 'remember':
-        this.log.info('guard', `exhausted approach started, blockMode off: ${check.label}`);
-        this.log.event('notBlocked', { key: check.key, blockMode: 'off' });
+        this.log.info('guard', `denied, blockMode off: ${check.label}`);
+        this.log.event('notBlocked', { key: check.key, blockMode: 'off', code: check.code });
         return { check, blocked: false };
       case 'warn':
-      case 'stop': {
-        const stopping = action === 'stop';
-        let stopped: Promise<StopResult> | undefined;
-        if (stopping) {
-          try {
-            stopped = interrupt().then(stopResult, () => stopResult(undefined));
-          } catch (e) {
-            this.log.error('guard', 'could not interrupt', e);
-            stopped = Promise.resolve(stopResult(undefined));
-          }
-          if (terminal) this.stops.set(terminal, { label: check.label, failures: check.attempts, at: Date.now(), ref });
-        }
-        this.log.warn('guard', `${stopping ? 'BLOCKED (interrupted)' : 'WARNED'} ${source} approach ${check.label}: ${check.reason}`);
-        this.log.event('blocked', { key: check.key, command: check.command, source, interrupted: stopping, attempts: check.attempts, folder: where.folder.name });
-        void this.afterBlock(check, { ...(approach ? helpFacts(check, approach) : helpFacts(check, undefined)), ...(check.team ? { team: { summary: check.team.summary, teamOnly: check.status !== 'exhausted' } } : {}) }, ref, stopped, rerun, where);
-        return { check, blocked: stopping };
+        this.log.warn('guard', `WARNED ${source} approach ${check.label} (${check.decision}, ${check.code}): ${check.reason}`);
+        this.log.event('blocked', { key: check.key, command: check.command, source, interrupted: false, decision: check.decision, code: check.code, attempts: check.attempts, folder: where.folder.name });
+        void this.afterBlock(check, this.facts(check, approach), ref, undefined, rerun, where);
+        return { check, blocked: false };
+      case 'stop':
+        void this.stopUnlessChanged({ source, redacted, where, data, check, approach, ref, interrupt, rerun, terminal });
+        return { check, blocked: true };
+    }
+  }
+
+  /** The folder's memory with the saves the edit watcher has not written yet. */
+  private withUnwritten(where: Located): MemoryData {
+    const unwritten = this.edits?.unwritten(where.folder) ?? [];
+    return unwritten.length ? { ...where.data, edits: [...(where.data.edits ?? []), ...unwritten] } : where.data;
+  }
+
+  private checkAt(where: Located, data: MemoryData, redacted: string, gitNow?: GitState): CheckResult & { team?: TeamCheck } {
+    const local = checkCommand(data, redacted, where.relCwd, where.memory.settings, new Date(), gitNow);
+    // team memory: the cached team view only (no disk, no network)
+    return where.memory.team?.mergeCheckCached(local, data.approaches[local.key]) ?? local;
+  }
+
+  /** Every ask and deny (also the ones shadow mode only records) goes to the decision log. */
+  /** `answered`: what the terminal did (interrupted: deny; the dialog: ask; let it run: warn). */
+  private noteDecision(where: Located, check: CheckResult, source: 'terminal' | 'task', answered: Decision): void {
+    if (check.policyDecision !== 'ask' && check.policyDecision !== 'deny') return;
+    void this.registry.write(where, m => m.recordDecision(check, source, answered)).catch(e => this.log.debug('guard', `decision not recorded: ${String(e)}`));
+  }
+
+  /** Let through though exhausted: one quiet status-bar line per streak, saying why. */
+  private notice(folder: string, check: CheckResult, approach: Approach | undefined): void {
+    this.log.debug('guard', `${check.status}: ${check.label} — ${check.decision} (${check.code}): ${check.reason}`);
+    const key = noticeKey(folder, check, approach);
+    if (this.noticed.has(key)) return;
+    this.noticed.add(key);
+    const label = plainText(check.label, 80);
+    const t = vscode.l10n.t;
+    const changed = check.evidence && check.evidence.change !== 'none';
+    this.say(
+      check.policyDecision !== check.decision
+        ? `$(eye) ${t('Failure Memory would have stopped “{0}” (shadow mode): recorded.', label)}`
+        : changed && (check.code.startsWith('same-error') || check.code === 'input-changed' || check.code === 'edit-chained')
+          ? `$(pass) ${t('Failure Memory let “{0}” run: something changed since its last failure.', label)}`
+          : `$(pass) ${t('Failure Memory let “{0}” run: it is making progress, not looping.', label)}`,
+    );
+  }
+
+  private facts(check: CheckResult & { team?: TeamCheck }, approach: Approach | undefined): HelpFacts {
+    return { ...helpFacts(check, approach), ...(check.team ? { team: { summary: check.team.summary, teamOnly: check.status !== 'exhausted' } } : {}) };
+  }
+
+  /**
+   * The terminal interrupts only a loop repeated with nothing changed: when the last failure has a git
+   * state, git is read first and a changed working tree lets the run go (quietly). Then the run is
+   * interrupted if it still runs — never a `^C` after it ended.
+   */
+  private async stopUnlessChanged(s: StopRequest): Promise<void> {
+    let check = s.check;
+    if (lastFailureGit(s.approach)) {
+      const gitNow = await s.where.memory.gitState();
+      if (gitNow) check = this.checkAt(s.where, s.data, s.redacted, gitNow);
+      if (check.decision !== 'deny') {
+        this.noteDecision(s.where, check, s.source, 'warn');
+        this.notice(s.ref.folder, check, s.approach);
+        return;
       }
     }
+    this.noteDecision(s.where, check, s.source, 'deny');
+    // a run that ends within a moment is not interrupted: a Ctrl+C sent as it ends would land in the next prompt
+    await new Promise(r => setTimeout(r, STOP_GRACE_MS));
+    let stopped: Promise<StopResult>;
+    try {
+      stopped = s.interrupt().then(stopResult, () => stopResult(undefined));
+    } catch (e) {
+      this.log.error('guard', 'could not interrupt', e);
+      stopped = Promise.resolve(stopResult(undefined));
+    }
+    if (s.terminal) this.stops.set(s.terminal, { label: check.label, failures: check.attempts, at: Date.now(), ref: s.ref });
+    this.log.warn('guard', `DENIED (interrupted) ${s.source} approach ${check.label} (${check.code}): ${check.reason}`);
+    this.log.event('blocked', { key: check.key, command: check.command, source: s.source, interrupted: true, decision: check.decision, code: check.code, attempts: check.attempts, folder: s.where.folder.name });
+    await this.afterBlock(check, this.facts(check, s.approach), s.ref, stopped, s.rerun, s.where);
   }
 
   /** Waits for the interrupt to be confirmed (or not), says so in the status bar, then shows the dialog. */
@@ -149,9 +236,13 @@ export class Guard {
     const label = plainText(check.label, 80);
     if (result) {
       this.log.event('stopResult', { key: check.key, result: result.kind });
-      if (result.kind === 'stopped') this.say(`$(debug-stop) ${vscode.l10n.t('Failure Memory stopped “{0}”: it failed {1} times in a row.', label, check.attempts)}`);
+      if (result.kind === 'stopped') this.say(`$(debug-stop) ${vscode.l10n.t('Failure Memory stopped “{0}”: it failed {1} times in a row with nothing changed.', label, check.attempts)}`);
       else if (result.kind === 'stillRunning') this.say(`$(warning) ${vscode.l10n.t('Failure Memory could not stop “{0}”: it is still running.', label)}`);
-      else this.say(`$(info) ${vscode.l10n.t('“{0}” ended before Failure Memory could stop it.', label)}`);
+      else {
+        // it ended on its own before the stop: nothing was interrupted, nothing is asked; the result is recorded
+        this.say(`$(info) ${vscode.l10n.t('“{0}” failed again with nothing changed since its last failure: change something before the next run.', label)}`);
+        return;
+      }
     }
     await this.showHelp(facts, ref, result, result?.kind === 'stopped' ? rerun : undefined, await seen);
   }
@@ -185,7 +276,16 @@ export class Guard {
     );
     if (stop?.kind === 'stillRunning') lines.push(t('It is still running: press Ctrl+C in the terminal to stop it.'));
     if (stop?.kind === 'endedFirst') lines.push(stop.exitCode === undefined ? t('It ended on its own; its result is recorded.') : t('It ended on its own with exit code {0}; its result is recorded.', stop.exitCode));
+    // the failing tests by name: what to open first
+    if (facts.failingTests.length) {
+      const names = facts.failingTests.slice(0, 3).map(n => plainText(n, 120));
+      const more = facts.failingTests.length - names.length;
+      lines.push(
+        facts.failingTests.length === 1 ? t('Failing test: {0}', names[0]) : more > 0 ? t('Failing tests: {0} and {1} more', names.join(' · '), more) : t('Failing tests: {0}', names.join(' · ')),
+      );
+    }
     lines.push(facts.lastErrorLine ? t('Last error: {0}', plainText(facts.lastErrorLine, 400)) : t('No error output was captured.'));
+    if (facts.lastErrorCame) lines.push(t('The same error {0}.', facts.lastErrorCame));
     if (facts.variants.length) lines.push(t('Also run as: {0}', facts.variants.map(v => plainText(v, 120)).join(' · ')));
     if (facts.alternatives.length) lines.push(t('Other approaches tried: {0}', facts.alternatives.map(v => plainText(v, 120)).join(' · ')));
     if (seen) lines.push(t('A similar failure was fixed before ({0}): {1}', plainText(seen.label, 120), plainText(seen.lesson, 400)));

@@ -3,6 +3,7 @@
 // vscode.lm.invokeTool. Same tools and wording as the MCP server (../agents/tools.ts).
 
 import * as vscode from 'vscode';
+import { agentGatesSetUp } from '../agents/hooks/protect';
 import { confirmationFor, runTool, ToolInputError, TOOL_DEFINITIONS, type ToolDefinition } from '../agents/tools';
 import { Disposable } from './disposable';
 import type { Logger } from './logger';
@@ -47,7 +48,7 @@ class FailureMemoryTool implements vscode.LanguageModelTool<ToolInput> {
     if (this.def.hasCwd) input.cwd = located.relCwd;
     if (token.isCancellationRequested) throw new vscode.CancellationError();
     try {
-      const answer = await runTool(this.def.name, { memory: folder.memory, write: op => this.registry.write(folder, op) }, input);
+      const answer = await runTool(this.def.name, { memory: folder.memory, write: op => this.registry.write(folder, op), gated: () => agentGatesSetUp(folder.memory.workspaceFolder) }, input);
       this.log.info('lmTools', `${this.def.name} in ${folder.folder.name} (${Date.now() - t0} ms): ${answer.text.split('\n')[0]}`);
       this.log.event('lmTool', { tool: this.def.name, folder: folder.folder.name, status: answer.json.status ?? null, ms: Date.now() - t0 });
       return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(answer.text), new vscode.LanguageModelTextPart(JSON.stringify(answer.json))]);

@@ -1,41 +1,42 @@
-// The transformer embedding model: offered once when recall first needs it and none is present,
-// downloaded into global storage with a progress notification (never at activation).
+// The transformer embedding model: never asked for with a prompt (recall first runs when a command
+// is stopped, the worst moment to ask anything). The memory panel and the walkthrough offer it
+// while recall runs on the offline embedder and a download is possible; "Download Embedding Model"
+// fetches it into global storage with a progress notification (never at activation).
 
 import * as vscode from 'vscode';
 import { plainText } from '../core/plainText';
 import type { SemanticScorer } from '../embeddings';
 import type { Logger } from './logger';
 
-const ASKED_KEY = 'failureMemory.modelDownloadOffered';
-
 export class ModelDownloads {
-  private offered: boolean;
   private running: Promise<void> | undefined;
+  private offerable = false;
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** The offer appeared or went away (the panel shows it). */
+  readonly onDidChange = this.changed.event;
 
   constructor(
-    private readonly context: vscode.ExtensionContext,
     private readonly log: Logger,
     /** Called after a download so every folder's scorer picks the model up. */
     private readonly onInstalled: () => void,
-  ) {
-    this.offered = context.globalState.get<boolean>(ASKED_KEY, false);
+  ) {}
+
+  /** True while recall runs on the offline embedder and the model could be downloaded. */
+  get offered(): boolean {
+    return this.offerable;
   }
 
-  /** Once per user: recall runs on the offline embedder; a model would do better. */
-  maybeOffer(scorer: SemanticScorer): void {
-    if (this.offered || !scorer.canDownload) return;
-    this.offered = true;
-    void this.context.globalState.update(ASKED_KEY, true);
-    const download = vscode.l10n.t('Download');
-    void vscode.window
-      .showInformationMessage(
-        vscode.l10n.t('Failure Memory finds similar past failures with a built-in offline embedder. Download the local sentence-embedding model (all-MiniLM-L6-v2, about 23 MB, runs on this machine) for better recall?'),
-        download,
-        vscode.l10n.t('Not Now'),
-      )
-      .then(pick => {
-        if (pick === download) void this.download(scorer);
-      });
+  /** Recall built a scorer: remember whether a model would do better (said in the panel, quietly). */
+  noteScorer(scorer: SemanticScorer): void {
+    const offer = scorer.canDownload && scorer.mode === 'offline';
+    if (offer === this.offerable) return;
+    this.offerable = offer;
+    this.log.info('recall', offer ? 'recall uses the offline embedder; the panel offers the model download' : 'recall model in use');
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    this.changed.dispose();
   }
 
   async download(scorer: SemanticScorer | undefined): Promise<void> {
@@ -78,6 +79,8 @@ export class ModelDownloads {
           },
         );
         this.onInstalled();
+        this.offerable = false;
+        this.changed.fire();
         void vscode.window.showInformationMessage(vscode.l10n.t('The embedding model is installed; recall now uses it.'));
       } catch (e) {
         this.log.error('recall', 'model download failed', e);

@@ -40,9 +40,12 @@ export class MemoryPanel extends Disposable implements vscode.WebviewViewProvide
     private readonly capture: () => CaptureView,
     onCaptureChange?: vscode.Event<void>,
     private readonly team?: TeamHub,
+    /** The embedding model: offered here while recall runs without it (never by a prompt). */
+    private readonly model?: { readonly offered: boolean; readonly onDidChange: vscode.Event<void> },
   ) {
     super();
-    this.track(vscode.window.registerWebviewViewProvider(MemoryPanel.viewId, this));
+    if (model) this.track(model.onDidChange(() => this.scheduleSnapshot()));
+    this.track(vscode.window.registerWebviewViewProvider(MemoryPanel.viewId, this, { webviewOptions: { retainContextWhenHidden: true } }));
     this.track(registry.onDidChange(() => this.scheduleSnapshot()));
     if (onCaptureChange) this.track(onCaptureChange(() => this.scheduleSnapshot()));
     if (team) this.track(team.onDidChange(() => this.scheduleSnapshot()));
@@ -120,6 +123,7 @@ export class MemoryPanel extends Disposable implements vscode.WebviewViewProvide
       this.capture(),
       { highlight: this.highlight },
     );
+    if (this.model?.offered) snapshot.offerModel = true;
     this.highlight = undefined;
     this.post({ type: 'snapshot', snapshot });
     const counts = {
@@ -232,6 +236,9 @@ export class MemoryPanel extends Disposable implements vscode.WebviewViewProvide
       }
       case 'openLog':
         this.log.show();
+        return {};
+      case 'downloadModel':
+        await vscode.commands.executeCommand(CommandId.DownloadModel);
         return {};
     }
   }

@@ -13,11 +13,10 @@ export class SettingsProblems {
 
   report(problems: readonly string[]): void {
     for (const p of problems) {
-      const text = plainText(`Failure Memory: ${p}`, 500);
-      if (this.told.has(text)) continue;
-      this.told.add(text);
+      if (this.told.has(p)) continue;
+      this.told.add(p);
       this.log.warn('config', p);
-      void vscode.window.showWarningMessage(text);
+      void vscode.window.showWarningMessage(plainText(`Failure Memory: ${p}`, 500));
     }
   }
 }

@@ -2,7 +2,9 @@
 // "N exhausted" on the warning background when any approach is exhausted.
 
 import * as vscode from 'vscode';
+import { approachCounts } from '../core/counts';
 import { describeApproach } from '../core/memory';
+import { failedText } from '../core/shownText';
 import type { Approach } from '../core/types';
 import type { CaptureView } from '../shared/protocol';
 import { CommandId } from './commandIds';
@@ -62,7 +64,18 @@ export class StatusBar extends Disposable {
       this.item.text = text;
       this.log.event('statusBar', { text, exhausted: exhausted.length, failing: failing.length });
     }
+    // what a screen reader says: plain words (the tooltip is Markdown with a command link)
+    const label = this.ariaLabel(exhausted.length, failing.length, c, offline.length > 0);
+    if (this.item.accessibilityInformation?.label !== label) this.item.accessibilityInformation = { label, role: 'button' };
     this.item.tooltip = this.tooltip(exhausted, failing, multi, c, teams, groups.some(g => g.folder.private));
+  }
+
+  /** "Failure Memory: 1 exhausted, 2 failing. Click to show the memory." */
+  private ariaLabel(exhausted: number, failing: number, c: CaptureView, offline: boolean): string {
+    const t = vscode.l10n.t;
+    if (c.paused) return t('Failure Memory: capture paused. Click to resume capture.');
+    const state = [exhausted ? t('{0} exhausted', exhausted) : '', failing ? t('{0} failing', failing) : ''].filter(Boolean).join(', ') || t('nothing is failing');
+    return `${t('Failure Memory: {0}.', state)}${offline ? ` ${t('Team memory offline.')}` : ''} ${t('Click to show the memory.')}`;
   }
 
   /** The hover: what is exhausted and failing, what is captured, the team memory, and what a click does. */
@@ -76,7 +89,8 @@ export class StatusBar extends Disposable {
     tip.appendMarkdown('**\n\n');
     const line = (a: Listed) => {
       tip.appendMarkdown('- ');
-      tip.appendText(`${describeApproach(a.a)}${multi ? ` [${a.g.folder.folder.name}]` : ''} — ${a.a.failures === 1 ? t('1 failure') : t('{0} failures', a.a.failures)}`);
+      // the counts' own sentence, the same the dialog, the panel and the CLI say
+      tip.appendText(`${describeApproach(a.a)}${multi ? ` [${a.g.folder.folder.name}]` : ''} — ${failedText(approachCounts(a.a, a.g.folder.memory.settings.threshold))}`);
       tip.appendMarkdown('\n');
     };
     if (exhausted.length) {

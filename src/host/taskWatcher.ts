@@ -72,12 +72,15 @@ export class TaskWatcher extends Disposable {
     if (!command || this.guard.isIgnored(command)) return;
     const where = this.registry.locate(taskCwd(task));
     if (!where) return;
-    const d = this.guard.onStart('task', command, where, () => this.terminate(e.execution), () => void vscode.tasks.executeTask(task));
-    if (d?.blocked) this.blocked.add(e.execution);
+    // a stopped task is marked by terminate() itself: the guard may confirm with git before it stops
+    this.guard.onStart('task', command, where, () => this.terminate(e.execution), () => void vscode.tasks.executeTask(task));
   }
 
   /** Terminates a task and waits (briefly) for its process to end: the guard only says "stopped" when it did. */
   private terminate(execution: vscode.TaskExecution): Promise<{ exitCode: number | undefined } | undefined> {
+    // a task that already ended is not terminated (nothing to stop); its result is recorded as usual
+    if (!this.started.has(execution)) return Promise.resolve({ exitCode: undefined });
+    this.blocked.add(execution);
     return new Promise(resolve => {
       const timer = setTimeout(() => {
         this.endWaiters.delete(execution);

@@ -5,6 +5,7 @@
 
 import * as vscode from 'vscode';
 import { SECTION } from '../core/config';
+import { plainText } from '../core/plainText';
 import type { TeamView } from '../core/team';
 import { MemoryStore } from '../store/memoryStore';
 import { memoryDirFor } from '../store/paths';
@@ -154,7 +155,7 @@ export class TeamHub extends Disposable {
     for (const [folder, { team, store }] of this.teams) {
       const r = await this.run(folder, team, () => team.sync(store));
       if (userAsked) {
-        if (r?.error) void vscode.window.showWarningMessage(`Failure Memory: ${r.error.message}`);
+        if (r?.error) void vscode.window.showWarningMessage(`Failure Memory: ${plainText(r.error.message, 500)}`);
         else if (r) void vscode.window.setStatusBarMessage(`$(cloud) Failure Memory: team memory synced (${r.pushed} sent, ${r.waiting} waiting)`, 4000);
       }
     }
@@ -165,7 +166,8 @@ export class TeamHub extends Disposable {
       const r = await op();
       if (r.error) this.reportOnce(r.error);
       else this.told.clear();
-      if (r.pushed || r.cleared.length) this.log.info('team', `${team.project}: pushed ${r.pushed} (${r.inserted} new), ${r.waiting} waiting${r.cleared.length ? `; cleared by a team success: ${r.cleared.join(', ')}` : ''}`);
+      if (r.pushed || r.cleared.length) this.log.info('team', `${team.project}: pushed ${r.pushed} (${r.inserted} new), ${r.waiting} waiting${r.cleared.length ? `; cleared by a team success: ${r.clearedLabels.join(', ')}` : ''}`);
+      if (r.retention && 'attempts' in r.retention && r.retention.attempts + r.retention.resolves) this.log.info('team', `${team.project}: retention removed ${r.retention.attempts + r.retention.resolves} old record(s)`);
       if (r.pulled) this.log.event('teamPulled', { project: team.project, waiting: r.waiting, cleared: r.cleared });
       await this.refreshState(folder, team);
       return r;
@@ -182,9 +184,12 @@ export class TeamHub extends Disposable {
     this.log.warn('team', e.message);
     this.log.event('teamOffline', { code: e.code });
     if (e.code === 'AUTH' || e.code === 'NO_PASSWORD' || e.code === 'NO_DATABASE' || e.code === 'TLS') {
-      void vscode.window.showWarningMessage(`Failure Memory: ${e.message}`, 'Set Password').then(pick => {
+      void vscode.window.showWarningMessage(`Failure Memory: ${plainText(e.message, 500)}`, 'Set Password').then(pick => {
         if (pick) void vscode.commands.executeCommand(CommandId.SetTeamPassword);
       });
+    } else if (e.code === 'SCHEMA' || e.code === 'PERMISSION') {
+      // the database's owner has to act (team init, a grant): said once, with what to ask for
+      void vscode.window.showWarningMessage(`Failure Memory: ${plainText(e.message, 500)}`);
     }
   }
 

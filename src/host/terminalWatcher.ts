@@ -6,10 +6,12 @@ import * as vscode from 'vscode';
 import { OutputBuffer } from '../core/output';
 import { plainText } from '../core/plainText';
 import type { ExtensionConfig } from '../core/config';
+import { claimAgentRun, finishAgentRun, handedOutput } from '../store/agentRuns';
+import { memoryDirFor } from '../store/paths';
 import { Disposable } from './disposable';
 import type { Guard } from './guard';
 import type { Logger } from './logger';
-import type { MemoryRegistry } from './registry';
+import type { Located, MemoryRegistry } from './registry';
 
 interface Running {
   buffer: OutputBuffer;
@@ -21,6 +23,8 @@ interface Running {
 const READ_GRACE_MS = 3000;
 /** How long a run may take to end after Ctrl+C before the guard says it could not be stopped. */
 const STOP_CONFIRM_MS = 3000;
+/** How long the end handler waits for the output VS Code's agent hook hands over (it comes right after the run). */
+const HANDED_OUTPUT_WAIT_MS = 5000;
 /** How long a new terminal may take to report shell integration before the user is told. */
 const SHELL_INTEGRATION_WAIT_MS = 10_000;
 const NOTICE_KEY = 'failureMemory.shellIntegrationNoticeShown';
@@ -43,6 +47,8 @@ function cwdOf(execution: vscode.TerminalShellExecution, terminal: vscode.Termin
 
 export class TerminalWatcher extends Disposable {
   private readonly running = new Map<vscode.TerminalShellExecution, Running>();
+  /** Runs that ended, with their exit code (a late stop must not send Ctrl+C to the next prompt). */
+  private readonly ended = new WeakMap<vscode.TerminalShellExecution, { exitCode: number | undefined }>();
   /** Interrupted runs waiting for their end event (to confirm Ctrl+C stopped them). */
   private readonly endWaiters = new Map<vscode.TerminalShellExecution, (end: { exitCode: number | undefined }) => void>();
   private readonly withIntegration = new Set<vscode.Terminal>();
@@ -160,9 +166,12 @@ export class TerminalWatcher extends Disposable {
 
   /**
    * Sends Ctrl+C and waits (briefly) for the run's end event: only an end with an interrupt exit
-   * code lets the guard say "stopped". Resolves undefined when the run did not end in time.
+   * code lets the guard say "stopped". Resolves undefined when the run did not end in time. A run that
+   * already ended gets no Ctrl+C at all (it would land in the next prompt, on what the user types).
    */
   private interrupt(terminal: vscode.Terminal, execution: vscode.TerminalShellExecution): Promise<{ exitCode: number | undefined } | undefined> {
+    const ended = this.ended.get(execution);
+    if (ended || !this.running.has(execution)) return Promise.resolve({ exitCode: ended?.exitCode });
     return new Promise(resolve => {
       const timer = setTimeout(() => {
         this.endWaiters.delete(execution);
@@ -179,6 +188,7 @@ export class TerminalWatcher extends Disposable {
 
   private async onEnd(e: vscode.TerminalShellExecutionEndEvent): Promise<void> {
     const execution = e.execution;
+    this.ended.set(execution, { exitCode: e.exitCode });
     this.endWaiters.get(execution)?.({ exitCode: e.exitCode });
     const run = this.running.get(execution);
     this.running.delete(execution);
@@ -203,20 +213,53 @@ export class TerminalWatcher extends Disposable {
       this.log.debug('terminal', `not in a workspace folder (${typeof cwd === 'string' ? cwd : (cwd?.fsPath ?? 'unknown cwd')}): not recorded`);
       return;
     }
-    await Promise.race([run.reading, new Promise(r => setTimeout(r, READ_GRACE_MS))]);
-    await this.guard.record(
-      where,
-      {
-        command,
-        exitCode: e.exitCode,
-        source: 'terminal',
-        output: run.buffer.toString(),
-        outputTruncated: run.buffer.truncated,
-        outputBytes: run.buffer.totalBytes,
-        startedAt: run.startedAt,
-      },
-      { terminal: e.terminal.name },
-    );
+    // a run of VS Code's agent terminal tool: its hooks wait until it is recorded, and hand its output
+    const agentRun = this.claimAgentRun(where, command, run.startedAt);
+    try {
+      await Promise.race([run.reading, new Promise(r => setTimeout(r, READ_GRACE_MS))]);
+      let output = run.buffer.toString();
+      if (agentRun && !output.trim()) output = (await this.outputHandedOver(agentRun)) ?? output;
+      await this.guard.record(
+        where,
+        {
+          command,
+          exitCode: e.exitCode,
+          source: 'terminal',
+          output,
+          outputTruncated: run.buffer.truncated,
+          outputBytes: Math.max(run.buffer.totalBytes, Buffer.byteLength(output)),
+          startedAt: run.startedAt,
+        },
+        { terminal: e.terminal.name },
+      );
+    } finally {
+      if (agentRun) finishAgentRun(agentRun.dir, agentRun.id);
+    }
+  }
+
+  /** The agent hook's call that ran this command, claimed (never in an untrusted workspace: its memory is elsewhere). */
+  private claimAgentRun(where: Located, command: string, startedAt: string): { dir: string; id: string } | undefined {
+    if (where.private) return undefined;
+    const dir = memoryDirFor(where.folder.uri.fsPath);
+    try {
+      const id = claimAgentRun(dir, command, Date.parse(startedAt));
+      return id ? { dir, id } : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The output the agent's post hook handed over (bounded wait: the hook runs right after the run). */
+  private async outputHandedOver(run: { dir: string; id: string }): Promise<string | undefined> {
+    for (const end = Date.now() + HANDED_OUTPUT_WAIT_MS; Date.now() < end; ) {
+      const output = handedOutput(run.dir, run.id);
+      if (output !== undefined) {
+        this.log.debug('terminal', `output of the agent's run handed over by its hook (${output.length} chars)`);
+        return output;
+      }
+      await new Promise(r => setTimeout(r, 50));
+    }
+    return undefined;
   }
 
   override dispose(): void {

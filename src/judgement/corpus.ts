@@ -1,6 +1,8 @@
 // Reading the trajectory corpus format (../shared/trajectories/README.md): one JSON object per line,
 // `{"source", "agent", "task", "commands": [{"command", "exitCode", "cwd", "output", "exitCodeSource"}]}`,
-// plain or gzip-compressed. Bad lines are reported with their line number and skipped; nothing else is lost.
+// plain or gzip-compressed. Edit events (`{"kind": "edit", "tool", "path", "ok"}`, devcorpus2) stay in
+// order: each shell command carries the edits made since the command before it. Bad lines are reported
+// with their line number and skipped; nothing else is lost.
 
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
@@ -12,6 +14,15 @@ export interface CorpusCommand {
   /** The folder the command ran in; each command runs in a fresh subshell there (a `cd` does not carry over). */
   cwd: string;
   output: string;
+  /** Edit events between the previous shell command and this one, in order. */
+  editsBefore?: CorpusEdit[];
+}
+
+/** A file edit an agent made through its edit tool; `ok: false`: the harness reported it failed (nothing changed). */
+export interface CorpusEdit {
+  tool: string;
+  path: string;
+  ok: boolean;
 }
 
 export interface Trajectory {
@@ -64,8 +75,14 @@ function toTrajectory(raw: unknown, line: number): Trajectory | string {
   const o = raw as Record<string, unknown>;
   if (!Array.isArray(o.commands)) return 'no "commands" array';
   const commands: CorpusCommand[] = [];
+  let edits: CorpusEdit[] = [];
   for (let k = 0; k < o.commands.length; k++) {
     const c = o.commands[k] as Record<string, unknown> | null;
+    if (c && typeof c === 'object' && c.kind === 'edit') {
+      // a path the renderer truncated is null: still an edit of something (ok null: not known to have failed)
+      edits.push({ tool: typeof c.tool === 'string' ? c.tool : 'edit', path: typeof c.path === 'string' && c.path ? c.path : '(unknown file)', ok: c.ok !== false });
+      continue;
+    }
     if (!c || typeof c !== 'object' || typeof c.command !== 'string') return `commands[${k}] has no "command" string`;
     const code = c.exitCode;
     if (code !== null && code !== undefined && (typeof code !== 'number' || !Number.isInteger(code))) {
@@ -76,7 +93,9 @@ function toTrajectory(raw: unknown, line: number): Trajectory | string {
       exitCode: typeof code === 'number' ? code : null,
       cwd: typeof c.cwd === 'string' && c.cwd ? c.cwd : '.',
       output: typeof c.output === 'string' ? c.output : '',
+      ...(edits.length ? { editsBefore: edits } : {}),
     });
+    edits = [];
   }
   return {
     source: typeof o.source === 'string' && o.source ? o.source : `line ${line}`,

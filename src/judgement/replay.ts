@@ -1,9 +1,14 @@
 // Replay: each trajectory of a corpus runs through its own fresh, isolated memory, in-process.
 // Before each command we ask WorkspaceMemory.check (what `failure-memory check` answers), then we
 // record the command with its real exit code and output through WorkspaceMemory.record (what
-// `failure-memory record` does). Same service, same engine: only the store lives in memory.
+// `failure-memory record` does); the edit events between commands go through WorkspaceMemory.recordEdits
+// (what `failure-memory edit` and the edit-tool hooks do). Same service, same engine: only the store
+// lives in memory, and the clock is the replay's own: the corpora carry no times, so each event is
+// REPLAY_STEP_MS after the one before.
 
 import type { CheckStatus, Verdict } from '../core/check';
+import type { Evidence, ReasonCode } from '../core/policy';
+import type { Decision } from '../core/types';
 import { InMemoryStore } from '../store/inMemoryStore';
 import { openWorkspaceMemory } from '../app/openMemory';
 import { settingsFrom } from '../app/settings';
@@ -14,7 +19,9 @@ export interface ReplayLine {
   source: string;
   index: number;
   status: CheckStatus;
-  /** The gate would stop this run (`check` exits 2). */
+  /** The graded answer: allow, warn, ask or deny. */
+  decision: Decision;
+  /** The gate would stop this run until someone decides (ask or deny; `check` exits 2). */
   blocked: boolean;
 }
 
@@ -25,9 +32,15 @@ export interface ReplayStep extends ReplayLine {
   verdict: Verdict;
   key: string;
   reason: string;
+  /** The rule that decided. */
+  code: ReasonCode;
+  evidence?: Evidence;
   /** Failures the approach had before this run. */
   attempts: number;
 }
+
+/** The replay's time between two events (a shell command or an edit): a typical agent step. */
+export const REPLAY_STEP_MS = 10_000;
 
 export interface ReplayOptions {
   threshold?: number;
@@ -40,8 +53,9 @@ export interface ReplayOptions {
  */
 export async function replayTrajectory(t: Trajectory, options: ReplayOptions = {}): Promise<ReplayStep[]> {
   const workspace = t.commands[0]?.cwd ?? '.';
+  let time = Date.parse('2026-01-01T00:00:00.000Z');
   // a recorded trajectory: the defaults (not the settings of whatever folder is at that path), no
-  // git and no team (there is no real repository behind it)
+  // git and no team (there is no real repository behind it); the replay's own clock
   const { memory } = openWorkspaceMemory({
     workspace,
     store: new InMemoryStore(t.source),
@@ -49,24 +63,34 @@ export async function replayTrajectory(t: Trajectory, options: ReplayOptions = {
     overrides: { threshold: options.threshold },
     git: false,
     team: false,
+    clock: () => new Date(time),
   });
   const steps: ReplayStep[] = [];
   for (let index = 0; index < t.commands.length; index++) {
     const c = t.commands[index];
+    for (const e of c.editsBefore ?? []) {
+      time += REPLAY_STEP_MS;
+      await memory.recordEdits([{ path: e.path, ok: e.ok, source: 'agent', tool: e.tool }]);
+    }
+    time += REPLAY_STEP_MS;
     const cwd = relativeCwd(workspace, c.cwd);
     const check = await memory.check(c.command, cwd);
     steps.push({
       source: t.source,
       index,
       status: check.status,
+      decision: check.decision,
       blocked: check.verdict === 'block',
       command: c.command,
       exitCode: c.exitCode,
       verdict: check.verdict,
       key: check.key,
       reason: check.reason,
+      code: check.code,
+      ...(check.evidence ? { evidence: check.evidence } : {}),
       attempts: check.attempts,
     });
+    time += 1;
     await memory.record({ command: c.command, cwd, exitCode: c.exitCode, output: c.output, source: 'agent' });
   }
   return steps;
@@ -81,5 +105,5 @@ export function relativeCwd(workspace: string, cwd: string): string | undefined 
 }
 
 export function replayLine(s: ReplayStep): ReplayLine {
-  return { source: s.source, index: s.index, status: s.status, blocked: s.blocked };
+  return { source: s.source, index: s.index, status: s.status, decision: s.decision, blocked: s.blocked };
 }

@@ -68,6 +68,13 @@ export interface ApproachView {
   /** Runs of the current streak that ran to an end (interrupted runs are not counted). */
   runs: number;
   threshold: number;
+  /** The count as the badge shows it ("3/5" while failing, "11×" once exhausted) and as it is read out. */
+  badge: string;
+  badgeLabel: string;
+  /** The streak in words: "failed 11 times in a row (the limit is 5) · the same error came 11 times". */
+  summary: string;
+  /** Tests that failed in the last failing run. */
+  failingTests: string[];
   lastErrorSignature: string;
   /** The last error as the output printed it (redacted); the signature when no output was kept. */
   lastError: string;
@@ -123,6 +130,8 @@ export interface RecallView {
   status: ApproachStatusView;
   score: number;
   errorSignature: string;
+  /** The last error as the output printed it (what the panel shows; the signature is only for matching). */
+  errorText: string;
   attempts: number;
   lesson?: string;
 }
@@ -156,6 +165,22 @@ export interface TeamPanelView {
   failures: TeamFailureView[];
 }
 
+/** One ask or deny of the gate (or one shadow mode only recorded), with the rule that decided. */
+export interface DecisionView {
+  folder: string;
+  at: string;
+  label: string;
+  command: string;
+  cwd: string;
+  /** What was answered. */
+  decision: 'allow' | 'warn' | 'ask' | 'deny';
+  /** What the policy said before the strongest-answer setting (differs in shadow mode). */
+  policy: 'allow' | 'warn' | 'ask' | 'deny';
+  code: string;
+  reason: string;
+  via: string;
+}
+
 export interface Snapshot {
   folders: FolderView[];
   exhausted: ApproachView[];
@@ -165,6 +190,8 @@ export interface Snapshot {
   reflections: ReflectionView[];
   /** Latest first. */
   learnings: LearningView[];
+  /** The gate's recent asks and denies (also those shadow mode only recorded), latest first. */
+  decisions?: DecisionView[];
   capture: CaptureView;
   /** Team memory, per folder where it is on (absent: off everywhere). */
   team?: TeamPanelView[];
@@ -172,6 +199,8 @@ export interface Snapshot {
   highlight?: { folder: string; key: string };
   /** Reflection to open and scroll to (a reflection was just made). */
   highlightReflection?: string;
+  /** Recall runs on the offline embedder and the model can be downloaded: the panel offers it. */
+  offerModel?: boolean;
   generatedAt: string;
 }
 
@@ -200,7 +229,8 @@ export type WebviewMessage =
   | { type: 'addLearning'; folder: string; learningType: LearningTypeView; text: string; key?: string }
   | { type: 'updateLearning'; folder: string; id: string; learningType?: LearningTypeView; text?: string }
   | { type: 'deleteLearning'; folder: string; id: string }
-  | { type: 'openLog' };
+  | { type: 'openLog' }
+  | { type: 'downloadModel' };
 
 export type WebviewMessageType = WebviewMessage['type'];
 
@@ -216,6 +246,7 @@ export const WEBVIEW_MESSAGE_TYPES: readonly WebviewMessageType[] = [
   'updateLearning',
   'deleteLearning',
   'openLog',
+  'downloadModel',
 ];
 
 // ---- validation helpers ----
@@ -287,6 +318,7 @@ const ALLOWED_FIELDS: Record<WebviewMessageType, readonly string[]> = {
   updateLearning: ['folder', 'id', 'learningType', 'text'],
   deleteLearning: ['folder', 'id'],
   openLog: [],
+  downloadModel: [],
 };
 
 /**
@@ -309,6 +341,7 @@ export function validateWebviewMessage(v: unknown): Validation {
   switch (type) {
     case 'ready':
     case 'openLog':
+    case 'downloadModel':
       return { ok: true, message: { type } };
     case 'resolve':
     case 'runAnywayOnce':
@@ -396,6 +429,10 @@ export function isApproachView(v: unknown): v is ApproachView {
     isNum(v.totalAttempts) &&
     isNum(v.runs) &&
     isNum(v.threshold) &&
+    isStr(v.badge) &&
+    isStr(v.badgeLabel) &&
+    isStr(v.summary) &&
+    isStrArray(v.failingTests) &&
     isStr(v.lastErrorSignature) &&
     isStr(v.lastError) &&
     isStrArray(v.alternativesTried) &&
@@ -456,6 +493,7 @@ export function isRecallView(v: unknown): v is RecallView {
     oneOf(APPROACH_STATUSES, v.status) &&
     isNum(v.score) &&
     isStr(v.errorSignature) &&
+    isStr(v.errorText) &&
     isNum(v.attempts) &&
     optional(v.lesson, isStr)
   );
@@ -483,6 +521,15 @@ function isTeamPanelView(v: unknown): v is TeamPanelView {
   );
 }
 
+const DECISIONS = new Set(['allow', 'warn', 'ask', 'deny']);
+
+function isDecisionView(v: unknown): v is DecisionView {
+  return (
+    isPlainObject(v) && isStr(v.folder) && isStr(v.at) && isStr(v.label) && isStr(v.command) && isStr(v.cwd) && isStr(v.code, 100) &&
+    isStr(v.reason) && isStr(v.via, 100) && DECISIONS.has(v.decision as string) && DECISIONS.has(v.policy as string)
+  );
+}
+
 export function isSnapshot(v: unknown): v is Snapshot {
   return (
     isPlainObject(v) &&
@@ -492,10 +539,12 @@ export function isSnapshot(v: unknown): v is Snapshot {
     isArrayOf(v.resolved, isApproachView) &&
     isArrayOf(v.reflections, isReflectionView) &&
     isArrayOf(v.learnings, isLearningView) &&
+    (v.decisions === undefined || isArrayOf(v.decisions, isDecisionView)) &&
     isCaptureView(v.capture) &&
     (v.team === undefined || isArrayOf(v.team, isTeamPanelView)) &&
     (v.highlight === undefined || (isPlainObject(v.highlight) && isStr(v.highlight.folder) && isStr(v.highlight.key))) &&
     optional(v.highlightReflection, isStr) &&
+    optional(v.offerModel, isBool) &&
     isStr(v.generatedAt)
   );
 }

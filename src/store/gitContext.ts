@@ -5,6 +5,7 @@
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import * as path from 'node:path';
+import { mayHoldOnlyOwnFiles, userFiles } from '../core/ownFiles';
 import type { GitState } from '../core/types';
 
 /** Changed paths kept (and hashed) per run. */
@@ -147,7 +148,7 @@ export async function readGitState(folder: string, o: GitOptions = {}): Promise<
   const status = await run(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal'], folder, o);
   if (status === undefined) return undefined;
   const { head, branch, paths } = parseStatus(status);
-  const sorted = [...new Set(paths)].sort();
+  const sorted = [...new Set(userFiles(await expandOwnFolders(paths, folder, o)))].sort();
   const kept = sorted.slice(0, MAX_DIRTY_FILES);
   const hashes = o.sync ? kept.map(p => contentHashSync(path.join(top, p))) : await Promise.all(kept.map(p => contentHash(path.join(top, p))));
   const dirty: Record<string, string> = {};
@@ -159,6 +160,19 @@ export async function readGitState(folder: string, o: GitOptions = {}): Promise<
   if (branch) state.branch = branch;
   if (sorted.length > kept.length) state.dirtyTruncated = true;
   return state;
+}
+
+/**
+ * The changed paths with the new folders git collapsed into one entry (`.github/`) listed file by
+ * file when one of our own files may be inside (a hook file setup wrote): Failure Memory's own
+ * writes are then left out, and a folder that held only those is no change at all.
+ */
+async function expandOwnFolders(paths: string[], folder: string, o: GitOptions): Promise<string[]> {
+  const folders = paths.filter(mayHoldOnlyOwnFiles);
+  if (!folders.length) return paths;
+  const inside = await run(['status', '--porcelain=v2', '-z', '--untracked-files=all', '--', ...folders.map(f => `:/${f}`)], folder, o);
+  if (inside === undefined) return paths;
+  return [...paths.filter(p => !folders.includes(p)), ...parseStatus(inside).paths];
 }
 
 /** The nearest folder up from `folder` holding a `.git` (a folder, or a file for worktrees and submodules). */

@@ -10,7 +10,15 @@ import { approachBytes } from '../core/memory';
 import type { Approach, JournalState, MemoryData } from '../core/types';
 
 export const INDEX_FILE_NAME = 'memory.index.json';
-const INDEX_FORMAT = 1;
+const INDEX_FORMAT = 2;
+
+/**
+ * The lists of memory.json beside the approaches that a partial read loads whole: the learnings, and
+ * the edit events, starts and decisions the gate weighs (what changed since a failure, what started).
+ */
+export const LISTS = ['learnings', 'edits', 'starts', 'decisions'] as const;
+export type ListName = (typeof LISTS)[number];
+export type ListSpans = Partial<Record<ListName, [start: number, length: number]>>;
 
 /** Where an approach is in memory.json: key, byte span, and what it counts toward maxTotalBytes. */
 export type IndexSpan = [key: string, start: number, length: number, bytes: number];
@@ -43,8 +51,8 @@ export interface MemoryIndex {
   file: { ino: number; size: number; mtimeMs: number };
   schemaVersion: number;
   journal?: JournalState;
-  /** Byte span of the learnings list in memory.json. */
-  learnings: [start: number, length: number] | null;
+  /** Byte spans of the lists in memory.json (a list memory.json has not got: absent). */
+  lists: ListSpans;
   /** In memory.json's order. */
   spans: IndexSpan[];
 }
@@ -53,12 +61,12 @@ export interface SerializedMemory {
   /** Exactly JSON.stringify(data). */
   text: string;
   approaches: Array<[key: string, start: number, length: number]>;
-  learnings: [number, number] | null;
+  lists: ListSpans;
 }
 
 /**
  * JSON.stringify(data), built piece by piece to know the byte span of each approach and of the
- * learnings. Same text as JSON.stringify gives (a property whose value is undefined is left out).
+ * lists beside them. Same text as JSON.stringify gives (a property whose value is undefined is left out).
  */
 export function serializeMemory(data: MemoryData): SerializedMemory {
   const parts: string[] = [];
@@ -68,7 +76,7 @@ export function serializeMemory(data: MemoryData): SerializedMemory {
     at += Buffer.byteLength(s, 'utf8');
   };
   const spans: SerializedMemory['approaches'] = [];
-  let learnings: SerializedMemory['learnings'] = null;
+  const lists: ListSpans = {};
   put('{');
   let first = true;
   for (const [k, v] of Object.entries(data)) {
@@ -88,13 +96,13 @@ export function serializeMemory(data: MemoryData): SerializedMemory {
       const text = JSON.stringify(v) as string | undefined;
       if (text === undefined) continue;
       put(`${first ? '' : ','}${JSON.stringify(k)}:`);
-      if (k === 'learnings') learnings = [at, Buffer.byteLength(text, 'utf8')];
+      if ((LISTS as readonly string[]).includes(k)) lists[k as ListName] = [at, Buffer.byteLength(text, 'utf8')];
       put(text);
     }
     first = false;
   }
   put('}');
-  return { text: parts.join(''), approaches: spans, learnings };
+  return { text: parts.join(''), approaches: spans, lists };
 }
 
 /** The index of `data` as written in memory.json (`written`: its serialization; `stat`: the file after the rename). */
@@ -112,7 +120,7 @@ export function indexText(data: MemoryData, written: SerializedMemory, stat: Sta
     file: { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs },
     schemaVersion: data.schemaVersion,
     ...(data.journal ? { journal: data.journal } : {}),
-    learnings: written.learnings,
+    lists: written.lists,
     spans,
   };
   return `${JSON.stringify(index)}\n${JSON.stringify(heads)}\n`;
@@ -163,7 +171,7 @@ export function parseIndex(text: string): ParsedIndex | undefined {
   if (!isObject(v) || v.format !== INDEX_FORMAT || !isObject(v.file) || typeof v.schemaVersion !== 'number' || !Array.isArray(v.spans)) return undefined;
   const { ino, size, mtimeMs } = v.file;
   if (typeof ino !== 'number' || typeof size !== 'number' || typeof mtimeMs !== 'number') return undefined;
-  if (!(v.learnings === null || isSpan(v.learnings, size))) return undefined;
+  if (!isObject(v.lists) || !Object.entries(v.lists).every(([k, span]) => (LISTS as readonly string[]).includes(k) && isSpan(span, size))) return undefined;
   for (const e of v.spans) {
     if (!Array.isArray(e) || e.length !== 4 || typeof e[0] !== 'string' || !isSpan([e[1], e[2]], size) || typeof e[3] !== 'number') return undefined;
   }

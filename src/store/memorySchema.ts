@@ -2,7 +2,7 @@
 // turns parsed JSON into MemoryData (anything that is not memory is refused, never trusted).
 
 import { readJournalState } from '../core/journal';
-import { SCHEMA_VERSION, type Approach, type MemoryData } from '../core/types';
+import { SCHEMA_VERSION, type Approach, type DecisionRecord, type EditEvent, type MemoryData, type StartEvent } from '../core/types';
 import { CorruptMemoryError, StoreError } from './storeError';
 
 export const MEMORY_FILE_NAME = 'memory.json';
@@ -16,6 +16,9 @@ const migrations: Record<number, (doc: Doc) => Doc> = {
   // v1 → v2: the run ledger (core/ledger.ts). Each approach's ledger starts from the attempts of its
   // short-term window (passes included, no git state: that was not recorded before).
   1: doc => ({ ...doc, schemaVersion: 2, approaches: mapObject(doc.approaches, seedLedger) }),
+  // v2 → v3: the workspace's edit events, the jobs and services started, and the gate's decisions (all
+  // start empty: nothing of the kind was recorded before)
+  2: doc => ({ ...doc, schemaVersion: 3, edits: [], starts: [], decisions: [] }),
 };
 
 function mapObject(v: unknown, fn: (a: Doc) => Doc): unknown {
@@ -73,8 +76,22 @@ function normalize(doc: Doc): MemoryData {
     approaches: normalized,
     reflections: field(doc, 'reflections', isObjectList, []),
     learnings: field(doc, 'learnings', isLearningList, []),
+    // bounded logs: an entry of the wrong shape is dropped, not a reason to refuse the memory
+    edits: field(doc, 'edits', Array.isArray, []).filter(isEditEvent),
+    starts: field(doc, 'starts', Array.isArray, []).filter(isStartEvent),
+    decisions: field(doc, 'decisions', Array.isArray, []).filter(isDecisionRecord),
     updatedAt: field(doc, 'updatedAt', isString, now),
   };
+}
+
+function isEditEvent(v: unknown): v is EditEvent {
+  return isObject(v) && typeof v.at === 'string' && typeof v.path === 'string' && typeof v.ok === 'boolean' && typeof v.source === 'string';
+}
+function isStartEvent(v: unknown): v is StartEvent {
+  return isObject(v) && typeof v.at === 'string' && typeof v.command === 'string';
+}
+function isDecisionRecord(v: unknown): v is DecisionRecord {
+  return isObject(v) && ['at', 'command', 'key', 'label', 'cwd', 'decision', 'policy', 'code', 'reason', 'via'].every(k => typeof v[k] === 'string');
 }
 
 function normalizeApproach(key: string, a: Doc, now: string): Approach {

@@ -1,18 +1,19 @@
 // What the hooks read: memory.json with the journal's pending records applied, read synchronously,
 // without the lock (memory.json is replaced by atomic renames; the journal only grows until a fold
-// removes it) and without loading the store. With memory.index.json describing the current
-// memory.json, only the approaches asked for (and those the journal touches) are parsed whole; the
-// others come from their index entries (headOf), which hold all that the gate, the deny reason and
-// applying a run ever read of another approach. Without a usable index, memory.json is parsed
-// whole. Either way the answer for those keys is the one a full read gives (test/unit/journal.test.ts).
+// removes it) and without loading the store. The gate and the agents' context read it whole
+// (readView 'all'). With memory.index.json describing the current memory.json, a reader of a few
+// approaches (a post hook about to record a run: readApproach; a journal-mode writer: readView with
+// keys) parses only those whole, the lists beside them (learnings, edits, starts, decisions) and, for
+// the others, their index entries (headOf), which hold all that applying a run reads of another
+// approach. Either way the answer for those keys is the one a full read gives (test/unit/journal.test.ts).
 
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { applyRecord, isRunRecord, pendingRecords, readJournalState, recordKey, type ApplyContext, type JournalContents } from '../core/journal';
+import { applyRecord, pendingRecords, readJournalState, recordKey, type ApplyContext, type JournalContents } from '../core/journal';
 import { approachBytes } from '../core/memory';
-import { SCHEMA_VERSION, type Approach, type Learning, type MemoryData } from '../core/types';
+import { emptyMemory, SCHEMA_VERSION, type Approach, type Learning, type MemoryData } from '../core/types';
 import { readJournalSync } from './journal';
-import { describes, headOf, headsOf, INDEX_FILE_NAME, parseIndex, type ParsedIndex } from './memoryIndex';
+import { describes, headOf, headsOf, INDEX_FILE_NAME, LISTS, parseIndex, type ParsedIndex } from './memoryIndex';
 import { MEMORY_FILE_NAME } from './memorySchema';
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -69,7 +70,7 @@ export function readView(dir: string, keys: readonly string[] | 'all', ctx: Pick
 }
 
 function emptyData(): MemoryData {
-  return { schemaVersion: SCHEMA_VERSION, approaches: {}, reflections: [], learnings: [], updatedAt: new Date().toISOString() };
+  return emptyMemory();
 }
 
 function applyPending(view: View, journal: JournalContents | undefined, ctx: Pick<ApplyContext, 'redact'>): View {
@@ -131,15 +132,26 @@ function partialView(fd: number, index: ParsedIndex, wanted: Set<string>): View 
       if (key === '__proto__') Object.defineProperty(data.approaches, key, { value: a, enumerable: true, writable: true, configurable: true });
       else data.approaches[key] = a;
     }
-    if (index.learnings) {
-      const learnings = readSlice(fd, index.learnings[0], index.learnings[1]);
-      if (!isLearningList(learnings)) return undefined;
-      data.learnings = learnings;
-    }
+    if (!readLists(fd, index, data)) return undefined;
   } catch {
     return undefined;
   }
   return { data, sizeOf: a => sizes.get(a) ?? approachBytes(a) };
+}
+
+/** The lists beside the approaches (learnings, edits, starts, decisions) into `data`; false when one is not a list. */
+function readLists(fd: number, index: ParsedIndex, data: MemoryData): boolean {
+  for (const name of LISTS) {
+    const span = index.lists[name];
+    if (!span) {
+      if (name !== 'learnings') delete data[name];
+      continue;
+    }
+    const list = readSlice(fd, span[0], span[1]);
+    if (name === 'learnings' ? !isLearningList(list) : !Array.isArray(list)) return false;
+    (data as unknown as Record<string, unknown>)[name] = list;
+  }
+  return true;
 }
 
 /**
@@ -167,6 +179,8 @@ export function readApproach(dir: string, key: string, ctx: Pick<ApplyContext, '
     const index = readIndex(dir, cache);
     if (index && index.schemaVersion === SCHEMA_VERSION && describes(index, stat)) {
       mine.journal = readJournalState(index.journal);
+      // the edit events a run of it is judged with (what changed since its last failure)
+      if (!readLists(fd, index, mine)) return null;
       const span = index.spans.find(s => s[0] === key);
       if (span) {
         const whole = readSlice(fd, span[1], span[2]);
@@ -177,6 +191,7 @@ export function readApproach(dir: string, key: string, ctx: Pick<ApplyContext, '
       const view = wholeView(fd, stat.size);
       if (!view) return null;
       mine.journal = view.data.journal;
+      for (const name of LISTS) (mine as unknown as Record<string, unknown>)[name] = view.data[name];
       const found = Object.prototype.hasOwnProperty.call(view.data.approaches, key) ? view.data.approaches[key] : undefined;
       if (found) Object.defineProperty(mine.approaches, key, { value: found, enumerable: true, writable: true, configurable: true });
     }
@@ -186,83 +201,6 @@ export function readApproach(dir: string, key: string, ctx: Pick<ApplyContext, '
   } finally {
     closeSync(fd);
   }
-}
-
-/**
- * The gate's quick read: only the approaches of `keys`, whole, with their own pending runs applied,
- * nothing else of memory. The runs of other approaches can change these only by evicting them, and
- * an approach taken away is clear: so what lets a command through here lets it through on a full
- * read too, and a block is for the caller to decide again on one (readView), as is any answer that
- * looked at the rest of memory (guardOthers). 'others': the journal holds a record of a kind this
- * version does not apply, read fully. null: no memory at all; undefined: ask the store.
- */
-export function readOwnView(dir: string, keys: readonly string[], ctx: Pick<ApplyContext, 'redact'>, cache: IndexCache = {}): View | 'others' | null | undefined {
-  const journalRead = readJournalSync(dir);
-  const journal = journalRead.kind === 'ok' ? journalRead.contents : undefined;
-  const wanted = new Set(keys);
-  const data = emptyData();
-  let fd: number;
-  try {
-    fd = openSync(path.join(dir, MEMORY_FILE_NAME), constants.O_RDONLY | NOFOLLOW);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') return undefined;
-    if (!journal?.entries.length) return null;
-    return ownRunsOnly(data, journal, wanted, ctx);
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > MAX_MEMORY_BYTES) return undefined;
-    const index = readIndex(dir, cache);
-    if (!index || index.schemaVersion !== SCHEMA_VERSION || !describes(index, stat)) return 'others';
-    data.journal = readJournalState(index.journal);
-    for (const [key, start, length] of index.spans) {
-      if (!wanted.has(key)) continue;
-      const whole = readSlice(fd, start, length);
-      if (!isApproach(whole) || whole.key !== key) return undefined;
-      Object.defineProperty(data.approaches, key, { value: whole, enumerable: true, writable: true, configurable: true });
-    }
-    return ownRunsOnly(data, journal, wanted, ctx);
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** `data` with the pending runs of its approaches applied; 'others' when a pending record is not a run. */
-function ownRunsOnly(data: MemoryData, journal: JournalContents | undefined, wanted: Set<string>, ctx: Pick<ApplyContext, 'redact'>): View | 'others' {
-  const pending = pendingRecords(data, journal);
-  if (!pending.every(isRunRecord)) return 'others';
-  for (const r of pending) {
-    if (!wanted.has(r.attempt.key)) continue;
-    try {
-      applyRecord(data, r, ctx);
-    } catch {
-      return 'others';
-    }
-  }
-  return { data, sizeOf: approachBytes };
-}
-
-/**
- * `data` as seen by a reader that must not depend on anything of memory but the approaches of `keys`
- * (readOwnView's view): any look at another approach, at the list of them, or at another part of
- * memory is noted, and the reader's answer is then to be given from a full read.
- */
-export function guardOthers(data: MemoryData, keys: readonly string[]): { data: MemoryData; lookedElsewhere: () => boolean } {
-  const mine = new Set<PropertyKey>(keys);
-  let elsewhere = false;
-  const approaches = new Proxy(data.approaches, {
-    ownKeys: t => ((elsewhere = true), Reflect.ownKeys(t)),
-    has: (t, k) => (mine.has(k) || (elsewhere = true), Reflect.has(t, k)),
-    getOwnPropertyDescriptor: (t, k) => (mine.has(k) || (elsewhere = true), Reflect.getOwnPropertyDescriptor(t, k)),
-    get: (t, k, r) => (typeof k === 'string' && !mine.has(k) && (elsewhere = true), Reflect.get(t, k, r)),
-  });
-  const guarded = new Proxy(data, {
-    get: (t, k, r) => (k === 'approaches' ? approaches : (k !== 'schemaVersion' && (elsewhere = true), Reflect.get(t, k, r))),
-  });
-  return { data: guarded, lookedElsewhere: () => elsewhere };
 }
 
 /** The approach of `key` in `mine` with the journal's pending runs of that approach applied. */

@@ -24,6 +24,9 @@ const QUIET_ENV = {
   GEMINI_TELEMETRY_ENABLED: 'false',
 };
 
+const patchAdd = (file, content) => `*** Begin Patch\n*** Add File: ${file}\n${content.split('\n').map(l => `+${l}`).join('\n')}\n*** End Patch`;
+const patchUpdate = (file, oldText, newText) => `*** Begin Patch\n*** Update File: ${file}\n@@\n-${oldText}\n+${newText}\n*** End Patch`;
+
 export const HARNESSES = {
   claude: {
     title: 'Claude Code',
@@ -41,14 +44,15 @@ export const HARNESSES = {
   codex: {
     title: 'Codex CLI',
     shell: command => ({ tool: 'exec_command', input: { cmd: command } }),
-    // Codex 0.169 offers its model no apply_patch tool here: the model runs `apply_patch` through
-    // exec_command, which Codex intercepts (its PreToolUse hook sees tool_name Bash with that command)
-    edit: (file, oldText, newText) => ({ tool: 'exec_command', input: { cmd: `apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: ${file}\n@@\n-${oldText}\n+${newText}\n*** End Patch\nEOF` } }),
-    write: (file, content) => ({ tool: 'exec_command', input: { cmd: `apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: ${file}\n${content.split('\n').map(l => `+${l}`).join('\n')}\n*** End Patch\nEOF` } }),
+    // a model outside Codex 0.169's catalog (gpt-5.1-codex here) is offered no apply_patch tool: it runs
+    // `apply_patch` through exec_command, which Codex intercepts and applies itself (PreToolUse sees
+    // tool_name Bash with that command; no PostToolUse follows). EDIT_VARIANTS has the tool itself.
+    edit: (file, oldText, newText) => ({ tool: 'exec_command', input: { cmd: `apply_patch <<'EOF'\n${patchUpdate(file, oldText, newText)}\nEOF` } }),
+    write: (file, content) => ({ tool: 'exec_command', input: { cmd: `apply_patch <<'EOF'\n${patchAdd(file, content)}\nEOF` } }),
     // the model provider, and the project trust a Codex user gives once (Codex loads .codex/ only
     // in a trusted project); the hooks' review is --dangerously-bypass-hook-trust below
-    configure: ({ home, ws, url }) => write(path.join(home, '.codex', 'config.toml'), [
-      'model = "gpt-5.1-codex"',
+    configure: ({ home, ws, url, model = 'gpt-5.1-codex' }) => write(path.join(home, '.codex', 'config.toml'), [
+      `model = "${model}"`,
       'model_provider = "mock"',
       'check_for_update_on_startup = false',
       '',
@@ -105,14 +109,42 @@ export const HARNESSES = {
   cline: {
     title: 'Cline CLI',
     shell: command => ({ tool: 'run_commands', input: { commands: [command] } }),
-    edit: (file, oldText, newText) => ({ tool: 'apply_patch', input: { input: `*** Begin Patch\n*** Update File: ${file}\n@@\n-${oldText}\n+${newText}\n*** End Patch\n` } }),
-    write: (file, content) => ({ tool: 'apply_patch', input: { input: `*** Begin Patch\n*** Add File: ${file}\n${content.split('\n').map(l => `+${l}`).join('\n')}\n*** End Patch\n` } }),
+    // Cline CLI 3.0.65 gives GPT models apply_patch, others its editor tool (EDIT_VARIANTS)
+    edit: (file, oldText, newText) => ({ tool: 'apply_patch', input: { input: `${patchUpdate(file, oldText, newText)}\n` } }),
+    write: (file, content) => ({ tool: 'apply_patch', input: { input: `${patchAdd(file, content)}\n` } }),
     configure: () => {},
     // `cline auth -p openai -b URL` once (the mock's port changes per run), then the prompt
-    before: ({ url }) => ({ cmd: binOf('cline'), args: ['auth', '-p', 'openai', '-k', 'sk-test', '-m', 'gpt-4.1', '-b', `${url}/v1`], env: {} }),
+    before: ({ url, model = 'gpt-4.1' }) => ({ cmd: binOf('cline'), args: ['auth', '-p', 'openai', '-k', 'sk-test', '-m', model, '-b', `${url}/v1`], env: {} }),
     run: ({ prompt }) => ({ cmd: binOf('cline'), args: [prompt], env: {} }),
   },
 };
+
+/**
+ * The edit tools each harness offers its model, per model family: the harness's defaults above, and
+ * the other tool where the harness chooses by model (Codex's apply_patch tool for models in its
+ * catalog; Cline CLI's editor for models other than GPT). `model` goes to configure/before.
+ */
+export const EDIT_VARIANTS = [
+  { id: 'claude', tools: 'Write, Edit' },
+  { id: 'codex', tools: 'apply_patch through exec_command' },
+  {
+    id: 'codex',
+    tools: 'the apply_patch tool',
+    model: 'gpt-5.5',
+    edit: (file, oldText, newText) => ({ tool: 'apply_patch', custom: true, input: `${patchUpdate(file, oldText, newText)}\n` }),
+    write: (file, content) => ({ tool: 'apply_patch', custom: true, input: `${patchAdd(file, content)}\n` }),
+  },
+  { id: 'gemini', tools: 'write_file, replace' },
+  { id: 'copilot', tools: 'create, edit' },
+  { id: 'cline', tools: 'apply_patch' },
+  {
+    id: 'cline',
+    tools: 'editor',
+    model: 'claude-sonnet-4-5',
+    edit: (file, oldText, newText) => ({ tool: 'editor', input: { path: file, old_text: oldText, new_text: newText } }),
+    write: (file, content) => ({ tool: 'editor', input: { path: file, new_text: content } }),
+  },
+];
 
 /** The environment of one harness run: nothing of this machine's HOME or credentials. */
 export function harnessEnv(home, extra) {

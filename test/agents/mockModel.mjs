@@ -5,7 +5,8 @@
 // carries i tool results, so a conversation walks the script whatever the harness sends in between
 // (title or classifier requests without tools get plain text; a denied call still gets a result).
 //
-// A step is { tool: name, input: {…} } (any tool: shell, edit, write…, as the harness names it),
+// A step is { tool: name, input: {…} } (any tool: shell, edit, write…, as the harness names it;
+// `custom: true` with a string input for a freeform tool of the Responses API, Codex's apply_patch),
 // { tools: [{ tool, input }, …] } for parallel calls, or { text }; after the last step the model
 // answers DONE_TEXT.
 import http from 'node:http';
@@ -69,7 +70,7 @@ const id = prefix => `${prefix}_${Date.now().toString(36)}${(++ids).toString(36)
 function callsOf(step) {
   if (!step) return [];
   if (step.tools) return step.tools;
-  if (step.tool) return [{ tool: step.tool, input: step.input ?? {} }];
+  if (step.tool) return [{ tool: step.tool, input: step.input ?? {}, custom: step.custom }];
   return [];
 }
 
@@ -262,8 +263,29 @@ const json = (res, v, status = 200) => {
   res.end(JSON.stringify(v));
 };
 
-/** Side endpoints some harnesses ask for (model lists, …): small valid answers. */
+/** The model the Ollama endpoints list (VS Code's BYOK Ollama provider), able to call tools. */
+export const OLLAMA_MODEL = 'mock-coder';
+
+/**
+ * Ollama's own endpoints, as VS Code's Copilot Chat asks them before it offers a BYOK Ollama model:
+ * the server version (it refuses below 0.6.4), the models, and each model's capabilities ("tools"
+ * makes it usable in agent mode). The chat itself goes to /v1/chat/completions.
+ */
+function ollama(path) {
+  if (/^\/api\/version(?:\?|$)/.test(path)) return { version: '0.12.0' };
+  if (/^\/api\/tags(?:\?|$)/.test(path)) {
+    return { models: [{ name: OLLAMA_MODEL, model: OLLAMA_MODEL, modified_at: '2025-01-01T00:00:00Z', size: 1, digest: 'mock', details: { family: 'llama', parameter_size: '1B' } }] };
+  }
+  if (/^\/api\/show(?:\?|$)/.test(path)) {
+    return { capabilities: ['completion', 'tools'], model_info: { 'general.architecture': 'llama', 'general.basename': 'Mock Coder', 'llama.context_length': 65536 } };
+  }
+  return undefined;
+}
+
+/** Side endpoints some harnesses ask for (model lists, Ollama's, …): small valid answers. */
 function other(req, res, path) {
+  const fromOllama = ollama(path);
+  if (fromOllama) return json(res, fromOllama);
   if (/\/models(?:\?|$)/.test(path)) {
     return json(res, { object: 'list', data: [{ id: 'mock-model', object: 'model', created: 0, owned_by: 'mock' }], models: [] });
   }

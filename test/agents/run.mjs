@@ -1,6 +1,7 @@
 // The agents end-to-end suite: the real harness programs (pinned in ./install.mjs, installed once
 // into .agents/) run headless against a scripted model on 127.0.0.1 (./mockModel.mjs), on a
-// workspace set up only by `failure-memory setup-agents --harness H` with a fresh HOME. For each
+// workspace set up only by `failure-memory setup-agents --harness H` with a fresh HOME (and VS Code's
+// own agent mode, in VS Code 1.139 with the packaged VSIX: ./vscodeAgent.mjs). For each
 // harness: an exhausted command never runs (its side effect stays absent), a clear command runs,
 // each failure is recorded exactly once (never cleared, never counted twice), the gate's reason
 // reaches the model, and the next session's first model request already carries the summary.
@@ -32,13 +33,17 @@ if (process.execArgv.some(a => a.startsWith('--test-reporter'))) {
   } catch (e) {
     installed = `install failed: ${e.message}`;
   }
+  // VS Code's agent mode needs VS Code 1.139, a browser and the packaged VSIX: ready them here too
+  const only = process.argv.slice(2);
+  const { prepareVSCodeAgent, vscodeScenarios } = await import('./vscodeAgent.mjs');
+  const vscodeAgent = !only.length || vscodeScenarios.some(s => only.some(o => s.harnesses.includes(o) || s.name.includes(o))) ? prepareVSCodeAgent() : {};
   // Node 20 takes the reporter only from the command line: run this file again with one, in a
   // network namespace of its own where only loopback exists, so a harness reaches nothing but the
   // mock (no telemetry, no update check leaves the machine)
   const node = [process.execPath, ...process.execArgv, `--test-reporter=${process.env.AGENTS_REPORTER || 'spec'}`, fileURLToPath(import.meta.url), ...process.argv.slice(2)];
   const netns = spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up'], { stdio: 'ignore' }).status === 0;
   const [cmd, ...args] = netns ? ['unshare', '-n', 'sh', '-c', 'ip link set lo up && exec "$@"', 'sh', ...node] : node;
-  const env = { ...process.env, AGENTS_INSTALL: installed, AGENTS_NETNS: netns ? 'loopback only' : 'the machine\'s (no unshare -n here)' };
+  const env = { ...process.env, AGENTS_INSTALL: installed, AGENTS_NETNS: netns ? 'loopback only' : 'the machine\'s (no unshare -n here)', AGENTS_VSCODE_VSIX: vscodeAgent.vsix ?? '', AGENTS_VSCODE_PROBLEM: vscodeAgent.problem ?? '' };
   const child = spawn(cmd, args, { stdio: 'inherit', cwd: REPO_ROOT, env });
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));
   child.on('exit', (code, sig) => process.exit(code ?? 128 + (os.constants.signals[sig] || 1)));
@@ -48,6 +53,7 @@ async function main() {
   const { test, after } = await import('node:test');
   const { ensureHarnesses, HARNESS_PACKAGES } = await import('./install.mjs');
   const { scenarios } = await import('./scenarios.mjs');
+  const { vscodeScenarios } = await import('./vscodeAgent.mjs');
   const only = process.argv.slice(2);
   const cli = path.join(REPO_ROOT, 'dist', 'cli.js');
   if (!fs.existsSync(cli) || !fs.existsSync(path.join(REPO_ROOT, 'dist', 'hook.js'))) {
@@ -66,9 +72,9 @@ async function main() {
   after(() => {
     for (const t of timings) console.log(`[agents] ${t.name}: ${(t.ms / 1000).toFixed(1)} s`);
   });
-  for (const s of scenarios) {
+  for (const s of [...scenarios, ...vscodeScenarios]) {
     if (only.length && !only.some(o => s.harnesses.includes(o) || s.name.includes(o))) continue;
-    const versions = s.harnesses.map(h => `${h} ${HARNESS_PACKAGES[h].version}`).join(', ');
+    const versions = s.versions ?? s.harnesses.map(h => `${h} ${HARNESS_PACKAGES[h].version}`).join(', ');
     test(`${s.name} (${versions})`, { timeout: s.timeout ?? 600_000 }, async t => {
       const t0 = Date.now();
       try {

@@ -1,106 +1,15 @@
 // The scenarios of the agents suite (run by ./run.mjs): one per harness on a workspace set up only
 // by `failure-memory setup-agents`, one for a repository set up for two harnesses whose hooks both
-// fire for one call, and one for a machine without the launcher (the gate says it is off).
+// fire for one call, one for a machine without the launcher (the gate says it is off), edits and the
+// gate's ask per harness (./evidence.mjs), and team memory through two clones.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { HARNESSES, harnessEnv } from './harnesses.mjs';
-import { offersTools, startMockModel } from './mockModel.mjs';
-
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
-const THRESHOLD = 5;
-const ERROR_LINE = "Error: Cannot find module 'left-pad'";
-const FAILING = 'bash build.sh';
-// the same approach with other flags, as agents retry it (and so no harness's own guard against
-// byte-identical calls steps in first: Cline CLI aborts the fifth identical call, Gemini CLI stops too)
-const VARIANTS = ['bash build.sh', 'bash build.sh --verbose', 'bash ./build.sh', 'bash build.sh -v', 'bash build.sh --retry', 'bash build.sh'];
-const CLEAR = 'bash ok.sh';
-
-/** A fresh git repository with a failing build (it counts its runs) and a passing script. */
-function workspace(root) {
-  const ws = path.join(root, 'ws');
-  fs.mkdirSync(ws, { recursive: true });
-  spawnSync('git', ['init', '-q'], { cwd: ws });
-  fs.writeFileSync(path.join(ws, 'build.sh'), `echo run >> runs.log\necho "${ERROR_LINE}" >&2\nexit 1\n`);
-  fs.writeFileSync(path.join(ws, 'ok.sh'), 'echo ok > ok.marker\n');
-  return fs.realpathSync(ws);
-}
-
-function tempRoot(name) {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `fm-agents-${name}-`)));
-  const home = path.join(root, 'home');
-  fs.mkdirSync(home);
-  return { root, home };
-}
-
-/** `failure-memory setup-agents --harness LIST`, as a user runs it (with that user's HOME). */
-function setupAgents(ws, home, harnesses) {
-  const r = spawnSync(process.execPath, [CLI, 'setup-agents', '--harness', harnesses.join(',')], { cwd: ws, env: { ...process.env, HOME: home }, encoding: 'utf8' });
-  assert.equal(r.status, 0, `setup-agents failed:\n${r.stdout}${r.stderr}`);
-  return r.stdout;
-}
-
-function cliJson(ws, home, args) {
-  const r = spawnSync(process.execPath, [CLI, ...args, '--json'], { cwd: ws, env: { ...process.env, HOME: home }, encoding: 'utf8' });
-  return JSON.parse(r.stdout);
-}
-
-function runProcess({ cmd, args, env }, { cwd, timeoutMs = 240_000 }) {
-  return new Promise(resolve => {
-    const t0 = Date.now();
-    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', d => { stdout += d; });
-    child.stderr.on('data', d => { stderr += d; });
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', code => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: Date.now() - t0 });
-    });
-  });
-}
-
-/** AGENTS_CAPTURE=dir: every hook payload is kept under dir/<harness> (see ./fixtures.mjs). */
-function captureEnv(id) {
-  if (!process.env.AGENTS_CAPTURE) return {};
-  return { FAILURE_MEMORY_BIN: path.join(path.dirname(fileURLToPath(import.meta.url)), 'capture-hook.sh'), AGENTS_CAPTURE_DIR: path.resolve(process.env.AGENTS_CAPTURE, id) };
-}
-
-/** One session of harness `id`: the model follows `script`; returns the process result and every request. */
-async function session(id, { ws, home, mock, script, prompt = 'Build the project.', capture = true }) {
-  const h = HARNESSES[id];
-  mock.setScript(script);
-  const ctx = { ws, home, url: mock.url, prompt };
-  if (h.before) {
-    const b = h.before(ctx);
-    const r = await runProcess({ ...b, env: harnessEnv(home, b.env) }, { cwd: ws });
-    assert.equal(r.code, 0, `${h.title} setup step failed:\n${r.stdout}\n${r.stderr}`);
-  }
-  const run = h.run(ctx);
-  const r = await runProcess({ ...run, env: harnessEnv(home, { ...run.env, ...(capture ? captureEnv(id) : {}) }) }, { cwd: ws });
-  const requests = [...mock.requests];
-  const agentRequests = requests.filter(q => q.api !== 'other' && offersTools(q.api, q.body));
-  return { ...r, requests, agentRequests, log: `exit ${r.code} in ${r.ms} ms\n--- stdout\n${r.stdout.slice(-4000)}\n--- stderr\n${r.stderr.slice(-4000)}` };
-}
-
-// memory as Failure Memory reads it: memory.json with the runs the hooks journaled beside it
-const memoryOf = ws => {
-  const r = spawnSync(process.execPath, [CLI, 'export', '--workspace', ws], { encoding: 'utf8', maxBuffer: 1 << 28 });
-  assert.equal(r.status, 0, `failure-memory export: ${r.stderr}`);
-  return JSON.parse(r.stdout);
-};
-const approachOf = (ws, label) => Object.values(memoryOf(ws).approaches).find(a => a.label === label);
-const runsLogged = ws => (fs.existsSync(path.join(ws, 'runs.log')) ? fs.readFileSync(path.join(ws, 'runs.log'), 'utf8').split('\n').filter(Boolean).length : 0);
-
-function cleanup(root, t) {
-  if (process.env.AGENTS_KEEP === '1') t.diagnostic(`kept: ${root}`);
-  else fs.rmSync(root, { recursive: true, force: true });
-}
+import { HARNESSES } from './harnesses.mjs';
+import { evidenceScenarios } from './evidence.mjs';
+import { startMockModel } from './mockModel.mjs';
+import { approachOf, cleanup, CLEAR, cliJson, FAILING, memoryOf, runsLogged, session, setupAgents, tempRoot, THRESHOLD, VARIANTS, workspace } from './session.mjs';
 
 /** The whole loop in one harness: record, exhaust, refuse, a clear command, the next session's context. */
 async function harnessLoop(id, t) {
@@ -121,7 +30,7 @@ async function harnessLoop(id, t) {
 
     await t.test('each real failure is recorded exactly once, never cleared', () => {
       const a = approachOf(ws, FAILING);
-      assert.ok(a, `no approach for ${FAILING} in memory\n${first.log}`);
+      assert.ok(a, `no approach for ${FAILING} in memory.json\n${first.log}`);
       assert.deepEqual(a.attempts.map(x => x.exitCode), Array(THRESHOLD).fill(1), `attempts: ${JSON.stringify(a.attempts.map(x => ({ exit: x.exitCode, source: x.source })))}`);
       assert.equal(a.failures, THRESHOLD);
       assert.match(a.lastErrorSignature, /Cannot find module 'left-pad'/);
@@ -131,6 +40,9 @@ async function harnessLoop(id, t) {
       assert.equal(runsLogged(ws), THRESHOLD, `build.sh ran ${runsLogged(ws)} times (the gate must stop the ${THRESHOLD + 1}th)`);
       const check = cliJson(ws, home, ['check', '--command', FAILING]);
       assert.equal(check.status, 'exhausted');
+      // the same error again with nothing changed since the last failure: the surest loop, denied
+      const d = (memoryOf(ws).decisions ?? []).at(-1);
+      assert.deepEqual([d?.decision, d?.policy, d?.code, d?.via], ['deny', 'deny', 'same-error-unchanged', `hook:${id}`]);
       const afterDeny = first.agentRequests.find(q => q.step === THRESHOLD + 1);
       assert.ok(afterDeny, `no model request after the refused call\n${first.log}`);
       assert.match(JSON.stringify(afterDeny.body), /NOT RUN/, 'the deny reason reaches the model');
@@ -157,7 +69,7 @@ async function harnessLoop(id, t) {
   }
 }
 
-/** Copilot CLI runs .claude/settings.json's hooks as well as its own: one call, one record. */
+/** Copilot CLI runs .claude/settings.json's hooks as well as its own (its edit tools as Write and Edit there): one call, one record. */
 async function twoHarnessesOneCall(t) {
   const { root, home } = tempRoot('copilot-claude');
   const ws = workspace(root);
@@ -165,13 +77,16 @@ async function twoHarnessesOneCall(t) {
   let ok = false;
   try {
     setupAgents(ws, home, ['claude', 'copilot']);
-    const s = await session('copilot', { ws, home, mock, script: [HARNESSES.copilot.shell(FAILING)], capture: false });
+    const notes = path.join(ws, 'notes.txt');
+    const script = [HARNESSES.copilot.shell(FAILING), HARNESSES.copilot.write(notes, 'alpha'), HARNESSES.copilot.edit(notes, 'alpha', 'beta')];
+    const s = await session('copilot', { ws, home, mock, script, capture: false });
     assert.equal(s.code, 0, s.log);
     const a = approachOf(ws, FAILING);
     assert.ok(a, s.log);
     assert.deepEqual(a.attempts.map(x => x.exitCode), [1], 'one failing call: one failure, recorded once and not cleared by the second hook');
     assert.equal(a.failures, 1);
     assert.equal(runsLogged(ws), 1);
+    assert.deepEqual((memoryOf(ws).edits ?? []).map(e => [e.path, e.tool]), [['notes.txt', 'create'], ['notes.txt', 'edit']], 'one edit call: one edit event');
     ok = true;
   } finally {
     await mock.close();
@@ -209,23 +124,67 @@ async function launcherMissing(id, channel, t) {
   }
 }
 
-/** The model can edit files through each harness's own edit tools (what edit-aware judgement will watch). */
-async function editTools(id, t) {
-  const { root, home } = tempRoot(`${id}-edit`);
-  const ws = workspace(root);
+/**
+ * Team memory through a real harness: two clones of one repository, one PostgreSQL (a throwaway
+ * cluster on 127.0.0.1), Claude Code in each, nobody running `failure-memory sync`. The first agent's
+ * failures are recorded by its hooks and pushed by the background sync; the second agent's next
+ * session starts with them in its first model request, and with blockOnTeamFailures the failing
+ * command never runs there. (Every harness's protocol for this is tested in test/unit/teamHooks.test.ts;
+ * the waits are bounded polls for what the background sync delivers.)
+ */
+async function teamTwoClones(t) {
+  const { tsImport } = await import('tsx/esm/api');
+  const { startCluster, queryRows } = await tsImport('../unit/helpers/pgCluster.ts', import.meta.url);
+  const pg = await startCluster();
+  const { root } = tempRoot('team');
   const mock = await startMockModel();
-  const h = HARNESSES[id];
+  const clone = name => {
+    const home = path.join(root, `home-${name}`);
+    const ws = workspace(path.join(root, name));
+    spawnSync('git', ['remote', 'add', 'origin', 'git@github.com:acme/agents-team.git'], { cwd: ws });
+    fs.mkdirSync(home, { recursive: true });
+    // the password where libpq (and Failure Memory) look for it; the URL in the workspace's settings has none
+    fs.writeFileSync(path.join(home, '.pgpass'), `127.0.0.1:${pg.port}:postgres:${pg.user}:${pg.password}\n`, { mode: 0o600 });
+    setupAgents(ws, home, ['claude']);
+    const settings = team => fs.writeFileSync(path.join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'failureMemory.team.enabled': true, 'failureMemory.team.databaseUrl': pg.urlWithoutPassword, 'failureMemory.team.pullIntervalSeconds': 10, ...team }));
+    fs.mkdirSync(path.join(ws, '.vscode'), { recursive: true });
+    settings({});
+    return { ws, home, settings };
+  };
+  const until = async (seconds, probe) => {
+    for (const end = Date.now() + seconds * 1000; ;) {
+      const v = await probe();
+      if (v || Date.now() > end) return v;
+      await new Promise(r => setTimeout(r, 500));
+    }
+  };
   let ok = false;
   try {
-    setupAgents(ws, home, [id]);
-    h.configure({ home, ws, url: mock.url });
-    const file = path.join(ws, 'notes.txt');
-    const s = await session(id, { ws, home, mock, script: [h.write(file, 'alpha'), h.edit(file, 'alpha', 'beta')], prompt: 'Write the notes.', capture: false });
-    assert.equal(s.code, 0, s.log);
-    assert.equal(fs.readFileSync(file, 'utf8').trim(), 'beta', `the write then the edit reached the file\n${s.log}`);
+    const a = clone('a');
+    const b = clone('b');
+    const first = await session('claude', { ws: a.ws, home: a.home, mock, script: VARIANTS.slice(0, THRESHOLD).map((c, i) => HARNESSES.claude.shell(c, i + 1)), capture: false });
+    assert.equal(first.code, 0, first.log);
+    const pushed = await until(60, async () => Number((await queryRows(pg.url, "SELECT count(*) AS n FROM fm_attempts WHERE key = '.::bash build.sh'"))[0].n) === THRESHOLD);
+    assert.ok(pushed, 'the background sync of the first clone pushed its five failures');
+    // the second clone's agent works on something else; its hooks start the pull meanwhile
+    const warmup = await session('claude', { ws: b.ws, home: b.home, mock, script: [HARNESSES.claude.shell(CLEAR)], capture: false });
+    assert.equal(warmup.code, 0, warmup.log);
+    const viewFile = path.join(b.ws, '.vscode', 'failure-memory', 'team-view.json');
+    assert.ok(await until(60, () => fs.existsSync(viewFile) && fs.readFileSync(viewFile, 'utf8').includes('.::bash build.sh')), 'the second clone pulled the team view');
+    b.settings({ 'failureMemory.team.blockOnTeamFailures': true });
+    const second = await session('claude', { ws: b.ws, home: b.home, mock, script: [HARNESSES.claude.shell(FAILING)], capture: false });
+    assert.equal(second.code, 0, second.log);
+    await t.test('the next session of the second agent starts with the team\'s failure in its first model request', () => {
+      assert.match(JSON.stringify(second.agentRequests[0]?.body ?? {}), /EXHAUSTED in the team: `bash (\.\/)?build\.sh/);
+    });
+    await t.test('with blockOnTeamFailures the second agent\'s run of it is refused, and the model is told why', () => {
+      assert.equal(runsLogged(b.ws), 0, 'build.sh never ran in the second clone');
+      assert.ok(second.agentRequests.some(q => /NOT RUN — `bash build\.sh` is exhausted in your team/.test(JSON.stringify(q.body))), second.log);
+    });
     ok = true;
   } finally {
     await mock.close();
+    await pg.remove();
     if (ok) cleanup(root, t);
     else t.diagnostic(`left for inspection: ${root}`);
   }
@@ -233,11 +192,12 @@ async function editTools(id, t) {
 
 export const scenarios = [
   ...Object.keys(HARNESSES).map(id => ({ name: `${HARNESSES[id].title}: the gate in the real harness`, harnesses: [id], run: t => harnessLoop(id, t) })),
-  { name: 'Copilot CLI with Claude Code hooks in the same repository: one call, one record', harnesses: ['copilot', 'claude'], run: t => twoHarnessesOneCall(t) },
+  { name: 'Copilot CLI with Claude Code hooks in the same repository: one call, one record, one edit event', harnesses: ['copilot', 'claude'], run: t => twoHarnessesOneCall(t) },
   ...[['gemini', 'output'], ['codex', 'model'], ['claude', 'model'], ['copilot', 'model']].map(([id, channel]) => ({
     name: `${HARNESSES[id].title} without the launcher: the gate says it is off`,
     harnesses: [id],
     run: t => launcherMissing(id, channel, t),
   })),
-  ...Object.keys(HARNESSES).map(id => ({ name: `${HARNESSES[id].title}: the scripted model edits files with the harness's own tools`, harnesses: [id], run: t => editTools(id, t) })),
+  ...evidenceScenarios,
+  { name: 'Claude Code in two clones of one repository with team memory: the second agent sees and is refused what the first exhausted', harnesses: ['claude'], run: t => teamTwoClones(t) },
 ];

@@ -26,18 +26,27 @@ export async function run(h) {
     await h.runCommand('Failure Memory: Set Up Agent Gates', { waitHidden: false });
     const pick = page.locator('.quick-input-widget');
     await pick.waitFor({ timeout: 10000 });
+    await pick.locator('.monaco-list-row', { hasText: 'Claude Code' }).first().waitFor({ timeout: 10000 });
     const picked = await pick.locator('.quick-input-list .monaco-list-row[aria-checked="true"], .quick-input-list .monaco-list-row[aria-selected="true"]').allInnerTexts();
+    const rows = await pick.locator('.quick-input-list .monaco-list-row').allInnerTexts();
     await page.keyboard.press('Enter');
-    return { since, picked };
+    return { since, picked, rows };
   };
 
-  // 1. first run: the dialog lists the files, Write Files writes them
+  // 1. first run: the pick says what was found (and by what) and what was not; the dialog lists the files
   const first = await setUp();
+  const row = label => first.rows.find(r => r.includes(label)) ?? '';
+  assert.match(row('Claude Code'), /found in this folder: \.claude, CLAUDE\.md/);
+  assert.match(row('VS Code agent mode'), /this editor/);
+  assert.match(row('Cursor'), /not found in this folder/);
   const dialog = page.locator('.monaco-dialog-box');
   await dialog.waitFor({ timeout: 15000 });
   const text = await dialog.innerText();
   assert.match(text, /add entries to \.claude\/settings\.json \(claude\)/);
   assert.match(text, /create \.github\/hooks\/failure-memory\.json \(vscode\)/);
+  assert.match(text, /Found here: Claude Code \(\.claude, CLAUDE\.md\)\./);
+  assert.match(text, /Not found here: .*Cursor/);
+  assert.doesNotMatch(text, /`/, 'no Markdown backticks in a dialog that shows text as is');
   await h.screenshot('agent-gates-dialog');
   await dialog.locator('.monaco-button', { hasText: 'Write Files' }).click();
   const done = await h.waitForEvent(e => e.event === 'agentGates', { since: first.since, what: 'agent gates written' });

@@ -1,7 +1,8 @@
-// End-to-end harness: a real VS Code (code-server 4.100.3 = VS Code 1.100.3, installed by
-// test/e2e/setup.sh into <repo>/.e2e) driven in headless Debian Chromium through playwright-core.
+// End-to-end harness: a real VS Code (code-server from npm, installed by test/e2e/setup.sh into
+// <repo>/.e2e: VS Code 1.100.3 on Node 20 and 1.139.1 on Node 24, see vscode-versions.json)
+// driven in headless Debian Chromium through playwright-core.
 //
-//   const h = await startVSCode({ name: 'smoke' });
+//   const h = await startVSCode({ name: 'smoke', vscode: '1.139' });
 //   try { await h.runCommand('Failure Memory: Open Log'); ... } finally { await h.stop(); }
 //
 // Every start gets its own run dir (.e2e/runs/<name>-<time>/) holding HOME, XDG dirs, the
@@ -15,11 +16,14 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { codeServerOf, DEFAULT_VSCODE } from './vscodeVersions.mjs';
+
+export { codeServerOf, DEFAULT_VSCODE, VSCODE_VERSIONS } from './vscodeVersions.mjs';
 
 export const REPO_ROOT = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const E2E_DIR = path.resolve(process.env.E2E_DIR || path.join(REPO_ROOT, '.e2e'));
 export const ARTIFACTS_DIR = path.join(REPO_ROOT, 'test-artifacts', 'e2e');
-export const CODE_SERVER_BIN = process.env.E2E_CODE_SERVER || path.join(E2E_DIR, 'code-server/node_modules/.bin/code-server');
+export const CODE_SERVER_BIN = process.env.E2E_CODE_SERVER || codeServerOf(DEFAULT_VSCODE).bin;
 export const CHROMIUM_BIN = process.env.E2E_CHROMIUM || '/usr/bin/chromium';
 
 const sleep = ms => new Promise(r => setTimeout(r, ms));
@@ -160,12 +164,17 @@ export function readJsonl(file) {
  * @param {string|null} [o.readyCommand] palette label that must be listed before "ready" (null: don't wait)
  * @param {{width:number,height:number}} [o.viewport]
  * @param {number} [o.timeout]           ms for the workbench to become ready (default 90000)
+ * @param {string} [o.vscode]            VS Code version of vscode-versions.json (default: the oldest, 1.100)
  */
 export async function startVSCode(o = {}) {
   const name = (o.name || 'run').replace(/[^\w.-]+/g, '_');
   const t0 = Date.now();
   const log = (...a) => { if (process.env.E2E_QUIET !== '1') console.log(`[e2e ${name} ${String(Date.now() - t0).padStart(6)} ms]`, ...a); };
-  if (!fs.existsSync(CODE_SERVER_BIN)) throw new Error(`${CODE_SERVER_BIN} missing: run bash test/e2e/setup.sh`);
+  const cs = o.vscode || !process.env.E2E_CODE_SERVER ? codeServerOf(o.vscode || DEFAULT_VSCODE) : { vscode: DEFAULT_VSCODE, bin: CODE_SERVER_BIN, node: undefined };
+  if (!fs.existsSync(cs.bin)) throw new Error(`${cs.bin} missing: run bash test/e2e/setup.sh (VS Code ${cs.vscode})`);
+  if (cs.node && !fs.existsSync(cs.node)) throw new Error(`${cs.node} missing: run bash test/e2e/setup.sh (VS Code ${cs.vscode} runs on it)`);
+  // argv of a code-server call: its own Node in front when it needs one
+  const csCommand = args => (cs.node ? [cs.node, [cs.bin, ...args]] : [cs.bin, args]);
   const { chromium } = loadPlaywright();
 
   const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
@@ -211,7 +220,7 @@ export async function startVSCode(o = {}) {
   const udd = d('udd');
   const exts = d('exts');
   if (o.vsix) {
-    await promisify(execFile)(CODE_SERVER_BIN, ['--user-data-dir', udd, '--extensions-dir', exts, '--install-extension', path.resolve(o.vsix), '--force'], { env });
+    await promisify(execFile)(...csCommand(['--user-data-dir', udd, '--extensions-dir', exts, '--install-extension', path.resolve(o.vsix), '--force']), { env });
   } else {
     const extDir = path.resolve(o.extensionDevPath || REPO_ROOT);
     const pkg = JSON.parse(fs.readFileSync(path.join(extDir, 'package.json'), 'utf8'));
@@ -222,23 +231,23 @@ export async function startVSCode(o = {}) {
   log('extension installed:', fs.readdirSync(exts).filter(f => !f.endsWith('.json')).join(', '));
 
   // code-server in its own process group, so stop() ends exactly what was started here
-  let cs; let port; let csLogText = () => '';
+  let server; let port; let csLogText = () => '';
   const csLog = d('code-server.log');
   for (let attempt = 1; ; attempt++) {
     port = await freePort();
     const fd = fs.openSync(csLog, 'a');
-    cs = spawn(CODE_SERVER_BIN, [
+    server = spawn(...csCommand([
       '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none',
       '--disable-telemetry', '--disable-update-check', ...(o.untrusted ? [] : ['--disable-workspace-trust']),
       '--disable-getting-started-override', '--ignore-last-opened',
       '--user-data-dir', udd, '--extensions-dir', exts, workspace,
-    ], { env, cwd: workspace, stdio: ['ignore', fd, fd], detached: true });
+    ]), { env, cwd: workspace, stdio: ['ignore', fd, fd], detached: true });
     fs.closeSync(fd);
-    const inst = { pid: cs.pid, tmp: shortDir };
+    const inst = { pid: server.pid, tmp: shortDir };
     live.add(inst);
-    cs.inst = inst;
+    server.inst = inst;
     let exited = null;
-    cs.once('exit', (code, sig) => { exited = { code, sig }; });
+    server.once('exit', (code, sig) => { exited = { code, sig }; });
     const start = fs.statSync(csLog).size;
     csLogText = () => fs.readFileSync(csLog, 'utf8').slice(start);
     try {
@@ -248,20 +257,22 @@ export async function startVSCode(o = {}) {
       }, 30000, 'code-server "HTTP server listening"');
       break;
     } catch (e) {
-      killGroup(cs.pid, 'SIGKILL'); live.delete(inst);
+      killGroup(server.pid, 'SIGKILL'); live.delete(inst);
       // a port taken between freePort() and bind: try another one
       if (attempt < 3 && /EADDRINUSE/.test(csLogText())) { log('port in use, retrying'); continue; }
       throw new Error(`${e.message}\n--- code-server.log ---\n${csLogText().slice(-3000)}`);
     }
   }
-  log(`code-server pid ${cs.pid} listening on ${port}`);
+  log(`code-server pid ${server.pid} listening on ${port}`);
 
   let browser; let page;
-  const inst = cs.inst;
+  const inst = server.inst;
   const consoleFd = fs.openSync(d('browser-console.log'), 'a');
   let stopped = false;
   const h = {
     name, runDir, workspace, port, eventsFile, env,
+    /** The VS Code version this run is (a key of vscode-versions.json). */
+    vscode: cs.vscode,
     url: o.workspaceFile
       ? `http://127.0.0.1:${port}/?workspace=${encodeURIComponent(path.join(workspace, o.workspaceFile))}`
       : `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`,
@@ -285,6 +296,20 @@ export async function startVSCode(o = {}) {
       const file = path.join(ARTIFACTS_DIR, `${shotName.replace(/\.png$/, '')}.png`);
       await page.screenshot({ path: file });
       log('screenshot', path.relative(REPO_ROOT, file));
+      return file;
+    },
+
+    /**
+     * A screenshot for the documentation: saved like screenshot(), and copied to docs/images/<name>.png
+     * when E2E_UPDATE_DOCS_IMAGES=1 (the committed images are refreshed on purpose, never by a plain test run).
+     */
+    async docsScreenshot(shotName) {
+      const file = await h.screenshot(shotName);
+      if (process.env.E2E_UPDATE_DOCS_IMAGES === '1') {
+        const docs = path.join(REPO_ROOT, 'docs', 'images', `${shotName}.png`);
+        fs.copyFileSync(file, docs);
+        log('docs image', path.relative(REPO_ROOT, docs));
+      }
       return file;
     },
 
@@ -462,9 +487,9 @@ export async function startVSCode(o = {}) {
       if (browser) await browser.close().catch(() => {});
       fs.closeSync(consoleFd);
       const ts = Date.now();
-      killGroup(cs.pid, 'SIGTERM');
-      while (groupAlive(cs.pid) && Date.now() - ts < 10000) await sleep(100);
-      if (groupAlive(cs.pid)) { log('code-server group still alive after 10 s: SIGKILL'); killGroup(cs.pid, 'SIGKILL'); }
+      killGroup(server.pid, 'SIGTERM');
+      while (groupAlive(server.pid) && Date.now() - ts < 10000) await sleep(100);
+      if (groupAlive(server.pid)) { log('code-server group still alive after 10 s: SIGKILL'); killGroup(server.pid, 'SIGKILL'); }
       live.delete(inst);
       fs.rmSync(shortDir, { recursive: true, force: true });
       log(`stopped (${Date.now() - ts} ms)`);
@@ -556,30 +581,5 @@ export async function startVSCode(o = {}) {
 function killGroup(pid, sig) { try { process.kill(-pid, sig); } catch { /* already gone */ } }
 function groupAlive(pid) { try { process.kill(-pid, 0); return true; } catch { return false; } }
 
-/** The first frame of the page with an element matching `selector` (webviews live in their own frames). */
-export async function findFrame(page, selector) {
-  for (const f of page.frames()) {
-    try {
-      if (await f.locator(selector).count()) return f;
-    } catch {
-      // a frame that went away while we looked
-    }
-  }
-  return null;
-}
-
-/** The memory panel's webview frame, or null while it is not there. */
-export function findPanelFrame(page) {
-  return findFrame(page, '#section-exhausted');
-}
-
-/** Drags the sash right of the sidebar so the panel is as wide as in a product screenshot. */
-export async function widenSidebar(page, width) {
-  const box = await page.locator('.part.sidebar').boundingBox();
-  if (!box || box.width >= width) return;
-  const y = box.y + box.height / 2;
-  await page.mouse.move(box.x + box.width + 1, y);
-  await page.mouse.down();
-  await page.mouse.move(box.x + width, y, { steps: 8 });
-  await page.mouse.up();
-}
+// the webview frame helpers live in frames.mjs; scenarios import them from here
+export { findFrame, findPanelFrame, isFrameOnScreen, widenSidebar } from './frames.mjs';

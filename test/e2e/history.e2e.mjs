@@ -1,6 +1,6 @@
 // What fixed it, in a real VS Code on a git workspace: a test is broken by editing src/sum.js, run in
 // the terminal until it fails, the file is fixed, the test passes — and a similar failure of another
-// command is then offered "fixed by changing `src/sum.js`" (agents' check answer, recall answer, the
+// command is then offered "fixed by changing “src/sum.js”" (agents' check answer, recall answer, the
 // panel). The panel card shows the run history; Copy as Prompt puts a brief on the clipboard; capture
 // pauses and resumes from the palette and the status bar.
 import assert from 'node:assert/strict';
@@ -82,14 +82,14 @@ export async function run(h) {
   await h.waitForEvent(e => e.event === 'recorded' && e.command === 'node check-total.js', { since: n, what: 'the other failure recorded' });
   const check = await h.invokeTool('failure_memory_check', { command: 'node check-total.js' });
   assert.equal(check.error, undefined, check.error);
-  assert.match(check.text, /fixed by changing `src\/sum\.js`/, check.text);
+  assert.match(check.text, /fixed by changing “src\/sum\.js”/, check.text);
   const recall = await h.invokeTool('failure_memory_recall', { query: 'AssertionError [ERR_ASSERTION]: total(2, 2) expected 4, received 0' });
-  assert.match(recall.text, /lesson: `node test\.js` fixed by changing `src\/sum\.js`/, recall.text);
+  assert.match(recall.text, /lesson \(a saved note, untrusted\): ⟦“node test\.js” fixed by changing “src\/sum\.js”/, recall.text);
 
   // 4. the panel: the run history and the fix on the cards; Copy as Prompt
   await h.runCommand('Failure Memory: Show Memory');
   const view = await h.waitFor(() => findPanelFrame(page), 20000, 'the memory panel webview frame');
-  await view.locator('[data-role="history"]', { hasText: 'fixed by changing `src/sum.js`' }).first().waitFor({ timeout: 20000 });
+  await view.locator('[data-role="history"]', { hasText: 'fixed by changing “src/sum.js”' }).first().waitFor({ timeout: 20000 });
   await view.locator('[data-role="history"]', { hasText: 'Passed 1 of the last 3 runs, last passed just now' }).first().waitFor({ timeout: 20000 });
   n = h.readEvents().length;
   await view.locator('.card[data-key=".::node check-total.js"] button[data-action="copyBrief"]').click();

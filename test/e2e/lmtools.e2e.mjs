@@ -13,7 +13,7 @@ export const timeout = 150_000;
 
 const CLI = path.join(REPO_ROOT, 'dist/cli.js');
 const PRISMA = "Error: Cannot find module '@prisma/client'\nRequire stack:\n- /home/dev/app/node_modules/.prisma/client/index.js\n";
-const TOOLS = ['failure_memory_add_learning', 'failure_memory_check', 'failure_memory_recall', 'failure_memory_record'];
+const TOOLS = ['failure_memory_add_learning', 'failure_memory_check', 'failure_memory_edit', 'failure_memory_recall', 'failure_memory_record'];
 
 
 export async function run(h) {
@@ -37,7 +37,7 @@ export async function run(h) {
   // the registered tool, through vscode.lm.invokeTool, in the extension host
   const check = await h.invokeTool('failure_memory_check', { command: 'npx prisma generate' });
   assert.equal(check.error, undefined, check.error);
-  assert.deepEqual([...check.tools].sort(), TOOLS, 'all four tools are listed in vscode.lm.tools');
+  assert.deepEqual([...check.tools].sort(), TOOLS, 'all five tools are listed in vscode.lm.tools');
   assert.equal(check.json.status, 'exhausted');
   assert.equal(check.json.verdict, 'block');
   assert.equal(check.json.attempts, 5);

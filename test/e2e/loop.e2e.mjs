@@ -14,9 +14,9 @@ const addFormats = require('ajv-formats').default;
 
 export const timeout = 240_000;
 
-// prints after 0.3 s, so VS Code's execution.read() captures it and the guard's Ctrl+C lands first
+// prints after 1 s, so VS Code's execution.read() captures it and the guard's Ctrl+C lands first
 const CHECK_SH = `#!/bin/bash
-sleep 0.3
+sleep 1
 if [ -f ready.flag ]; then echo "all good"; exit 0; fi
 echo "Error: Cannot find module '@prisma/client'" >&2
 echo "Require stack:" >&2

@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict';
 
 export const timeout = 120_000;
+// the oldest supported VS Code and the current one
+export const vscode = ['1.100', '1.139'];
 
 export async function run(h) {
   // activation, seen two ways: the event in $FAILURE_MEMORY_E2E_LOG, and the extension's own log

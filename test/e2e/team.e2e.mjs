@@ -134,7 +134,7 @@ async function scenario(h) {
     const r = await c.query("SELECT count(*) AS n, count(DISTINCT id) AS d, array_agg(DISTINCT source ORDER BY source) AS sources FROM fm_attempts WHERE machine NOT IN ('ci:github-actions/runner-3', 'alex-laptop')");
     assert.equal(Number(r.rows[0].n), 5, 'the local prisma failure, the lint failure and the three from the extension\'s doors, once each');
     assert.equal(Number(r.rows[0].d), 5);
-    assert.deepEqual(r.rows[0].sources, ['agent', 'cli', 'task', 'terminal']);
+    assert.deepEqual(r.rows[0].sources, ['cli', 'reported', 'task', 'terminal']);
   } finally {
     await c.end();
   }
@@ -161,6 +161,7 @@ async function everyDoorFeedsTheOutbox(h) {
   await dialog.locator('.monaco-button', { hasText: 'Yes' }).click();
   const rec = await invoked;
   assert.equal(rec.error, undefined, rec.error);
-  await h.waitFor(() => queued('agent').some(e => e.attempt.key === '.::cargo build'), 15000, 'the tool\'s record in the outbox');
+  // what an agent reports itself through the tool is `reported` (nobody witnessed it), and still shared
+  await h.waitFor(() => queued('reported').some(e => e.attempt.key === '.::cargo build'), 15000, 'the tool\'s record in the outbox');
   await h.clearNotifications();
 }

@@ -32,7 +32,7 @@ void describe('brief', () => {
     await memory.addLearning('learning', 'Run npm install @prisma/client before prisma generate', { key: migrate.attempt.key });
     const brief = (await memory.brief('npx prisma generate'))!;
     assert.match(brief, /^# Failing command: `npx prisma generate --schema prisma\/schema\.prisma`/);
-    assert.match(brief, /failing \(2 of 5 failures in a row\)/);
+    assert.match(brief, /failing: failed twice in a row \(the limit is 5\)/);
     assert.match(brief, /- History: passed 0 of the last 2 runs/);
     assert.match(brief, /## Last error\n\n```text\nError: Cannot find module '@prisma\/client'/);
     assert.match(brief, /Variants of the command tried: `npx prisma generate`, `npx prisma generate --schema prisma\/schema\.prisma`/);

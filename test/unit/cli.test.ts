@@ -121,7 +121,7 @@ describe('failure-memory CLI', () => {
     const md = cli(ws, ['reflect']);
     assert.equal(md.code, 0, md.stderr);
     assert.match(md.stdout, /# Reflection: `npm test`/);
-    assert.match(md.stdout, /progress: /);
+    assert.match(md.stdout, /Failed 3 times in a row \(the limit is 5\) · failing · the same error each time/);
     assert.match(md.stdout, /Am I repeating the same approach/);
     const j = cli(ws, ['reflect', '--command', 'npm test', '--json']).json();
     assert.equal(j.failure_memory.key, '.::npm test');

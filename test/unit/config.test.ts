@@ -52,3 +52,12 @@ test('palette titles are the help dialog\'s button words', () => {
   assert.equal(titles['failureMemory.markResolved'], 'Mark Resolved');
   assert.equal(titles['failureMemory.runAnywayOnce'], 'Run Anyway Once');
 });
+
+test('the strongest answer of the gate: deny by default; deny, ask and warn are read; anything else is reported and the default used', () => {
+  const get = (v: unknown) => readConfig(k => (k === 'gate.strongestAnswer' ? v : undefined));
+  assert.equal(get(undefined).config.strongestAnswer, 'deny');
+  for (const v of ['deny', 'ask', 'warn'] as const) assert.equal(get(v).config.strongestAnswer, v);
+  const bad = get('block');
+  assert.equal(bad.config.strongestAnswer, 'deny');
+  assert.match(bad.problems.join('\n'), /gate\.strongestAnswer must be one of deny, ask, warn, not "block"; using "deny"/);
+});

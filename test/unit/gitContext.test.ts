@@ -85,7 +85,7 @@ void describe('git context', () => {
     assert.equal(r.resolved, true);
     assert.deepEqual(r.ledger.fix?.files, ['src/sum.js']);
     const lesson = r.learnings.find(l => l.source === 'fix');
-    assert.match(lesson!.text, /^`jest` fixed by changing `src\/sum\.js`/);
+    assert.match(lesson!.text, /^“jest” fixed by changing “src\/sum\.js”/);
     const data = await memory.read();
     assert.equal(data.approaches['.::jest'].ledger!.length, 3);
     assert.equal(data.approaches['.::jest'].ledger![0].git?.branch, 'main');

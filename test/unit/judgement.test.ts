@@ -1,5 +1,6 @@
-// Judgement (issue 10): each rule pinned by cases taken from the development corpus
+// Judgement: each rule pinned by cases taken from the development corpora
 // (../shared/trajectories; cited as trajectory #command index), replayed through WorkspaceMemory.
+// The graded answer and the edit evidence have their own tests in policy.test.ts.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { approachKey, approachLabel } from '../../src/core/approach';
@@ -41,7 +42,8 @@ describe('loop or progress', () => {
     ]);
     const c = await m.check('python3 reproduce_issue.py');
     assert.equal(c.verdict, 'block');
-    assert.match(c.reason, /the same error twice in a row, a syntax error between them aside \(2 times/);
+    assert.equal(c.decision, 'deny', 'the sed came before the last failure: nothing changed since');
+    assert.match(c.reason, /the same error 2 times in a row, and nothing changed since the last failure/);
   });
 
   test('a run right after a syntax error is the fix of an edit typo, not the loop (django__django-11138 #58–#60)', async () => {
@@ -73,7 +75,7 @@ describe('loop or progress', () => {
     assert.equal((await m.check('python reproduce_issue.py')).verdict, 'block');
   });
 
-  test('a test run failing on the same test twice in a row is the loop, edits between or not (pytest-dev__pytest-6197 #65–#74)', async () => {
+  test('a test run failing on the same test again, rerun with nothing changed since, is the loop (pytest-dev__pytest-6197 #65–#74)', async () => {
     const m = memory(3);
     const fail = (n: number) =>
       `============ FAILURES ============\nFAILED testing/test_collection.py::test_collect_init_tests - Failed: nomatch: '*collected 2 items*'\n======= 1 failed, ${n} passed in 1.2s =======\n`;
@@ -86,7 +88,7 @@ describe('loop or progress', () => {
     ]);
     const c = await m.check('pytest testing/test_collection.py::test_collect_init_tests');
     assert.equal(c.verdict, 'block');
-    assert.match(c.reason, /twice in a row/);
+    assert.match(c.reason, /the same error 3 times in a row/);
   });
 
   test('endless wandering still stops: 4 × threshold failures without a success (psf__requests-1142 #20–#49)', async () => {

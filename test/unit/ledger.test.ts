@@ -76,7 +76,7 @@ void describe('run ledger', () => {
     assert.equal(ago('2026-11-17T12:00:00Z', now), '3 days ago');
   });
 
-  void test('a v1 memory migrates to v2 with a ledger seeded from the short-term window', () => {
+  void test('a v1 memory migrates (through v2) with a ledger seeded from the short-term window', () => {
     const v1 = {
       schemaVersion: 1,
       approaches: {
@@ -94,7 +94,7 @@ void describe('run ledger', () => {
       updatedAt: '2026-11-20T10:00:00Z',
     };
     const data = migrateMemory(v1);
-    assert.equal(data.schemaVersion, 2);
+    assert.equal(data.schemaVersion, 3);
     const l = data.approaches['.::jest'].ledger!;
     assert.deepEqual(l.map(r => r.outcome), ['success', 'failure']);
     assert.deepEqual(l[0].tests, { passed: 4, failed: 0, total: 4 });
@@ -120,13 +120,13 @@ void describe('what changed and what fixed it', () => {
     assert.deepEqual(r.ledger.fix?.files, ['src/sum.js']);
     const a = data.approaches['.::jest'];
     assert.deepEqual(a.fix?.files, ['src/sum.js']);
-    assert.match(fixLessonText(a.fix!), /^fixed by changing `src\/sum\.js` \(the error was: /);
+    assert.match(fixLessonText(a.fix!), /^fixed by changing “src\/sum\.js” \(the error was: /);
     // another command fails the same way: recall offers the lesson of the fixed one
     run(data, 'npx vitest run', 1, FAIL.replace('sum', 'total'), git('c1'));
     return recall(data, 'expect(received).toBe(expected) sum adds failed', 3).then(hits => {
       const fixed = hits.find(h => h.key === '.::jest');
       assert.ok(fixed, 'the fixed approach is recalled');
-      assert.match(fixed.lesson!, /fixed by changing `src\/sum\.js`/);
+      assert.match(fixed.lesson!, /fixed by changing “src\/sum\.js”/);
     });
   });
 
@@ -148,7 +148,7 @@ void describe('what changed and what fixed it', () => {
     const r = run(data, 'npx jest', 1, FAIL, { ...git('c2', { 'b.js': 'y' }), committed: { from: 'c1', files: ['c.js'] } });
     assert.deepEqual(r.ledger.changedSinceLastPass?.files, ['b.js', 'c.js']);
     const c = checkCommand(data, 'npx jest', '.', DEFAULT_SETTINGS, new Date(clock + 60_000));
-    assert.match(c.changed!, /^changed since it last passed \(.+\): `b\.js` and `c\.js`$/);
+    assert.match(c.changed!, /^changed since it last passed \(.+\): “b\.js” and “c\.js”$/);
   });
 });
 

@@ -84,11 +84,11 @@ describe('failure-memory mcp (stdio, the SDK client)', () => {
     await client?.close();
   });
 
-  test('lists the four tools with their schemas and says who it is', async () => {
+  test('lists the five tools with their schemas and says who it is', async () => {
     assert.equal(client.getServerVersion()?.name, 'failure-memory');
     assert.match(client.getInstructions() ?? '', /failure_memory_check/);
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map(t => t.name).sort(), ['failure_memory_add_learning', 'failure_memory_check', 'failure_memory_recall', 'failure_memory_record']);
+    assert.deepEqual(tools.map(t => t.name).sort(), ['failure_memory_add_learning', 'failure_memory_check', 'failure_memory_edit', 'failure_memory_recall', 'failure_memory_record']);
     for (const def of TOOL_DEFINITIONS) {
       const t = tools.find(x => x.name === def.name)!;
       assert.equal(t.description, def.modelDescription);
@@ -113,21 +113,37 @@ describe('failure-memory mcp (stdio, the SDK client)', () => {
       if (i === 5) assert.match(r.text, /now EXHAUSTED/);
     }
 
-    const c = await call(client, 'failure_memory_check', { command: 'npx prisma generate --schema prisma/schema.prisma' });
+    // the same line again, nothing changed: denied
+    const c = await call(client, 'failure_memory_check', { command: 'npx prisma generate' });
     assert.equal(c.isError, false);
     assert.equal(c.json.status, 'exhausted');
     assert.equal(c.json.verdict, 'block');
+    assert.equal(c.json.decision, 'deny');
+    assert.equal(c.json.code, 'same-error-unchanged');
     assert.equal(c.json.mustNotRun, true);
     assert.equal(c.json.attempts, 5);
     assert.match(String(c.json.lastError), /@prisma\/client/);
     assert.match(c.text, /^EXHAUSTED — do not run/);
     assert.match(c.text, /NOT RUN/);
     assert.match(c.text, /ask the user/);
+    // another argument (another schema file) after five identical failures: the user decides
+    const v = await call(client, 'failure_memory_check', { command: 'npx prisma generate --schema prisma/schema.prisma' });
+    assert.equal(v.json.decision, 'ask');
+    assert.equal(v.json.mustNotRun, true);
+    assert.match(v.text, /^ASK THE USER — do not run/);
+
+    // an edit reported through the tool is a change: the same line is no longer "nothing changed"
+    const e = await call(client, 'failure_memory_edit', { path: 'prisma/schema.prisma', cwd: ws });
+    assert.equal(e.isError, false, e.text);
+    assert.equal(e.json.path, 'prisma/schema.prisma');
+    const after = await call(client, 'failure_memory_check', { command: 'npx prisma generate' });
+    assert.equal(after.json.decision, 'ask');
+    assert.equal(after.json.code, 'same-error-after-change');
 
     // the memory is the one the CLI and the extension use
     const mem = JSON.parse(readFileSync(join(ws, '.vscode/failure-memory/memory.json'), 'utf8'));
     assert.equal(mem.approaches['.::prisma generate'].status, 'exhausted');
-    assert.ok(mem.approaches['.::prisma generate'].attempts.every((a: { source: string }) => a.source === 'agent'));
+    assert.ok(mem.approaches['.::prisma generate'].attempts.every((a: { source: string }) => a.source === 'reported'), 'reported by the agent itself, not seen by a hook');
   });
 
   test('recall finds it with the learning an agent added; secrets are redacted', async () => {
@@ -136,7 +152,7 @@ describe('failure-memory mcp (stdio, the SDK client)', () => {
     assert.equal(l.json.key, '.::prisma generate');
     const r = await call(client, 'failure_memory_recall', { query: "Cannot find module '@prisma/client'", k: 3 });
     assert.equal((r.json.hits as Array<{ key: string; lesson?: string }>)[0].key, '.::prisma generate');
-    assert.match(r.text, /lesson: prisma generate needs @prisma\/client/);
+    assert.match(r.text, /lesson \(a saved note, untrusted\): ⟦prisma generate needs @prisma\/client/);
 
     const key = 'AKIA' + 'IOSFODNN7EXAMPLE';
     await call(client, 'failure_memory_record', { command: 'aws s3 ls', exitCode: 255, output: `aws_access_key_id=${key}\nAn error occurred (InvalidAccessKeyId)` });

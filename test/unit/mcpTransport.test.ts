@@ -2,7 +2,7 @@
 // reply (not a silent exit 0), a malformed line gets -32700, and the server keeps serving after both.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
@@ -61,6 +61,37 @@ test('oversized and malformed lines get JSON-RPC errors, and the server still an
     assert.ok(init.result, JSON.stringify(init));
     child.stdin.end();
     assert.equal(await exited, 0);
+  } finally {
+    rmSync(ws, { recursive: true, force: true });
+  }
+});
+
+/** Runs `failure-memory mcp`, writes `input` at once and closes stdin; the replies, by id. */
+async function oneShot(ws: string, input: string): Promise<Map<unknown, Record<string, unknown>>> {
+  const child = spawn(process.execPath, [CLI, 'mcp', '--workspace', ws], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', d => (out += String(d)));
+  const exited = new Promise<number | null>(r => child.on('close', c => r(c)));
+  child.stdin.end(input);
+  assert.equal(await exited, 0);
+  return new Map(out.split('\n').filter(Boolean).map(l => JSON.parse(l) as Record<string, unknown>).map(m => [m.id, m]));
+}
+
+test('calls still running when stdin closes are answered before the server exits (with or without a last newline)', { timeout: 120_000 }, async () => {
+  assert.ok(existsSync(CLI), 'dist/cli.js is built (npm run build)');
+  const ws = mkdtempSync(join(tmpdir(), 'fm-mcp-eof-'));
+  try {
+    const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    const ready = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const call = (id: number, name: string, args: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+    const record = (id: number) => call(id, 'failure_memory_record', { command: 'npm test', exitCode: 1, output: 'Error: boom' });
+    const replies = await oneShot(ws, [init, ready, record(2), record(3), call(4, 'failure_memory_check', { command: 'npm test' })].join('\n') + '\n');
+    for (const id of [1, 2, 3, 4]) assert.ok(replies.get(id)?.result, `reply to ${id}: ${JSON.stringify(replies.get(id))}`);
+    // the last line has no newline: it is still a call, and it is answered
+    const last = await oneShot(ws, [init, ready, record(5)].join('\n'));
+    assert.ok(last.get(5)?.result, `reply to the unterminated last line: ${JSON.stringify([...last.values()])}`);
+    const mem = JSON.parse(readFileSync(join(ws, '.vscode/failure-memory/memory.json'), 'utf8'));
+    assert.equal(mem.approaches['.::npm test'].failures, 3);
   } finally {
     rmSync(ws, { recursive: true, force: true });
   }

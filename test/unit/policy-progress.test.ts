@@ -1,6 +1,6 @@
 // Policy: progress is not a loop. An exhausted approach whose tests pass more each time, or a
-// status probe polled while something starts, is warned about, not blocked; everything else that
-// is exhausted stays blocked.
+// status probe polled while what it waits for was started (a background job, a service command, for a
+// bounded time), is warned about, not blocked; a loop with nothing changed is denied.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { checkAnswerText } from '../../src/agents/tools';
@@ -61,8 +61,13 @@ describe('progress is not a loop: improving test counts', () => {
 });
 
 describe('progress is not a loop: polling a status probe', () => {
-  const poll = (command: string, output: string, gapMs = 5_000, n = 6, exit = 7) => {
+  /** A service started (`npm run dev &`: its end is not known) just before the polls. */
+  const started = (command = 'npm run dev &', at = T0 - 1_000) => {
     const data = emptyMemory();
+    applyAttempt(data, prepareAttempt({ command, exitCode: null, output: '', source: 'agent' }, DEFAULT_SETTINGS, redactor, new Date(at)), DEFAULT_SETTINGS);
+    return data;
+  };
+  const poll = (command: string, output: string, gapMs = 5_000, n = 6, exit = 7, data = started()) => {
     for (let i = 0; i < n; i++) run(data, command, exit, output, T0 + i * gapMs);
     return { data, last: T0 + (n - 1) * gapMs };
   };
@@ -72,7 +77,30 @@ describe('progress is not a loop: polling a status probe', () => {
     const c = check(data, 'curl -fsS localhost:3000/health', last + 2_000);
     assert.equal(c.status, 'exhausted');
     assert.equal(c.verdict, 'warn');
-    assert.match(c.reason, /status probe polled while something starts/);
+    assert.equal(c.code, 'probe-waiting');
+    assert.match(c.reason, /status probe polled while what it waits for starts/);
+  });
+
+  test('a dead endpoint polled with nothing started is a loop: the sixth identical failure is denied', () => {
+    // the issue's day: `curl 127.0.0.1:9/health` failing identically, nothing starting
+    const { data, last } = poll('curl -sf 127.0.0.1:9/health', "curl: (7) Failed to connect to 127.0.0.1 port 9 after 0 ms: Couldn't connect to server\n", 5_000, 5, 7, emptyMemory());
+    const c = check(data, 'curl -sf 127.0.0.1:9/health', last + 2_000);
+    assert.equal(c.decision, 'deny');
+    assert.equal(c.code, 'same-error-unchanged');
+  });
+
+  test('a probe while the start command keeps changing waits: each restart starts the bounded wait again', () => {
+    // the held-out shape: `sleep 3 && curl -s localhost:PORT/health` while the command starting the service changes
+    for (const probe of ['curl -s localhost:8000/health', 'sleep 3 && curl -s localhost:8000/health']) {
+      const data = started('python app.py --port 8000 &', T0 - 11 * 60_000);
+      for (let i = 0; i < 3; i++) run(data, probe, 7, CURL_DOWN, T0 - 10 * 60_000 + i * 60_000);
+      applyAttempt(data, prepareAttempt({ command: 'PORT=8000 python app.py &', exitCode: null, output: '', source: 'agent' }, DEFAULT_SETTINGS, redactor, new Date(T0 - 60_000)), DEFAULT_SETTINGS);
+      for (let i = 0; i < 3; i++) run(data, probe, 7, CURL_DOWN, T0 + i * 20_000);
+      const c = check(data, probe, T0 + 60_000);
+      assert.equal(c.decision, 'warn', probe);
+      // without the restart the wait would be over: its first failure is 11 min old
+      if (!probe.startsWith('sleep')) assert.match(c.reason, /the start command changed 1 time/);
+    }
   });
 
   test('other probes: 503, pg_isready (silent), kubectl wait, docker compose ps', () => {
@@ -90,7 +118,7 @@ describe('progress is not a loop: polling a status probe', () => {
   });
 
   test('a probe still failing after the window → blocked: whatever it waits for is not starting', () => {
-    const data = emptyMemory();
+    const data = started();
     let t = T0;
     for (; t < T0 + POLL_WINDOW_MS + 60_000; t += 30_000) run(data, 'curl localhost:3000/health', 7, CURL_DOWN, t);
     const c = check(data, 'curl localhost:3000/health', t);

@@ -21,6 +21,7 @@ const KEY = '.::prisma generate';
 const good: WebviewMessage[] = [
   { type: 'ready' },
   { type: 'openLog' },
+  { type: 'downloadModel' },
   { type: 'resolve', folder: FOLDER, key: KEY },
   { type: 'runAnywayOnce', folder: FOLDER, key: KEY },
   { type: 'reflect', folder: FOLDER, key: KEY },

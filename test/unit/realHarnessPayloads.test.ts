@@ -2,16 +2,22 @@
 // named in each fixture: test/unit/fixtures/hooks/<harness>/real-<version>/) through the runner:
 // the command and the exit code each harness really reported (build.sh failed with exit 1 and
 // "Cannot find module 'left-pad'", ok.sh passed), its own wrapping taken off the output, one
-// record per tool call, and the summary where each harness reads it. Plus VS Code's documented
-// PostToolUse (no runnable VS Code agent mode here): no exit code, and never a second record.
+// record per tool call, and the summary where each harness reads it; each edit tool's call one edit
+// event with its path (a failed one changes nothing), and the gate's ask as each harness gets it.
+// VS Code (1.139.1, its agent mode in code-server) runs Copilot's entries of .github/hooks for most
+// events (`hook` in the fixture): its terminal runs are recorded by the extension, the hook hands over
+// their output. Plus VS Code's documented payloads (its docs' examples).
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { HARNESSES, type HarnessId, type HookEvent } from '../../src/agents/hooks';
 import { REFUSED_MARKER } from '../../src/agents/hooks/cline';
-import { readMemoryFull, recordHookResult, type HookRecord } from '../../src/agents/hooks/record';
+import { readMemoryFull, recordHookDecision, recordHookEdits, recordHookResult, type HookRecord } from '../../src/agents/hooks/record';
+import { callKey } from '../../src/agents/hooks/types';
+import { claimAgentRun, handedOutput, shortName } from '../../src/store/agentRuns';
+import { memoryDirFor } from '../../src/store/paths';
 import { RULES_MARKER } from '../../src/agents/hooks/rules';
 import { runHook } from '../../src/agents/hooks/runner';
 
@@ -20,11 +26,25 @@ const FIXTURES = resolve(__dirname, 'fixtures/hooks');
 interface RealFixture {
   $doc: string;
   harness: HarnessId;
+  /** The hook that ran, when the program runs another harness's entry (VS Code runs Copilot's). */
+  hook?: HarnessId;
   version: string;
   event: HookEvent;
   payload: Record<string, unknown>;
-  expect: { command?: string; exitCode?: number; outputIncludes?: string; recorded?: false };
+  expect: {
+    command?: string;
+    exitCode?: number;
+    outputIncludes?: string;
+    recorded?: false;
+    /** An edit tool's call: the edit events it makes, and the workspace's files before it. */
+    edits?: Array<{ path: string; ok: boolean }>;
+    files?: Record<string, string>;
+    /** The gate's ask (after five identical failures and an edit): what this harness was given. */
+    decision?: 'ask' | 'warn' | 'deny';
+  };
   transcript?: unknown[];
+  /** Codex's first transcript line (how the session was started), without its instructions. */
+  sessionMeta?: unknown;
 }
 
 function realFixtures(): Array<{ name: string; f: RealFixture }> {
@@ -48,9 +68,10 @@ function workspace(): string {
 /** {{ROOT}} → the workspace; Codex's transcript lines into a file of their own. */
 function payloadFor(f: RealFixture, ws: string): Record<string, unknown> {
   const p = JSON.parse(JSON.stringify(f.payload).replaceAll('{{ROOT}}', ws)) as Record<string, unknown>;
-  if (f.transcript) {
+  if (f.transcript || f.sessionMeta) {
     const file = join(ws, 'transcript.jsonl');
-    writeFileSync(file, `{"type":"session_meta"}\n${f.transcript.map(l => JSON.stringify(l)).join('\n')}\n`);
+    const first = f.sessionMeta ? JSON.stringify(f.sessionMeta).replaceAll('{{ROOT}}', ws) : '{"type":"session_meta"}';
+    writeFileSync(file, `${first}\n${(f.transcript ?? []).map(l => JSON.stringify(l)).join('\n')}\n`);
     p.transcript_path = file;
   }
   return p;
@@ -64,30 +85,32 @@ const recorder = () => {
 describe('payloads captured from the real harness programs', () => {
   const all = realFixtures();
   test('every harness that runs here has captured payloads, each naming its program and version', () => {
-    assert.deepEqual([...new Set(all.map(x => x.f.harness))].sort(), ['claude', 'cline', 'codex', 'copilot', 'gemini']);
-    for (const { name, f } of all) assert.match(f.$doc, new RegExp(`@${f.version.replace(/\./g, '\\.')} \\(the real`), name);
+    assert.deepEqual([...new Set(all.map(x => x.f.harness))].sort(), ['claude', 'cline', 'codex', 'copilot', 'gemini', 'vscode']);
+    for (const { name, f } of all) assert.ok(f.$doc.startsWith('Captured from ') && f.$doc.includes(`${f.version} (`), name);
   });
 
-  for (const { name, f } of all.filter(x => x.f.event === 'pre')) {
+  const shellCall = (f: RealFixture) => !f.expect.edits && !f.expect.decision;
+  for (const { name, f } of all.filter(x => x.f.event === 'pre' && shellCall(x.f))) {
     test(`${name}: the shell command is seen and, with nothing failed yet, let through`, async () => {
       const ws = workspace();
-      const input = HARNESSES[f.harness].parse('pre', payloadFor(f, ws), {});
+      const input = HARNESSES[f.hook ?? f.harness].parse('pre', payloadFor(f, ws), {});
       const commands = input.runs?.map(r => r.command) ?? [input.command];
       assert.ok(commands.some(c => c?.includes(f.expect.command!)), JSON.stringify(commands));
-      const r = await runHook(f.harness, 'pre', JSON.stringify(payloadFor(f, ws)), recorder().opts);
+      const r = await runHook(f.hook ?? f.harness, 'pre', JSON.stringify(payloadFor(f, ws)), recorder().opts);
       assert.equal(r.exitCode, 0);
       assert.doesNotMatch(r.stdout, /deny|"cancel":true|overrideInput/);
     });
   }
 
-  for (const { name, f } of all.filter(x => x.f.event === 'post')) {
+  for (const { name, f } of all.filter(x => x.f.event === 'post' && shellCall(x.f))) {
     test(`${name}: recorded once with the exit code the harness reported, its wrapping off the output`, async () => {
       const ws = workspace();
       const { records, opts } = recorder();
-      const r = await runHook(f.harness, 'post', JSON.stringify(payloadFor(f, ws)), opts);
+      const r = await runHook(f.hook ?? f.harness, 'post', JSON.stringify(payloadFor(f, ws)), opts);
       assert.equal(r.exitCode, 0);
       if (f.expect.recorded === false) {
-        assert.deepEqual(records, [], `Cline's stand-in for a refused call (${REFUSED_MARKER}) is not a run`);
+        const why = f.harness === 'vscode' ? 'the extension records it through shell integration' : `Cline's stand-in for a refused call (${REFUSED_MARKER}) is not a run`;
+        assert.deepEqual(records, [], why);
         return;
       }
       assert.equal(records.length, 1);
@@ -95,6 +118,38 @@ describe('payloads captured from the real harness programs', () => {
       assert.equal(records[0].exitCode, f.expect.exitCode);
       if (f.expect.outputIncludes) assert.ok(records[0].output.includes(f.expect.outputIncludes), records[0].output);
       assert.doesNotMatch(records[0].output, /<\/?untrusted_context>|^Output: |Process Group PGID|<shellId|\[Command exited|^\[(?:stdout|stderr)\]$/m);
+    });
+  }
+
+  for (const { name, f } of all.filter(x => x.f.expect.edits)) {
+    const what = f.expect.edits!.every(e => e.ok) ? 'one edit event with its path' : 'kept as changing nothing (ok: false)';
+    test(`${name}: an edit by the harness's own tool, ${what}`, async () => {
+      const ws = workspace();
+      for (const [file, text] of Object.entries(f.expect.files ?? {})) writeFileSync(join(ws, file), text);
+      const opts = { record: recordHookResult, readFull: readMemoryFull, recordEdits: recordHookEdits, env: {} };
+      const r = await runHook(f.harness, f.event, JSON.stringify(payloadFor(f, ws)), opts);
+      assert.equal(r.exitCode, 0, r.stderr);
+      assert.doesNotMatch(r.stdout, /deny|"cancel":true/);
+      const data = await readMemoryFull(ws);
+      assert.deepEqual(data.edits?.map(e => ({ path: e.path, ok: e.ok })), f.expect.edits);
+      assert.deepEqual(Object.keys(data.approaches), [], 'an edit is not a command run');
+    });
+  }
+
+  for (const { name, f } of all.filter(x => x.f.expect.decision)) {
+    test(`${name}: five identical failures, then an edit: the gate's ask reaches this harness as ${f.expect.decision}`, async () => {
+      const ws = workspace();
+      for (let i = 0; i < 5; i++) await recordHookResult({ workspace: ws, command: 'bash build.sh', cwd: '.', exitCode: 1, output: "Error: Cannot find module 'left-pad'" });
+      await recordHookEdits({ workspace: ws, edits: [{ path: join(ws, 'fix2.txt'), ok: true, tool: 'Write' }], via: f.harness });
+      const opts = { record: recordHookResult, readFull: readMemoryFull, recordDecision: recordHookDecision, env: {} };
+      const r = await runHook(f.harness, 'pre', JSON.stringify(payloadFor(f, ws)), opts);
+      const said = `${r.stdout}${r.stderr}`;
+      if (f.expect.decision === 'ask') assert.match(r.stdout, /"permissionDecision":"ask"/);
+      if (f.expect.decision === 'deny') assert.match(said, /NOT RUN[\s\S]*no one can be asked in this headless session/);
+      if (f.expect.decision === 'warn') assert.match(said, /Failure Memory \(warning\)/);
+      if (f.expect.decision !== 'deny') assert.doesNotMatch(said, /NOT RUN|"cancel":true/);
+      const d = (await readMemoryFull(ws)).decisions ?? [];
+      assert.deepEqual(d.map(x => [x.policy, x.code, x.decision]), [['ask', 'same-error-after-change', f.expect.decision]]);
     });
   }
 
@@ -106,11 +161,11 @@ describe('payloads captured from the real harness programs', () => {
         mkdirSync(join(ws, '.clinerules'));
         writeFileSync(join(ws, '.clinerules', 'failure-memory.md'), `${RULES_MARKER}\n# Failure Memory\n\nold\n`);
       }
-      const r = await runHook(f.harness, f.event, JSON.stringify(payloadFor(f, ws)), recorder().opts);
+      const r = await runHook(f.hook ?? f.harness, f.event, JSON.stringify(payloadFor(f, ws)), recorder().opts);
       assert.equal(r.exitCode, 0);
       // Cline CLI ignores a TaskStart hook's context: its rules file carries the summary
       const where = f.harness === 'cline' ? readFileSync(join(ws, '.clinerules', 'failure-memory.md'), 'utf8') : r.stdout;
-      assert.match(where, /EXHAUSTED: `bash build\.sh`[^\n]*, 5 failure\(s\) — Error: Cannot find module 'left-pad'/);
+      assert.match(where, /EXHAUSTED: `bash build\.sh`[^\n]*, 5 failure\(s\) — last error ⟦Error: Cannot find module 'left-pad'⟧/);
     });
   }
 
@@ -132,7 +187,71 @@ describe('payloads captured from the real harness programs', () => {
   });
 });
 
-describe("VS Code's documented payloads (no runnable VS Code agent mode here)", () => {
+describe('VS Code 1.139.1: its agent terminal runs, recorded by the extension with the output the hooks hand over', () => {
+  const real = (name: string, ws: string) => {
+    const f = JSON.parse(readFileSync(join(FIXTURES, 'vscode', 'real-1.139.1', `${name}.json`), 'utf8')) as RealFixture;
+    return { f, text: JSON.stringify(f.payload).replaceAll('{{ROOT}}', ws), payload: JSON.parse(JSON.stringify(f.payload).replaceAll('{{ROOT}}', ws)) as Record<string, unknown> };
+  };
+  const idOf = (p: Record<string, unknown>) => shortName(callKey(p.session_id, p.tool_use_id, p.timestamp)!);
+
+  for (const [post, output] of [['post-failure', "Error: Cannot find module 'left-pad'"], ['post-success', '']] as const) {
+    test(`${post}: the pre hook expects the run, the post hook hands its output (VS Code's own notes off) to the terminal's record`, async () => {
+      const ws = workspace();
+      const pre = real('pre', ws);
+      const p = real(post, ws);
+      // the same call in both (VS Code names it by tool_use_id); the fixture's pre is build.sh's
+      p.payload.tool_use_id = pre.payload.tool_use_id;
+      const command = (p.payload.tool_input as { command: string }).command;
+      (pre.payload.tool_input as { command: string }).command = command;
+      const { records, opts } = recorder();
+      await runHook(pre.f.hook!, 'pre', JSON.stringify(pre.payload), opts);
+      const id = claimAgentRun(memoryDirFor(ws), command, Date.now() - 1000);
+      assert.equal(id, idOf(pre.payload), 'the terminal watcher finds the call that ran this command');
+      await runHook(p.f.hook!, 'post', JSON.stringify(p.payload), opts);
+      assert.deepEqual(records, [], 'never recorded by the hook: one run, one record');
+      assert.equal(handedOutput(memoryDirFor(ws), id!), output);
+    });
+  }
+
+  test('a second window cannot claim the same run; a command nobody expected is left to the terminal alone', async () => {
+    const ws = workspace();
+    const pre = real('pre', ws);
+    await runHook(pre.f.hook!, 'pre', pre.text, recorder().opts);
+    assert.equal(claimAgentRun(memoryDirFor(ws), 'bash ok.sh', Date.now() - 1000), undefined);
+    assert.ok(claimAgentRun(memoryDirFor(ws), '  bash   build.sh ', Date.now() - 1000), 'the shell integration\'s whitespace aside, the same line');
+    assert.equal(claimAgentRun(memoryDirFor(ws), 'bash build.sh', Date.now() - 1000), undefined);
+  });
+
+  test('the pre hook waits while the terminal records the run before: the fifth failure, recorded meanwhile, is seen (deny)', async () => {
+    const ws = workspace();
+    for (let i = 0; i < 4; i++) await recordHookResult({ workspace: ws, command: 'bash build.sh', cwd: '.', exitCode: 1, output: "Error: Cannot find module 'left-pad'" });
+    // the fifth run ended: the watcher claimed its call and is recording it
+    const first = real('pre', ws);
+    await runHook(first.f.hook!, 'pre', first.text, recorder().opts);
+    const id = claimAgentRun(memoryDirFor(ws), 'bash build.sh', Date.now() - 1000)!;
+    const next = real('pre', ws);
+    next.payload.tool_use_id = 'call_next';
+    const answer = runHook(next.f.hook!, 'pre', JSON.stringify(next.payload), recorder().opts);
+    await new Promise(r => setTimeout(r, 200));
+    await recordHookResult({ workspace: ws, command: 'bash build.sh', cwd: '.', exitCode: 1, output: "Error: Cannot find module 'left-pad'" });
+    rmSync(join(memoryDirFor(ws), 'agent-runs', `${id}.ended`));
+    const r = await answer;
+    assert.match(r.stdout, /"permissionDecision":"deny"/, r.stdout);
+  });
+
+  test('UserPromptSubmit (snake_case, as VS Code really sends it) gets the summary; Copilot CLI running the same entry does not (its own entry gives it)', async () => {
+    const ws = workspace();
+    for (let i = 0; i < 5; i++) await recordHookResult({ workspace: ws, command: 'bash build.sh', cwd: '.', exitCode: 1, output: "Error: Cannot find module 'left-pad'" });
+    const prompt = real('prompt', ws);
+    assert.equal(prompt.f.hook, undefined, 'VS Code runs our UserPromptSubmit entry: the vscode adapter');
+    const vscode = await runHook('vscode', 'prompt', prompt.text, recorder().opts);
+    assert.match(JSON.parse(vscode.stdout).hookSpecificOutput.additionalContext, /EXHAUSTED: `bash build\.sh`/);
+    const copilotCli = await runHook('vscode', 'prompt', prompt.text, { ...recorder().opts, env: { COPILOT_CLI: '1' } });
+    assert.equal(copilotCli.stdout, '');
+  });
+});
+
+describe("VS Code's documented payloads (its docs' examples)", () => {
   const doc = (name: string, vars: Record<string, string>) => {
     const f = JSON.parse(readFileSync(join(FIXTURES, 'vscode', `${name}.json`), 'utf8')) as { payload: object };
     return JSON.stringify(f.payload).replace(/\{\{(\w+)\}\}/g, (_, k: string) => vars[k] ?? '');

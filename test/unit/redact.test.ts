@@ -118,6 +118,15 @@ describe('redact: headers, keys, URLs', () => {
     gone('Proxy-Authorization: Digest username="bob", response="6629fae49393a05397450978507c4ef1"', ['6629fae49393a05397450978507c4ef1'], ['authorization']);
   });
 
+  test('custom X- headers that name a secret, also written without the colon (HTTP/2, gRPC dumps)', () => {
+    assert.equal(gone('x-internal-token zq9Xk2LmP0aB7cD', ['zq9Xk2LmP0aB7cD'], ['secret']).text, 'x-internal-token [REDACTED:secret]');
+    gone('> X-Api-Key   zq9Xk2LmP0aB7cD\n> accept: */*', ['zq9Xk2LmP0aB7cD'], ['secret']);
+    gone('curl -H "x-internal-token: zq9Xk2LmP0aB7cD" https://api.example.com', ['zq9Xk2LmP0aB7cD'], ['secret']);
+    // an X- header whose name says nothing secret, or a word after the name, stays
+    assert.equal(red('x-request-id 1234abcd5678'), 'x-request-id 1234abcd5678');
+    assert.equal(red('the x-internal-token header is required'), 'the x-internal-token header is required');
+  });
+
   test('PEM private key blocks, several kinds, also cut off by truncation', () => {
     for (const kind of ['', 'RSA ', 'EC ', 'OPENSSH ', 'ENCRYPTED ']) {
       const text = `key:\n${BEGIN(kind)}\n${FAKE.pemBody}\n${END(kind)}\nafter`;

@@ -32,24 +32,24 @@ describe('replay', () => {
     const { trajectories, problems } = readCorpusFile(FIXTURE);
     assert.deepEqual(problems, []);
     assert.equal(trajectories.length, 3);
-    let blocks = 0;
-    // two processes per command are slow on a busy machine: the first 18 commands of each (7 blocks of 8 at threshold 3)
+    let said = 0;
+    // two processes per command are slow on a busy machine: the first 18 commands of each
     for (const t of trajectories.map(x => ({ ...x, commands: x.commands.slice(0, 18) }))) {
       const replayed = (await replayTrajectory(t, { threshold: 3 })).map(replayLine);
       const ws = mkdtempSync(join(tmpdir(), 'fm-replay-'));
       const viaCli = t.commands.map((c, index) => {
         const check = cli(ws, ['check', '--command', c.command, '--threshold', '3', '--json']);
         assert.ok(check.code === 0 || check.code === 2, check.stderr);
-        const status = JSON.parse(check.stdout).status;
+        const { status, decision } = JSON.parse(check.stdout);
         const rec = cli(ws, ['record', '--command', c.command, '--exit-code', c.exitCode === null ? 'unknown' : String(c.exitCode), '--threshold', '3', '--source', 'agent'], c.output);
         assert.equal(rec.code, 0, rec.stderr);
-        return { source: t.source, index, status, blocked: check.code === 2 };
+        return { source: t.source, index, status, decision, blocked: check.code === 2 };
       });
       assert.deepEqual(viaCli, replayed, t.source);
-      blocks += replayed.filter(l => l.blocked).length;
+      said += replayed.filter(l => l.decision !== 'allow').length;
     }
-    // the sample was chosen because the gate has something to say on it
-    assert.ok(blocks > 0);
+    // the sample was chosen because the gate has something to say on it (warnings after edits, at threshold 3)
+    assert.ok(said > 0);
   });
 
   test('replay --json prints one line per command, the same lines as the in-process replay', async () => {
@@ -61,7 +61,8 @@ describe('replay', () => {
     for (const t of trajectories) expected.push(...(await replayTrajectory(t, { threshold: 5 })).map(replayLine));
     assert.equal(lines.length, trajectories.reduce((n, t) => n + t.commands.length, 0));
     assert.deepEqual(lines, expected);
-    for (const l of lines) assert.deepEqual(Object.keys(l), ['source', 'index', 'status', 'blocked']);
+    for (const l of lines) assert.deepEqual(Object.keys(l), ['source', 'index', 'status', 'decision', 'blocked']);
+    for (const l of lines) assert.equal(l.blocked, l.decision === 'ask' || l.decision === 'deny', 'blocked stays true for ask and deny');
   });
 
   test('plain .jsonl is read like .jsonl.gz; a bad line is reported with its number and the rest is replayed', () => {

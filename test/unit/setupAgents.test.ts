@@ -61,7 +61,7 @@ describe('setup-agents: files per harness', () => {
     assert.deepEqual(s.permissions, mine.permissions);
     assert.deepEqual(s.hooks.Stop, mine.hooks.Stop);
     assert.deepEqual(s.hooks.PreToolUse[0], mine.hooks.PreToolUse[0], "the user's hook first, untouched");
-    assert.equal(s.hooks.PreToolUse[1].matcher, 'Bash');
+    assert.equal(s.hooks.PreToolUse[1].matcher, 'Bash|Write|Edit|MultiEdit|NotebookEdit', 'the shell and the edit tools');
     assert.ok(isOurCommand(s.hooks.PreToolUse[1].hooks[0].command));
     assert.deepEqual(Object.keys(s.hooks).sort(), ['PostToolUse', 'PostToolUseFailure', 'PreToolUse', 'SessionStart', 'Stop', 'UserPromptSubmit']);
     assert.ok(planSetup(ws, { harnesses: ['claude'] }).every(c => c.action === 'unchanged'));
@@ -91,7 +91,7 @@ describe('setup-agents: files per harness', () => {
     assert.deepEqual(plan[0].harnesses, ['vscode', 'copilot']);
     const doc = JSON.parse(plan[0].content!);
     assert.equal(doc.version, 1);
-    // VS Code turns lowerCamel names into its own but has no UserPromptSubmitted: its prompt event has its own entry
+    // VS Code 1.139 turns both prompt names into its UserPromptSubmit and keeps the last: ours, which runs the vscode adapter
     assert.deepEqual(Object.keys(doc.hooks), ['preToolUse', 'postToolUse', 'postToolUseFailure', 'sessionStart', 'userPromptSubmitted', 'UserPromptSubmit']);
     assert.match(doc.hooks.preToolUse[0].bash, /hook copilot pre/);
     assert.match(doc.hooks.preToolUse[0].powershell, /hook copilot pre/);

@@ -51,7 +51,7 @@ describe('the user\'s file, given back byte for byte', () => {
     assert.ok(after.startsWith('{\n    // project settings, shared with the team\n    "permissions": {\n        "allow": ["Bash(ls)", "Bash(git status)"]\n    },\n    "model": "opus",\n    "hooks": {\n        "Stop": [],\n'), after);
     assert.match(after, /\/\* trailing settings \*\/\n {4}"env": \{ "FOO": "1" \}\n\}\n$/);
     // ours after the user's own hook, indented like the file
-    assert.match(after, /"hooks": \[\{ "type": "command", "command": "echo mine" \}\]\n {12}\},\n {12}\{\n {16}"matcher": "Bash",/);
+    assert.match(after, /"hooks": \[\{ "type": "command", "command": "echo mine" \}\]\n {12}\},\n {12}\{\n {16}"matcher": "Bash[|\w]*",/);
     assert.ok(planSetup(ws, { harnesses: ['claude'] }).every(c => c.action === 'unchanged'), 'a second run changes nothing');
     setup(ws, ['claude'], true);
     assert.equal(read(ws, '.claude/settings.json'), CLAUDE_4_SPACES);
@@ -83,7 +83,7 @@ describe('the user\'s file, given back byte for byte', () => {
     const after = read(ws, '.gemini/settings.json');
     assert.match(after, /\/\/ the model we use/);
     assert.match(after, /\/\/ our own formatter/);
-    assert.match(after, /"command": "prettier -w" \}\] \}, \{"matcher":"run_shell_command"/, 'a list written on one line stays on one line');
+    assert.match(after, /"command": "prettier -w" \}\] \}, \{"matcher":"run_shell_command[|\w]*"/, 'a list written on one line stays on one line');
     setup(ws, ['gemini'], true);
     assert.equal(read(ws, '.gemini/settings.json'), gemini);
   });

@@ -681,7 +681,7 @@ describe('errorCategory', () => {
     ['auth_failure', 'FATAL:  password authentication failed for user "postgres"'],
     ['missing_file', "Error: ENOENT: no such file or directory, open '/app/config.json'"],
     ['missing_file', "FileNotFoundError: [Errno 2] No such file or directory: 'data.csv'"],
-    ['type_error', 'TypeError: x is not a function'],
+    ['runtime_error', 'TypeError: x is not a function'],
     ['type_error', "error TS2322: Type 'string' is not assignable to type 'number'."],
     ['type_error', 'error[E0308]: mismatched types'],
     ['syntax_error', "SyntaxError: Unexpected token '}'"],
@@ -693,9 +693,9 @@ describe('errorCategory', () => {
     ['out_of_memory', 'FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory'],
     ['out_of_memory', 'Killed'],
     ['out_of_memory', 'MemoryError'],
-    ['network', 'Error: connect ECONNREFUSED 127.0.0.1:<port>'],
-    ['network', 'curl: (6) Could not resolve host: api.example.invalid'],
-    ['network', 'Error: unable to get local issuer certificate'],
+    ['connection_refused', 'Error: connect ECONNREFUSED 127.0.0.1:<port>'],
+    ['dns', 'curl: (6) Could not resolve host: api.example.invalid'],
+    ['tls', 'Error: unable to get local issuer certificate'],
     ['timeout', 'thrown: "Exceeded timeout of <dur> for a test.'],
     ['timeout', 'TimeoutError: Navigation timeout of 30000 ms exceeded'],
     ['dependency_conflict', 'npm ERR! code ERESOLVE | npm ERR! ERESOLVE unable to resolve dependency tree'],
@@ -719,6 +719,34 @@ describe('errorCategory', () => {
     assert.equal(errorCategory(JAVA_CAUSED_BY), 'missing_file');
     assert.equal(errorCategory(`${errorSignature(NODE_MISSING_MODULE())}\n${NODE_MISSING_MODULE()}`), 'missing_module');
   });
+
+  // compile is not runtime, an assertion is not a setup failure, refused is not DNS or TLS
+  const distinctions: Array<[ErrorCategory, string]> = [
+    ['runtime_error', "TypeError: Cannot read properties of undefined (reading 'toUpperCase')\n    at Object.<anonymous> (/w/build.js:3:20)"],
+    ['runtime_error', "ReferenceError: cfg is not defined\n    at main (/w/build.js:3:1)"],
+    ['runtime_error', 'Traceback (most recent call last):\n  File "app.py", line 3, in <module>\n    main()\nKeyError: \'port\''],
+    ['runtime_error', "thread 'main' panicked at src/main.rs:2:5:\nindex out of bounds"],
+    ['runtime_error', 'Error: config.out is required\n    at build (/w/build.js:9:11)\n    at Object.<anonymous> (/w/build.js:20:1)'],
+    ['compilation_error', "src/cart.c:3:5: error: expected ';' before 'return'"],
+    ['compilation_error', 'error: could not compile `app` (bin "app") due to 2 previous errors'],
+    ['type_error', "src/cart.ts(3,7): error TS2345: Argument of type 'string' is not assignable to parameter of type 'number'."],
+    ['failing_assertion', 'not ok 1 - total\n  error: |-\n    Expected values to be strictly equal:\n\n    6 !== 13\n'],
+    ['failing_assertion', 'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n\n6 !== 13\n'],
+    ['test_setup', ' FAIL  test/db.test.js\n  ● Test suite failed to run\n\n    TypeError: pool.connect is not a function'],
+    ['test_setup', '1) "before all" hook for "saves a cart":\n   Error: fixture missing'],
+    ['test_setup', '==================================== ERRORS ====================================\n_____________ ERROR at setup of test_total _____________\nfixture \'cart\' not found'],
+    ['connection_refused', "curl: (7) Failed to connect to 127.0.0.1 port 9 after 0 ms: Couldn't connect to server"],
+    ['connection_refused', 'psql: error: connection to server at "localhost" (127.0.0.1), port 5432 failed: Connection refused'],
+    ['dns', 'Error: getaddrinfo ENOTFOUND api.internal'],
+    ['tls', 'curl: (60) SSL certificate problem: self-signed certificate'],
+    ['network', 'Error: socket hang up'],
+    ['unknown', 'error: something went wrong'],
+  ];
+  for (const [expected, text] of distinctions) {
+    test(`${expected}, told apart: ${text.split('\n')[0].slice(0, 60)}`, () => {
+      assert.equal(errorCategory(text), expected);
+    });
+  }
 
   test('a module named like a network word is still a missing module', () => {
     assert.equal(errorCategory("ModuleNotFoundError: No module named 'ssl'"), 'missing_module');

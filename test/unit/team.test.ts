@@ -13,6 +13,7 @@ import {
   clearedByTeam,
   describeTeamFailures,
   emptyTeamView,
+  isStaleView,
   machineIdentity,
   mergeTeamCheck,
   normalizeRemote,
@@ -141,11 +142,12 @@ describe('outbox bound', () => {
 describe('the team in a check', () => {
   const rec = makeRecorder();
   const team = (over: Partial<TeamApproach>): TeamApproach => ({ key: '.::prisma generate', label: 'prisma generate', cwd: '.', command: 'npx prisma generate', failures: 7, failuresThisWeek: 7, machines: 3, ci: true, lastError: "Cannot find module '@prisma/client'", ...over });
-  const opts = { threshold: 5, canBlock: false, sync: { state: 'online' as const, waiting: 0 } };
+  const opts = { threshold: 5, canBlock: false, sync: { state: 'online' as const, waiting: 0, pulledAt: new Date().toISOString() } };
 
   test('says it like a person would', () => {
     assert.equal(describeTeamFailures(team({})), "failed 7 times this week on 3 machines, including CI, last error: Cannot find module '@prisma/client'");
     assert.equal(describeTeamFailures(team({ failures: 9, failuresThisWeek: 2, ci: false, machines: 1, lastError: '' })), 'failed 9 times on 1 machine');
+    assert.equal(describeTeamFailures(team({ failures: 9, failuresThisWeek: 2, ci: false, machines: 1, lastError: '' }), 30), 'failed 9 times in the last 30 days on 1 machine');
     assert.equal(describeTeamFailures(team({ failures: 0 })), 'no failure in the team since the last success');
   });
 
@@ -165,6 +167,25 @@ describe('the team in a check', () => {
     const none = mergeTeamCheck(local, undefined, undefined, opts);
     assert.equal(none.team.status, 'clear');
     assert.equal(none.verdict, 'allow');
+  });
+
+  test('without a view it can trust, the team is unknown, never clear; a stale view still tells its failures', () => {
+    const local = checkCommand(emptyMemory(), 'npx prisma generate', '.', DEFAULT_SETTINGS);
+    const never = mergeTeamCheck(local, undefined, undefined, { ...opts, sync: { state: 'never', waiting: 2 } });
+    assert.equal(never.team.status, 'unknown');
+    assert.equal(never.verdict, 'allow');
+    assert.match(never.team.summary, /not known yet: this machine has not pulled the team's failures/);
+    const old = new Date(Date.now() - 3 * 3600_000).toISOString();
+    assert.equal(isStaleView(old, 60), true);
+    assert.equal(isStaleView(new Date().toISOString(), 60), false);
+    assert.equal(isStaleView(new Date(Date.now() - 20 * 60_000).toISOString(), 180), false, 'ten pull intervals of 3 minutes');
+    const offline = { state: 'offline' as const, waiting: 0, pulledAt: old, stale: true, error: 'team memory database postgres://x is unreachable (ECONNREFUSED)' };
+    const stale = mergeTeamCheck(local, undefined, undefined, { ...opts, sync: offline });
+    assert.equal(stale.team.status, 'unknown');
+    assert.match(stale.team.summary, /not known: the team view was last pulled at .* \(the last sync failed: team memory database postgres:\/\/x is unreachable/);
+    const failing = mergeTeamCheck(local, team({}), undefined, { ...opts, sync: offline });
+    assert.equal(failing.team.status, 'exhausted', 'failures seen before are still worth a warning');
+    assert.equal(failing.verdict, 'warn');
   });
 
   test('a success elsewhere after the last local failure clears the approach here', () => {

@@ -97,7 +97,7 @@ describe('every door feeds the team outbox', () => {
     } finally {
       await client.close();
     }
-    assert.deepEqual(attempts(ws).map(a => [a.key, a.outcome, a.source]), [['.::cargo build', 'failure', 'agent']]);
+    assert.deepEqual(attempts(ws).map(a => [a.key, a.outcome, a.source]), [['.::cargo build', 'failure', 'reported']]);
   });
 });
 

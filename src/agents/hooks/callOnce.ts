@@ -5,18 +5,9 @@
 
 import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { shortName } from '../../store/agentRuns';
 
 const KEEP_MS = 60 * 60 * 1000;
-
-/** FNV-1a, 52 bits: a short file name for a key (no node:crypto on the hook path). */
-function hashName(key: string): string {
-  let h = 0xcbf29ce484222325n;
-  for (let i = 0; i < key.length; i++) {
-    h ^= BigInt(key.charCodeAt(i));
-    h = (h * 0x100000001b3n) & 0xffffffffffffffffn;
-  }
-  return (h >> 12n).toString(36);
-}
 
 function prune(dir: string, now: number): void {
   for (const name of readdirSync(dir)) {
@@ -37,14 +28,14 @@ export function claimCall(memoryFolder: string, key: string, now = Date.now()): 
   const dir = join(memoryFolder, 'hook-calls');
   try {
     mkdirSync(dir, { recursive: true });
-    closeSync(openSync(join(dir, hashName(key)), 'wx'));
+    closeSync(openSync(join(dir, shortName(key)), 'wx'));
   } catch (e) {
     return (e as NodeJS.ErrnoException).code !== 'EEXIST';
   }
   try {
     // housekeeping for about one call in 18 (the name is a hash: its last digit is as good as a die),
     // not every call once an hour of calls has piled up: a prune stats every claim in the folder
-    if (hashName(key).endsWith('0') || hashName(key).endsWith('1')) {
+    if (/[01]$/.test(shortName(key))) {
       if (readdirSync(dir).length > 64) prune(dir, now);
     }
   } catch {

@@ -12,13 +12,13 @@
 // fails (overrideInput), so the model reads why; the post hook knows it by its first word.
 
 import { args, exitCodeIn, json, obj, str, tellTheUser, type HarnessAdapter, type Json, type ShellResult, type ShellRun } from './types';
+import { shellQuote } from '../../core/approach/lexer';
 
 const SHELL_TOOLS = ['execute_command', 'run_commands'];
 
 /** What a refused run_commands call runs instead: a no-op marker, the reason on stderr, exit 1. */
 export const REFUSED_MARKER = ': failure-memory refused;';
-const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-export const refusalCommand = (reason: string) => `${REFUSED_MARKER} printf '%s\\n' ${sq(reason)} >&2; exit 1`;
+export const refusalCommand = (reason: string) => `${REFUSED_MARKER} printf '%s\\n' ${shellQuote(reason)} >&2; exit 1`;
 
 const stringList = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 

@@ -8,12 +8,19 @@
 // ("hook errored"), so a hook that cannot decide must exit 0; under `-p` repository hooks load only
 // with GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true (or a trusted folder, COPILOT_ALLOW_ALL=true).
 // A shell result says its exit code in its last line ("<shellId: 0 completed with exit code 1>").
+// VS Code 1.139 runs the lowerCamel entries of .github/hooks (preToolUse, postToolUse, sessionStart)
+// with its own snake_case payload (./vscode.ts): run_in_terminal is recorded by the extension.
 
-import { VSCODE_TERMINAL_TOOLS } from './vscode';
-import { args, callKey, CLAUDE_EVENT_NAMES, claudeStyleReply, exitCodeIn, json, none, obj, str, stripCopilotTrailer, tellTheUser, type HarnessAdapter, type Json, type ShellResult } from './types';
+import { VSCODE_TERMINAL_TOOLS, vscodeTerminalOutput } from './vscode';
+import { args, callKey, CLAUDE_EVENT_NAMES, claudeStyleReply, claudeStyleResult, exitCodeIn, json, none, obj, str, stripCopilotTrailer, tellTheUser, type HarnessAdapter, type Json, type ShellResult } from './types';
 
 const snake = (p: Json) => 'tool_name' in p || 'hook_event_name' in p || 'hookEventName' in p;
 function result(p: Json): ShellResult {
+  // VS Code's own payload (it runs these hooks too): tool_response, the terminal output as a string
+  if (p.tool_response !== undefined) {
+    const r = claudeStyleResult(p);
+    return VSCODE_TERMINAL_TOOLS.includes(str(p.tool_name)) ? vscodeTerminalOutput(r) : r;
+  }
   if (typeof p.error === 'string' || p.error) {
     const err = typeof p.error === 'string' ? p.error : JSON.stringify(p.error);
     return { exitCode: exitCodeIn(err) ?? 1, output: err };
@@ -49,7 +56,7 @@ export const copilot: HarnessAdapter = {
   },
   reply(event, answer, p) {
     if (snake(p)) return claudeStyleReply(event, answer, str(p.hook_event_name) || str(p.hookEventName) || CLAUDE_EVENT_NAMES[event]);
-    if (event === 'pre' && answer.kind === 'deny') return json({ permissionDecision: 'deny', permissionDecisionReason: answer.reason });
+    if (event === 'pre' && (answer.kind === 'deny' || answer.kind === 'ask')) return json({ permissionDecision: answer.kind, permissionDecisionReason: answer.reason });
     if (answer.kind === 'context' && (event === 'session-start' || event === 'prompt')) return json({ additionalContext: answer.text });
     return none;
   },

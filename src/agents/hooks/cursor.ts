@@ -26,7 +26,7 @@ export const cursor: HarnessAdapter = {
   },
   reply(event, answer) {
     if (event === 'pre') {
-      return answer.kind === 'deny' ? json({ permission: 'deny', user_message: answer.reason.split('\n')[0], agent_message: answer.reason }) : json({});
+      return answer.kind === 'deny' || answer.kind === 'ask' ? json({ permission: answer.kind, user_message: answer.reason.split('\n')[0], agent_message: answer.reason }) : json({});
     }
     if (answer.kind === 'context') return json({ additional_context: answer.text });
     return event === 'session-start' ? json({}) : none;

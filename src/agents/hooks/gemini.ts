@@ -7,6 +7,7 @@
 // "<untrusted_context>\nOutput: …\nExit Code: 1\nProcess Group PGID: …\n</untrusted_context>";
 // the command's own output is the Output section, its exit code the Exit Code line.
 
+import { trimTrailing } from '../../core/approach/paths';
 import { exitCodeIn, json, obj, str, systemMessage, type HarnessAdapter, type ShellResult } from './types';
 
 const EVENT_NAMES = { pre: 'BeforeTool', post: 'AfterTool', 'session-start': 'SessionStart', prompt: 'BeforeAgent' } as const;
@@ -53,14 +54,15 @@ export const gemini: HarnessAdapter = {
     const dir = str(input.dir_path) || str(input.directory);
     return {
       root: env.GEMINI_PROJECT_DIR || env.CLAUDE_PROJECT_DIR || undefined,
-      cwd: dir && cwd && !dir.startsWith('/') ? `${cwd.replace(/\/+$/, '')}/${dir}` : dir || cwd,
+      cwd: dir && cwd && !dir.startsWith('/') ? `${trimTrailing(cwd)}/${dir}` : dir || cwd,
       tool,
       command: this.terminalTools.includes(tool) ? str(input.command) : undefined,
       result: event === 'post' ? afterTool(obj(p.tool_response)) : undefined,
     };
   },
   reply(event, answer) {
-    if (event === 'pre') return json(answer.kind === 'deny' ? { decision: 'deny', reason: answer.reason } : {});
+    // BeforeTool adds no context for the model: a warning (the team's) is shown to the user instead
+    if (event === 'pre') return json(answer.kind === 'deny' ? { decision: 'deny', reason: answer.reason } : answer.kind === 'context' ? { systemMessage: answer.text } : {});
     if (answer.kind === 'context') return json({ hookSpecificOutput: { hookEventName: EVENT_NAMES[event], additionalContext: answer.text } });
     return json({});
   },

@@ -1,8 +1,12 @@
 // The post hook's store: its own bundle (dist/hook-record.js), loaded only when the hooks' own quick
 // write (./quickRecord.ts) cannot do: with team memory on (every write reaches the outbox: the team
 // link here is the local one, outbox and cached view, no database driver), to fold a long journal
-// into memory.json, and for a memory.json the store must migrate or repair.
-import type { MemoryData } from '../../core/types';
+// into memory.json, for a memory.json the store must migrate or repair, and for an edit tool's
+// changes or a gate decision. The gate's bundle carries no store writer.
+import { join } from 'node:path';
+import type { CheckResult } from '../../core/check';
+import type { GitState, MemoryData } from '../../core/types';
+import { readGitState } from '../../store/gitContext';
 import { MemoryStore } from '../../store/memoryStore';
 import { memoryDirFor } from '../../store/paths';
 import { TeamLocal } from '../../store/team/teamLink';
@@ -17,10 +21,14 @@ export interface HookRecord {
   output: string;
 }
 
+/** A warning of the hook (a redaction pattern over its time budget): on stderr, where the harness logs it. */
+export const hookWarning = (m: string): void => void process.stderr.write(`Failure Memory hook: ${m}\n`);
+
 export async function recordHookResult(r: HookRecord): Promise<void> {
   // one record per process: nothing to keep the parsed memory for (longLived: false), and the run
   // goes into the journal rather than a rewrite of the whole memory.json (the next full write folds it)
-  const { memory } = openWorkspaceMemory({ workspace: r.workspace, onWarning: () => undefined, team: options => new TeamLocal(options), journal: true, git: { sync: true } });
+  // team memory on: the record is queued, and a detached process (dist/team-sync.js) sends it
+  const { memory } = openWorkspaceMemory({ workspace: r.workspace, onWarning: hookWarning, team: options => new TeamLocal(options), backgroundSync: join(__dirname, 'team-sync.js'), journal: true, git: { sync: true } });
   await memory.record({ command: r.command, cwd: r.cwd, exitCode: r.exitCode, output: r.output, source: 'agent' });
 }
 
@@ -32,6 +40,31 @@ export async function foldJournal(workspace: string): Promise<void> {
 
 /** Run by dist/hook.js before it writes this bundle's code cache (see warmUp.ts). */
 export const warmUp = warmUpRecording;
+
+export interface HookEdits {
+  workspace: string;
+  /** Absolute paths (made relative to the workspace when recorded). */
+  edits: Array<{ path: string; ok: boolean; tool: string }>;
+  /** The harness that reported them. */
+  via: string;
+}
+
+/** An edit tool's changes into the workspace memory: edit events (redacted, bounded). */
+export async function recordHookEdits(r: HookEdits): Promise<void> {
+  const { memory } = openWorkspaceMemory({ workspace: r.workspace, onWarning: () => undefined, git: false });
+  await memory.recordEdits(r.edits.map(e => ({ path: e.path, ok: e.ok, source: 'agent' as const, tool: e.tool })));
+}
+
+/** An ask or deny of the gate into the decision log (shadow mode reads it back). */
+export async function recordHookDecision(workspace: string, c: CheckResult, via: string): Promise<void> {
+  const { memory } = openWorkspaceMemory({ workspace, onWarning: () => undefined, git: false });
+  await memory.recordDecision(c, via);
+}
+
+/** The workspace's git state now (bounded; undefined without git). */
+export function gitStateOf(workspace: string): Promise<GitState | undefined> {
+  return readGitState(workspace);
+}
 
 /** The store's full read: migrations, a damaged file moved aside (when the hook's quick read cannot use it). */
 export function readMemoryFull(workspace: string): Promise<MemoryData> {

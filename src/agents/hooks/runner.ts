@@ -7,20 +7,27 @@
 // channel (adapter.notice: Claude Code's systemMessage, …), never only in a debug log.
 
 import { existsSync, readFileSync, realpathSync, statSync, writeSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { agentDenyReason, agentSummary, userOnlyReason, userOnlySubcommand } from '../../core/agentContext';
-import { checkCommand } from '../../core/check';
-import { approachKey, normalizeCwd } from '../../core/approach';
-import { createRedactor, type Redactor } from '../../core/redact';
-import { SCHEMA_VERSION, type EngineSettings, type MemoryData } from '../../core/types';
+import { agentAskHeadlessReason, agentAskReason, agentAskWarning, agentDenyReason, agentSummary } from '../../core/agentContext';
+import { harnessText } from '../../core/agentText';
+import { posixLine } from '../../core/approach/lexer';
+import { checkCommand, type CheckResult } from '../../core/check';
+import { selfProtectionRefusal } from '../../core/selfProtection';
+import { createRedactor } from '../../core/redact';
+import { SCHEMA_VERSION, type Decision, type EngineSettings, type GitState, type MemoryData } from '../../core/types';
 import { loadWorkspaceSettings } from '../../app/settings';
+import { hookTeam, refreshTeamView, teamContext, teamGate } from './team';
 import { memoryDirFor } from '../../store/paths';
-import { guardOthers, readOwnView, readView, type IndexCache } from '../../store/quickView';
+import { readView } from '../../store/quickView';
 import { claimCall } from './callOnce';
-import type { HookRecord } from './record';
+import { editsOf, patchApplies, patchFiles } from './edits';
+import { editCall, editRefusal, protectedFor } from './protect';
+import type { HookEdits, HookRecord } from './record';
 import { refreshRules } from './rules';
-import { exitCodeFromTranscript } from './transcript';
-import { HARNESSES, HOOK_EVENTS, type HarnessAdapter, type HookAnswer, type HookEvent, type HookInput, type HookReply, type Json, type ShellRun } from './index';
+import { expectTerminalRun, handTerminalOutput, waitForTerminalRecords } from './terminalHandoff';
+import { exitCodeFromTranscript, headlessSession } from './transcript';
+import { ASK_HARNESSES, gateShape, HARNESSES, type GateShape, HOOK_EVENTS, type HarnessAdapter, type HookAnswer, type HookEvent, type HookInput, type HookReply, type Json, type ShellRun } from './index';
 
 export const HOOK_USAGE = `Usage: failure-memory hook <harness> <event>   (the hook JSON on stdin)
   harness: ${Object.keys(HARNESSES).join(', ')}
@@ -31,7 +38,7 @@ const PREFIX = 'Failure Memory hook';
 
 /** Lets the call through and says why where the harness's user sees it (never silent, never blocking). */
 function failOpen(adapter: HarnessAdapter | undefined, event: HookEvent | undefined, payload: Json, why: string): HookReply {
-  const message = `${PREFIX}: ${why}; not checked, the agent goes on.`;
+  const message = `${PREFIX}: ${harnessText(why)}; not checked, the agent goes on.`;
   if (!adapter || !event) return { exitCode: 1, stdout: '', stderr: `${message}\n` };
   return adapter.notice(event, message, payload);
 }
@@ -105,6 +112,14 @@ export interface HookRunOptions {
   record: (r: HookRecord) => Promise<void>;
   /** The store's own read (migrations, a damaged file moved aside), when the quick read cannot use the file. */
   readFull: (workspace: string) => Promise<MemoryData>;
+  /** Writes the edit events of an edit tool's post call (the same bundle as `record`). */
+  recordEdits?: (r: HookEdits) => Promise<void>;
+  /** Writes an ask or deny of the gate to the decision log (the same bundle, loaded only then). */
+  recordDecision?: (workspace: string, c: CheckResult, via: string) => Promise<void>;
+  /** The workspace's git state now: asked only before a deny, to be sure nothing changed that no hook reported. */
+  gitState?: (workspace: string) => Promise<GitState | undefined>;
+  /** The background team sync's script; default dist/team-sync.js beside this bundle. */
+  syncScript?: string;
 }
 
 /** The engine settings every door uses (app/settings.ts); a bad value is its default here, never a failure. */
@@ -118,10 +133,18 @@ function settingsFor(workspace: string): EngineSettings {
  * `keys` loaded whole (all of them for 'all'). The store's own read when the quick one cannot use
  * the file (an older schema, damaged: the store migrates or moves it aside).
  */
-async function readMemory(workspace: string, keys: readonly string[] | 'all', redactor: Redactor, full: HookRunOptions['readFull'], cache: IndexCache = {}): Promise<MemoryData> {
-  const view = readView(memoryDirFor(workspace), keys, { redact: t => redactor.redact(t).text }, cache);
-  if (view) return view.data;
-  if (view === null) return emptyMemoryData();
+export function readMemorySnapshot(workspace: string): MemoryData | null | undefined {
+  // a fix lesson in a journaled run is redacted with the workspace's patterns: loaded only then
+  let redactor: ReturnType<typeof createRedactor> | undefined;
+  const redact = (t: string) => (redactor ??= createRedactor(settingsFor(workspace).extraRedactionPatterns)).redact(t).text;
+  const view = readView(memoryDirFor(workspace), 'all', { redact });
+  return view ? view.data : view;
+}
+
+async function readMemory(workspace: string, full: HookRunOptions['readFull']): Promise<MemoryData> {
+  const snap = readMemorySnapshot(workspace);
+  if (snap) return snap;
+  if (snap === null) return { schemaVersion: SCHEMA_VERSION, approaches: {}, reflections: [], learnings: [], edits: [], starts: [], decisions: [], updatedAt: new Date().toISOString() };
   return full(workspace);
 }
 
@@ -146,15 +169,17 @@ export async function runHook(harness: string, event: string, stdinText: string,
   } catch (e) {
     return failOpen(adapter, ev, payload, `cannot read the ${adapter.title} hook input (${(e as Error).message})`);
   }
-  const answer = (a: HookAnswer) => adapter.reply(ev, a, payload);
+  // every text handed to the harness: no terminal escapes, no control or invisible characters
+  const answer = (a: HookAnswer) =>
+    adapter.reply(ev, a.kind === 'deny' || a.kind === 'ask' ? { ...a, reason: harnessText(a.reason) } : a.kind === 'context' ? { ...a, text: harnessText(a.text) } : a, payload, opts.env ?? process.env);
   try {
     switch (ev) {
       case 'pre':
-        return await pre(input, answer, adapter, payload, opts.readFull);
+        return await pre(input, answer, adapter, payload, opts);
       case 'post':
-        return await post(input, answer, adapter, payload, opts.record, opts.readFull);
+        return await post(input, answer, adapter, payload, opts);
       default:
-        return await context(input, answer, adapter, ev, payload, opts.readFull);
+        return await context(input, answer, adapter, ev, payload, opts);
     }
   } catch (e) {
     return failOpen(adapter, ev, payload, `memory could not be used (${oneLine((e as Error)?.message ?? String(e))})`);
@@ -163,39 +188,146 @@ export async function runHook(harness: string, event: string, stdinText: string,
 
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 300);
 
-async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, payload: Json, readFull: HookRunOptions['readFull']): Promise<HookReply> {
-  // other tools are not the gate's business: answered at once, memory untouched
+async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, payload: Json, gate: HookRunOptions): Promise<HookReply> {
+  if (input.patch) return shellPatchPre(input, input.patch, answer, adapter, gate);
+  const home = safeHome();
   const commands = runsOf(input).map(r => r.command).filter(c => c.trim());
-  if (!commands.length) return answer({ kind: 'allow' });
+  if (!commands.length) {
+    // not a shell command: only an edit of Failure Memory's own files is the gate's business
+    const edit = editCall(payload);
+    if (!edit) return answer({ kind: 'allow' });
+    // a harness that names no folder for an edit (Windsurf's pre_write_code): the file's own folder
+    const file = edit.paths.find(p => isAbsolute(p));
+    const where = locate(input.root, input.cwd ?? (file ? dirname(file) : undefined));
+    if (typeof where === 'string') return answer({ kind: 'allow' });
+    const refusal = editRefusal(edit, join(where.workspace, where.rel), protectedFor(where.workspace));
+    return answer(refusal ? { kind: 'deny', reason: refusal.reason } : { kind: 'allow' });
+  }
+  // our CLI's user-only subcommands are refused wherever the call runs
   for (const command of commands) {
-    const sub = userOnlySubcommand(command);
-    if (sub) return answer({ kind: 'deny', reason: userOnlyReason(sub) });
+    const cli = selfProtectionRefusal(command, { workspace: toSlash(input.cwd ?? '/'), cwd: '.', home });
+    if (cli) return answer({ kind: 'deny', reason: cli.reason });
   }
   const where = locate(input.root, input.cwd);
   if (typeof where === 'string') return failOpen(adapter, 'pre', payload, where);
-  const settings = settingsFor(where.workspace);
-  const redactor = createRedactor(settings.extraRedactionPatterns);
-  const lines = commands.map(c => redactor.redact(c).text);
-  const keys = lines.map(c => approachKey(c, normalizeCwd(where.rel)));
-  // most calls are let through on these commands' own approaches alone (what others' runs can do to
-  // them never turns a let-through into a block); a block, or a rule that looked at the rest of
-  // memory, is decided again on a full read
-  const index: IndexCache = {};
-  const own = readOwnView(memoryDirFor(where.workspace), keys, { redact: t => redactor.redact(t).text }, index);
-  if (own !== undefined && own !== 'others') {
-    const guard = guardOthers(own?.data ?? emptyMemoryData(), keys);
-    const clear = lines.every(line => checkCommand(guard.data, line, where.rel, settings).verdict !== 'block');
-    if (clear && !guard.lookedElsewhere()) return answer({ kind: 'allow' });
+  for (const command of commands) {
+    const files = selfProtectionRefusal(command, { workspace: toSlash(where.workspace), cwd: where.rel, home }, protectedFor(where.workspace));
+    if (files) return answer({ kind: 'deny', reason: files.reason });
   }
-  const data = await readMemory(where.workspace, keys, redactor, readFull, index);
-  for (const line of lines) {
-    const c = checkCommand(data, line, where.rel, settings);
-    if (c.verdict === 'block') return answer({ kind: 'deny', reason: agentDenyReason(c, data) });
+  // VS Code's terminal tool: the extension records its runs; the run before this call first
+  const inAgentTerminal = !!input.recordedElsewhere && commands.length === 1;
+  if (inAgentTerminal) await waitForTerminalRecords(where.workspace);
+  const ws = loadWorkspaceSettings(where.workspace);
+  const settings = ws.engine;
+  const data = await readMemory(where.workspace, gate.readFull);
+  const redactor = createRedactor(settings.extraRedactionPatterns);
+  // team memory on: the cached team view too (off: nothing more is read)
+  const team = hookTeam(where.workspace, ws);
+  if (team) refreshTeamView(team, gate.env ?? process.env, gate.syncScript);
+  const warnings: string[] = [];
+  const shape = gateShaper(adapter, input);
+  for (const command of commands) {
+    // the line as written, and as a POSIX shell reads its backslashes (`npm te\st` runs `npm test`)
+    const readings = [command, posixLine(command)].filter((l, k, all) => all.indexOf(l) === k);
+    for (const line of readings) {
+      const local = await decide(data, redactor.redact(line).text, where, settings, gate, adapter, shape);
+      // team memory on: the team's view merged in, as `check` merges it
+      const t = team ? teamGate(team, local, data) : undefined;
+      const c = t?.check ?? local;
+      if (t?.deny) return answer({ kind: 'deny', reason: t.deny });
+      const a = gateAnswer(shape(c), c, data);
+      if (a.kind === 'deny' || a.kind === 'ask') return answer(a);
+      for (const w of [a.kind === 'context' ? a.text : undefined, t?.warn]) if (w && !warnings.includes(w)) warnings.push(w);
+    }
+  }
+  if (inAgentTerminal) expectTerminalRun(where.workspace, input.callId, commands[0]);
+  return answer(warnings.length ? { kind: 'context', text: warnings.join('\n\n') } : { kind: 'allow' });
+}
+
+/** What this harness does with a decision (gateShape); whether its session is headless is read once, only for an ask. */
+function gateShaper(adapter: HarnessAdapter, input: HookInput): (c: CheckResult) => GateShape {
+  let headless: boolean | undefined;
+  return c => {
+    if (c.decision === 'ask' && !ASK_HARNESSES.has(adapter.id)) headless ??= !!input.sessionLog && headlessSession(input.sessionLog);
+    return gateShape(adapter.id, c.decision, headless);
+  };
+}
+
+/** The gate's answer in the shape this harness gets it: the text follows what the harness does with it. */
+function gateAnswer(shape: GateShape, c: CheckResult, data: MemoryData): HookAnswer {
+  switch (shape) {
+    case 'deny':
+      // a deny of the policy, or an ask no one can answer here (a headless session of a harness that cannot ask)
+      return { kind: 'deny', reason: c.decision === 'deny' ? agentDenyReason(c, data) : agentAskHeadlessReason(c) };
+    case 'ask':
+      return { kind: 'ask', reason: agentAskReason(c) };
+    case 'warn':
+      return { kind: 'context', text: agentAskWarning(c) };
+    default:
+      return { kind: 'allow' };
+  }
+}
+
+/** The text of a file an edit names (bounded; undefined when it cannot be read). */
+function readText(file: string): string | undefined {
+  try {
+    return statSync(file).size > MAX_PATCHED_FILE_BYTES ? undefined : readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+const MAX_PATCHED_FILE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * An apply_patch given to the shell tool (Codex applies it itself; no post hook follows): an edit, so
+ * the gate's business is only Failure Memory's own files; and since this is the one report of it, the
+ * edit is recorded here, as applied when Codex will apply it (else ok: false: it changes nothing).
+ */
+async function shellPatchPre(input: HookInput, patch: NonNullable<HookInput['patch']>, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, opts: HookRunOptions): Promise<HookReply> {
+  const where = locate(input.root, input.cwd);
+  if (typeof where === 'string') return answer({ kind: 'allow' });
+  const cwd = resolve(where.workspace, where.rel, patch.dir ?? '.');
+  const paths = patchFiles(patch.patch);
+  const refusal = editRefusal({ tool: 'apply_patch', paths, texts: [patch.patch], pairs: [] }, cwd, protectedFor(where.workspace));
+  if (refusal) return answer({ kind: 'deny', reason: refusal.reason });
+  const first = !input.callId || claimCall(memoryDirFor(where.workspace), `${input.callId}\nedit`);
+  if (paths.length && opts.recordEdits && first) {
+    const ok = patchApplies(patch.patch, p => readText(absolutePath(p, cwd)));
+    await opts.recordEdits({ workspace: where.workspace, edits: paths.map(p => ({ path: absolutePath(p, cwd), ok, tool: 'apply_patch' })), via: adapter.id });
   }
   return answer({ kind: 'allow' });
 }
 
-const emptyMemoryData = (): MemoryData => ({ schemaVersion: SCHEMA_VERSION, approaches: {}, reflections: [], learnings: [], updatedAt: new Date().toISOString() });
+/**
+ * The gate's decision for one command line. Before a deny the git state is read (is anything
+ * changed that no hook reported?); an ask or a deny is written to the decision log.
+ */
+async function decide(data: MemoryData, line: string, where: Located, settings: EngineSettings, gate: HookRunOptions, adapter: HarnessAdapter, shape: (c: CheckResult) => GateShape): Promise<CheckResult> {
+  let c = checkCommand(data, line, where.rel, settings);
+  if (c.policyDecision === 'deny' && gate.gitState && lastFailureHasGit(data, c.key)) {
+    const gitNow = await gate.gitState(where.workspace).catch(() => undefined);
+    if (gitNow) c = checkCommand(data, line, where.rel, settings, new Date(), gitNow);
+  }
+  // logged with what this harness does with it (an ask it cannot put to anyone is a warning, or a deny when headless)
+  const given = (s: GateShape): Decision => (s === 'allow' ? c.decision : s);
+  if (c.policyDecision === 'ask' || c.policyDecision === 'deny') await gate.recordDecision?.(where.workspace, { ...c, decision: given(shape(c)) }, `hook:${adapter.id}`).catch(() => undefined);
+  return c;
+}
+
+function lastFailureHasGit(data: MemoryData, key: string): boolean {
+  const ledger = Object.prototype.hasOwnProperty.call(data.approaches, key) ? (data.approaches[key].ledger ?? []) : [];
+  for (let i = ledger.length - 1; i >= 0; i--) if (ledger[i].outcome === 'failure') return !!ledger[i].git;
+  return false;
+}
+
+const toSlash = (p: string) => p.replace(/\\/g, '/');
+function safeHome(): string | undefined {
+  try {
+    return toSlash(homedir());
+  } catch {
+    return undefined;
+  }
+}
 
 /** A Codex post names no exit code: the transcript has it, written just before the hook ran. */
 async function codeFromTranscript(t: NonNullable<HookInput['transcript']>): Promise<number | undefined> {
@@ -207,9 +339,23 @@ async function codeFromTranscript(t: NonNullable<HookInput['transcript']>): Prom
   return undefined;
 }
 
-async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, payload: Json, record: HookRunOptions['record'], readFull: HookRunOptions['readFull']): Promise<HookReply> {
+async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, payload: Json, opts: HookRunOptions): Promise<HookReply> {
+  // an edit tool's call: the files it changed are evidence (trying fixes, not looping blind)
+  const edits = editsOf(adapter.id, 'post', payload);
+  if (edits) {
+    if (!edits.length || !opts.recordEdits) return answer({ kind: 'none' });
+    const where = locate(input.root, input.cwd ?? dirname(absolutePath(edits[0].path, input.root)));
+    if (typeof where === 'string') return failOpen(adapter, 'post', payload, `${where}: the edit is not recorded`);
+    // one edit, one event: Copilot CLI runs .claude/settings.json's hooks for its edit tools too (as
+    // Write and Edit), and a shell-given patch was recorded by its pre hook (should a harness post it)
+    if (input.callId && !claimCall(memoryDirFor(where.workspace), `${input.callId}\nedit`)) return answer({ kind: 'none' });
+    const base = input.cwd && isAbsolute(input.cwd) ? resolve(input.cwd, input.patch?.dir ?? '.') : where.workspace;
+    await opts.recordEdits({ workspace: where.workspace, edits: edits.map(e => ({ ...e, path: absolutePath(e.path, base) })), via: adapter.id });
+    return answer({ kind: 'none' });
+  }
   const runs = runsOf(input).filter(r => r.command.trim() && r.result);
-  if (!runs.length || input.recordedElsewhere) return answer({ kind: 'none' });
+  if (input.recordedElsewhere) return handOver(input, runs, answer);
+  if (!runs.length) return answer({ kind: 'none' });
   const where = locate(input.root, input.cwd);
   if (typeof where === 'string') return failOpen(adapter, 'post', payload, `${where}: the result is not recorded`);
   if (input.callId && !claimCall(memoryDirFor(where.workspace), `${input.callId}\n${runs.map(r => r.command).join('\n')}`)) return answer({ kind: 'none' });
@@ -217,23 +363,43 @@ async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adap
     const code = await codeFromTranscript(input.transcript);
     if (code !== undefined) runs[0] = { ...runs[0], result: { ...runs[0].result!, exitCode: code } };
   }
-  for (const r of runs) await record({ workspace: where.workspace, command: r.command, cwd: where.rel, exitCode: r.result!.exitCode, output: r.result!.output });
+  for (const r of runs) await opts.record({ workspace: where.workspace, command: r.command, cwd: where.rel, exitCode: r.result!.exitCode, output: r.result!.output });
   const rules = adapter.rulesFile;
   if (rules) {
-    const settings = settingsFor(where.workspace);
-    const data = await readMemory(where.workspace, 'all', createRedactor(settings.extraRedactionPatterns), readFull);
-    refreshRules(where.workspace, rules, agentSummary(data, settings.threshold));
+    const data = await readMemory(where.workspace, opts.readFull);
+    refreshRules(where.workspace, rules, agentSummary(data, settingsFor(where.workspace).threshold));
   }
   return answer({ kind: 'none' });
 }
 
-async function context(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, ev: HookEvent, payload: Json, readFull: HookRunOptions['readFull']): Promise<HookReply> {
+/**
+ * A run in VS Code's agent terminal: recorded by the extension (shell integration has the exit code),
+ * never here; its output, which shell integration may have missed, is handed to that record.
+ */
+function handOver(input: HookInput, runs: ShellRun[], answer: (a: HookAnswer) => HookReply): HookReply {
+  const where = runs.length === 1 ? locate(input.root, input.cwd) : undefined;
+  if (where && typeof where !== 'string') {
+    const redactor = createRedactor(settingsFor(where.workspace).extraRedactionPatterns);
+    handTerminalOutput(where.workspace, input.callId, redactor.redact(runs[0].result!.output).text);
+  }
+  return answer({ kind: 'none' });
+}
+
+/** An edit's path as an absolute path (relative ones are relative to the call's folder). */
+function absolutePath(path: string, base: string | undefined): string {
+  return isAbsolute(path) || !base ? path : resolve(base, path);
+}
+
+async function context(input: HookInput, answer: (a: HookAnswer) => HookReply, adapter: HarnessAdapter, ev: HookEvent, payload: Json, opts: HookRunOptions): Promise<HookReply> {
   if (!adapter.nativeEvents[ev]) return answer({ kind: 'none' });
   const where = locate(input.root, input.root ? undefined : input.cwd);
   if (typeof where === 'string') return failOpen(adapter, ev, payload, where);
-  const settings = settingsFor(where.workspace);
-  const data = await readMemory(where.workspace, 'all', createRedactor(settings.extraRedactionPatterns), readFull);
-  const text = agentSummary(data, settings.threshold);
+  const ws = loadWorkspaceSettings(where.workspace);
+  const data = await readMemory(where.workspace, opts.readFull);
+  const team = hookTeam(where.workspace, ws);
+  if (team) refreshTeamView(team, opts.env ?? process.env, opts.syncScript);
+  // this workspace's own failures first, then the team's, each under its own heading
+  const text = [agentSummary(data, ws.engine.threshold), team ? teamContext(team, data, ws.engine.threshold) : ''].filter(Boolean).join('\n\n');
   const rules = adapter.rulesFile;
   if (rules) refreshRules(where.workspace, rules, text);
   return answer(text ? { kind: 'context', text } : { kind: 'none' });

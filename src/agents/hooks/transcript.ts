@@ -1,6 +1,7 @@
 // Codex CLI's PostToolUse payload has the command's output but not its exit code; Codex writes the
 // code into its session transcript (JSON lines, transcript_path) before it runs the hook: an item or
 // event for the call (its tool_use_id) with an integer exit_code. Only the file's tail is read.
+// Its first line says how the session was started: `codex exec` is headless (no one to ask).
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
@@ -54,4 +55,30 @@ export function exitCodeFromTranscript(path: string, toolUseId: string): number 
     }
   }
   return undefined;
+}
+
+const HEAD_BYTES = 64 * 1024;
+
+/**
+ * Is the Codex session of this transcript headless (`codex exec`)? Its first line, session_meta, names
+ * how the session was started (`"originator":"codex_exec"`, `"source":"exec"`; the interactive CLI
+ * says `"source":"cli"`). Only the head of the file is read; anything unreadable is not headless.
+ */
+export function headlessSession(path: string): boolean {
+  if (!isAbsolute(path)) return false;
+  let head: string;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const buf = Buffer.alloc(HEAD_BYTES);
+      head = buf.toString('utf8', 0, readSync(fd, buf, 0, HEAD_BYTES, 0));
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+  const first = head.split('\n', 1)[0];
+  if (!/"type"\s*:\s*"session_meta"/.test(first)) return false;
+  return /"originator"\s*:\s*"codex_exec"/.test(first) || /"source"\s*:\s*"exec"/.test(first);
 }

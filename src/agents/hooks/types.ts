@@ -45,6 +45,16 @@ export interface HookInput {
   /** post: the exit code is not in the payload but in the harness's own transcript (Codex). */
   transcript?: { path: string; toolUseId: string };
   /**
+   * The harness's session log, read only when the gate would ask on a harness that cannot: it says
+   * whether the session is headless (`codex exec`), where no one can be asked.
+   */
+  sessionLog?: string;
+  /**
+   * A patch the model gave the shell tool (`apply_patch <<'EOF' … EOF`): Codex applies it itself,
+   * never in a shell, and fires no post hook for it. An edit, not a command; `command` stays unset.
+   */
+  patch?: { patch: string; dir?: string };
+  /**
    * The command ran in VS Code's integrated terminal (VS Code's run_in_terminal): the extension
    * records it through shell integration already, so the hook must not record it twice.
    */
@@ -56,6 +66,8 @@ export type HookAnswer =
   | { kind: 'allow' }
   /** Do not run it; the reason is for the model. */
   | { kind: 'deny'; reason: string }
+  /** Stop it until the user decides (the harness prompts; the reason is shown in the prompt). */
+  | { kind: 'ask'; reason: string }
   /** Add this text to the agent's context. */
   | { kind: 'context'; text: string }
   /** Nothing to say (post). */
@@ -80,7 +92,8 @@ export interface HarnessAdapter {
   /** Tool names that run shell commands. */
   terminalTools: readonly string[];
   parse(event: HookEvent, payload: Json, env: NodeJS.ProcessEnv): HookInput;
-  reply(event: HookEvent, answer: HookAnswer, payload: Json): HookReply;
+  /** `env`: the hook process's environment (which program ran the hook, where the payload does not say). */
+  reply(event: HookEvent, answer: HookAnswer, payload: Json, env: NodeJS.ProcessEnv): HookReply;
   /**
    * Where the failure summary goes when the harness's hooks cannot add it before its first model
    * request (a rules/instructions file it reads, relative to the workspace; Cline CLI).
@@ -116,7 +129,7 @@ export function args(v: unknown): Json {
 export function exitCodeIn(text: string): number | undefined {
   // the last one: a harness appends its own "exit code N" after whatever the command printed
   let last: string | undefined;
-  for (const m of text.slice(-20_000).matchAll(/(?:exit(?:ed)?(?: with)?(?: non-zero)?(?: status)? code|status code)\s*[:=]?\s*(-?\d{1,10})/gi)) last = m[1];
+  for (const m of text.slice(-20_000).matchAll(/(?:exit(?:ed)?(?: with)?(?: non-zero)?(?: status)? code|status code)\s*(?:[:=]\s*)?(-?\d{1,10})/gi)) last = m[1];
   return last === undefined ? undefined : Number(last);
 }
 
@@ -176,10 +189,29 @@ export function claudeStyleParse(event: HookEvent, p: Json, terminalTools: reado
   };
 }
 
+/** Harnesses whose pre-tool hook can ask the user (permissionDecision / permission "ask"): Claude Code, VS Code, Cursor, Copilot. */
+export const ASK_HARNESSES: ReadonlySet<HarnessId> = new Set<HarnessId>(['claude', 'vscode', 'cursor', 'copilot']);
+
+/** How a gate decision reaches a harness: deny, ask the user, warn the agent and the user while the call goes on, or nothing. */
+export type GateShape = 'deny' | 'ask' | 'warn' | 'allow';
+
+/**
+ * The shape of one gate decision on one harness, decided here for every adapter: deny denies; ask asks
+ * where the harness can ask; on one that cannot, it is a deny in a session known to be headless (no one
+ * to ask: what Claude Code and Copilot CLI do themselves with an ask under -p) and elsewhere a warning
+ * while the call goes on; warn and allow let it through.
+ */
+export function gateShape(harness: HarnessId, decision: 'allow' | 'warn' | 'ask' | 'deny', headless = false): GateShape {
+  if (decision === 'deny') return 'deny';
+  if (decision !== 'ask') return 'allow';
+  if (ASK_HARNESSES.has(harness)) return 'ask';
+  return headless ? 'deny' : 'warn';
+}
+
 /** The Claude Code answer shape, shared by VS Code, Codex and Copilot's VS Code-compatible payloads. */
 export function claudeStyleReply(event: HookEvent, answer: HookAnswer, eventName: string): HookReply {
-  if (answer.kind === 'deny' && event === 'pre') {
-    return json({ hookSpecificOutput: { hookEventName: eventName, permissionDecision: 'deny', permissionDecisionReason: answer.reason } });
+  if ((answer.kind === 'deny' || answer.kind === 'ask') && event === 'pre') {
+    return json({ hookSpecificOutput: { hookEventName: eventName, permissionDecision: answer.kind, permissionDecisionReason: answer.reason } });
   }
   if (answer.kind === 'context') return json({ hookSpecificOutput: { hookEventName: eventName, additionalContext: answer.text } });
   return none;

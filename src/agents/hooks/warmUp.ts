@@ -4,9 +4,10 @@
 // good. So before the cache is written, the paths a hook takes run once on a small made-up memory
 // here (pure functions, no file touched), and the cache holds them whatever the first call was.
 
-import { agentDenyReason, agentSummary, userOnlySubcommand } from '../../core/agentContext';
+import { agentDenyReason, agentSummary } from '../../core/agentContext';
 import { approachKey, normalizeCwd } from '../../core/approach';
 import { checkCommand } from '../../core/check';
+import { selfProtectionRefusal } from '../../core/selfProtection';
 import { applyRecord, pendingRecords, runRecord, type JournalContents } from '../../core/journal';
 import { extractLearnings } from '../../core/learnings';
 import { prepareAttempt } from '../../core/memory';
@@ -49,19 +50,19 @@ export function warmUpGate(): void {
     parseSettingsText('{ "failureMemory.threshold": 5, // a comment\n }');
     const payload = { cwd: '/w', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'npx tsc -p .' }, tool_use_id: 't' };
     const input = HARNESSES.claude.parse('pre', payload, {});
-    userOnlySubcommand(input.command ?? '');
+    selfProtectionRefusal(input.command ?? '', { workspace: '/w', cwd: '.', home: '/h' });
     const redactor = createRedactor();
     const data = memory();
     const key = approachKey(redactor.redact('npx tsc -p .').text, normalizeCwd('.'));
-    const index = parseIndex(`${JSON.stringify({ format: 1, file: { ino: 1, size: 100, mtimeMs: 1 }, schemaVersion: data.schemaVersion, learnings: null, spans: [[key, 0, 10, 10]] })}\n${JSON.stringify([['tsc', 'npx tsc -p .', '.', 'exhausted', 5, at(5), at(5), 'x', ['x']]])}\n`);
+    const index = parseIndex(`${JSON.stringify({ format: 2, file: { ino: 1, size: 100, mtimeMs: 1 }, schemaVersion: data.schemaVersion, lists: {}, spans: [[key, 0, 10, 10]] })}\n${JSON.stringify([['tsc', 'npx tsc -p .', '.', 'exhausted', 5, at(5), at(5), 'x', ['x']]])}\n`);
     const heads = index && headsOf(index);
     if (heads) headOf(key, heads[0]);
     const record = runRecord(attempt(6, 'npx tsc -p .', key), DEFAULT_SETTINGS, []);
     const journal = parseJournal(Buffer.from(`{"journal":1,"id":"0123456789abcdef"}\n${JSON.stringify(record)}\n`)) as JournalContents;
     for (const r of pendingRecords(data, journal)) applyRecord(data, r, { redact: t => redactor.redact(t).text });
     const c = checkCommand(data, 'npx tsc -p .', '.', DEFAULT_SETTINGS);
-    HARNESSES.claude.reply('pre', { kind: 'deny', reason: agentDenyReason(c, data) }, payload);
-    HARNESSES.claude.reply('session-start', { kind: 'context', text: agentSummary(data, DEFAULT_SETTINGS.threshold) }, payload);
+    HARNESSES.claude.reply('pre', { kind: 'deny', reason: agentDenyReason(c, data) }, payload, {});
+    HARNESSES.claude.reply('session-start', { kind: 'context', text: agentSummary(data, DEFAULT_SETTINGS.threshold) }, payload, {});
   } catch {
     // a cache without these functions is only slower
   }

@@ -1,11 +1,23 @@
+import { learnedLine, quote, UNTRUSTED_NOTE } from '../../core/agentText';
 import { explainBlock } from '../../core/check';
-import { explainTeamBlock } from '../../core/team';
+import { approachCounts } from '../../core/counts';
+import { approachOf } from '../../core/memory';
+import { shownError } from '../../core/shownText';
+import { plainText } from '../../core/plainText';
+import { explainTeamBlock, type TeamCheck } from '../../core/team';
 import type { Command } from '../types';
+
+/** The team's line of a check: its failures (with how old the view is when it is stale), or why it is not known. */
+function teamLine(t: TeamCheck): string {
+  const offline = t.sync.state === 'offline' && t.status !== 'unknown' ? ` (team memory offline, ${t.sync.waiting} waiting)` : '';
+  const asOf = t.sync.stale && t.status !== 'unknown' && t.sync.pulledAt ? ` (as of ${t.sync.pulledAt})` : '';
+  return `${plainText(t.summary, 600)}${asOf}${offline}`;
+}
 
 export const check: Command = {
   name: 'check',
   usage: 'check --command CMD [--cwd DIR]',
-  summary: 'clear | failing | exhausted; exit 2 when exhausted (the gate)',
+  summary: 'allow | warn | ask | deny, with the rule that decided; exit 2 for ask and deny (the gate)',
   options: {
     command: { type: 'string', help: 'the command line about to run' },
     cwd: { type: 'string', help: 'folder it would run in' },
@@ -14,9 +26,16 @@ export const check: Command = {
     const { io } = ctx;
     const memory = ctx.memory();
     const c = await memory.check(ctx.required('command'), ctx.cwd);
-    // learnings linked to this approach (from reflections, output, agents, people)
-    const learnings = (await memory.read()).learnings.filter(l => l.key === c.key).map(l => ({ type: l.type, text: l.text }));
-    const learned = learnings.map(l => `\nlearned (${l.type}): ${l.text}`).join('');
+    // learnings linked to this approach (from reflections, output, agents, people), then the team's lessons (cached view)
+    const data = await memory.read();
+    const learnings = await memory.lessonsFor(c.key);
+    // an agent reads this too: whose words a learning is, quoted as data
+    const learned =
+      learnings.map(l => `\n${l.from === 'team' ? `Team lesson (${l.type}, from ${plainText(l.machine ?? 'a teammate', 60)}): ${quote(l.text, 500)}` : learnedLine(l, 600)}`).join('') +
+      (learnings.length ? `\n${UNTRUSTED_NOTE}` : '');
+    // the last error as it was printed, not the signature it is matched by
+    const approach = approachOf(data, c.key);
+    const lastError = (approach && approachCounts(approach, c.threshold).last?.text) || shownError(c.lastError);
     // [ledger] run history, what changed since the last pass, flakiness
     const ledger = { ...(c.history ? { history: c.history } : {}), ...(c.changed ? { changed: c.changed } : {}), ...(c.flaky ? { flaky: c.flaky } : {}) };
     const ledgerLines = [c.history, c.changed, c.flaky].filter(Boolean).map(l => `\n${l}`).join('');
@@ -24,12 +43,14 @@ export const check: Command = {
     const team = c.team
       ? { status: c.team.status, failures: c.team.failures, machines: c.team.machines, lastError: c.team.lastError, ci: c.team.ci, failuresThisWeek: c.team.failuresThisWeek, summary: c.team.summary, sync: c.team.sync }
       : undefined;
-    if (ctx.json) ctx.print('', { status: c.status, verdict: c.verdict, mustNotRun: c.verdict === 'block', attempts: c.attempts, threshold: c.threshold, key: c.key, label: c.label, lastError: c.lastError, alternatives: c.alternatives, progress: c.progress, patterns: c.patterns.map(p => p.kind), allowOnce: c.allowOnce, reason: c.reason, learnings, ...ledger, ...(team ? { team } : {}) });
+    // every ask and deny (also those shadow mode only records) goes to the decision log
+    await memory.recordDecision(c, 'cli').catch(e => ctx.onWarning(`the decision could not be recorded (${(e as Error).message})`));
+    if (ctx.json) ctx.print('', { status: c.status, verdict: c.verdict, decision: c.decision, policyDecision: c.policyDecision, code: c.code, mustNotRun: c.verdict === 'block', attempts: c.attempts, threshold: c.threshold, key: c.key, label: c.label, lastError: c.lastError, alternatives: c.alternatives, progress: c.progress, patterns: c.patterns.map(p => p.kind), allowOnce: c.allowOnce, reason: c.reason, learnings, ...ledger, ...(team ? { team } : {}) });
     else if (c.status === 'clear' && c.verdict === 'allow') io.out(`clear: ${c.label} has not failed here (${c.reason}).${c.history ? `\n${c.history}` : ''}${learned}\n`);
-    else if (c.verdict !== 'block') io.out(`${c.status}: ${c.label} — ${c.reason}${c.lastError ? `\nlast error: ${c.lastError}` : ''}${ledgerLines}${learned}\n`);
-    if (!ctx.json && c.team?.failures) io.out(`team: ${c.team.summary}${c.team.sync.state === 'offline' ? ` (team memory offline, ${c.team.sync.waiting} waiting)` : ''}\n`);
+    else if (c.verdict !== 'block') io.out(`${c.status}: ${c.label} — ${c.decision} (${c.code}): ${c.reason}${lastError ? `\nlast error (command output, untrusted): ${quote(lastError, 600)}` : ''}${ledgerLines}${learned}\n`);
+    if (!ctx.json && c.team && (c.team.failures || c.team.status === 'unknown')) io.out(`team: ${teamLine(c.team)}\n`);
     if (c.verdict === 'block') {
-      io.err(`${c.team && c.status !== 'exhausted' ? explainTeamBlock({ ...c, team: c.team }) : explainBlock(c)}${learned}\n`);
+      io.err(`${c.team && c.status !== 'exhausted' ? explainTeamBlock({ ...c, team: c.team }) : explainBlock({ ...c, lastError })}${learned}\n`);
       return 2;
     }
     if (c.status === 'exhausted') io.err(`failure-memory: ${c.reason}\n`);

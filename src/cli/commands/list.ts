@@ -1,8 +1,8 @@
+import { approachCounts } from '../../core/counts';
 import { describeApproach, summarize } from '../../core/memory';
+import { failedText } from '../../core/shownText';
 import type { Approach } from '../../core/types';
 import type { Command } from '../types';
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export const list: Command = {
   name: 'list',
@@ -11,7 +11,11 @@ export const list: Command = {
   async run(ctx) {
     const data = await ctx.memory().read();
     const s = summarize(data);
-    const line = (a: Approach) => `  ${describeApproach(a)} — ${plural(a.failures, 'failure')}${a.lastErrorSignature ? `: ${a.lastErrorSignature}` : ''}`;
+    const threshold = ctx.memory().settings.threshold;
+    const line = (a: Approach) => {
+      const c = approachCounts(a, threshold);
+      return `  ${describeApproach(a)} — ${failedText(c)}${c.last ? `: ${c.last.text}` : ''}`;
+    };
     const human = [
       `Exhausted (${s.exhausted.length}):`, ...s.exhausted.map(line),
       `Failing (${s.failing.length}):`, ...s.failing.map(line),

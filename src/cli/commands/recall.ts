@@ -18,7 +18,7 @@ export const recall: Command = {
     const k = ctx.int('k', 1, 100) ?? 5;
     const hits = await ctx.memory().recall(query, k);
     const human = hits.length
-      ? hits.map((h, i) => `${i + 1}. [${h.score.toFixed(2)}] ${h.label} (${h.status})${h.errorSignature ? `\n   ${h.errorSignature}` : ''}${h.lesson ? `\n   lesson: ${h.lesson}` : ''}`).join('\n')
+      ? hits.map((h, i) => `${i + 1}. [${h.score.toFixed(2)}] ${h.label} (${h.status})${h.errorText ? `\n   ${h.errorText}` : ''}${h.lesson ? `\n   lesson: ${h.lesson}` : ''}`).join('\n')
       : 'No similar failure in memory.';
     const local = hits.map(h => ({ command: h.command, key: h.key, errorSignature: h.errorSignature, score: h.score, status: h.status, ...(h.lesson ? { lesson: h.lesson } : {}) }));
     if (!ctx.flag('team')) {

@@ -1,4 +1,5 @@
 import { describeApproach, type RecordResult } from '../../core/memory';
+import { errorTextOf } from '../../core/shownText';
 import type { AttemptSource } from '../../core/types';
 import { readStdinHeadTail } from '../stdin';
 import { UsageError, type Command } from '../types';
@@ -81,7 +82,7 @@ function recordJson(r: RecordResult, threshold: number) {
 function describeRecord(r: RecordResult): string {
   const t = r.attempt;
   const lines = [`recorded: ${t.command} → ${t.outcome}${t.exitCode !== null ? ` (exit ${t.exitCode})` : ''}`, `approach: ${describeApproach(r.approach)} — ${r.approach.status}, ${r.reason}`];
-  if (t.errorSignature) lines.push(`error: ${t.errorSignature}`);
+  if (t.errorSignature) lines.push(`error: ${errorTextOf(t)}`);
   if (t.testResults) lines.push(`tests: ${t.testResults.passed}/${t.testResults.total} passed (${t.testResults.framework})`);
   for (const p of r.patterns) lines.push(`warning: ${p.message}`);
   return lines.join('\n');

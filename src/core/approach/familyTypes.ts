@@ -31,6 +31,8 @@ export interface FamilyRule {
   innerFlags?: string[];
   /** The inner command line is the rest of the words, not one word (cmd /c npm test). */
   innerRest?: boolean;
+  /** All the words are a command line the shell runs (eval "npm test"). */
+  innerAll?: boolean;
   /** Flags are case-insensitive and may start with '/' (PowerShell, cmd). */
   ignoreCase?: boolean;
 }

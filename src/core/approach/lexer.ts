@@ -7,8 +7,32 @@ export interface Token {
   complete?: boolean;
 }
 
-/** Characters a backslash escapes outside quotes; before anything else the backslash is kept (C:\Users\me). */
+/** Characters a backslash always escapes outside quotes. */
 const ESCAPABLE = new Set([...' \t\n\'"\\$`&|;<>()#*?[]{}!~']);
+
+export interface LexOptions {
+  /**
+   * Read every unquoted backslash as the shell does (`\x` is `x`), Windows paths included. The gate
+   * uses it to see what a POSIX shell would really run; without it a word that looks like a Windows
+   * path (C:\Users\me, .\gradlew.bat, node_modules\.bin\jest) keeps its backslashes.
+   */
+  posix?: boolean;
+}
+
+/**
+ * A word shaped like a Windows path, whose backslashes are separators: a drive or UNC start, `.\`,
+ * `..\`, more than one backslash, or a backslash followed later by a file extension. `te\st` is not
+ * one: there a shell reads `test`, and so do we (the same approach as `npm test`).
+ */
+function windowsPathWord(input: string, start: number): boolean {
+  let end = start;
+  while (end < input.length && end - start < 4096 && !/[\s;&|<>()]/.test(input[end])) end++;
+  const raw = input.slice(start, end);
+  if (/^(?:[A-Za-z]:\\|\\\\|\.{1,2}\\)/.test(raw)) return true;
+  const first = raw.indexOf('\\');
+  if (first < 0) return false;
+  return raw.indexOf('\\', first + 1) >= 0 || /\.[A-Za-z0-9]{1,8}$/.test(raw.slice(first));
+}
 
 interface Heredoc {
   delim: string;
@@ -75,11 +99,14 @@ function redirection(input: string, i: number): { text: string; end: number; com
 // A single left-to-right scan whose small state (the current word, quoting, pending heredocs) every
 // branch shares; each branch is one token kind and says so.
 // eslint-disable-next-line max-lines-per-function -- one scan over shared state (the word being built, quoting, heredocs): split into helpers it would pass that state around on every character
-export function lex(input: string): Token[] {
+export function lex(input: string, options: LexOptions = {}): Token[] {
   const out: Token[] = [];
   const n = input.length;
   let word = '';
   let inWord = false;
+  let wordStart = 0;
+  /** The current word's verdict of windowsPathWord (computed once, at its first backslash). */
+  let windowsWord: boolean | undefined;
   let quoted = false;
   let heredocNext: boolean | null = null; // the next word is a heredoc delimiter (true: <<- strips tabs)
   const heredocs: Heredoc[] = [];
@@ -95,6 +122,7 @@ export function lex(input: string): Token[] {
     word = '';
     inWord = false;
     quoted = false;
+    windowsWord = undefined;
   };
   const op = (text: string): void => {
     flush();
@@ -142,6 +170,7 @@ export function lex(input: string): Token[] {
   while (i < n) {
     const c = input[i];
     const code = input.charCodeAt(i);
+    if (!inWord) wordStart = i;
     if (c === '\n') {
       op(';');
       i++;
@@ -201,7 +230,7 @@ export function lex(input: string): Token[] {
         i += 2; // line continuation
       } else if (next === '\r' && input[i + 2] === '\n') {
         i += 3;
-      } else if (next !== undefined && ESCAPABLE.has(next)) {
+      } else if (next !== undefined && (ESCAPABLE.has(next) || options.posix || !(windowsWord ??= windowsPathWord(input, inWord ? wordStart : i)))) {
         word += next;
         inWord = true;
         i += 2;
@@ -269,3 +298,42 @@ export function lex(input: string): Token[] {
   flush();
   return out;
 }
+
+/**
+ * The line as a POSIX shell reads its backslashes: every unquoted `\\x` is written `'x'`, so that
+ * lexing it in the default mode gives the words bash would run (`n\\p\\m te\\st` -> `npm test`).
+ * Quoted text and line continuations are kept as they are. Linear.
+ */
+export function posixLine(input: string): string {
+  let out = '';
+  let i = 0;
+  const n = input.length;
+  while (i < n) {
+    const c = input[i];
+    if (c === "'" || (c === '"')) {
+      // a quoted run, copied whole (a backslash pair inside double quotes stays a pair)
+      let j = i + 1;
+      while (j < n && input[j] !== c) j += c === '"' && input[j] === '\\' ? 2 : 1;
+      out += input.slice(i, j + 1);
+      i = j + 1;
+    } else if (c === '\\' && i + 1 < n && input[i + 1] !== '\n' && input[i + 1] !== '\r') {
+      out += input[i + 1] === "'" ? `"'"` : `'${input[i + 1]}'`;
+      i += 2;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}
+
+/** A string as one single-quoted word for a POSIX shell. */
+export const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** One word for a POSIX shell, quoted only when it holds anything but plain characters. */
+export function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : shellQuote(s);
+}
+
+/** An argv as the command line a shell would read back into the same words. */
+export const argvLine = (argv: readonly string[]): string => argv.map(shellWord).join(' ');

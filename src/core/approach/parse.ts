@@ -185,6 +185,9 @@ function scriptRunner(rule: FamilyRule, rs: NonNullable<FamilyRule['runScripts']
 }
 
 function applyRule(rule: FamilyRule, args: string[], depth: number): RuleResult {
+  if (rule.innerAll) {
+    return depth < MAX_DEPTH && args.length ? { significant: [], inner: parseLine(args.join(' '), depth + 1), innerVia: '' } : { significant: [] };
+  }
   const { value, numeric } = flagSets(rule);
   const positionals: string[] = [];
   const positionIndex: number[] = [];
@@ -304,7 +307,17 @@ function peelWrapper(words: string[], start: number, rule: WrapperRule): { next:
 
 type Simple = Omit<ParsedCommand, 'label'>;
 
-function parseSimple(words: string[], depth: number): Simple {
+/** `$PY` / `${PY}` as a program word: the variable's name. */
+const VAR_PROGRAM_RE = /^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$/;
+
+/** A program run through a variable set on the same line (`PY=.venv/bin/python $PY x.py`) is that program. */
+function resolveVariable(word: string, vars: ReadonlyMap<string, string> | undefined): string {
+  const m = VAR_PROGRAM_RE.exec(word);
+  const value = m && vars?.get(m[1]);
+  return value && !VAR_PROGRAM_RE.test(value) ? value : word;
+}
+
+function parseSimple(words: string[], depth: number, vars?: Map<string, string>): Simple {
   const env: string[] = [];
   const wrappers: string[] = [];
   let versioned = false;
@@ -312,10 +325,16 @@ function parseSimple(words: string[], depth: number): Simple {
   let lastWrapper: { at: number; prog: ProgramName; wrappersBefore: number } | undefined;
   for (let guard = 0; guard < MAX_PEELS && i < words.length; guard++) {
     while (i < words.length && (ASSIGNMENT_RE.test(words[i]) || words[i] === '')) {
-      if (words[i] !== '') env.push(words[i].slice(0, words[i].indexOf('=')).replace(/\+$/, ''));
+      if (words[i] !== '') {
+        const eq = words[i].indexOf('=');
+        const name = words[i].slice(0, eq).replace(/\+$/, '');
+        env.push(name);
+        vars?.set(name, words[i].slice(eq + 1));
+      }
       i++;
     }
     if (i >= words.length) break;
+    words[i] = resolveVariable(words[i], vars);
     const prog = canonicalProgram(versioned ? stripVersion(words[i]) : words[i]);
     // `command -v jq` asks whether jq exists: it is not running jq
     if (prog.name === 'command' && /^-[vV]$/.test(words[i + 1] ?? '')) return { env, wrappers, program: 'command', significant: ['-v'] };
@@ -441,14 +460,35 @@ function listElements(tokens: Token[]): string[][] {
   return lists;
 }
 
-type ElementKind = 'cd' | 'noise' | 'real';
+type ElementKind = 'cd' | 'noise' | 'tidy' | 'real';
+
+/**
+ * Looking at or tidying up files after the work (`… && cat log && rm -rf .venv`): the work before it is
+ * the approach; alone on a line it is its own approach.
+ */
+const TIDY = new Set(['rm', 'rmdir', 'cp', 'mv', 'mkdir', 'touch', 'chmod', 'chown', 'ln', 'cat', 'ls', 'head', 'tail', 'wc', 'du', 'stat', 'tree', 'date', 'kill', 'pkill']);
 
 function classify(words: string[]): ElementKind {
   const first = firstProgramWord(words);
   if (first === undefined) return 'noise';
   if (CD.has(first)) return 'cd';
   if (NOISE.has(first)) return 'noise';
+  if (TIDY.has(first)) return 'tidy';
   return 'real';
+}
+
+/** Names set by `X=value`, `export X=value` elements before element `upTo` (for `$X` programs). */
+function assignmentsBefore(elements: string[][], upTo: number): Map<string, string> {
+  const vars = new Map<string, string>();
+  for (let k = 0; k < upTo; k++) {
+    const words = elements[k][0] === 'export' ? elements[k].slice(1) : elements[k];
+    if (!words.length || !words.every(w => ASSIGNMENT_RE.test(w))) continue;
+    for (const w of words) {
+      const eq = w.indexOf('=');
+      vars.set(w.slice(0, eq).replace(/\+$/, ''), w.slice(eq + 1));
+    }
+  }
+  return vars;
 }
 
 /** The folder of `cd X` (X, '~' for a bare cd), undefined when it cannot be known (cd -). */
@@ -486,11 +526,12 @@ function parseLine(line: string, depth: number, charge?: string): ParsedCommand 
   if (!elements.length) return emptyParsed();
   const kinds = elements.map(classify);
   let chosen = kinds.lastIndexOf('real');
+  if (chosen < 0) chosen = kinds.lastIndexOf('tidy');
   if (charge !== undefined) {
     // the step the shell named as failing (`killall: not found`) is the approach the failure belongs to
     for (let k = elements.length - 1; k >= 0; k--) {
-      if (kinds[k] !== 'real') continue;
-      const step = parseSimple(elements[k], depth);
+      if (kinds[k] !== 'real' && kinds[k] !== 'tidy') continue;
+      const step = parseSimple(elements[k], depth, assignmentsBefore(elements, k));
       if (charge === CHARGE_TESTS ? isTestCommand(step.program, step.significant) : step.program === charge) {
         chosen = k;
         break;
@@ -510,7 +551,7 @@ function parseLine(line: string, depth: number, charge?: string): ParsedCommand 
     const target = cdTarget(elements[k]);
     if (target !== undefined) moveTo(target);
   }
-  const simple = parseSimple(elements[chosen], depth);
+  const simple = parseSimple(elements[chosen], depth, assignmentsBefore(elements, chosen));
   if (simple.cwdChange !== undefined) moveTo(simple.cwdChange);
   const cwd = cwdParts.length ? normalizeCwd(cwdParts.join('/')) : undefined;
   const label = simple.program ? [simple.program, ...simple.significant].join(' ') : '';

@@ -41,6 +41,13 @@ export function normalizeCwd(cwd: string | undefined): string {
   return body || '.';
 }
 
+/** `s` without the trailing `ch` characters (a scan from the end: linear where /x+$/ is quadratic). */
+export function trimTrailing(s: string, ch = '/'): string {
+  let end = s.length;
+  while (end > 0 && s[end - 1] === ch) end--;
+  return end === s.length ? s : s.slice(0, end);
+}
+
 export function isAbsolutePath(p: string): boolean {
   return ABSOLUTE_RE.test(p) || p.startsWith('\\');
 }

@@ -2,6 +2,7 @@
 // WHAT a run acts on stays in its approach key when it changes the outcome. Each rule names the
 // behaviour it captures; all are measured on real agent histories (bench/judgement.mjs).
 
+import { trimTrailing } from './paths';
 /** Test runners whose positional file arguments name the tests run. */
 const TEST_RUNNERS = new Set(['pytest', 'jest', 'vitest', 'mocha', 'ava', 'tap', 'rspec', 'phpunit', 'pest', 'behave', 'jasmine']);
 /** A test file argument (a file, not a folder): tests/test_api.py, test/api.test.ts, spec/models/user_spec.rb. */
@@ -45,7 +46,7 @@ export function payloadKey(payload: string): string {
 function urlWork(arg: string): string | undefined {
   const m = /^(?:[a-z][a-z0-9+.-]*:\/\/)?([^/\s:?#@]+@)?([A-Za-z0-9.-]+|\[[0-9a-f:]+\])(?::\d+)?(\/[^?#\s]*)?/i.exec(arg);
   if (!m || !/[.:]|^localhost$/i.test(m[2]) || !/^[a-z][a-z0-9+.-]*:\/\/|\./i.test(arg)) return undefined;
-  return `${m[2].toLowerCase()}${(m[3] ?? '').replace(/\/+$/, '')}`.slice(0, 100);
+  return `${m[2].toLowerCase()}${trimTrailing(m[3] ?? '')}`.slice(0, 100);
 }
 
 function positionals(args: readonly string[], valueFlags: readonly string[] = []): string[] {

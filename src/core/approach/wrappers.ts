@@ -34,6 +34,7 @@ export const WRAPPERS: Record<string, WrapperRule> = {
   chronic: {},
   unbuffer: {},
   winpty: {},
+  xargs: { valueFlags: ['-n', '-I', '-L', '-P', '-d', '-s', '-a', '-E', '--max-args', '--replace', '--max-lines', '--max-procs', '--delimiter', '--arg-file', '--eof'] },
   'xvfb-run': { valueFlags: ['-s', '-n', '-e', '-f', '-p', '--server-args', '--server-num'] },
   npx: { versioned: true, valueFlags: ['-p', '--package', '-c', '--call', '-w', '--workspace'] },
   pnpx: { versioned: true },

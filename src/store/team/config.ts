@@ -20,6 +20,10 @@ export interface TeamSettings {
   /** Name of this machine in the team; empty: the host name (CI: ci:<provider>/<runner>). */
   machineName: string;
   pullIntervalSeconds: number;
+  /** Team rows older than this many days are deleted by the sync (0: kept). */
+  retentionDays: number;
+  /** At most this many attempts per project are kept by the sync, the oldest go first (0: no limit). */
+  maxRowsPerProject: number;
   /** Most records waiting for the database; the oldest go first when full. */
   maxOutbox: number;
 }
@@ -56,6 +60,8 @@ export function sanitizeTeamSettings(get: SettingGetter): { settings: TeamSettin
       blockOnTeamFailures: read('team.blockOnTeamFailures'),
       machineName: read('team.machineName').slice(0, 100),
       pullIntervalSeconds: read('team.pullIntervalSeconds'),
+      retentionDays: read('team.retentionDays'),
+      maxRowsPerProject: read('team.maxRowsPerProject'),
       maxOutbox: MAX_OUTBOX,
     },
     problems,

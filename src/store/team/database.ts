@@ -1,14 +1,22 @@
-// The team database (PostgreSQL through `pg`): schema on first connect, idempotent pushes, the pull
-// that builds the team view, team recall's candidates (full-text matches and vectors). Only the background sync and `failure-memory sync`
-// call this; `check` and the guard never do.
+// The team database (PostgreSQL through `pg`): the schema as the role finds it (./schema.ts),
+// idempotent pushes, the pull that builds the team view (./pullQuery.ts), retention
+// (./retention.ts), team recall's candidates (./recallQuery.ts). Only the background sync and the
+// CLI's `sync`, `team init` and `recall --team` call this; `check`, the hooks and the guard never do.
 
 import type { Pool, PoolClient } from 'pg';
-import type { OutboxEntry, TeamApproach, TeamView } from '../../core/team';
-import { dot } from '../../core/recall';
+import type { OutboxEntry, TeamView } from '../../core/team';
 import type { TeamConnection } from './config';
-import { MIGRATION_LOCK_ID, MIGRATIONS } from './migrations';
+import { LATEST_SCHEMA, REQUIRED_SCHEMA, TEAM_TABLES } from './migrations';
+import { readTeamView } from './pullQuery';
+import { queryRecallCandidates, vectorBytes, type QueryVector, type RecallCandidates } from './recallQuery';
+import { applyRetention, type RetentionPolicy, type RetentionResult } from './retention';
+import { grantStatements, migrate, readSchemaState, readVectorMode, type MigrateResult, type SchemaState, type VectorMode } from './schema';
 
-export type TeamErrorCode = 'AUTH' | 'NO_PASSWORD' | 'UNREACHABLE' | 'NO_DATABASE' | 'TLS' | 'TIMEOUT' | 'OTHER';
+export { bytesVector, RECALL_CLIENT_VECTORS, vectorBytes, type RecallCandidate, type RecallCandidates } from './recallQuery';
+export { VEC_BYTES_AS_REAL_ARRAY, type VectorMode } from './schema';
+
+/** SCHEMA: the tables are missing or too old for this role; PERMISSION: the role lacks a grant on them. */
+export type TeamErrorCode = 'AUTH' | 'NO_PASSWORD' | 'UNREACHABLE' | 'NO_DATABASE' | 'TLS' | 'TIMEOUT' | 'SCHEMA' | 'PERMISSION' | 'OTHER';
 
 /** A database problem in one sentence a person can act on; never carries a password. */
 export class TeamDatabaseError extends Error {
@@ -30,6 +38,10 @@ export function classifyDatabaseError(e: unknown, target: string): TeamDatabaseE
   if (code === '28P01' || code === '28000') return new TeamDatabaseError('AUTH', `${at} refused the login (wrong user or password). Set the password with "Failure Memory: Set Team Database Password", PGPASSWORD or ~/.pgpass.`);
   if (/client password must be a string|password authentication|no password/i.test(msg)) return new TeamDatabaseError('NO_PASSWORD', `${at} asks for a password and none is set. Set it with "Failure Memory: Set Team Database Password", PGPASSWORD or ~/.pgpass.`);
   if (code === '3D000') return new TeamDatabaseError('NO_DATABASE', `${at}: the database does not exist (create it, or fix the database name in the URL).`);
+  if (code === '42501') {
+    return new TeamDatabaseError('PERMISSION', `${at}: ${msg.slice(0, 200)}. The role needs SELECT, INSERT, UPDATE and DELETE on the tables ${TEAM_TABLES.join(', ')} (and USAGE on their schema): see "Least privilege" in the README, or have the owner run \`failure-memory team init --grant <role>\`.`);
+  }
+  if (code === '42P01') return new TeamDatabaseError('SCHEMA', `${at}: a Failure Memory table is missing (${msg.slice(0, 200)}). Have the database owner run \`failure-memory team init\`.`);
   // pg says "Connection terminated due to connection timeout": a timeout, not a refusal
   if (code === 'ETIMEDOUT' || /timeout/i.test(msg)) return new TeamDatabaseError('TIMEOUT', `${at} did not answer in time: team memory is offline; records wait in the outbox.`);
   if (['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNRESET', 'EPIPE', '57P01', '57P03'].includes(code) || /Connection terminated|connect ECONN|server closed the connection/i.test(msg)) {
@@ -49,16 +61,21 @@ export interface TeamDatabaseOptions {
   onWarning?: (message: string) => void;
 }
 
-/** How many failures a pull reports per project, and how far back cleared approaches are kept. */
-const PULL_MAX_APPROACHES = 500;
-const PULL_CLEARED_DAYS = 30;
-const PULL_LEARNINGS = 200;
-const PULL_REFLECTIONS = 50;
+/** What `team init` did. */
+export interface InitResult extends MigrateResult {
+  role: string;
+  schema: string;
+  /** The GRANT statements run for `grantTo`. */
+  granted: string[];
+}
 
-/** One row of the pull's approach query (PostgreSQL returns counts as strings). */
-interface ApproachRow {
-  key: string; label: string; cwd: string; command: string; failures: string; week: string; machines: string; ci: boolean;
-  last_error: string | null; last_failure: Date | null; last_cleared: Date | null; cleared_by: string | null;
+/** Why this role cannot use the database as it is, in words a person can act on. */
+function schemaProblem(s: SchemaState, target: string): TeamDatabaseError {
+  const have = s.version ? `its Failure Memory schema is version ${s.version}, this version needs ${REQUIRED_SCHEMA} or later` : 'it has no Failure Memory tables yet';
+  return new TeamDatabaseError(
+    'SCHEMA',
+    `team memory database ${target}: ${have}, and ${s.whyNot ?? `role ${s.role} may not change it`}. Have the database owner run \`failure-memory team init\` once (and grant this role what the README's "Least privilege" lists).`,
+  );
 }
 
 // The push's inserts: rows come as one JSON array ($2) for the project ($1); an id already there is skipped.
@@ -86,31 +103,6 @@ async function insertJson(c: PoolClient, sql: string, project: string, rows: rea
   return r.rowCount ?? 0;
 }
 
-function teamApproachOf(r: ApproachRow): TeamApproach {
-  const a: TeamApproach = {
-    key: r.key,
-    label: r.label,
-    cwd: r.cwd,
-    command: r.command,
-    failures: Number(r.failures),
-    failuresThisWeek: Number(r.week),
-    machines: Number(r.machines),
-    ci: !!r.ci,
-    lastError: r.last_error ?? '',
-  };
-  if (r.last_failure) a.lastFailure = r.last_failure.toISOString();
-  if (r.last_cleared) a.lastCleared = r.last_cleared.toISOString();
-  if (r.cleared_by) a.lastClearedBy = r.cleared_by;
-  return a;
-}
-
-/**
- * How team recall compares vectors: `pgvector` when the server has the extension (the database
- * orders every vector of the project by cosine distance), else `client` (the client fetches a
- * bounded set of vectors and compares them itself).
- */
-export type VectorMode = 'pgvector' | 'client';
-
 /** A shared document's vector, pushed beside the document (derived from its already-redacted text). */
 export interface SharedVector {
   kind: 'attempt' | 'learning' | 'reflection';
@@ -123,56 +115,6 @@ export interface SharedVector {
   /** When the text it was computed from was written (a newer failure of an approach replaces its vector). */
   at: string;
 }
-
-/** A document team recall may return: found by full-text search, by vector, or both. */
-export interface RecallCandidate {
-  kind: 'attempt' | 'learning' | 'reflection';
-  ref: string;
-  key: string | null;
-  /** What was compared: an attempt's label and error signature, a learning's or a reflection's text. */
-  text: string;
-  machine: string;
-  /** PostgreSQL's ts_rank of the full-text match; 0 when only the vector found it. */
-  rank: number;
-  /** The stored vector of the same embedder, when there is one. */
-  vector?: Float32Array;
-}
-
-export interface RecallCandidates {
-  candidates: RecallCandidate[];
-  /** 'full-text' when no embedder was given. */
-  mode: VectorMode | 'full-text';
-}
-
-/** Full-text matches that team recall considers; vector neighbours (pgvector) likewise. */
-const RECALL_TEXT_CANDIDATES = 50;
-const RECALL_VECTOR_CANDIDATES = 50;
-/** Client-scored recall reads the project's most recent vectors of the embedder, at most this many, and keeps the RECALL_VECTOR_CANDIDATES nearest. */
-export const RECALL_CLIENT_VECTORS = 1000;
-
-/** A vector as float32 little-endian bytes (fm_embeddings.vec). */
-export function vectorBytes(v: ArrayLike<number>): Buffer {
-  const b = Buffer.allocUnsafe(v.length * 4);
-  for (let i = 0; i < v.length; i++) b.writeFloatLE(v[i], i * 4);
-  return b;
-}
-
-export function bytesVector(b: Buffer): Float32Array {
-  const v = new Float32Array(b.length >> 2);
-  for (let i = 0; i < v.length; i++) v[i] = b.readFloatLE(i * 4);
-  return v;
-}
-
-/**
- * SQL for fm_embeddings.vec (float32 little-endian bytes) as real[], IEEE 754 decoded by hand:
- * PostgreSQL has no cast from bytes to float4. Fills the pgvector column of rows stored before the
- * server had the extension.
- */
-export const VEC_BYTES_AS_REAL_ARRAY = `(SELECT array_agg(CASE WHEN e = 0 THEN 0 ELSE (1 - 2 * s) * (1 + m / 8388608.0) * power(2::float8, e - 127) END ORDER BY i)::real[]
-  FROM (SELECT i, get_byte(vec, i * 4 + 3) >> 7 AS s,
-               ((get_byte(vec, i * 4 + 3) & 127) << 1) | (get_byte(vec, i * 4 + 2) >> 7) AS e,
-               ((get_byte(vec, i * 4 + 2) & 127) << 16) | (get_byte(vec, i * 4 + 1) << 8) | get_byte(vec, i * 4) AS m
-        FROM generate_series(0, length(vec) / 4 - 1) AS i) AS f)`;
 
 export class TeamDatabase {
   private pool: Pool | undefined;
@@ -218,17 +160,22 @@ export class TeamDatabase {
     return pool;
   }
 
-  /** Runs `fn` on a connection with the schema in place; any failure becomes a TeamDatabaseError. */
-  private async withClient<T>(fn: (c: PoolClient) => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` on a connection; the first one of this instance looks at the schema first (./schema.ts)
+   * unless `prepare` is false. Any failure becomes a TeamDatabaseError.
+   */
+  private async withClient<T>(fn: (c: PoolClient) => Promise<T>, prepare = true): Promise<T> {
     let client: PoolClient | undefined;
     try {
       const pool = await this.getPool();
       client = await pool.connect();
-      if (!this.ready) {
-        this.ready = this.migrate(client);
-        this.ready.catch(() => (this.ready = undefined));
+      if (prepare) {
+        if (!this.ready) {
+          this.ready = this.prepare(client);
+          this.ready.catch(() => (this.ready = undefined));
+        }
+        await this.ready;
       }
-      await this.ready;
       return await fn(client);
     } catch (e) {
       // a broken connection is not returned to the pool
@@ -240,81 +187,48 @@ export class TeamDatabase {
     }
   }
 
-  /** Applies the migrations this database lacks. */
-  private async migrate(c: PoolClient): Promise<void> {
-    await c.query('BEGIN');
-    try {
-      await c.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID]);
-      await c.query('CREATE TABLE IF NOT EXISTS fm_schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
-      const done = new Set((await c.query<{ version: number }>('SELECT version FROM fm_schema_migrations')).rows.map(r => r.version));
-      for (const m of MIGRATIONS) {
-        if (done.has(m.version)) continue;
-        await c.query(m.sql);
-        await c.query('INSERT INTO fm_schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
-      }
-      this.mode = await this.ensureVectorMode(c);
-      await c.query('COMMIT');
-    } catch (e) {
-      await c.query('ROLLBACK').catch(() => undefined);
-      throw e;
+  /**
+   * A current schema is used as it is (no DDL, no lock, whatever the role). An older one is migrated
+   * when this role may; else it is used when this client can read and write it (said once), and
+   * refused with the reason when it cannot.
+   */
+  private async prepare(c: PoolClient): Promise<void> {
+    const s = await readSchemaState(c);
+    if (s.version >= LATEST_SCHEMA) {
+      this.mode = await readVectorMode(c);
+      return;
     }
+    if (s.mayMigrate) {
+      this.mode = (await migrate(c, this.options.onInfo)).vectorMode;
+      return;
+    }
+    if (s.version < REQUIRED_SCHEMA) throw schemaProblem(s, this.target);
+    this.mode = await readVectorMode(c);
+    this.options.onWarning?.(
+      `team memory database ${this.target}: its schema is version ${s.version} (${s.whyNot ?? 'this role may not upgrade it'}); it works, but version ${LATEST_SCHEMA} keeps pulls and recall fast on a large database. Have the owner run \`failure-memory team init\`.`,
+    );
   }
 
   /**
-   * pgvector when the server has it (created here if the user may: `CREATE EXTENSION` needs
-   * privileges, and being refused is normal), else client scoring. The mode is recorded in fm_meta;
-   * it is told (onInfo) only when it is first recorded or changes, not on every connect.
-   * Runs inside the migration's transaction, under its lock.
+   * `failure-memory team init`: applies the schema as this role (which must be allowed to), makes
+   * the most of the server's extensions, and grants `grantTo` what a read-and-write role needs.
    */
-  private async ensureVectorMode(c: PoolClient): Promise<VectorMode> {
-    let why = '';
-    const installed = await c.query("SELECT 1 FROM pg_extension WHERE extname = 'vector'");
-    if (!installed.rowCount) {
-      const available = await c.query("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'");
-      if (!available.rowCount) {
-        why = 'the server has no pgvector extension';
-      } else {
-        await c.query('SAVEPOINT fm_vector');
-        try {
-          await c.query('CREATE EXTENSION IF NOT EXISTS vector');
-          await c.query('RELEASE SAVEPOINT fm_vector');
-        } catch (e) {
-          await c.query('ROLLBACK TO SAVEPOINT fm_vector');
-          why = `CREATE EXTENSION vector was refused (${String((e as Error).message ?? e).slice(0, 200)})`;
-        }
+  async init(grantTo?: string): Promise<InitResult> {
+    return this.withClient(async c => {
+      const s = await readSchemaState(c);
+      if (!s.mayMigrate) {
+        throw new TeamDatabaseError('SCHEMA', `team memory database ${this.target}: ${s.whyNot ?? `role ${s.role} may not change the schema`}. Run \`failure-memory team init\` as the database owner (or a role with CREATE on the schema that owns the tables).`);
       }
-    }
-    if (!why) {
-      // a column without a fixed dimension, since every embedder has its own; queries compare one model's rows only
-      const has = await c.query("SELECT 1 FROM information_schema.columns WHERE table_name = 'fm_embeddings' AND column_name = 'pgvec' AND table_schema = current_schema()");
-      if (!has.rowCount) {
-        await c.query('SAVEPOINT fm_vector_column');
-        try {
-          await c.query('ALTER TABLE fm_embeddings ADD COLUMN pgvec vector');
-          await c.query(`UPDATE fm_embeddings SET pgvec = ${VEC_BYTES_AS_REAL_ARRAY}::vector`);
-          await c.query('RELEASE SAVEPOINT fm_vector_column');
-        } catch (e) {
-          // e.g. the tables belong to another role: stay with client scoring rather than fail the connection
-          await c.query('ROLLBACK TO SAVEPOINT fm_vector_column');
-          why = `pgvector is installed but its column could not be added (${String((e as Error).message ?? e).slice(0, 200)})`;
-        }
-      }
-    }
-    const mode: VectorMode = why ? 'client' : 'pgvector';
-    const before = await c.query<{ value: string }>("SELECT value FROM fm_meta WHERE name = 'vector_mode'");
-    if (before.rows[0]?.value !== mode) {
-      const detail = mode === 'pgvector' ? 'the database orders vectors by cosine distance (pgvector)' : `the client scores vectors (${why})`;
-      await c.query(
-        `INSERT INTO fm_meta (name, value, detail, at) VALUES ('vector_mode', $1, $2, now())
-         ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value, detail = EXCLUDED.detail, at = EXCLUDED.at`,
-        [mode, detail],
-      );
-      this.options.onInfo?.(`team recall by meaning: ${detail}.`);
-    }
-    return mode;
+      const r = await migrate(c, this.options.onInfo);
+      this.mode = r.vectorMode;
+      this.ready = Promise.resolve();
+      const granted = grantTo ? grantStatements(s.schema, grantTo) : [];
+      for (const g of granted) await c.query(g);
+      return { ...r, role: s.role, schema: s.schema, granted };
+    }, false);
   }
 
-  /** Connects and applies the schema (a cheap way to test the settings). */
+  /** Connects and looks at the schema (a cheap way to test the settings). */
   async ping(): Promise<void> {
     await this.withClient(async c => {
       await c.query('SELECT 1');
@@ -386,149 +300,19 @@ export class TeamDatabase {
     );
   }
 
-  /** The team view of a project: per approach, failures since the last success or resolve anywhere. */
+  /** The team view of a project (./pullQuery.ts: the last PULL_WINDOW_DAYS). */
   async pull(project: string, now: Date = new Date()): Promise<TeamView> {
-    return this.withClient(async c => {
-      const approaches = await c.query<ApproachRow>(
-        `WITH clears AS (
-           SELECT key, ended_at AS at, machine FROM fm_attempts WHERE project = $1 AND outcome = 'success'
-           UNION ALL
-           SELECT key, at, machine FROM fm_resolves WHERE project = $1
-         ),
-         last_clear AS (
-           SELECT DISTINCT ON (key) key, at, machine FROM clears ORDER BY key, at DESC
-         ),
-         open_failures AS (
-           SELECT a.* FROM fm_attempts a LEFT JOIN last_clear lc ON lc.key = a.key
-           WHERE a.project = $1 AND a.outcome = 'failure' AND (lc.at IS NULL OR a.ended_at > lc.at)
-         ),
-         agg AS (
-           SELECT key, count(*) AS failures,
-                  count(*) FILTER (WHERE ended_at > $2::timestamptz - interval '7 days') AS week,
-                  count(DISTINCT machine) AS machines, bool_or(is_ci) AS ci, max(ended_at) AS last_failure
-           FROM open_failures GROUP BY key
-         ),
-         latest AS (
-           SELECT DISTINCT ON (key) key, label, cwd, command, error_signature FROM open_failures ORDER BY key, ended_at DESC
-         ),
-         cleared_label AS (
-           SELECT DISTINCT ON (key) key, label, cwd, command FROM fm_attempts
-           WHERE project = $1 AND key IN (SELECT key FROM last_clear WHERE at > $2::timestamptz - make_interval(days => $3))
-           ORDER BY key, ended_at DESC
-         )
-         SELECT coalesce(agg.key, lc.key) AS key,
-                coalesce(latest.label, cl.label, r.label, lc.key) AS label,
-                coalesce(latest.cwd, cl.cwd, r.cwd, '.') AS cwd,
-                coalesce(latest.command, cl.command, '') AS command,
-                coalesce(agg.failures, 0) AS failures, coalesce(agg.week, 0) AS week, coalesce(agg.machines, 0) AS machines,
-                coalesce(agg.ci, false) AS ci, latest.error_signature AS last_error, agg.last_failure,
-                lc.at AS last_cleared, lc.machine AS cleared_by
-         FROM agg
-         FULL JOIN (SELECT * FROM last_clear WHERE at > $2::timestamptz - make_interval(days => $3)) lc ON lc.key = agg.key
-         LEFT JOIN latest ON latest.key = agg.key
-         LEFT JOIN cleared_label cl ON cl.key = lc.key
-         LEFT JOIN LATERAL (SELECT label, cwd FROM fm_resolves WHERE project = $1 AND key = lc.key ORDER BY at DESC LIMIT 1) r ON true
-         ORDER BY greatest(agg.last_failure, lc.at) DESC NULLS LAST
-         LIMIT $4`,
-        [project, now.toISOString(), PULL_CLEARED_DAYS, PULL_MAX_APPROACHES],
-      );
-      const learnings = await c.query<{ id: string; key: string | null; type: string; text: string; machine: string; created_at: Date }>(
-        'SELECT id, key, type, text, machine, created_at FROM fm_learnings WHERE project = $1 ORDER BY created_at DESC LIMIT $2',
-        [project, PULL_LEARNINGS],
-      );
-      const reflections = await c.query<{ id: string; key: string; text: string; lessons: string[]; machine: string; created_at: Date }>(
-        'SELECT id, key, text, lessons, machine, created_at FROM fm_reflections WHERE project = $1 ORDER BY created_at DESC LIMIT $2',
-        [project, PULL_REFLECTIONS],
-      );
-      const view: TeamView = { project, pulledAt: now.toISOString(), approaches: {}, learnings: [], reflections: [] };
-      for (const r of approaches.rows) {
-        const a = teamApproachOf(r);
-        view.approaches[a.key] = a;
-      }
-      for (const l of learnings.rows.reverse()) {
-        view.learnings.push({ id: l.id, ...(l.key ? { key: l.key } : {}), type: l.type as TeamView['learnings'][number]['type'], text: l.text, createdAt: l.created_at.toISOString(), machine: l.machine });
-      }
-      for (const r of reflections.rows.reverse()) {
-        view.reflections.push({ id: r.id, key: r.key, text: r.text, lessons: Array.isArray(r.lessons) ? r.lessons : [], createdAt: r.created_at.toISOString(), machine: r.machine });
-      }
-      return view;
-    });
+    return this.withClient(c => readTeamView(c, project, now));
   }
 
-  /**
-   * What team recall compares: the best full-text matches (their ts_rank kept) and, with an
-   * embedder, the vectors of the same model and dimension: with pgvector the project's nearest by
-   * cosine distance, else its most recent ones (bounded), plus those of the full-text matches. The
-   * client fuses the two (TeamMemory.recall); nothing is scored across two embedders.
-   */
-  async recallCandidates(project: string, query: string, embedder?: { model: string; dim: number; vector: Float32Array }): Promise<RecallCandidates> {
-    return this.withClient(async c => {
-      const text = await c.query<{ kind: RecallCandidate['kind']; ref: string; key: string | null; text: string; machine: string; rank: number }>(
-        `WITH words AS (SELECT to_tsquery('simple', string_agg(quote_literal(w) || ':*', ' | ')) AS q
-                        FROM regexp_split_to_table(lower($2), '[^a-z0-9_@./-]+') w WHERE length(w) > 2)
-         SELECT * FROM (
-           SELECT DISTINCT ON (a.key) 'attempt' AS kind, a.key AS ref, a.key, a.label || E'\n' || a.error_signature AS text, a.machine,
-                  ts_rank(a.search, (SELECT q FROM words)) AS rank
-           FROM fm_attempts a WHERE a.project = $1 AND a.outcome = 'failure' AND a.search @@ (SELECT q FROM words)
-           ORDER BY a.key, rank DESC, a.ended_at DESC
-         ) x
-         UNION ALL
-         SELECT 'learning', l.id, l.key, l.text, l.machine, ts_rank(l.search, (SELECT q FROM words)) FROM fm_learnings l
-         WHERE l.project = $1 AND l.search @@ (SELECT q FROM words)
-         UNION ALL
-         SELECT 'reflection', f.id, f.key, f.text, f.machine, ts_rank(f.search, (SELECT q FROM words)) FROM fm_reflections f
-         WHERE f.project = $1 AND f.search @@ (SELECT q FROM words)
-         ORDER BY rank DESC LIMIT $3`,
-        [project, query.slice(0, 2000), RECALL_TEXT_CANDIDATES],
-      );
-      const byId = new Map<string, RecallCandidate>();
-      const id = (kind: string, ref: string) => `${kind}:${ref}`;
-      for (const r of text.rows) byId.set(id(r.kind, r.ref), { ...r, rank: Number(r.rank) });
-      if (!embedder || !this.mode) return { candidates: [...byId.values()], mode: 'full-text' };
-      const pg = this.mode === 'pgvector';
-      const params: unknown[] = [project, embedder.model, embedder.dim, [...byId.keys()]];
-      // pgvector: the project's nearest by cosine distance; else its most recent (the client compares them)
-      const order = pg ? `pgvec <=> $${params.push(`[${Array.from(embedder.vector).join(',')}]`)}::vector` : 'at DESC';
-      const limit = `$${params.push(pg ? RECALL_VECTOR_CANDIDATES : RECALL_CLIENT_VECTORS)}`;
-      const vectors = await c.query<{ kind: RecallCandidate['kind']; ref: string; vec: Buffer }>(
-        `(SELECT kind, ref, vec FROM fm_embeddings WHERE project = $1 AND model = $2 AND dim = $3 ORDER BY ${order} LIMIT ${limit})
-         UNION
-         SELECT kind, ref, vec FROM fm_embeddings WHERE project = $1 AND model = $2 AND dim = $3 AND kind || ':' || ref = ANY($4)`,
-        params,
-      );
-      let rows = vectors.rows.map(r => ({ kind: r.kind, ref: r.ref, vector: bytesVector(r.vec) })).filter(r => r.vector.length === embedder.dim);
-      if (!pg) {
-        // the client's own nearest-neighbour step: the same number of vector neighbours as pgvector gives, plus the full-text matches
-        const near = rows
-          .filter(r => !byId.has(id(r.kind, r.ref)))
-          .map(r => ({ r, s: dot(embedder.vector, r.vector) }))
-          .sort((a, b) => b.s - a.s)
-          .slice(0, RECALL_VECTOR_CANDIDATES);
-        rows = [...rows.filter(r => byId.has(id(r.kind, r.ref))), ...near.map(x => x.r)];
-      }
-      const found = new Map<string, Float32Array>();
-      for (const r of rows) found.set(id(r.kind, r.ref), r.vector);
-      // the documents behind vectors that full-text search did not find
-      const missing = { attempt: [] as string[], learning: [] as string[], reflection: [] as string[] };
-      for (const r of rows) if (!byId.has(id(r.kind, r.ref)) && r.kind in missing) missing[r.kind].push(r.ref);
-      if (missing.attempt.length || missing.learning.length || missing.reflection.length) {
-        const docs = await c.query<{ kind: RecallCandidate['kind']; ref: string; key: string | null; text: string; machine: string }>(
-          `SELECT * FROM (
-             SELECT DISTINCT ON (a.key) 'attempt' AS kind, a.key AS ref, a.key, a.label || E'\n' || a.error_signature AS text, a.machine
-             FROM fm_attempts a WHERE a.project = $1 AND a.outcome = 'failure' AND a.key = ANY($2) ORDER BY a.key, a.ended_at DESC
-           ) x
-           UNION ALL SELECT 'learning', l.id, l.key, l.text, l.machine FROM fm_learnings l WHERE l.project = $1 AND l.id = ANY($3)
-           UNION ALL SELECT 'reflection', f.id, f.key, f.text, f.machine FROM fm_reflections f WHERE f.project = $1 AND f.id = ANY($4)`,
-          [project, missing.attempt, missing.learning, missing.reflection],
-        );
-        for (const r of docs.rows) byId.set(id(r.kind, r.ref), { ...r, rank: 0 });
-      }
-      for (const [k, cand] of byId) {
-        const v = found.get(k);
-        if (v) cand.vector = v;
-      }
-      return { candidates: [...byId.values()], mode: this.mode };
-    });
+  /** Applies retention to one project's rows (./retention.ts). */
+  async retain(project: string, policy: RetentionPolicy, now: Date = new Date()): Promise<RetentionResult> {
+    return this.withClient(c => applyRetention(c, project, policy, now));
+  }
+
+  /** What team recall compares (./recallQuery.ts), from this project only. */
+  async recallCandidates(project: string, query: string, embedder?: QueryVector): Promise<RecallCandidates> {
+    return this.withClient(c => queryRecallCandidates(c, this.mode, project, query, embedder));
   }
 
   /** Counts (for tests and `failure-memory sync --json`). */

@@ -1,12 +1,23 @@
-// The team database schema, as versioned migrations applied on first connect. Each runs once, in a
-// transaction, under an advisory lock (many machines may connect for the first time at once).
-// Every table is keyed by the client-generated id of the record, so a retried push inserts nothing twice.
+// The team database schema, as versioned migrations. They run only when the database lacks one and
+// only by a role that may change the schema (./schema.ts): on the first connect of such a role, or by
+// `failure-memory team init`. Each runs once, in a transaction, under an advisory lock (many machines
+// may connect for the first time at once). Every table is keyed by the client-generated id of the
+// record, so a retried push inserts nothing twice.
 
 export interface Migration {
   version: number;
   name: string;
   sql: string;
 }
+
+/** The tables a role that only reads and writes needs SELECT, INSERT, UPDATE and DELETE on. */
+export const TEAM_TABLES = ['fm_schema_migrations', 'fm_meta', 'fm_projects', 'fm_attempts', 'fm_resolves', 'fm_learnings', 'fm_reflections', 'fm_embeddings'] as const;
+
+/**
+ * The oldest schema this client reads and writes: a database at this version or later works with a
+ * role that may not migrate it (what later versions add is speed, not columns).
+ */
+export const REQUIRED_SCHEMA = 2;
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -115,6 +126,18 @@ CREATE TABLE IF NOT EXISTS fm_meta (
 );
 `,
   },
+  {
+    version: 3,
+    name: 'indexes that lead with the project for retention and the windowed pull',
+    // retention deletes a project's oldest rows; the pull reads a project's recent failures
+    sql: `
+CREATE INDEX IF NOT EXISTS fm_attempts_project_time ON fm_attempts (project, ended_at);
+CREATE INDEX IF NOT EXISTS fm_resolves_project_time ON fm_resolves (project, at);
+`,
+  },
 ];
+
+/** The newest schema version this client knows. */
+export const LATEST_SCHEMA = MIGRATIONS[MIGRATIONS.length - 1].version;
 
 export const MIGRATION_LOCK_ID = 0x466d656d; // 'Fmem'

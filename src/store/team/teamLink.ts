@@ -7,10 +7,14 @@ import type { CheckResult } from '../../core/check';
 import { newId, type RecordResult } from '../../core/memory';
 import type { ReflectionRecord } from '../../core/reflection';
 import { machineIdentity, mergeTeamCheck, sharedAttempt, shouldShare, SHARED_LIMITS, type OutboxEntry, type TeamCheck, type TeamView } from '../../core/team';
+import { teamLessons, type TeamLesson } from '../../core/teamContext';
 import type { Approach, Learning } from '../../core/types';
 import type { TeamSettings } from './config';
 import { Outbox } from './outbox';
+import { teamCheckOptions } from './checkOptions';
 import { ViewCache, type TeamViewFile } from './viewCache';
+
+export { teamCheckOptions } from './checkOptions';
 
 /** What WorkspaceMemory calls on its writes and checks. Never throws, never touches the network. */
 export interface TeamLink {
@@ -21,6 +25,8 @@ export interface TeamLink {
   mergeCheck(check: CheckResult, approach: Approach | undefined): Promise<CheckResult & { team?: TeamCheck }>;
   /** From the view already in memory: no disk, no network (the guard). */
   mergeCheckCached(check: CheckResult, approach: Approach | undefined): CheckResult & { team?: TeamCheck };
+  /** The team's lessons about an approach, from the cached view (newest first). */
+  lessons(key: string): Promise<TeamLesson[]>;
 }
 
 export interface TeamLinkOptions {
@@ -31,6 +37,10 @@ export interface TeamLinkOptions {
   threshold: () => number;
   env?: Record<string, string | undefined>;
   onWarning?: (message: string) => void;
+  /** Told after a record was queued for the team (the doors outside VS Code start a background push). */
+  onQueued?: () => void;
+  /** Told what the cached view file holds whenever it is read (a background pull when it is old). */
+  onViewRead?: (file: TeamViewFile) => void;
 }
 
 export class TeamLocal implements TeamLink {
@@ -62,12 +72,15 @@ export class TeamLocal implements TeamLink {
       await this.outbox.append(entries, replaces);
     } catch (e) {
       this.warn(`team memory: could not queue a record for the team (${(e as Error).message}); local memory has it.`);
+      return;
     }
+    this.options.onQueued?.();
   }
 
   /** The team view of this project from the cache file, if it is this project's. */
   async view(): Promise<{ file: TeamViewFile; view?: TeamView }> {
     const file = await this.views.read();
+    this.options.onViewRead?.(file);
     return { file, view: file.view?.project === this.project ? file.view : undefined };
   }
 
@@ -103,26 +116,25 @@ export class TeamLocal implements TeamLink {
     await this.enqueue([this.entry('resolve', id, { resolve: { id, key: a.key, label: a.label, cwd: a.cwd, at: a.resolvedAt ?? new Date().toISOString() } })]);
   }
 
+  async lessons(key: string): Promise<TeamLesson[]> {
+    return teamLessons((await this.view()).view, key);
+  }
+
   /** The team's part of a check, from the cached view only. */
   async mergeCheck(check: CheckResult, approach: Approach | undefined): Promise<CheckResult & { team: TeamCheck }> {
     const { file, view } = await this.view();
     const waiting = await this.outbox.count().catch(() => 0);
-    return mergeTeamCheck(check, view?.approaches[check.key], approach, {
-      threshold: this.options.threshold(),
-      canBlock: this.options.settings.blockOnTeamFailures,
-      sync: { state: file.state, waiting, ...(view ? { pulledAt: view.pulledAt } : {}) },
-    });
+    return this.merge(check, approach, file, view, waiting);
   }
 
   /** Same as mergeCheck, from what is already in memory (the guard: no disk, no network). */
   mergeCheckCached(check: CheckResult, approach: Approach | undefined, waiting = 0): CheckResult & { team?: TeamCheck } {
     const file = this.views.peek();
     if (!file) return check;
-    const view = file.view?.project === this.project ? file.view : undefined;
-    return mergeTeamCheck(check, view?.approaches[check.key], approach, {
-      threshold: this.options.threshold(),
-      canBlock: this.options.settings.blockOnTeamFailures,
-      sync: { state: file.state, waiting, ...(view ? { pulledAt: view.pulledAt } : {}) },
-    });
+    return this.merge(check, approach, file, file.view?.project === this.project ? file.view : undefined, waiting);
+  }
+
+  private merge(check: CheckResult, approach: Approach | undefined, file: TeamViewFile, view: TeamView | undefined, waiting: number): CheckResult & { team: TeamCheck } {
+    return mergeTeamCheck(check, view?.approaches[check.key], approach, teamCheckOptions(this.options, file, view, waiting));
   }
 }

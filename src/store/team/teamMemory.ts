@@ -4,11 +4,12 @@
 
 import { markResolved } from '../../core/memory';
 import { createLexicalScorer, dot, type Scorer, type TextEmbedder } from '../../core/recall';
-import { clearedByTeam, type OutboxEntry, type TeamView } from '../../core/team';
+import { clearedByTeam, type OutboxEntry, type TeamApproach, type TeamView } from '../../core/team';
 import type { MemoryData } from '../../core/types';
 import type { MemoryStorePort } from '../memoryStore';
 import type { TeamConnection } from './config';
 import { TeamDatabase, TeamDatabaseError, classifyDatabaseError, type RecallCandidate, type SharedVector, type TeamDatabaseOptions, type VectorMode } from './database';
+import { RETENTION_EVERY_MS, type RetentionResult } from './retention';
 import { TeamLocal, type TeamLinkOptions } from './teamLink';
 
 export type { TeamLink } from './teamLink';
@@ -61,12 +62,22 @@ export interface SyncResult {
   inserted: number;
   waiting: number;
   pulled: boolean;
-  /** Local approaches cleared because they succeeded elsewhere in the team. */
+  /** Keys of local approaches cleared because they succeeded elsewhere in the team. */
   cleared: string[];
+  /** The same approaches as people name them (`npm test`, `pytest in api`). */
+  clearedLabels: string[];
+  /** What retention deleted, when it was due; or why it could not run. */
+  retention?: RetentionResult | { error: string };
   error?: TeamDatabaseError;
 }
 
 const PUSH_BATCH = 500;
+
+/**
+ * Team recall drops hits scored below this: "nothing similar" rather than unrelated failures. Chosen on
+ * the labelled recall sets (bench/team-recall-cut.mjs, BENCHMARKS.md).
+ */
+export const TEAM_RECALL_MIN_SCORE = 0.12;
 
 export class TeamMemory extends TeamLocal {
   readonly db: TeamDatabase;
@@ -91,7 +102,7 @@ export class TeamMemory extends TeamLocal {
   }
 
   private async pushNow(): Promise<SyncResult> {
-    const result: SyncResult = { pushed: 0, inserted: 0, waiting: 0, pulled: false, cleared: [] };
+    const result: SyncResult = { pushed: 0, inserted: 0, waiting: 0, pulled: false, cleared: [], clearedLabels: [] };
     let entries = await this.outbox.readAll();
     while (entries.length) {
       const batch = entries.slice(0, PUSH_BATCH);
@@ -112,7 +123,7 @@ export class TeamMemory extends TeamLocal {
 
   /** Pulls the team view into the cache file, and clears locally what succeeded elsewhere. */
   async pull(store?: MemoryStorePort): Promise<SyncResult> {
-    const result: SyncResult = { pushed: 0, inserted: 0, waiting: await this.outbox.count(), pulled: false, cleared: [] };
+    const result: SyncResult = { pushed: 0, inserted: 0, waiting: await this.outbox.count(), pulled: false, cleared: [], clearedLabels: [] };
     let view: TeamView;
     try {
       view = await this.db.pull(this.project);
@@ -121,18 +132,45 @@ export class TeamMemory extends TeamLocal {
       await this.noteState(result.error);
       return result;
     }
-    await this.views.write({ version: 1, view, state: 'online', checkedAt: new Date().toISOString() });
+    const before = await this.views.read();
+    await this.views.write({ version: 1, view, state: 'online', checkedAt: new Date().toISOString(), ...(before.retainedAt ? { retainedAt: before.retainedAt } : {}) });
     result.pulled = true;
-    if (store) result.cleared = await applyTeamClearings(store, view);
+    if (store) {
+      result.cleared = await applyTeamClearings(store, view);
+      result.clearedLabels = result.cleared.map(k => describeTeamApproach(view.approaches[k]));
+    }
     return result;
   }
 
-  /** Push then pull (`failure-memory sync`, window focus). */
+  /** Push, retention when it is due, then pull (`failure-memory sync`, the background sync, window focus). */
   async sync(store?: MemoryStorePort): Promise<SyncResult> {
     const pushed = await this.push();
     if (pushed.error) return pushed;
+    const retention = await this.retainIfDue();
     const pulled = await this.pull(store);
-    return { ...pulled, pushed: pushed.pushed, inserted: pushed.inserted };
+    return { ...pulled, pushed: pushed.pushed, inserted: pushed.inserted, ...(retention ? { retention } : {}) };
+  }
+
+  /**
+   * Applies the retention settings to this project's rows, at most every RETENTION_EVERY_MS from
+   * this machine. A role without DELETE is told (once per run) and the sync goes on.
+   */
+  async retainIfDue(now: Date = new Date()): Promise<SyncResult['retention']> {
+    const { retentionDays: days, maxRowsPerProject: maxRows } = this.options.settings;
+    if (!days && !maxRows) return undefined;
+    const file = await this.views.read();
+    if (file.retainedAt && now.getTime() - Date.parse(file.retainedAt) < RETENTION_EVERY_MS) return undefined;
+    let result: SyncResult['retention'];
+    try {
+      result = await this.db.retain(this.project, { days, maxRows }, now);
+    } catch (e) {
+      const err = classifyDatabaseError(e, this.db.target);
+      this.warn(`team memory: retention could not run (${err.message})`);
+      result = { error: err.message };
+    }
+    // a refusal is not retried at every sync either: the next try comes with the next period
+    await this.views.write({ ...(await this.views.read()), retainedAt: now.toISOString() }).catch(() => undefined);
+    return result;
   }
 
   /** The team embedder, created once on first need; undefined (with one warning) when it cannot be. */
@@ -196,7 +234,7 @@ export class TeamMemory extends TeamLocal {
     }));
     return {
       hits: hits
-        .filter(h => h.score > 0)
+        .filter(h => h.score >= TEAM_RECALL_MIN_SCORE)
         .sort((a, b) => b.score - a.score || a.text.localeCompare(b.text))
         .slice(0, Math.max(1, k)),
       scoring: { mode, ...(embedder && mode !== 'full-text' ? { model: embedder.id, dim: embedder.dim } : {}), candidates: candidates.length },
@@ -208,7 +246,8 @@ export class TeamMemory extends TeamLocal {
     try {
       const current = await this.views.read();
       const state = error ? 'offline' : 'online';
-      if (current.state === state && current.error === error?.message) return;
+      // an offline attempt is always noted: its time spaces out the background retries
+      if (!error && current.state === state && current.error === undefined) return;
       await this.views.write({ ...current, version: 1, state, ...(error ? { error: error.message } : { error: undefined }), checkedAt: new Date().toISOString() });
     } catch {
       // the view file is a cache: failing to note the state loses nothing
@@ -219,6 +258,13 @@ export class TeamMemory extends TeamLocal {
     await this.pushing?.catch(() => undefined);
     await this.db.close();
   }
+}
+
+/** An approach of the team view as people name it: its label, and its folder when not the root. */
+export function describeTeamApproach(a: Pick<TeamApproach, 'label' | 'cwd' | 'key'> | undefined): string {
+  if (!a) return '';
+  const label = a.label || a.key.replace(/^.*?::/, '');
+  return a.cwd && a.cwd !== '.' ? `${label} (in ${a.cwd})` : label;
 }
 
 /** The text of a shared failure that team recall compares (and its vector is computed from). */

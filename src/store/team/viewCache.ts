@@ -3,20 +3,10 @@
 
 import { mkdir, open, readFile, rename, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { TeamSyncState, TeamView } from '../../core/team';
 import { errnoCode, randomHex } from '../lock';
+import { VIEW_FILE_NAME, type TeamViewFile } from './viewFile';
 
-export const VIEW_FILE_NAME = 'team-view.json';
-
-export interface TeamViewFile {
-  version: 1;
-  /** The last successful pull (undefined until one succeeded). */
-  view?: TeamView;
-  state: TeamSyncState;
-  /** Last connection problem, for people (no secrets). */
-  error?: string;
-  checkedAt?: string;
-}
+export { readViewFileSync, VIEW_FILE_NAME, type TeamViewFile } from './viewFile';
 
 export class ViewCache {
   readonly file: string;

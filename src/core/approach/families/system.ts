@@ -115,4 +115,6 @@ export const SYSTEM_FAMILIES: Record<string, FamilyRule> = {
   pwsh: POWERSHELL,
   powershell: POWERSHELL,
   cmd: { ignoreCase: true, innerFlags: ['/c', '/k'], innerRest: true },
+  // eval's words are joined and run as a command line: `eval "npm test"` is `npm test`
+  eval: { innerAll: true },
 };

@@ -1,0 +1,63 @@
+// The team's part of a hook: read only when team memory is on for the workspace (with it off, a hook
+// reads nothing more than before), and only from the cached team view (team-view.json): never the
+// network. The pre hook warns before an approach the team has exhausted, or refuses it with
+// failureMemory.team.blockOnTeamFailures; session start and prompts add the team's failures and
+// lessons. When the view is older than the pull interval, a background pull is started (detached:
+// the hook does not wait for it), so that the next call knows more.
+
+import { join } from 'node:path';
+import type { CheckResult } from '../../core/check';
+import { mergeTeamCheck, type TeamCheck, type TeamView } from '../../core/team';
+import { agentTeamDenyReason, agentTeamSummary, agentTeamWarning, teamLessons } from '../../core/teamContext';
+import type { MemoryData } from '../../core/types';
+import type { WorkspaceSettings } from '../../app/settings';
+import { startTeamSync } from '../../app/teamSync';
+import { memoryDirFor } from '../../store/paths';
+import type { TeamSettings } from '../../store/team/config';
+import { teamProject } from '../../store/team/identity';
+import { teamCheckOptions } from '../../store/team/checkOptions';
+import { readViewFileSync, type TeamViewFile } from '../../store/team/viewFile';
+
+export interface HookTeam {
+  workspace: string;
+  memoryDir: string;
+  settings: TeamSettings;
+  file: TeamViewFile;
+  /** The view when it is this project's. */
+  view?: TeamView;
+}
+
+/** The workspace's team view, when team memory is on and the folder has a project; else undefined (nothing read). */
+export function hookTeam(workspace: string, s: WorkspaceSettings): HookTeam | undefined {
+  if (!s.team.enabled || !s.connection) return undefined;
+  const { project } = teamProject(s.team, workspace);
+  if (!project) return undefined;
+  const memoryDir = memoryDirFor(workspace);
+  const file = readViewFileSync(memoryDir);
+  return { workspace, memoryDir, settings: s.team, file, ...(file.view?.project === project ? { view: file.view } : {}) };
+}
+
+/** Starts a background pull when the view is older than the pull interval (detached; never waited for). */
+export function refreshTeamView(t: HookTeam, env: Record<string, string | undefined>, script = join(__dirname, 'team-sync.js')): void {
+  startTeamSync({ workspace: t.workspace, memoryDir: t.memoryDir, pullIntervalSeconds: t.settings.pullIntervalSeconds, script, env }, 'pull', t.file);
+}
+
+/**
+ * The local check with the team's view merged in, as `check` merges it: a success elsewhere after
+ * the last local failure clears the approach; the team's exhausted approach is refused (with
+ * blockOnTeamFailures: `deny`, the reason) or told (`warn`, the context for the agent).
+ */
+export function teamGate(t: HookTeam, c: CheckResult, data: MemoryData): { check: CheckResult; deny?: string; warn?: string } {
+  const local = Object.prototype.hasOwnProperty.call(data.approaches, c.key) ? data.approaches[c.key] : undefined;
+  const merged: CheckResult & { team: TeamCheck } = mergeTeamCheck(c, t.view?.approaches[c.key], local, teamCheckOptions({ threshold: () => c.threshold, settings: t.settings }, t.file, t.view, 0));
+  if (merged.team.status !== 'exhausted' || c.verdict === 'block') return { check: merged };
+  const lessons = teamLessons(t.view, c.key, 2);
+  if (merged.verdict === 'block') return { check: merged, deny: agentTeamDenyReason(merged, lessons) };
+  if (merged.verdict === 'warn') return { check: merged, warn: agentTeamWarning(merged, lessons) };
+  return { check: merged };
+}
+
+/** The team section of the context an agent gets at session start and with each prompt. */
+export function teamContext(t: HookTeam, data: MemoryData, threshold: number): string {
+  return agentTeamSummary(t.view, data, threshold);
+}

@@ -1,0 +1,188 @@
+// Edits as evidence in the engine and the store: what a shell line writes, installs, starts or only reads;
+// the workspace's edit events (bounded, redacted, Failure Memory's own files left out, schema 3 with its
+// migration); the CLI's `edit` and `report`; the terminal's own policy (decideStart).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { before, describe, test } from 'node:test';
+import { WorkspaceMemory } from '../../src/app/workspaceMemory';
+import { checkCommand } from '../../src/core/check';
+import { addEdits, editsSince, MAX_EDITS } from '../../src/core/edits';
+import { isOwnFile } from '../../src/core/ownFiles';
+import { decideStart } from '../../src/core/guardVerdict';
+import { changesWorkspace, editsBeforeRun, shellEffects, workSignature } from '../../src/core/shellEffects';
+import { DEFAULT_SETTINGS, emptyMemory, SCHEMA_VERSION } from '../../src/core/types';
+import { InMemoryStore } from '../../src/store/inMemoryStore';
+import { migrateMemory } from '../../src/store/memorySchema';
+import { parseCorpus } from '../../src/judgement/corpus';
+import { replayTrajectory } from '../../src/judgement/replay';
+
+const CLI = resolve(__dirname, '../../dist/cli.js');
+
+describe('what a shell line does to the workspace', () => {
+  test('files written: in-place editors, redirections of writers, tee, cp/mv, rm, git apply', () => {
+    assert.deepEqual(shellEffects("sed -i 's/a/b/' src/x.py src/y.py").writes, ['src/x.py', 'src/y.py']);
+    assert.deepEqual(shellEffects("perl -pi -e 's/a/b/' lib/a.pm").writes, ['lib/a.pm']);
+    assert.deepEqual(shellEffects("cat > t.py <<'EOF'\nprint(1)\nEOF").writes, ['t.py']);
+    assert.deepEqual(shellEffects('echo "x=1" >> .env').writes, ['.env']);
+    assert.deepEqual(shellEffects('make 2>&1 | tee build.log').writes, ['build.log']);
+    assert.deepEqual(shellEffects('cp a.cfg b.cfg').writes, ['b.cfg']);
+    assert.deepEqual(shellEffects('git apply fix.patch').writes, ['fix.patch']);
+    assert.deepEqual(shellEffects('rm -f out.json').writes, ['out.json']);
+    // a run's own output is not an edit
+    assert.deepEqual(shellEffects('python gen.py > data.json 2>&1').writes, []);
+    assert.deepEqual(shellEffects('ls > /dev/null').writes, []);
+  });
+
+  test('installs change what the next run imports; starts are jobs and services a probe may wait for', () => {
+    for (const c of ['pip install numpy', 'uv add requests', 'npm i -D vitest', 'apt-get install -y ffmpeg', 'python setup.py develop']) assert.ok(shellEffects(c).installs, c);
+    assert.ok(!shellEffects('pip list').installs);
+    for (const c of ['npm run dev &', 'nohup python train.py > log 2>&1 &', 'docker compose up -d', 'uvicorn main:app --port 8000', 'python -m http.server 8080', 'systemctl restart nginx']) assert.ok(shellEffects(c).starts, c);
+    assert.ok(!shellEffects('npm test && npm run build').starts);
+  });
+
+  test('read-only lines, and the ones that wait before they look', () => {
+    const poll = shellEffects('sleep 30; tail -5 train.log; ls out.json');
+    assert.ok(poll.readOnly && poll.waits);
+    const hammer = shellEffects('ps aux | grep method.py | grep -v grep; tail -10 logs/run.log');
+    assert.ok(hammer.readOnly && !hammer.waits);
+    assert.ok(!shellEffects('python x.py').readOnly);
+    assert.ok(!shellEffects('cat a > b').readOnly);
+  });
+
+  test('an edit chained before the run, and lines that only edit', () => {
+    assert.ok(editsBeforeRun(shellEffects("sed -i 's/a/b/' x.py && python x.py")));
+    assert.ok(editsBeforeRun(shellEffects("cat > t.py <<'EOF'\nx\nEOF\npython t.py")));
+    assert.ok(!editsBeforeRun(shellEffects("sed -i 's/a/b/' x.py")));
+    assert.ok(changesWorkspace(shellEffects("sed -i 's/a/b/' x.py")));
+    assert.ok(!editsBeforeRun(shellEffects('python x.py && cat out.txt')));
+  });
+
+  test('the work signature folds cosmetics: output filters, flags, `--opt=v` vs `--opt v`, python3 vs python', () => {
+    assert.equal(workSignature('python3 x.py 2>&1 | tail -20'), workSignature('python x.py | tail -50'));
+    assert.equal(workSignature('npx prisma generate --schema=a.prisma'), workSignature('npx prisma generate --schema a.prisma'));
+    assert.equal(workSignature('false 5 && echo done'), workSignature('false 6'));
+    assert.notEqual(workSignature('python run_lean.py p.lean'), workSignature('python run_lean.py p2.lean'));
+    assert.notEqual(workSignature("python - <<'PY'\nprint(1)\nPY"), workSignature("python - <<'PY'\nprint(2)\nPY"));
+  });
+});
+
+describe('edit events in the memory', () => {
+  test('bounded, oldest dropped; Failure Memory\'s own files are not edits; failed edits are kept but change nothing', () => {
+    const data = emptyMemory();
+    addEdits(data, Array.from({ length: MAX_EDITS + 10 }, (_, i) => ({ path: `f${i}.ts`, source: 'save' as const, at: new Date(1000 + i).toISOString() })), new Date().toISOString());
+    assert.equal(data.edits!.length, MAX_EDITS);
+    assert.equal(data.edits![0].path, 'f10.ts');
+    assert.ok(isOwnFile('.vscode/failure-memory/memory.json') && isOwnFile('failure-memory-export.json'));
+    assert.equal(addEdits(data, [{ path: '.vscode/failure-memory/memory.json', source: 'save' }], new Date().toISOString()).length, 0);
+    const since = new Date(5000).toISOString();
+    addEdits(data, [{ path: 'bad.ts', ok: false, source: 'agent', at: new Date(6000).toISOString() }], since);
+    assert.deepEqual(editsSince(data, since).map(e => e.path), []);
+  });
+
+  test('a v2 memory migrates to v3 with empty edits, starts and decisions; entries of the wrong shape are dropped', () => {
+    const v2 = { schemaVersion: 2, approaches: {}, reflections: [], learnings: [], updatedAt: '2026-11-20T10:00:00Z' };
+    const data = migrateMemory(v2);
+    assert.equal(data.schemaVersion, SCHEMA_VERSION);
+    assert.deepEqual([data.edits, data.starts, data.decisions], [[], [], []]);
+    const odd = migrateMemory({ ...v2, schemaVersion: 3, edits: [{ at: 'x', path: 'a', ok: true, source: 'save' }, { path: 3 }] });
+    assert.equal(odd.edits!.length, 1);
+  });
+
+  test('recordEdits redacts, makes paths workspace-relative, and keeps the time given', async () => {
+    const m = new WorkspaceMemory('/w', { store: new InMemoryStore(), git: false });
+    const [e] = await m.recordEdits([{ path: '/w/src/app.ts', source: 'save', at: '2026-11-20T10:00:00.000Z' }]);
+    assert.deepEqual([e.path, e.at, e.ok], ['src/app.ts', '2026-11-20T10:00:00.000Z', true]);
+    const [secret] = await m.recordEdits([{ path: '/w/keys/sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789.txt', source: 'agent' }]);
+    assert.doesNotMatch(secret.path, /abcdefghijklmnop/);
+  });
+
+  test('replay reads a corpus\'s edit events through the same path (devcorpus2 format: {"kind":"edit","tool","path","ok"})', async () => {
+    const line = (edit: boolean) =>
+      JSON.stringify({
+        source: 's',
+        commands: [
+          { command: 'python x.py', exitCode: 1, cwd: '/app', output: 'NameError: y' },
+          { command: 'python x.py', exitCode: 1, cwd: '/app', output: 'NameError: y' },
+          { command: 'python x.py', exitCode: 1, cwd: '/app', output: 'NameError: y' },
+          ...(edit ? [{ kind: 'edit', tool: 'Edit', path: '/app/lib.py', ok: true }] : [{ kind: 'edit', tool: 'Edit', path: '/app/lib.py', ok: false }]),
+          { command: 'python x.py', exitCode: 1, cwd: '/app', output: 'NameError: y' },
+        ],
+      });
+    const { trajectories, problems } = parseCorpus([line(true), line(false)].join('\n'));
+    assert.deepEqual(problems, []);
+    assert.equal(trajectories[0].commands.length, 4, 'edit events are not commands: indexes count shell commands');
+    const withEdit = await replayTrajectory(trajectories[0], { threshold: 3 });
+    const failedEdit = await replayTrajectory(trajectories[1], { threshold: 3 });
+    assert.equal(withEdit[3].decision, 'ask');
+    assert.equal(failedEdit[3].decision, 'deny', 'an ok: false edit changed nothing');
+  });
+});
+
+describe('the terminal\'s own policy (a person at the keyboard)', () => {
+  const failing = () => {
+    const data = emptyMemory();
+    const m = new WorkspaceMemory('/w', { store: new InMemoryStore('t', data), git: false });
+    return m;
+  };
+
+  test('interrupts only a denied run; after a change it lets it run quietly; what the setting turns into ask is shown, not interrupted', async () => {
+    const m = failing();
+    for (let i = 0; i < 5; i++) await m.record({ command: 'npm test', exitCode: 1, output: 'Tests: 1 failed, 3 passed, 4 total\n  ● cart › total', source: 'terminal' });
+    const unchanged = await m.check('npm test');
+    assert.equal(unchanged.decision, 'deny');
+    assert.equal(decideStart(unchanged, 'interrupt'), 'stop');
+    assert.equal(decideStart(unchanged, 'warn'), 'warn');
+    assert.equal(decideStart(unchanged, 'off'), 'remember');
+    await m.recordEdits([{ path: '/w/src/cart.js', source: 'save', at: new Date(Date.now() + 1000).toISOString() }]);
+    const changed = await m.check('npm test');
+    assert.notEqual(changed.decision, 'deny');
+    assert.equal(decideStart(changed, 'interrupt'), 'notice', 'a fix was saved: never interrupted');
+    const data = await m.read();
+    const capped = checkCommand(JSON.parse(JSON.stringify({ ...data, edits: [] })), 'npm test', '.', { ...DEFAULT_SETTINGS, strongestAnswer: 'ask' });
+    assert.equal(capped.decision, 'ask');
+    assert.equal(decideStart(capped, 'interrupt'), 'warn', 'the person decides in the dialog; the run is not interrupted');
+    const shadow = checkCommand(JSON.parse(JSON.stringify({ ...data, edits: [] })), 'npm test', '.', { ...DEFAULT_SETTINGS, strongestAnswer: 'warn' });
+    assert.equal(decideStart(shadow, 'interrupt'), 'notice');
+  });
+});
+
+describe('the CLI: edit, report, check', () => {
+  before(() => assert.ok(existsSync(CLI), 'dist/cli.js is built (npm run build)'));
+  const cli = (ws: string, args: string[], input = '') => spawnSync(process.execPath, [CLI, ...args, '--workspace', ws], { input, encoding: 'utf8' });
+
+  test('`edit` records a change, `check` sees it, `report` lists every ask and deny with its rule, also in shadow mode', () => {
+    const ws = mkdtempSync(join(tmpdir(), 'fm-cli-edit-'));
+    for (let i = 0; i < 3; i++) cli(ws, ['record', '--command', 'make build', '--exit-code', '2', '--threshold', '3'], 'make: *** [build] Error 2\n');
+    const denied = cli(ws, ['check', '--command', 'make build', '--threshold', '3', '--json']);
+    assert.equal(denied.status, 2);
+    assert.deepEqual(['decision', 'code'].map(k => JSON.parse(denied.stdout)[k]), ['deny', 'same-error-unchanged']);
+    const e = cli(ws, ['edit', '--path', 'Makefile', '--json']);
+    assert.equal(e.status, 0, e.stderr);
+    assert.equal(JSON.parse(e.stdout).path, 'Makefile');
+    const after = cli(ws, ['check', '--command', 'make build', '--threshold', '3']);
+    assert.notEqual(JSON.parse(cli(ws, ['check', '--command', 'make build', '--threshold', '3', '--json']).stdout).decision, 'deny');
+    assert.doesNotMatch(after.stderr, /NOT RUN/);
+    assert.equal(cli(ws, ['edit', '--path', 'x.c', '--failed', '--json']).status, 0);
+    // shadow mode: nothing is stopped, what would have been is recorded
+    mkdirSync(join(ws, '.vscode'), { recursive: true });
+    writeFileSync(join(ws, '.vscode', 'settings.json'), '{ "failureMemory.gate.strongestAnswer": "warn" }');
+    const shadowWs = mkdtempSync(join(tmpdir(), 'fm-cli-shadow-'));
+    mkdirSync(join(shadowWs, '.vscode'));
+    writeFileSync(join(shadowWs, '.vscode', 'settings.json'), '{ "failureMemory.gate.strongestAnswer": "warn", "failureMemory.threshold": 3 }');
+    for (let i = 0; i < 3; i++) cli(shadowWs, ['record', '--command', 'make build', '--exit-code', '2'], 'make: *** [build] Error 2\n');
+    const shadow = cli(shadowWs, ['check', '--command', 'make build', '--json']);
+    assert.equal(shadow.status, 0, 'shadow mode stops nothing');
+    assert.deepEqual(['decision', 'policyDecision'].map(k => JSON.parse(shadow.stdout)[k]), ['warn', 'deny']);
+    const report = cli(shadowWs, ['report']);
+    assert.equal(report.status, 0);
+    assert.match(report.stdout, /strongest answer warn \(shadow mode/);
+    assert.match(report.stdout, /would have denied/);
+    assert.match(report.stdout, /same-error-unchanged — the same error again with nothing changed/);
+    const json = JSON.parse(cli(shadowWs, ['report', '--json']).stdout);
+    assert.deepEqual([json.byPolicy.deny, json.shadowed], [1, 1]);
+    assert.equal(JSON.parse(readFileSync(join(shadowWs, '.vscode/failure-memory/memory.json'), 'utf8')).decisions[0].via, 'cli');
+  });
+});
