@@ -8,7 +8,9 @@ import * as fs from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { approachKey } from '../../src/core/approach';
-import { FOLD_RECORDS } from '../../src/store/journal';
+import type { MemoryData } from '../../src/core/types';
+import { openWorkspaceMemory } from '../../src/app/openMemory';
+import { FOLD_RECORDS, JOURNAL_FILE_NAME } from '../../src/store/journal';
 import { MemoryStore, memoryDirFor } from '../../src/store/memoryStore';
 import { tempFolders } from './helpers/tempFolders';
 
@@ -69,6 +71,38 @@ async function memoryOf(ws: string) {
 }
 
 describe('the journal with real processes', { skip: !built && 'dist/hook.js or dist/cli.js is not built (npm run build)' }, () => {
+  test('a run the post hook journaled is seen by the CLI (check, list, export), the extension\'s long-lived memory and the gate, before any fold', { timeout: 2 * 60_000 }, async () => {
+    const ws = folder();
+    const cache = folder();
+    // the extension's reader: the memory opened as the host opens it (long-lived: it caches what it parsed)
+    const { memory: host } = openWorkspaceMemory({ workspace: ws, longLived: true, git: false, onWarning: () => undefined });
+    await cliRecord(ws, 'make docs');
+    assert.equal((await host.read()).approaches[approachKey('make lint', '.')], undefined);
+    const before = fs.readFileSync(join(memoryDirFor(ws), 'memory.json'));
+    for (let i = 0; i < 2; i++) assert.equal((await hookPost(ws, cache, 'make lint')).code, 0);
+    assert.deepEqual(fs.readFileSync(join(memoryDirFor(ws), 'memory.json')), before, 'the runs wait in the journal, memory.json untouched');
+    assert.ok(fs.existsSync(join(memoryDirFor(ws), JOURNAL_FILE_NAME)));
+    const cli = (...args: string[]) => {
+      const r = spawnSync(process.execPath, [CLI, ...args, '--workspace', ws], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      return r.stdout;
+    };
+    assert.equal(JSON.parse(cli('check', '--command', 'make lint', '--json')).attempts, 2, 'failure-memory check');
+    const listed = JSON.parse(cli('list', '--json')) as { failing: Array<{ command: string; attempts: number }> };
+    assert.deepEqual(listed.failing.filter(a => a.command === 'make lint').map(a => a.attempts), [2], 'failure-memory list');
+    assert.equal((JSON.parse(cli('export')) as MemoryData).approaches[approachKey('make lint', '.')].failures, 2, 'failure-memory export');
+    assert.equal((await host.read()).approaches[approachKey('make lint', '.')]?.failures, 2, "the extension's memory");
+    assert.equal((await host.check('make lint')).attempts, 2, "the extension's check");
+    // three more: the gate refuses the sixth (its reason counts the journaled runs)
+    for (let i = 0; i < 3; i++) assert.equal((await hookPost(ws, cache, 'make lint')).code, 0);
+    const pre = spawnSync(process.execPath, [HOOK, 'hook', 'claude', 'pre'], {
+      input: JSON.stringify({ session_id: 's', cwd: ws, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'make lint' }, tool_use_id: 'toolu_pre' }),
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, CLAUDE_PROJECT_DIR: ws, FAILURE_MEMORY_CACHE_DIR: cache },
+      encoding: 'utf8',
+    });
+    assert.match(pre.stdout, /"permissionDecision":"deny"/, pre.stdout + pre.stderr);
+  });
+
   test(`post hooks racing: 6 at a time, 40 failures (folds every ${FOLD_RECORDS} among them), each counted once`, { timeout: 10 * 60_000 }, async () => {
     const ws = folder();
     const cache = folder();
