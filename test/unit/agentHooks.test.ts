@@ -11,8 +11,7 @@ import { describe, test } from 'node:test';
 import { agentSummary } from '../../src/core/agentContext';
 import { HARNESSES, HARNESS_IDS, type HarnessId, type HookEvent, type HookReply } from '../../src/agents/hooks';
 import { readMemoryFull, recordHookResult } from '../../src/agents/hooks/record';
-import { locate, runHook } from '../../src/agents/hooks/runner';
-import { readView } from '../../src/store/quickView';
+import { locate, readMemorySnapshot, runHook } from '../../src/agents/hooks/runner';
 import { memoryDirFor } from '../../src/store/paths';
 
 const FIXTURES = resolve(__dirname, 'fixtures/hooks');
@@ -334,11 +333,10 @@ describe('where a hook call belongs', () => {
 
   test('the quick read takes only current, well-formed files; the rest goes to the store', async () => {
     const ws = await seeded();
-    const quick = (w: string) => readView(memoryDirFor(w), 'all', { redact: t => t });
-    assert.ok(quick(ws));
-    assert.equal(quick(realpathSync(mkdtempSync(join(tmpdir(), 'fm-empty-')))), null);
+    assert.ok(readMemorySnapshot(ws));
+    assert.equal(readMemorySnapshot(realpathSync(mkdtempSync(join(tmpdir(), 'fm-empty-')))), null);
     writeFileSync(join(memoryDirFor(ws), 'memory.json'), JSON.stringify({ approaches: {} }));
-    assert.equal(quick(ws), undefined, 'schema v0: migrated by the store');
+    assert.equal(readMemorySnapshot(ws), undefined, 'schema v0: migrated by the store');
   });
 });
 

@@ -33,11 +33,7 @@ export function claimCall(memoryFolder: string, key: string, now = Date.now()): 
     return (e as NodeJS.ErrnoException).code !== 'EEXIST';
   }
   try {
-    // housekeeping for about one call in 18 (the name is a hash: its last digit is as good as a die),
-    // not every call once an hour of calls has piled up: a prune stats every claim in the folder
-    if (/[01]$/.test(shortName(key))) {
-      if (readdirSync(dir).length > 64) prune(dir, now);
-    }
+    if (readdirSync(dir).length > 64) prune(dir, now);
   } catch {
     // pruning is housekeeping
   }
