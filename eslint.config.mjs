@@ -18,7 +18,7 @@ const layerRules = {
     [vscode, ...nodeBuiltins('src/core is pure TypeScript: no Node built-ins (the store and the host do the I/O).')],
     [
       { group: ['node:*'], message: 'src/core is pure TypeScript: no Node built-ins (the store and the host do the I/O).' },
-      { regex: layer('store', 'host', 'embeddings', 'agents', 'cli', 'extension'), message: 'src/core is the bottom layer: it imports only src/core (and src/shared).' },
+      { regex: layer('store', 'host', 'embeddings', 'agents', 'cli', 'shared', 'views', 'extension'), message: 'src/core is the bottom layer: it imports only src/core (views and the webview protocol build on it, not the other way).' },
     ],
   ),
   webview: restrict(
@@ -28,15 +28,20 @@ const layerRules = {
       { regex: '^(?:\\.\\./)+src/(?!shared/)', message: 'The webview talks to the extension only through src/shared (the typed protocol).' },
     ],
   ),
+  // what people read, laid out from core's data: the panel's snapshot, the reflection document
+  views: restrict([vscode, ...nodeBuiltins('src/views lays out core data for people: no Node built-ins.')], [
+    { group: ['node:*'], message: 'src/views lays out core data for people: no Node built-ins.' },
+    { regex: layer('store', 'app', 'host', 'embeddings', 'agents', 'cli', 'judgement', 'extension'), message: 'src/views lays out core data in the webview protocol\'s types: it imports only src/core and src/shared.' },
+  ]),
   store: restrict([vscode], [
-    { regex: layer('app', 'host', 'embeddings', 'agents', 'cli', 'judgement', 'shared', 'extension'), message: 'src/store persists what core decides: it imports only src/core (and src/store).' },
+    { regex: layer('app', 'host', 'embeddings', 'agents', 'cli', 'judgement', 'shared', 'views', 'extension'), message: 'src/store persists what core decides: it imports only src/core (and src/store).' },
   ]),
   // the application services (WorkspaceMemory): core's decisions applied to the store
   app: restrict([vscode], [
-    { regex: layer('host', 'embeddings', 'agents', 'cli', 'judgement', 'shared', 'extension'), message: 'src/app applies core to the store: it imports only src/core and src/store.' },
+    { regex: layer('host', 'embeddings', 'agents', 'cli', 'judgement', 'shared', 'views', 'extension'), message: 'src/app applies core to the store: it imports only src/core and src/store.' },
   ]),
   embeddings: restrict([vscode], [
-    { regex: layer('app', 'host', 'agents', 'cli', 'judgement', 'extension'), message: 'src/embeddings scores for recall: it imports only src/core and src/store.' },
+    { regex: layer('app', 'host', 'agents', 'cli', 'judgement', 'views', 'extension'), message: 'src/embeddings scores for recall: it imports only src/core and src/store.' },
   ]),
   // the front doors (agents, CLI, the judgement replay) sit on app; only the extension entry reaches the host
   doors: restrict([vscode], [
@@ -45,7 +50,7 @@ const layerRules = {
   // the host ↔ webview protocol: the webview bundles it, so it must pull in nothing else of ours
   shared: restrict([vscode, ...nodeBuiltins('src/shared is bundled into the webview too: no Node built-ins.')], [
     { group: ['node:*'], message: 'src/shared is bundled into the webview too: no Node built-ins.' },
-    { regex: layer('core', 'store', 'app', 'host', 'embeddings', 'agents', 'cli', 'judgement', 'extension'), message: 'src/shared is bundled into the webview: it imports nothing else of ours.' },
+    { regex: layer('core', 'store', 'app', 'host', 'embeddings', 'agents', 'cli', 'judgement', 'views', 'extension'), message: 'src/shared is bundled into the webview: it imports nothing else of ours.' },
   ]),
 };
 
@@ -93,6 +98,7 @@ export default tseslint.config(
   { files: ['src/shared/**/*.ts'], rules: layerRules.shared },
   { files: ['src/agents/**/*.ts', 'src/cli.ts', 'src/cli/**/*.ts', 'src/judgement/**/*.ts', 'src/hook.ts', 'src/hookLoader.ts'], rules: layerRules.doors },
   { files: ['src/core/**/*.ts'], rules: layerRules.core },
+  { files: ['src/views/**/*.ts'], rules: layerRules.views },
   { files: ['src/store/**/*.ts'], rules: layerRules.store },
   { files: ['src/app/**/*.ts'], rules: layerRules.app },
   { files: ['src/embeddings/**/*.ts'], rules: layerRules.embeddings },
@@ -110,8 +116,8 @@ export default tseslint.config(
   {
     files: ['src/**/*.ts'],
     ignores: [
-      'src/core/testResults/**', 'src/cli/main.ts', 'src/core/team.ts', 'src/store/team/**', 'src/embeddings/**',
-      'src/judgement/**', 'src/core/lmReflection.ts', 'src/core/reflection.ts',
+      'src/core/testResults/**', 'src/cli/main.ts', 'src/core/rules/team.ts', 'src/store/team/**', 'src/embeddings/**',
+      'src/judgement/**', 'src/core/prompts/lmReflection.ts', 'src/core/reflection.ts',
     ],
     plugins: { regexp },
     rules: { 'regexp/no-super-linear-backtracking': 'error', 'regexp/no-super-linear-move': 'error' },

@@ -15,7 +15,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { applyAttempt, prepareAttempt } from '../src/core/memory.ts';
-import { createRedactor } from '../src/core/redact.ts';
+import { createRedactor } from '../src/core/text/redact.ts';
 import { DEFAULT_SETTINGS, emptyMemory } from '../src/core/types.ts';
 import { approachKey } from '../src/core/approach/index.ts';
 import { installLauncher } from '../src/agents/launcher.ts';

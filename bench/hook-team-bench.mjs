@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { installLauncher } from '../src/agents/launcher.ts';
 import { hookCommand } from '../src/agents/setup.ts';
 import { applyAttempt, prepareAttempt } from '../src/core/memory.ts';
-import { createRedactor } from '../src/core/redact.ts';
+import { createRedactor } from '../src/core/text/redact.ts';
 import { DEFAULT_SETTINGS, emptyMemory } from '../src/core/types.ts';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -6,7 +6,7 @@
 // BENCHMARKS.md. Nothing here asserts a time.
 import { spawnSync } from 'node:child_process';
 import * as os from 'node:os';
-import { createRedactor } from '../src/core/redact.ts';
+import { createRedactor } from '../src/core/text/redact.ts';
 
 const kb = process.argv.includes('--kb') ? Number(process.argv[process.argv.indexOf('--kb') + 1]) : 100;
 const run = spawnSync(process.execPath, ['--import', 'tsx', 'test/unit/fixtures/hostileGate.ts', '--kb', String(kb)], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });

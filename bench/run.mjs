@@ -20,7 +20,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lexicalScorer, recall } from '../src/core/recall.ts';
 import { applyAttempt, prepareAttempt } from '../src/core/memory.ts';
-import { createRedactor } from '../src/core/redact.ts';
+import { createRedactor } from '../src/core/text/redact.ts';
 import { DEFAULT_SETTINGS, emptyMemory } from '../src/core/types.ts';
 import { createOfflineScorer, EmbeddingScorer, HybridScorer, OfflineEmbedder, resolveModel, TransformerEmbedder } from '../src/embeddings/index.ts';
 import { evaluateRecall } from '../src/embeddings/recallEval.ts';

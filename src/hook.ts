@@ -3,7 +3,7 @@
 // dist/hook.js (src/hookLoader.ts) runs it with a V8 code cache, and runs dist/hook-post.js instead
 // for a post call (src/hookPost.ts: the same hook, with the recording path).
 import { join } from 'node:path';
-import type { CheckResult } from './core/check';
+import type { CheckResult } from './core/rules/check';
 import type { HookEdits, HookRecord } from './agents/hooks/record';
 import { startHookProcess } from './agents/hooks/runner';
 import { warmUpGate } from './agents/hooks/warmUp';

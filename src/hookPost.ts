@@ -4,7 +4,7 @@
 // an edit tool's edit events, or for a memory.json the store must migrate. Apart (not a part of
 // hook-main.js) so that the gate does not load the output parsers, and a post does not load two bundles.
 import { join } from 'node:path';
-import type { CheckResult } from './core/check';
+import type { CheckResult } from './core/rules/check';
 import type { HookEdits, HookRecord } from './agents/hooks/record';
 import { quickRecord } from './agents/hooks/quickRecord';
 import { startHookProcess } from './agents/hooks/runner';

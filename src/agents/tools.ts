@@ -5,12 +5,12 @@
 
 import * as z from 'zod';
 import { LEARNING_TYPES } from '../core/learnings';
-import { harnessText, learnedLine, quote as untrusted, UNTRUSTED_NOTE } from '../core/agentText';
+import { harnessText, learnedLine, quote as untrusted, UNTRUSTED_NOTE } from '../core/prompts/agentText';
 import { trimTrailing } from '../core/approach/paths';
-import type { CheckResult } from '../core/check';
+import type { CheckResult } from '../core/rules/check';
 import { describeApproach } from '../core/memory';
 import type { RecallHit } from '../core/recall';
-import type { TeamCheck } from '../core/team';
+import type { TeamCheck } from '../core/rules/team';
 import type { LearningType } from '../core/types';
 import type { RecordOutcome, WorkspaceMemory } from '../app/workspaceMemory';
 

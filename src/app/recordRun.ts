@@ -4,7 +4,7 @@
 // application: one behaviour, in one place. Also the run's git context, for both paths.
 
 import { applyRecord, isRunRecord, runRecord, type RunOutcome, type RunRecord } from '../core/journal';
-import { comparisonHead } from '../core/ledger';
+import { comparisonHead } from '../core/rules/ledger';
 import { applyAttempt, hasWorkspaceEffects } from '../core/memory';
 import type { Approach, Attempt, EngineSettings, MemoryData } from '../core/types';
 import { committedFiles, readGitState, type GitOptions } from '../store/gitContext';

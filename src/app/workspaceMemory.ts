@@ -4,10 +4,10 @@
 import { approachKey, normalizeCwd } from '../core/approach';
 import { addLearnings, extractLearnings } from '../core/learnings';
 import { applyRun, type RunOutcome, type RunRecord } from '../core/journal';
-import { checkCommand, type CheckResult } from '../core/check';
+import { checkCommand, type CheckResult } from '../core/rules/check';
 import { mergeSettings } from '../core/config';
-import { addDecision } from '../core/decisions';
-import { addEdits, addStart, editPath, type EditInput } from '../core/edits';
+import { addDecision } from '../core/rules/decisions';
+import { addEdits, addStart, editPath, type EditInput } from '../core/rules/edits';
 import {
   allowOnce,
   applyAttempt,
@@ -21,7 +21,7 @@ import {
   type MemorySummary,
 } from '../core/memory';
 import { recall, type RecallHit, type Scorer, lexicalScorer } from '../core/recall';
-import { createRedactor, type Redactor, type RedactorOptions } from '../core/redact';
+import { createRedactor, type Redactor, type RedactorOptions } from '../core/text/redact';
 import { buildReflection, storeReflection, type ReflectionRecord } from '../core/reflection';
 import {
   emptyMemory,
@@ -37,10 +37,10 @@ import {
   type LearningType,
   type MemoryData,
 } from '../core/types';
-import { buildBrief } from '../core/brief';
+import { buildBrief } from '../core/prompts/brief';
 import { readGitState, type GitOptions } from '../store/gitContext';
 import { MemoryStore, memoryDirFor, type MemoryStorePort, type StoreOptions } from '../store/memoryStore';
-import type { TeamCheck } from '../core/team';
+import type { TeamCheck } from '../core/rules/team';
 import type { TeamLink } from '../store/team/teamMemory';
 import { VectorStore } from '../store/vectorStore';
 import { addGitContext, recordRun } from './recordRun';

@@ -5,7 +5,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs as nodeParseArgs } from 'node:util';
-import { RedactionPatternError } from '../core/redact';
+import { RedactionPatternError } from '../core/text/redact';
 import { createOfflineScorer, teamRecallParts } from '../embeddings';
 import { StoreError } from '../store/memoryStore';
 import { TeamMemory } from '../store/team';

@@ -4,7 +4,7 @@
 // readConfig, so that a value means the same everywhere. A malformed value never stops anything:
 // it is reported (problems) and its default used. Pure: callers pass a getter over their source.
 
-import { validatePatterns } from './redact';
+import { validatePatterns } from './text/redact';
 import { DEFAULT_SETTINGS, type EngineSettings, type GateAnswer } from './types';
 
 export type BlockMode = 'interrupt' | 'warn' | 'off';

@@ -7,7 +7,7 @@
 // them folds them. Pure: the store reads and writes the file (src/store/journal.ts).
 
 import { addLearnings, isLearningType } from './learnings';
-import { fixLessonText } from './ledger';
+import { fixLessonText } from './rules/ledger';
 import { applyAttempt, approachBytes, type RecordResult } from './memory';
 import type { Approach, Attempt, JournalState, JudgingSettings, Learning, LearningType, MemoryData } from './types';
 

@@ -4,16 +4,16 @@
 // Pure functions over MemoryData: the store persists, the host and the CLI show.
 
 import { approachKey, approachLabel, CHARGE_TESTS, lastPipeline, normalizeCwd, parseCommand } from './approach';
-import { boundOutput, sanitizeText } from './output';
-import type { Redactor } from './redact';
-import { PlainOutput, stripAnsi } from './ansi';
-import { errorSignature, printedErrorLine, signatureHead } from './signature';
-import { clearStreak, failedStep, hidesExitCode, isProbeAnswer, pushStreakError, streakError } from './judgement';
-import { addEdits, addStart, changedBeforeFailure, shellEditInputs } from './edits';
-import { shellEffects } from './shellEffects';
-import { recordRun, type LedgerUpdate } from './ledger';
-import { computeProgress, detectPatterns, type Pattern, type ProgressStatus } from './patterns';
-import { flakyVerdict } from './flaky';
+import { boundOutput, sanitizeText } from './text/output';
+import type { Redactor } from './text/redact';
+import { PlainOutput, stripAnsi } from './text/ansi';
+import { errorSignature, printedErrorLine, signatureHead } from './text/signature';
+import { clearStreak, failedStep, hidesExitCode, isProbeAnswer, pushStreakError, streakError } from './rules/judgement';
+import { addEdits, addStart, changedBeforeFailure, shellEditInputs } from './rules/edits';
+import { shellEffects } from './rules/shellEffects';
+import { recordRun, type LedgerUpdate } from './rules/ledger';
+import { computeProgress, detectPatterns, type Pattern, type ProgressStatus } from './rules/patterns';
+import { flakyVerdict } from './rules/flaky';
 import { parseTestResults } from './testResults';
 import type {
   Approach,

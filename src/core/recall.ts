@@ -1,10 +1,10 @@
 // Recall of similar past failures. The lexical scorer here needs no model; the embeddings
 // module plugs a semantic scorer into the same `recall()` through `Scorer`.
 
-import { conceptIds } from './errorConcepts';
-import { fixLessonText } from './ledger';
+import { conceptIds } from './text/errorConcepts';
+import { fixLessonText } from './rules/ledger';
 import { describeApproach } from './memory';
-import { errorTextOf, readableSignature } from './shownText';
+import { errorTextOf, readableSignature } from './text/shownText';
 import type { Approach, MemoryData } from './types';
 
 export interface RecallHit {

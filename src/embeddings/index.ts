@@ -5,7 +5,7 @@
 //   extension:  const s = createSemanticScorer({ memoryDir, extensionModelsDir, modelDir, globalStorage, allowDownload })
 //               s.mode === 'offline' && s.canDownload → offer s.download({ onProgress }) (never at activation)
 
-import { ConceptBoostScorer, withConcepts } from '../core/errorConcepts';
+import { ConceptBoostScorer, withConcepts } from '../core/text/errorConcepts';
 import { createLexicalScorer, lexicalScorer, type Scorer } from '../core/recall';
 import { OfflineEmbedder } from './offline';
 import { EmbeddingScorer, HybridScorer, StoredVectorScorer } from './scorer';
@@ -36,7 +36,7 @@ export {
 export const HYBRID_LEXICAL_WEIGHT = 0.5;
 
 /**
- * Share of the error-concept overlap (core/errorConcepts.ts) in recall's final score. 0.15 was chosen
+ * Share of the error-concept overlap (core/text/errorConcepts.ts) in recall's final score. 0.15 was chosen
  * on the dev queries of bench/recall-families.json (0.1 and 0.15 equal there, 0.2+ costs the older
  * recall set a query); see BENCHMARKS.md.
  */

@@ -4,7 +4,7 @@
 
 import { applyAttempt, prepareAttempt } from '../core/memory';
 import { recall, type Scorer } from '../core/recall';
-import { createRedactor } from '../core/redact';
+import { createRedactor } from '../core/text/redact';
 import { DEFAULT_SETTINGS, emptyMemory, type MemoryData } from '../core/types';
 
 export interface RecallSet {

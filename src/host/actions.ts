@@ -5,8 +5,8 @@
 import * as vscode from 'vscode';
 import type { ExtensionConfig } from '../core/config';
 import { describeApproach } from '../core/memory';
-import { plainText } from '../core/plainText';
-import { approachCounts } from '../core/counts';
+import { plainText } from '../core/text/plainText';
+import { approachCounts } from '../core/rules/counts';
 import type { ReflectionRecord } from '../core/reflection';
 import type { Approach } from '../core/types';
 import type { ApproachRef } from './commandIds';

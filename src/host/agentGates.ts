@@ -5,8 +5,8 @@
 
 import { delimiter } from 'node:path';
 import * as vscode from 'vscode';
-import { plainText } from '../core/plainText';
-import { plainFromMarkdown } from '../core/shownText';
+import { plainText } from '../core/text/plainText';
+import { plainFromMarkdown } from '../core/text/shownText';
 import { diagnose } from '../agents/doctor';
 import { harnessSigns, targetFor } from '../agents/setup';
 import { applySetup, describeChanges, planSetup } from '../agents/setupFiles';

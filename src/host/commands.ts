@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { describeApproach } from '../core/memory';
-import { plainText } from '../core/plainText';
+import { plainText } from '../core/text/plainText';
 import type { ReflectionRecord } from '../core/reflection';
 import type { ApproachActions } from './actions';
 import { CommandId, isApproachRef, type ApproachRef } from './commandIds';

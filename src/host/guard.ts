@@ -1,18 +1,18 @@
 // The guard's VS Code side: when an exhausted approach starts again it is stopped at once
 // (blockMode interrupt) and the help dialog says what failed and what to do (seed 001). The
-// decisions themselves are pure and live in core/guardVerdict.ts; here they are carried out.
+// decisions themselves are pure and live in core/rules/guardVerdict.ts; here they are carried out.
 // Quiet by design: the modal help dialog is the only thing that asks for a decision; everything
 // else (exhausted now, same error twice, resolved, who stopped a run) goes to the status bar.
 
 import * as vscode from 'vscode';
 import { matchesGlob } from '../core/approach';
 import type { ExtensionConfig } from '../core/config';
-import { decideStart, helpFacts, noticeKey, reactionTo, stopResult, type HelpFacts, type StopResult } from '../core/guardVerdict';
-import { checkCommand, type CheckResult } from '../core/check';
+import { decideStart, helpFacts, noticeKey, reactionTo, stopResult, type HelpFacts, type StopResult } from '../core/rules/guardVerdict';
+import { checkCommand, type CheckResult } from '../core/rules/check';
 import { describeApproach } from '../core/memory';
-import { plainText } from '../core/plainText';
-import type { TeamCheck } from '../core/team';
-import { shellEffects } from '../core/shellEffects';
+import { plainText } from '../core/text/plainText';
+import type { TeamCheck } from '../core/rules/team';
+import { shellEffects } from '../core/rules/shellEffects';
 import type { Approach, AttemptInput, Decision, GitState, MemoryData } from '../core/types';
 import type { RecordOutcome } from '../app/workspaceMemory';
 import { CommandId, type ApproachRef } from './commandIds';

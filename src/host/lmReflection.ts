@@ -4,8 +4,8 @@
 // cancel keeps the engine's heuristics record (produced_by stays 'heuristics').
 
 import * as vscode from 'vscode';
-import { buildReflectionPrompt, mergeModelReflection, parseModelReflection } from '../core/lmReflection';
-import { plainText } from '../core/plainText';
+import { buildReflectionPrompt, mergeModelReflection, parseModelReflection } from '../core/prompts/lmReflection';
+import { plainText } from '../core/text/plainText';
 import type { ReflectionRecord } from '../core/reflection';
 import type { ReflectionWriter } from './actions';
 import type { ExtensionConfig } from '../core/config';

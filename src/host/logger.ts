@@ -3,8 +3,8 @@
 
 import { appendFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { redact } from '../core/redact';
-import { logText } from '../core/untrusted';
+import { redact } from '../core/text/redact';
+import { logText } from '../core/text/untrusted';
 
 export interface Logger {
   trace(component: string, message: string): void;

@@ -4,7 +4,7 @@
 // fetches it into global storage with a progress notification (never at activation).
 
 import * as vscode from 'vscode';
-import { plainText } from '../core/plainText';
+import { plainText } from '../core/text/plainText';
 import type { SemanticScorer } from '../embeddings';
 import type { Logger } from './logger';
 

@@ -5,8 +5,8 @@
 // before anything acts on it.
 
 import * as vscode from 'vscode';
-import { buildSnapshot, searchResults } from '../core/panelModel';
-import { plainText } from '../core/plainText';
+import { buildSnapshot, searchResults } from '../views/panelModel';
+import { plainText } from '../core/text/plainText';
 import type { Approach } from '../core/types';
 import { validateWebviewMessage, type CaptureView, type HostMessage, type RecallView, type WebviewMessage } from '../shared/protocol';
 import type { ApproachActions } from './actions';

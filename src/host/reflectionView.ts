@@ -4,7 +4,8 @@
 
 import { webviewHtml } from './webviewHtml';
 import * as vscode from 'vscode';
-import { reflectionDoc, type ReflectionRecord } from '../core/reflection';
+import type { ReflectionRecord } from '../core/reflection';
+import { reflectionDoc } from '../views/reflectionDoc';
 import type { ReflectionDoc } from '../shared/reflectionDoc';
 import { Disposable } from './disposable';
 import type { Logger } from './logger';

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { summarize, type MemorySummary } from '../core/memory';
 import type { Scorer } from '../core/recall';
 import { createSemanticScorer, type SemanticScorer } from '../embeddings';
-import { plainText } from '../core/plainText';
+import { plainText } from '../core/text/plainText';
 import { emptyMemory, type MemoryData } from '../core/types';
 import { StoreError } from '../store/memoryStore';
 import type { WorkspaceMemory } from '../app/workspaceMemory';

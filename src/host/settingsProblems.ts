@@ -3,7 +3,7 @@
 // redaction pattern may hold `[text](command:…)`: no link, icon or markup may form from it).
 
 import * as vscode from 'vscode';
-import { plainText } from '../core/plainText';
+import { plainText } from '../core/text/plainText';
 import type { Logger } from './logger';
 
 export class SettingsProblems {

@@ -2,9 +2,9 @@
 // "N exhausted" on the warning background when any approach is exhausted.
 
 import * as vscode from 'vscode';
-import { approachCounts } from '../core/counts';
+import { approachCounts } from '../core/rules/counts';
 import { describeApproach } from '../core/memory';
-import { failedText } from '../core/shownText';
+import { failedText } from '../core/text/shownText';
 import type { Approach } from '../core/types';
 import type { CaptureView } from '../shared/protocol';
 import { CommandId } from './commandIds';

@@ -5,8 +5,8 @@
 
 import * as vscode from 'vscode';
 import { SECTION } from '../core/config';
-import { plainText } from '../core/plainText';
-import type { TeamView } from '../core/team';
+import { plainText } from '../core/text/plainText';
+import type { TeamView } from '../core/rules/team';
 import { MemoryStore } from '../store/memoryStore';
 import { memoryDirFor } from '../store/paths';
 import { describeDatabase, pgpassPassword, sanitizeTeamSettings, type TeamSettings } from '../store/team/config';

@@ -3,8 +3,8 @@
 // text built from our own words; memory text in them is neutralised.
 
 import * as vscode from 'vscode';
-import { matchKnownFailure } from '../core/links';
-import { plainText } from '../core/plainText';
+import { matchKnownFailure } from '../core/text/links';
+import { plainText } from '../core/text/plainText';
 import { CommandId, type ApproachRef } from './commandIds';
 import type { StopNote } from './guard';
 import type { MemoryRegistry } from './registry';

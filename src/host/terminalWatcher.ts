@@ -3,8 +3,8 @@
 // bounded while streaming, so a command printing 50 MB costs no more than a few hundred KB.
 
 import * as vscode from 'vscode';
-import { OutputBuffer } from '../core/output';
-import { plainText } from '../core/plainText';
+import { OutputBuffer } from '../core/text/output';
+import { plainText } from '../core/text/plainText';
 import type { ExtensionConfig } from '../core/config';
 import { claimAgentRun, finishAgentRun, handedOutput } from '../store/agentRuns';
 import { memoryDirFor } from '../store/paths';

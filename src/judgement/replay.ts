@@ -6,8 +6,8 @@
 // lives in memory, and the clock is the replay's own: the corpora carry no times, so each event is
 // REPLAY_STEP_MS after the one before.
 
-import type { CheckStatus, Verdict } from '../core/check';
-import type { Evidence, ReasonCode } from '../core/policy';
+import type { CheckStatus, Verdict } from '../core/rules/check';
+import type { Evidence, ReasonCode } from '../core/rules/policy';
 import type { Decision } from '../core/types';
 import { InMemoryStore } from '../store/inMemoryStore';
 import { openWorkspaceMemory } from '../app/openMemory';

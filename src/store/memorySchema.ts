@@ -13,7 +13,7 @@ type Doc = Record<string, unknown>;
 const migrations: Record<number, (doc: Doc) => Doc> = {
   // v0: files written before schemaVersion existed; fields may be missing, normalize() fills them.
   0: doc => ({ ...doc, schemaVersion: 1 }),
-  // v1 → v2: the run ledger (core/ledger.ts). Each approach's ledger starts from the attempts of its
+  // v1 → v2: the run ledger (core/rules/ledger.ts). Each approach's ledger starts from the attempts of its
   // short-term window (passes included, no git state: that was not recorded before).
   1: doc => ({ ...doc, schemaVersion: 2, approaches: mapObject(doc.approaches, seedLedger) }),
   // v2 → v3: the workspace's edit events, the jobs and services started, and the gate's decisions (all

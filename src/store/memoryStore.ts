@@ -13,7 +13,7 @@ import { lstat, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Adapter, Low as LowType } from 'lowdb' with { 'resolution-mode': 'import' };
 import { applyRecord, foldedState, isKnownKind, pendingRecords, type JournalContents, type JournalRecord } from '../core/journal';
-import { createRedactor } from '../core/redact';
+import { createRedactor } from '../core/text/redact';
 import { emptyMemory, type Approach, type MemoryData } from '../core/types';
 import { exists, removeStaleTemps, workspaceRootOf, writeFileAtomic } from './fsx';
 import { cloneJson, deepFreeze } from './frozen';

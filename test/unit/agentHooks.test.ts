@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
-import { agentSummary } from '../../src/core/agentContext';
+import { agentSummary } from '../../src/core/prompts/agentContext';
 import { HARNESSES, HARNESS_IDS, type HarnessId, type HookEvent, type HookReply } from '../../src/agents/hooks';
 import { readMemoryFull, recordHookResult } from '../../src/agents/hooks/record';
 import { locate, readMemorySnapshot, runHook } from '../../src/agents/hooks/runner';

@@ -12,9 +12,9 @@ import { runHook } from '../../src/agents/hooks/runner';
 import { directAccess, runTool } from '../../src/agents/tools';
 import { WorkspaceMemory } from '../../src/app/workspaceMemory';
 import { main } from '../../src/cli/main';
-import { agentDenyReason, agentSummary } from '../../src/core/agentContext';
-import { CLOSE, harnessText, OPEN, quote, UNTRUSTED_NOTE } from '../../src/core/agentText';
-import { checkCommand } from '../../src/core/check';
+import { agentDenyReason, agentSummary } from '../../src/core/prompts/agentContext';
+import { CLOSE, harnessText, OPEN, quote, UNTRUSTED_NOTE } from '../../src/core/prompts/agentText';
+import { checkCommand } from '../../src/core/rules/check';
 import { DEFAULT_SETTINGS } from '../../src/core/types';
 import { tempFolders } from './helpers/tempFolders';
 

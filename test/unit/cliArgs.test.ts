@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { main, parseArgs } from '../../src/cli/main';
 import { parseExitCode } from '../../src/cli/commands/record';
 import { readStdinHeadTail, streamLines } from '../../src/cli/stdin';
-import { createRedactor } from '../../src/core/redact';
+import { createRedactor } from '../../src/core/text/redact';
 
 async function run(argv: string[], stdin?: Readable) {
   let out = '';

@@ -1,16 +1,17 @@
-// One source for every count (src/core/counts.ts): a streak's failures and how often its error came
+// One source for every count (src/core/rules/counts.ts): a streak's failures and how often its error came
 // are the same number whichever surface asks — the short-term window of five attempts never caps
-// them — and every surface words them with the same sentences (src/core/shownText.ts).
+// them — and every surface words them with the same sentences (src/core/text/shownText.ts).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { approachCounts } from '../../src/core/counts';
-import { checkCommand } from '../../src/core/check';
-import { helpFacts } from '../../src/core/guardVerdict';
-import { matchKnownFailure } from '../../src/core/links';
+import { approachCounts } from '../../src/core/rules/counts';
+import { checkCommand } from '../../src/core/rules/check';
+import { helpFacts } from '../../src/core/rules/guardVerdict';
+import { matchKnownFailure } from '../../src/core/text/links';
 import { markResolved } from '../../src/core/memory';
-import { approachView } from '../../src/core/panelModel';
-import { buildReflection, reflectionDoc } from '../../src/core/reflection';
-import { cameText, failedText, failureBadge } from '../../src/core/shownText';
+import { approachView } from '../../src/views/panelModel';
+import { buildReflection } from '../../src/core/reflection';
+import { reflectionDoc } from '../../src/views/reflectionDoc';
+import { cameText, failedText, failureBadge } from '../../src/core/text/shownText';
 import { DEFAULT_SETTINGS, emptyMemory } from '../../src/core/types';
 import { makeRecorder } from './helpers/reflection';
 

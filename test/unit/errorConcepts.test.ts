@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { conceptScorer, errorConcepts } from '../../src/core/errorConcepts';
+import { conceptScorer, errorConcepts } from '../../src/core/text/errorConcepts';
 import { createOfflineScorer } from '../../src/embeddings';
 import { evaluateRecall, type RecallSet } from '../../src/embeddings/recallEval';
 

@@ -11,7 +11,7 @@ import { runHook } from '../../src/agents/hooks/runner';
 import { directAccess, runTool } from '../../src/agents/tools';
 import { WorkspaceMemory } from '../../src/app/workspaceMemory';
 import { main, toWorkspaceRelative } from '../../src/cli/main';
-import { redact } from '../../src/core/redact';
+import { redact } from '../../src/core/text/redact';
 import { rep } from '../support/secrets';
 import { tempFolders } from './helpers/tempFolders';
 

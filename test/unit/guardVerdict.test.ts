@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { DEFAULT_SETTINGS, emptyMemory, type MemoryData } from '../../src/core/types';
-import { decideStart, helpFacts, reactionTo, stopResult, streakPatterns } from '../../src/core/guardVerdict';
-import { checkCommand } from '../../src/core/check';
+import { decideStart, helpFacts, reactionTo, stopResult, streakPatterns } from '../../src/core/rules/guardVerdict';
+import { checkCommand } from '../../src/core/rules/check';
 import { markResolved } from '../../src/core/memory';
 import { makeRecorder } from './helpers/reflection';
 

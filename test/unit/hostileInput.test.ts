@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
-import { createRedactor, RedactionPatternError, validatePatterns } from '../../src/core/redact';
+import { createRedactor, RedactionPatternError, validatePatterns } from '../../src/core/text/redact';
 
 const CASE_GUARD_MS = 20_000;
 const fixture = path.join(__dirname, 'fixtures', 'hostileShapes.ts');

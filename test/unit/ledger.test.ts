@@ -2,12 +2,12 @@
 // attempts go through the engine (prepareAttempt + applyAttempt) with a git state set by the script.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { flakyVerdict } from '../../src/core/flaky';
-import { ago, changedFiles, describeHistory, fixLessonText, LEDGER_SIZE, ledgerStats } from '../../src/core/ledger';
-import { checkCommand } from '../../src/core/check';
+import { flakyVerdict } from '../../src/core/rules/flaky';
+import { ago, changedFiles, describeHistory, fixLessonText, LEDGER_SIZE, ledgerStats } from '../../src/core/rules/ledger';
+import { checkCommand } from '../../src/core/rules/check';
 import { applyAttempt, prepareAttempt } from '../../src/core/memory';
 import { recall } from '../../src/core/recall';
-import { createRedactor } from '../../src/core/redact';
+import { createRedactor } from '../../src/core/text/redact';
 import { DEFAULT_SETTINGS, emptyMemory, type GitState, type MemoryData } from '../../src/core/types';
 import { migrateMemory } from '../../src/store/memoryStore';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { matchKnownFailure } from '../../src/core/links';
+import { matchKnownFailure } from '../../src/core/text/links';
 import { applyAttempt, prepareAttempt } from '../../src/core/memory';
-import { createRedactor } from '../../src/core/redact';
+import { createRedactor } from '../../src/core/text/redact';
 import { DEFAULT_SETTINGS, emptyMemory } from '../../src/core/types';
 
 const redactor = createRedactor();

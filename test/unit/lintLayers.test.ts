@@ -42,6 +42,7 @@ const APP = 'src/app/__layer_fixture__.ts';
 const CLI = 'src/cli/commands/__layer_fixture__.ts';
 const EMBEDDINGS = 'src/embeddings/__layer_fixture__.ts';
 const SHARED = 'src/shared/__layer_fixture__.ts';
+const VIEWS = 'src/views/__layer_fixture__.ts';
 
 test('core refuses Node built-ins, with or without the node: prefix', async () => {
   await assertForbidden(CORE, "import { spawn } from 'node:child_process';\nexport const s = spawn;", /no Node built-ins/);
@@ -60,10 +61,11 @@ test('core refuses vscode and every layer above it, at any depth', async () => {
   await assertForbidden(CORE_NESTED, "import fs = require('node:fs');\nexport const f = fs;", /no Node built-ins/);
 });
 
-test('core may import core and the shared protocol', async () => {
-  await assertAllowed(CORE, "import { x } from './types';\nimport { y } from './signature';\nexport const z = [x, y];");
+test('core may import core only: the views and the webview protocol are built on it, never under it', async () => {
+  await assertAllowed(CORE, "import { x } from './types';\nimport { y } from './text/signature';\nexport const z = [x, y];");
   await assertAllowed(CORE_NESTED, "import { x } from '../types';\nimport { y } from './jest';\nexport const z = [x, y];");
-  await assertAllowed(CORE, "import { x } from '../shared/protocol';\nexport const z = x;");
+  await assertForbidden(CORE, "import { x } from '../shared/protocol';\nexport const z = x;", /bottom layer/);
+  await assertForbidden(CORE_NESTED, "import type { PanelSnapshot } from '../../views/panelModel';\nexport type P = PanelSnapshot;", /bottom layer/);
   // a name that merely contains a layer's name is not that layer
   await assertAllowed(CORE, "import { x } from './storeKeys';\nimport { y } from './hostname';\nexport const z = [x, y];");
 });
@@ -87,7 +89,7 @@ test('the store may use Node and core, never vscode, the application layer or an
 });
 
 test('the application layer applies core to the store: it imports core and store, nothing above', async () => {
-  await assertAllowed(APP, "import { checkCommand } from '../core/check';\nimport { MemoryStore } from '../store/memoryStore';\nimport { readFile } from 'node:fs/promises';\nexport const z = [checkCommand, MemoryStore, readFile];");
+  await assertAllowed(APP, "import { checkCommand } from '../core/rules/check';\nimport { MemoryStore } from '../store/memoryStore';\nimport { readFile } from 'node:fs/promises';\nexport const z = [checkCommand, MemoryStore, readFile];");
   await assertForbidden(APP, "import * as vscode from 'vscode';\nexport const v = vscode;", /Only src\/host/);
   for (const target of ['../host/registry', '../agents/tools', '../cli/main', '../embeddings', '../judgement/replay', '../extension']) {
     await assertForbidden(APP, `import { x } from '${target}';\nexport const y = x;`, /imports only src\/core and src\/store/);
@@ -129,4 +131,13 @@ test('the shared protocol pulls nothing else of ours into the webview bundle', a
 test('only the host may import vscode: the agents may not', async () => {
   await assertForbidden(AGENTS, "import * as vscode from 'vscode';\nexport const v = vscode;", /Only src\/host/);
   await assertAllowed('src/host/__layer_fixture__.ts', "import * as vscode from 'vscode';\nexport const v = vscode;");
+});
+
+test('views lay out core data in the protocol\'s types: core and shared only, no Node built-ins, no vscode', async () => {
+  await assertAllowed(VIEWS, "import type { Approach } from '../core/types';\nimport type { ReflectionDoc } from '../shared/reflectionDoc';\nexport type Z = [Approach, ReflectionDoc];");
+  for (const target of ['../store/memoryStore', '../app/workspaceMemory', '../host/panel', '../agents/tools', '../cli/main']) {
+    await assertForbidden(VIEWS, `import { x } from '${target}';\nexport const y = x;`, /imports only src\/core and src\/shared/);
+  }
+  await assertForbidden(VIEWS, "import { readFile } from 'node:fs/promises';\nexport const r = readFile;", /no Node built-ins/);
+  await assertForbidden(VIEWS, "import * as vscode from 'vscode';\nexport const v = vscode;", /Only src\/host/);
 });

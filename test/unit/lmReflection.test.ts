@@ -2,10 +2,11 @@
 // model's answer validated and merged into the heuristics record (still seed 003 schema-valid).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { buildReflectionPrompt, extractJsonObject, mergeModelReflection, parseModelReflection, ReflectionAnswerError } from '../../src/core/lmReflection';
+import { buildReflectionPrompt, extractJsonObject, mergeModelReflection, parseModelReflection, ReflectionAnswerError } from '../../src/core/prompts/lmReflection';
 import { recall } from '../../src/core/recall';
-import { createRedactor } from '../../src/core/redact';
-import { buildReflection, reflectionToMarkdown } from '../../src/core/reflection';
+import { createRedactor } from '../../src/core/text/redact';
+import { buildReflection } from '../../src/core/reflection';
+import { reflectionToMarkdown } from '../../src/views/reflectionDoc';
 import { emptyMemory } from '../../src/core/types';
 import { makeRecorder, validateReflection } from './helpers/reflection';
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { checkCommand, explainBlock } from '../../src/core/check';
+import { checkCommand, explainBlock } from '../../src/core/rules/check';
 import { allowOnce, applyAttempt, classifyExit, enforceLimits, markResolved, prepareAttempt, summarize } from '../../src/core/memory';
-import { computeProgress, detectPatterns } from '../../src/core/patterns';
-import { createRedactor } from '../../src/core/redact';
+import { computeProgress, detectPatterns } from '../../src/core/rules/patterns';
+import { createRedactor } from '../../src/core/text/redact';
 import { DEFAULT_SETTINGS, emptyMemory, type Attempt, type AttemptInput, type EngineSettings, type MemoryData } from '../../src/core/types';
 
 const redactor = createRedactor();

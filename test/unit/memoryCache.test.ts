@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import { describe, test } from 'node:test';
 import { applyAttempt, prepareAttempt } from '../../src/core/memory';
 import { approachDocument, createLexicalScorer, recall, type Scorer } from '../../src/core/recall';
-import { createRedactor } from '../../src/core/redact';
+import { createRedactor } from '../../src/core/text/redact';
 import { DEFAULT_SETTINGS, emptyMemory, type MemoryData } from '../../src/core/types';
 import { createOfflineScorer } from '../../src/embeddings';
 import { cloneJson, deepFreeze } from '../../src/store/frozen';

@@ -1,14 +1,14 @@
 // A notification renders `[text](command:…)` as a clickable command link, and settings, errors and
 // terminal output are untrusted: every text VS Code shows in a notification is a literal, or goes
-// through plainText() / inertText() (core/plainText, core/untrusted) or vscode.l10n.t with such
+// through plainText() / inertText() (core/text/plainText, core/text/untrusted) or vscode.l10n.t with such
 // arguments. Checked on the source with the TypeScript parser: a raw `${e.message}` fails here.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 import * as ts from 'typescript';
-import { plainText } from '../../src/core/plainText';
-import { validatePatterns } from '../../src/core/redact';
+import { plainText } from '../../src/core/text/plainText';
+import { validatePatterns } from '../../src/core/text/redact';
 
 const SRC = resolve(__dirname, '../../src');
 const SHOW = /^show(?:Warning|Error|Information)Message$/;

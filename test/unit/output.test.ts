@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { boundOutput, OutputBuffer, sanitizeText } from '../../src/core/output';
+import { boundOutput, OutputBuffer, sanitizeText } from '../../src/core/text/output';
 
 test('short output is kept whole', () => {
   const r = boundOutput('hello\nworld\n', 1024);

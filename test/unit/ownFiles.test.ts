@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { HARNESS_IDS } from '../../src/agents/hooks';
 import { targetFor } from '../../src/agents/setup';
-import { changedFiles, fixLessonText } from '../../src/core/ledger';
+import { changedFiles, fixLessonText } from '../../src/core/rules/ledger';
 import { HOOK_FILES, isOwnFile, mayHoldOnlyOwnFiles, userFiles } from '../../src/core/ownFiles';
 import type { GitState } from '../../src/core/types';
 import { readGitState } from '../../src/store/gitContext';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { markResolved } from '../../src/core/memory';
-import { approachView, SEARCH_MIN_SCORE, searchResults } from '../../src/core/panelModel';
+import { approachView, SEARCH_MIN_SCORE, searchResults } from '../../src/views/panelModel';
 import type { RecallHit } from '../../src/core/recall';
 import { emptyMemory } from '../../src/core/types';
 import { makeRecorder } from './helpers/reflection';

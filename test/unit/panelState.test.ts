@@ -3,7 +3,7 @@
 // saved by an older version, or tampered with, gives no snapshot rather than a broken one.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildSnapshot } from '../../src/core/panelModel';
+import { buildSnapshot } from '../../src/views/panelModel';
 import { emptyMemory } from '../../src/core/types';
 import { restoreSnapshot, restoreState, snapshotToKeep } from '../../webview/state';
 

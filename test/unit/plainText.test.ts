@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { helpFacts, reactionTo } from '../../src/core/guardVerdict';
-import { checkCommand } from '../../src/core/check';
-import { plainText } from '../../src/core/plainText';
+import { helpFacts, reactionTo } from '../../src/core/rules/guardVerdict';
+import { checkCommand } from '../../src/core/rules/check';
+import { plainText } from '../../src/core/text/plainText';
 import { DEFAULT_SETTINGS, emptyMemory } from '../../src/core/types';
 import { makeRecorder } from './helpers/reflection';
 

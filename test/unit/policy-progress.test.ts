@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { checkAnswerText } from '../../src/agents/tools';
-import { checkCommand } from '../../src/core/check';
+import { checkCommand } from '../../src/core/rules/check';
 import { applyAttempt, prepareAttempt } from '../../src/core/memory';
-import { isStatusProbe, POLL_WINDOW_MS, pollingStatus } from '../../src/core/polling';
-import { createRedactor } from '../../src/core/redact';
+import { isStatusProbe, POLL_WINDOW_MS, pollingStatus } from '../../src/core/rules/polling';
+import { createRedactor } from '../../src/core/text/redact';
 import { DEFAULT_SETTINGS, emptyMemory, type MemoryData } from '../../src/core/types';
 
 const redactor = createRedactor();

@@ -1,13 +1,13 @@
-// The gate's graded answer (src/core/policy.ts): each rule pinned by the behaviour it names and the corpus
+// The gate's graded answer (src/core/rules/policy.ts): each rule pinned by the behaviour it names and the corpus
 // case it came from (../shared/trajectories: corpus 1 = mini-swe-agent, cited as task #command index;
 // devcorpus2 = Claude Code / OpenHands, cited as its source's run id and chat path #command index),
 // replayed through WorkspaceMemory with its own clock, as `failure-memory replay` does.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { WorkspaceMemory } from '../../src/app/workspaceMemory';
-import { checkCommand } from '../../src/core/check';
-import { capDecision, cyclesBetweenTwo, REASON_CODES } from '../../src/core/policy';
-import type { EditInput } from '../../src/core/edits';
+import { checkCommand } from '../../src/core/rules/check';
+import { capDecision, cyclesBetweenTwo, REASON_CODES } from '../../src/core/rules/policy';
+import type { EditInput } from '../../src/core/rules/edits';
 import type { GateAnswer, GitState, MemoryData } from '../../src/core/types';
 import { InMemoryStore } from '../../src/store/inMemoryStore';
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { applyAttempt, newId, prepareAttempt } from '../../src/core/memory';
-import { createRedactor } from '../../src/core/redact';
+import { createRedactor } from '../../src/core/text/redact';
 import { buildReflection } from '../../src/core/reflection';
 import { DEFAULT_SETTINGS, emptyMemory, type MemoryData } from '../../src/core/types';
-import { buildSnapshot, reflectionView } from '../../src/core/panelModel';
+import { buildSnapshot, reflectionView } from '../../src/views/panelModel';
 import {
   isHostMessage,
   isSnapshot,

@@ -1,8 +1,8 @@
  
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { boundOutput } from '../../src/core/output';
-import { createRedactor, redact, RedactionPatternError, REDACTION_KINDS, validatePatterns } from '../../src/core/redact';
+import { boundOutput } from '../../src/core/text/output';
+import { createRedactor, redact, RedactionPatternError, REDACTION_KINDS, validatePatterns } from '../../src/core/text/redact';
 
 import { FAKE, rep } from '../support/secrets';
 

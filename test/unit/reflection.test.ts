@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { recall } from '../../src/core/recall';
-import { buildReflection, reflectionToMarkdown, storeReflection, text } from '../../src/core/reflection';
+import { buildReflection, storeReflection } from '../../src/core/reflection';
+import { reflectionToMarkdown, text } from '../../src/views/reflectionDoc';
 import { emptyMemory, type MemoryData } from '../../src/core/types';
 import { makeRecorder, validateReflection } from './helpers/reflection';
 

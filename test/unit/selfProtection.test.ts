@@ -15,7 +15,7 @@ import { directAccess, runTool } from '../../src/agents/tools';
 import { WorkspaceMemory } from '../../src/app/workspaceMemory';
 import { main } from '../../src/cli/main';
 import { approachKey } from '../../src/core/approach';
-import { selfProtectionRefusal, type Protected } from '../../src/core/selfProtection';
+import { selfProtectionRefusal, type Protected } from '../../src/core/rules/selfProtection';
 import { tempFolders } from './helpers/tempFolders';
 
 const temp = tempFolders('fm-self-protection-');

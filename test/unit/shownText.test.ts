@@ -1,19 +1,20 @@
-// One renderer for what a person reads (src/core/shownText.ts): a normalized signature
+// One renderer for what a person reads (src/core/text/shownText.ts): a normalized signature
 // (`port <port> after <dur>`, two lines joined by ` | `) is a matching key and never reaches a
 // person — every surface shows the latest real line, or the signature made readable when no output
 // was kept — and Markdown goes only where it renders (no literal backticks in plain-text places).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { buildBrief } from '../../src/core/brief';
-import { checkCommand } from '../../src/core/check';
-import { helpFacts } from '../../src/core/guardVerdict';
-import { fixLessonText, ledgerLines } from '../../src/core/ledger';
+import { buildBrief } from '../../src/core/prompts/brief';
+import { checkCommand } from '../../src/core/rules/check';
+import { helpFacts } from '../../src/core/rules/guardVerdict';
+import { fixLessonText, ledgerLines } from '../../src/core/rules/ledger';
 import { applyAttempt, prepareAttempt } from '../../src/core/memory';
-import { approachView, buildSnapshot, recallView } from '../../src/core/panelModel';
+import { approachView, buildSnapshot, recallView } from '../../src/views/panelModel';
 import { recall } from '../../src/core/recall';
-import { createRedactor } from '../../src/core/redact';
-import { buildReflection, reflectionDoc } from '../../src/core/reflection';
-import { errorTextOf, hasPlaceholder, plainFromMarkdown, readableSignature, shownError } from '../../src/core/shownText';
+import { createRedactor } from '../../src/core/text/redact';
+import { buildReflection } from '../../src/core/reflection';
+import { reflectionDoc } from '../../src/views/reflectionDoc';
+import { errorTextOf, hasPlaceholder, plainFromMarkdown, readableSignature, shownError } from '../../src/core/text/shownText';
 import { DEFAULT_SETTINGS, emptyMemory, type EngineSettings, type MemoryData } from '../../src/core/types';
 import type { Line } from '../../src/shared/reflectionDoc';
 

@@ -1,7 +1,7 @@
  
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { errorCategory, errorSignature, normalizeErrorLine, stripAnsi, type ErrorCategory } from '../../src/core/signature';
+import { errorCategory, errorSignature, normalizeErrorLine, stripAnsi, type ErrorCategory } from '../../src/core/text/signature';
 
 const ESC = '\u001b';
 const BEL = '\u0007';

@@ -5,8 +5,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { checkCommand } from '../../src/core/check';
-import { buildSnapshot } from '../../src/core/panelModel';
+import { checkCommand } from '../../src/core/rules/check';
+import { buildSnapshot } from '../../src/views/panelModel';
 import { isHostMessage } from '../../src/shared/protocol';
 import {
   boundOutbox,
@@ -22,7 +22,7 @@ import {
   shouldShare,
   teamProjectId,
   type TeamApproach,
-} from '../../src/core/team';
+} from '../../src/core/rules/team';
 import { DEFAULT_SETTINGS, emptyMemory } from '../../src/core/types';
 import { describeDatabase, lookupPgpass, pgpassPassword, sanitizeTeamSettings } from '../../src/store/team/config';
 import { loadWorkspaceSettings } from '../../src/app/settings';

@@ -9,7 +9,7 @@ import { before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { openWorkspaceMemory } from '../../src/app/openMemory';
-import type { OutboxEntry } from '../../src/core/team';
+import type { OutboxEntry } from '../../src/core/rules/team';
 import { TeamLocal } from '../../src/store/team/teamLink';
 import { ViewCache } from '../../src/store/team/viewCache';
 import { memoryDirFor } from '../../src/store/paths';

@@ -12,7 +12,7 @@ import { describe, test } from 'node:test';
 import { recordHookResult, readMemoryFull } from '../../src/agents/hooks/record';
 import { runHook } from '../../src/agents/hooks/runner';
 import { startTeamSync, syncDue } from '../../src/app/teamSync';
-import type { TeamApproach, TeamView } from '../../src/core/team';
+import type { TeamApproach, TeamView } from '../../src/core/rules/team';
 import { memoryDirFor } from '../../src/store/paths';
 import { claimSyncLock, SyncLock, syncRunning, SYNC_LOCK_FILE } from '../../src/store/team/syncLock';
 import { ViewCache, type TeamViewFile } from '../../src/store/team/viewCache';

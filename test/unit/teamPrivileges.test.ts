@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { OutboxEntry } from '../../src/core/team';
+import type { OutboxEntry } from '../../src/core/rules/team';
 import { queryRows, startCluster, type PgCluster } from './helpers/pgCluster';
 import { cloneWorkspace, machine } from './helpers/teamWorkspace';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { OfflineEmbedder } from '../../src/embeddings';
 import type { Embedder } from '../../src/embeddings/types';
-import type { OutboxEntry } from '../../src/core/team';
+import type { OutboxEntry } from '../../src/core/rules/team';
 import { bytesVector, RECALL_CLIENT_VECTORS, VEC_BYTES_AS_REAL_ARRAY } from '../../src/store/team/database';
 import { queryRows, startCluster, type PgCluster } from './helpers/pgCluster';
 import { cloneWorkspace, machine, type Machine } from './helpers/teamWorkspace';

@@ -1,8 +1,8 @@
 // Untrusted text shown by VS Code (issue 12): never a link, never a secret in the log.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { logText, inertText as plainText } from '../../src/core/untrusted';
-import { errorSignature } from '../../src/core/signature';
+import { logText, inertText as plainText } from '../../src/core/text/untrusted';
+import { errorSignature } from '../../src/core/text/signature';
 
 const ZWSP = '\u200b';
 /** What VS Code's notification and markdown renderers would turn into a link. */

@@ -1,11 +1,11 @@
 // The pre hook as the witness of the user's files: Failure Memory's memory folder, its settings and
-// its hook entries are refused to an agent's shell commands (core/selfProtection.ts reads the line)
+// its hook entries are refused to an agent's shell commands (core/rules/selfProtection.ts reads the line)
 // and to its edit tools (Write, Edit, apply_patch, write_file, replace_in_file, …), read here from
 // the payload of every harness in one pass, so no adapter needs to know about it.
 
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { gateConfigRefusal, memoryRefusal, relation, settingsRefusal, type Protected, type Refusal } from '../../core/selfProtection';
+import { gateConfigRefusal, memoryRefusal, relation, settingsRefusal, type Protected, type Refusal } from '../../core/rules/selfProtection';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { targetFor } from '../setup';
 import { HARNESS_IDS } from './types';

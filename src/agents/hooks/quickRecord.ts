@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { extractLearnings } from '../../core/learnings';
 import { prepareAttempt } from '../../core/memory';
-import { createRedactor } from '../../core/redact';
+import { createRedactor } from '../../core/text/redact';
 import { loadWorkspaceSettings } from '../../app/settings';
 import { recordRun } from '../../app/recordRun';
 import { FolderLock } from '../../store/folderLock';

@@ -4,7 +4,7 @@
 // into memory.json, for a memory.json the store must migrate or repair, and for an edit tool's
 // changes or a gate decision. The gate's bundle carries no store writer.
 import { join } from 'node:path';
-import type { CheckResult } from '../../core/check';
+import type { CheckResult } from '../../core/rules/check';
 import type { GitState, MemoryData } from '../../core/types';
 import { readGitState } from '../../store/gitContext';
 import { MemoryStore } from '../../store/memoryStore';

@@ -9,12 +9,12 @@
 import { existsSync, readFileSync, realpathSync, statSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { agentAskHeadlessReason, agentAskReason, agentAskWarning, agentDenyReason, agentSummary } from '../../core/agentContext';
-import { harnessText } from '../../core/agentText';
+import { agentAskHeadlessReason, agentAskReason, agentAskWarning, agentDenyReason, agentSummary } from '../../core/prompts/agentContext';
+import { harnessText } from '../../core/prompts/agentText';
 import { posixLine } from '../../core/approach/lexer';
-import { checkCommand, type CheckResult } from '../../core/check';
-import { selfProtectionRefusal } from '../../core/selfProtection';
-import { createRedactor } from '../../core/redact';
+import { checkCommand, type CheckResult } from '../../core/rules/check';
+import { selfProtectionRefusal } from '../../core/rules/selfProtection';
+import { createRedactor } from '../../core/text/redact';
 import { SCHEMA_VERSION, type Decision, type EngineSettings, type GitState, type MemoryData } from '../../core/types';
 import { loadWorkspaceSettings } from '../../app/settings';
 import { hookTeam, refreshTeamView, teamContext, teamGate } from './team';

@@ -6,9 +6,9 @@
 // the hook does not wait for it), so that the next call knows more.
 
 import { join } from 'node:path';
-import type { CheckResult } from '../../core/check';
-import { mergeTeamCheck, type TeamCheck, type TeamView } from '../../core/team';
-import { agentTeamDenyReason, agentTeamSummary, agentTeamWarning, teamLessons } from '../../core/teamContext';
+import type { CheckResult } from '../../core/rules/check';
+import { mergeTeamCheck, type TeamCheck, type TeamView } from '../../core/rules/team';
+import { agentTeamDenyReason, agentTeamSummary, agentTeamWarning, teamLessons } from '../../core/prompts/teamContext';
 import type { MemoryData } from '../../core/types';
 import type { WorkspaceSettings } from '../../app/settings';
 import { startTeamSync } from '../../app/teamSync';

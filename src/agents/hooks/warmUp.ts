@@ -4,14 +4,14 @@
 // good. So before the cache is written, the paths a hook takes run once on a small made-up memory
 // here (pure functions, no file touched), and the cache holds them whatever the first call was.
 
-import { agentDenyReason, agentSummary } from '../../core/agentContext';
+import { agentDenyReason, agentSummary } from '../../core/prompts/agentContext';
 import { approachKey, normalizeCwd } from '../../core/approach';
-import { checkCommand } from '../../core/check';
-import { selfProtectionRefusal } from '../../core/selfProtection';
+import { checkCommand } from '../../core/rules/check';
+import { selfProtectionRefusal } from '../../core/rules/selfProtection';
 import { applyRecord, pendingRecords, runRecord, type JournalContents } from '../../core/journal';
 import { extractLearnings } from '../../core/learnings';
 import { prepareAttempt } from '../../core/memory';
-import { createRedactor } from '../../core/redact';
+import { createRedactor } from '../../core/text/redact';
 import { DEFAULT_SETTINGS, emptyMemory, type Approach, type Attempt, type MemoryData } from '../../core/types';
 import { parseSettingsText } from '../../store/workspaceSettings';
 import { headOf, headsOf, parseIndex } from '../../store/memoryIndex';

@@ -1,10 +1,10 @@
-import { learnedLine, quote, UNTRUSTED_NOTE } from '../../core/agentText';
-import { explainBlock } from '../../core/check';
-import { approachCounts } from '../../core/counts';
+import { learnedLine, quote, UNTRUSTED_NOTE } from '../../core/prompts/agentText';
+import { explainBlock } from '../../core/rules/check';
+import { approachCounts } from '../../core/rules/counts';
 import { approachOf } from '../../core/memory';
-import { shownError } from '../../core/shownText';
-import { plainText } from '../../core/plainText';
-import { explainTeamBlock, type TeamCheck } from '../../core/team';
+import { shownError } from '../../core/text/shownText';
+import { plainText } from '../../core/text/plainText';
+import { explainTeamBlock, type TeamCheck } from '../../core/rules/team';
 import type { Command } from '../types';
 
 /** The team's line of a check: its failures (with how old the view is when it is stale), or why it is not known. */

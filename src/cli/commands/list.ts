@@ -1,6 +1,6 @@
-import { approachCounts } from '../../core/counts';
+import { approachCounts } from '../../core/rules/counts';
 import { describeApproach, summarize } from '../../core/memory';
-import { failedText } from '../../core/shownText';
+import { failedText } from '../../core/text/shownText';
 import type { Approach } from '../../core/types';
 import type { Command } from '../types';
 

@@ -1,4 +1,4 @@
-import { plainText } from '../../core/plainText';
+import { plainText } from '../../core/text/plainText';
 import { classifyDatabaseError } from '../../store/team/database';
 import type { Command } from '../types';
 

@@ -1,5 +1,5 @@
 import { describeApproach, type RecordResult } from '../../core/memory';
-import { errorTextOf } from '../../core/shownText';
+import { errorTextOf } from '../../core/text/shownText';
 import type { AttemptSource } from '../../core/types';
 import { readStdinHeadTail } from '../stdin';
 import { UsageError, type Command } from '../types';

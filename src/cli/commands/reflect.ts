@@ -1,4 +1,4 @@
-import { reflectionToMarkdown } from '../../core/reflection';
+import { reflectionToMarkdown } from '../../views/reflectionDoc';
 import { aboutApproach } from '../aboutApproach';
 
 export const reflect = aboutApproach({

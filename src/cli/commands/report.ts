@@ -1,4 +1,4 @@
-import { decisionReport, describeDecision } from '../../core/decisions';
+import { decisionReport, describeDecision } from '../../core/rules/decisions';
 import type { Command } from '../types';
 
 export const report: Command = {

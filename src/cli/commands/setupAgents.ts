@@ -6,7 +6,7 @@ import { diagnose, describeDiagnosis } from '../../agents/doctor';
 import { ensureLauncher, launcherDir } from '../../agents/launcher';
 import { detectHarnesses, parseHarnessList } from '../../agents/setup';
 import { applySetup, describeChanges, planSetup, SetupWriteError } from '../../agents/setupFiles';
-import { agentSummary } from '../../core/agentContext';
+import { agentSummary } from '../../core/prompts/agentContext';
 import { HARNESS_IDS, type HarnessId } from '../../agents/hooks/types';
 import { VERSION } from '../version';
 import { UsageError, type Command, type Context } from '../types';

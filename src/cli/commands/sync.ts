@@ -1,4 +1,4 @@
-import { plainText } from '../../core/plainText';
+import { plainText } from '../../core/text/plainText';
 import type { SyncResult } from '../../store/team/teamMemory';
 import type { Command } from '../types';
 

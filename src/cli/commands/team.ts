@@ -1,4 +1,4 @@
-import { plainText } from '../../core/plainText';
+import { plainText } from '../../core/text/plainText';
 import { classifyDatabaseError } from '../../store/team/database';
 import { LATEST_SCHEMA } from '../../store/team/migrations';
 import { UsageError, type Command } from '../types';

@@ -2,8 +2,8 @@
 
 import { approachLabel } from './parse';
 
-/** Wildcard match: `*` any characters, `?` one; case-insensitive. Greedy with one backtrack point: O(n·m) worst case, no regex. */
-function wildcard(text: string, pattern: string): boolean {
+/** Wildcard match: `*` any run of characters, `?` one (case as given). Greedy with one backtrack point: O(n·m) worst case, no regex. */
+export function wildcard(text: string, pattern: string): boolean {
   let t = 0;
   let p = 0;
   let star = -1;

@@ -1,7 +1,7 @@
 // Shared by the test-run parsers: bounds, preparation of the output (escapes, long lines, go test -json),
 // the failure list and the message gatherer.
 
-import { PlainOutput, stripAnsi } from '../ansi';
+import { PlainOutput, stripAnsi } from '../text/ansi';
 import type { TestFailure } from '../types';
 
 /** Only the tail of a huge output is scanned; summaries are printed last. */

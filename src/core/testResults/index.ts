@@ -7,7 +7,7 @@
 
 // One parser per runner, beside its test (test/unit/testResults/<runner>.test.ts); this file picks the best.
 
-import { PlainOutput } from '../ansi';
+import { PlainOutput } from '../text/ansi';
 import type { TestResults } from '../types';
 import { prepare, type Candidate, type Parser } from './common';
 import { jest } from './jest';

@@ -1,7 +1,7 @@
 // How a check reads the cached team view: the threshold, whether team failures block, how fresh the
 // view is. Shared by the team link (check, the guard) and the hooks, which read the view file themselves.
 
-import { isStaleView, type TeamCheckOptions, type TeamView } from '../../core/team';
+import { isStaleView, type TeamCheckOptions, type TeamView } from '../../core/rules/team';
 import type { TeamSettings } from './config';
 import type { TeamViewFile } from './viewFile';
 

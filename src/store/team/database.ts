@@ -4,7 +4,7 @@
 // CLI's `sync`, `team init` and `recall --team` call this; `check`, the hooks and the guard never do.
 
 import type { Pool, PoolClient } from 'pg';
-import type { OutboxEntry, TeamView } from '../../core/team';
+import type { OutboxEntry, TeamView } from '../../core/rules/team';
 import type { TeamConnection } from './config';
 import { LATEST_SCHEMA, REQUIRED_SCHEMA, TEAM_TABLES } from './migrations';
 import { readTeamView } from './pullQuery';

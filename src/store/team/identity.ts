@@ -3,7 +3,7 @@
 
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { originFromGitConfig, teamProjectId } from '../../core/team';
+import { originFromGitConfig, teamProjectId } from '../../core/rules/team';
 import type { TeamSettings } from './config';
 
 export interface RepoInfo {

@@ -5,7 +5,7 @@
 
 import { appendFile, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import * as path from 'node:path';
-import { boundOutbox, type OutboxEntry } from '../../core/team';
+import { boundOutbox, type OutboxEntry } from '../../core/rules/team';
 import { errnoCode, withLock, randomHex } from '../lock';
 
 export const OUTBOX_FILE_NAME = 'team-outbox.jsonl';

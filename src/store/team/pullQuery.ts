@@ -4,7 +4,7 @@
 // and last error are looked up for the approaches returned only.
 
 import type { PoolClient } from 'pg';
-import type { TeamApproach, TeamView } from '../../core/team';
+import type { TeamApproach, TeamView } from '../../core/rules/team';
 
 /** How far back a pull counts failures and clearings. */
 export const PULL_WINDOW_DAYS = 30;

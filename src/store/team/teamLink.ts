@@ -3,11 +3,11 @@
 // carries this link; TeamMemory (./teamMemory.ts) adds the sync on top of it.
 
 import { hostname } from 'node:os';
-import type { CheckResult } from '../../core/check';
+import type { CheckResult } from '../../core/rules/check';
 import { newId, type RecordResult } from '../../core/memory';
 import type { ReflectionRecord } from '../../core/reflection';
-import { machineIdentity, mergeTeamCheck, sharedAttempt, shouldShare, SHARED_LIMITS, type OutboxEntry, type TeamCheck, type TeamView } from '../../core/team';
-import { teamLessons, type TeamLesson } from '../../core/teamContext';
+import { machineIdentity, mergeTeamCheck, sharedAttempt, shouldShare, SHARED_LIMITS, type OutboxEntry, type TeamCheck, type TeamView } from '../../core/rules/team';
+import { teamLessons, type TeamLesson } from '../../core/prompts/teamContext';
 import type { Approach, Learning } from '../../core/types';
 import type { TeamSettings } from './config';
 import { Outbox } from './outbox';

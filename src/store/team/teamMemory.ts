@@ -4,7 +4,7 @@
 
 import { markResolved } from '../../core/memory';
 import { createLexicalScorer, dot, type Scorer, type TextEmbedder } from '../../core/recall';
-import { clearedByTeam, type OutboxEntry, type TeamApproach, type TeamView } from '../../core/team';
+import { clearedByTeam, type OutboxEntry, type TeamApproach, type TeamView } from '../../core/rules/team';
 import type { MemoryData } from '../../core/types';
 import type { MemoryStorePort } from '../memoryStore';
 import type { TeamConnection } from './config';

@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { TeamSyncState, TeamView } from '../../core/team';
+import type { TeamSyncState, TeamView } from '../../core/rules/team';
 
 export const VIEW_FILE_NAME = 'team-view.json';
 

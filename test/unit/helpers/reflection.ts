@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { applyAttempt, prepareAttempt } from '../../../src/core/memory';
-import { createRedactor } from '../../../src/core/redact';
+import { createRedactor } from '../../../src/core/text/redact';
 import { DEFAULT_SETTINGS, type MemoryData } from '../../../src/core/types';
 
 // The seed 003 schema (copied from ../shared/seeds/reflection-memory.schema.json).

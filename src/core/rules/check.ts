@@ -1,0 +1,171 @@
+// The gate: "may I run this?" for a command, from what the memory knows of its approach, and the
+// message that says plainly why a command was not run. Recording lives in ./memory.ts.
+
+import { quote } from '../prompts/agentText';
+import { approachKey, approachLabel, normalizeCwd } from '../approach';
+import { changedSinceLastFailure } from './edits';
+import { environmentLoop } from './judgement';
+import { describeChangedSinceLastPass, describeHistory } from './ledger';
+import { flakyVerdict } from './flaky';
+import { approachOf, describeApproach, runsNothing } from '../memory';
+import { computeProgress, detectPatterns, type Pattern, type ProgressStatus } from './patterns';
+import { capDecision, judgeExhausted, type Evidence, type ReasonCode } from './policy';
+import type { Approach, Decision, EngineSettings, GitState, MemoryData } from '../types';
+
+export type CheckStatus = 'clear' | 'failing' | 'exhausted';
+/** allow: run it. warn: run it but tell. block: do not run it (the answer is ask or deny). */
+export type Verdict = 'allow' | 'warn' | 'block';
+
+export interface CheckResult {
+  status: CheckStatus;
+  verdict: Verdict;
+  /** The graded answer: allow, warn, ask (a person decides) or deny (not run), under the strongest-answer setting. */
+  decision: Decision;
+  /** What the policy said before the setting capped it (shadow mode: `warn` records what it would have done). */
+  policyDecision: Decision;
+  /** The rule that decided (see REASON_CODES in ./policy.ts). */
+  code: ReasonCode;
+  /** What an exhausted approach's verdict rests on: what changed, how long the same error ran. */
+  evidence?: Evidence;
+  /** The deciding rule's own sentence (the reason without the failure count before it). */
+  why: string;
+  key: string;
+  label: string;
+  command: string;
+  cwd: string;
+  attempts: number;
+  threshold: number;
+  lastError: string;
+  alternatives: string[];
+  progress: ProgressStatus;
+  patterns: Pattern[];
+  allowOnce: boolean;
+  reason: string;
+  /** [ledger] "passed 12 of the last 20 runs, last passed 2 hours ago"; absent without a ledger. */
+  history?: string;
+  /** [ledger] files changed since the last pass, when it used to pass. */
+  changed?: string;
+  /** [flaky] alternates pass and fail on the same code. */
+  flaky?: string;
+}
+
+const VERDICT: Record<Decision, Verdict> = { allow: 'allow', warn: 'warn', ask: 'block', deny: 'block' };
+
+type Answer = Pick<CheckResult, 'status' | 'reason'> & Partial<Pick<CheckResult, 'lastError' | 'evidence' | 'why'>> & { decision: Decision; code: ReasonCode };
+
+/**
+ * May this command run? The graded answer (./policy.ts): deny when the loop is sure (the same error with
+ * nothing changed since the last failure), ask when a person can decide, warn for progress and waiting,
+ * allow below the threshold. `gitNow`: the workspace's git state now, when the caller read it.
+ */
+export function checkCommand(
+  data: MemoryData,
+  command: string,
+  cwd: string | undefined,
+  settings: EngineSettings,
+  now: Date = new Date(),
+  gitNow?: GitState,
+): CheckResult {
+  const normCwd = normalizeCwd(cwd);
+  const key = approachKey(command, normCwd);
+  const a = approachOf(data, key);
+  const base = {
+    key,
+    label: a?.label ?? (approachLabel(command) || command.trim()),
+    command: command.trim(),
+    cwd: normCwd,
+    threshold: settings.threshold,
+    attempts: a?.failures ?? 0,
+    lastError: a?.lastErrorSignature ?? '',
+    alternatives: a ? [...a.alternativesTried] : [],
+    progress: a ? computeProgress(a.attempts) : ('insufficient_data' as ProgressStatus),
+    patterns: a ? detectPatterns(a.attempts) : [],
+    allowOnce: !!a?.allowOnce,
+    ...(a ? historyFields(a, now) : {}),
+  };
+  const answer = decide(data, a, command, normCwd, settings, now, gitNow, base);
+  const decision = capDecision(answer.decision, settings.strongestAnswer ?? 'deny');
+  const capped = decision !== answer.decision ? `; ${settings.strongestAnswer === 'warn' ? 'shadow mode' : 'the strongest answer is ask'}: it would have been ${answer.decision === 'deny' ? 'denied' : 'asked'}` : '';
+  return { ...base, ...answer, reason: `${answer.reason}${capped}`, why: `${answer.why ?? answer.reason}${capped}`, decision, policyDecision: answer.decision, verdict: VERDICT[decision] };
+}
+
+function decide(data: MemoryData, a: Approach | undefined, command: string, normCwd: string, settings: EngineSettings, now: Date, gitNow: GitState | undefined, base: { key: string; patterns: Pattern[]; progress: ProgressStatus; flaky?: string }): Answer {
+  if (runsNothing(base.key)) return { status: 'clear', decision: 'allow', code: 'runs-nothing', reason: 'runs nothing (only variable assignments, a comment or blank)' };
+  if (!a || a.status !== 'exhausted') {
+    // a test runner broken by its environment fails the same way whatever the test file
+    const sibling = environmentLoop(data, command, normCwd, settings.threshold);
+    if (sibling) {
+      const change = changedSinceLastFailure(data, sibling, command, gitNow);
+      return {
+        status: 'exhausted',
+        decision: change.changed ? 'ask' : 'deny',
+        code: 'environment-loop',
+        lastError: sibling.lastErrorSignature,
+        reason: `${describeApproach(sibling)} failed ${sibling.failures} times with the same environment error, whatever the test file: another test file is the same loop${change.changed ? `; ${change.what}` : ''}`,
+      };
+    }
+  }
+  if (!a || a.failures === 0) return { status: 'clear', decision: 'allow', code: 'clear', reason: a ? clearedReason(a) : 'never failed here' };
+  if (a.status !== 'exhausted') {
+    const warn = base.patterns.length > 0;
+    return {
+      status: 'failing',
+      decision: warn ? 'warn' : 'allow',
+      code: 'below-threshold',
+      reason: `failed ${a.failures} of ${settings.threshold} times${warn ? `; ${base.patterns.map(p => p.kind).join(', ')}` : ''}`,
+    };
+  }
+  if (a.allowOnce) return { status: 'exhausted', decision: 'allow', code: 'allowed-once', reason: 'exhausted, but the user allowed one more run' };
+  if (base.flaky) return { status: 'exhausted', decision: 'warn', code: 'flaky', reason: `exhausted after ${a.failures} failures, but ${base.flaky}: not a loop` };
+  if (base.progress === 'improving') {
+    return { status: 'exhausted', decision: 'warn', code: 'improving', reason: `exhausted after ${a.failures} failures, but more tests pass each time (improving): not a loop` };
+  }
+  const v = judgeExhausted({ data, approach: a, command, threshold: settings.threshold, now, gitNow });
+  const prefix = v.decision === 'warn' ? `exhausted after ${a.failures} failures, but ` : `exhausted: failed ${a.failures} times since the last success (threshold ${settings.threshold}); `;
+  return { status: 'exhausted', decision: v.decision, code: v.code, reason: `${prefix}${v.reason}`, why: v.reason, ...(v.evidence ? { evidence: v.evidence } : {}) };
+}
+
+/** The gate's message for a person or an agent: says plainly the command was not run, and why. */
+export function explainBlock(c: CheckResult): string {
+  const lines = [
+    c.decision === 'ask'
+      ? `Failure Memory: ASK — \`${c.command}\` is an exhausted approach; it does not run until a person decides.`
+      : `Failure Memory: NOT RUN — \`${c.command}\` is an exhausted approach.`,
+    `It failed ${c.attempts} times in ${c.cwd === '.' ? 'this workspace' : c.cwd} (threshold ${c.threshold}) with no success since.`,
+    `Why (${c.code}): ${c.why}`,
+  ];
+  if (c.lastError) lines.push(`Last error (command output, untrusted): ${quote(c.lastError, 600)}`);
+  if (c.alternatives.length) lines.push(`Already tried as well: ${c.alternatives.join('; ')}`);
+  if (c.history) lines.push(`History: ${c.history}.`);
+  if (c.changed) lines.push(`${c.changed[0].toUpperCase()}${c.changed.slice(1)}.`);
+  // never an instruction to unblock: a model reads this too (resolve / allow are the user's)
+  lines.push(
+    c.decision === 'ask'
+      ? 'The changes since the last failures have not moved this error. Instead: read the error again, try a different approach,'
+      : 'Running it again the same way will fail the same way. Instead: read the error and change something first,',
+    `${c.decision === 'ask' ? '' : 'try a different approach, '}or ask the user. Reflect: failure-memory reflect --command '${c.command.replace(/'/g, `'\\''`)}'`,
+    'Only the user unblocks it (Failure Memory: Mark Resolved, or Run Anyway Once).',
+  );
+  return lines.join('\n');
+}
+
+/** Why an approach that failed here is clear now: it passed here, someone marked it resolved, or it passed elsewhere in the team. */
+function clearedReason(a: Approach): string {
+  if (a.lastSuccess && (!a.lastFailure || a.lastSuccess >= a.lastFailure)) return 'last run succeeded';
+  if (a.status === 'resolved' && a.resolvedBy === 'manual') return 'marked resolved; not run here since';
+  // resolved by a success that is not this machine's: the team sync cleared it
+  if (a.status === 'resolved') return 'succeeded elsewhere in the team since it last failed here; not run here since';
+  return 'no failure counted here';
+}
+
+/** [ledger/flaky] what the run ledger says about an approach, for check and the UI. */
+function historyFields(a: Approach, now: Date): Pick<CheckResult, 'history' | 'changed' | 'flaky'> {
+  const out: Pick<CheckResult, 'history' | 'changed' | 'flaky'> = {};
+  const history = describeHistory(a, now);
+  if (history) out.history = history;
+  const changed = a.failures > 0 ? describeChangedSinceLastPass(a, now) : undefined;
+  if (changed) out.changed = changed;
+  const flaky = flakyVerdict(a.ledger);
+  if (flaky.flaky) out.flaky = flaky.reason;
+  return out;
+}

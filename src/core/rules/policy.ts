@@ -1,0 +1,233 @@
+// The gate's policy for an exhausted approach: a graded answer with the rule that decided.
+// - deny: the loop shape is there and nothing changed since the last failure (no edit, the same git
+//   state, no edit chained in the line): the run will fail the same way;
+// - ask: the loop shape outlasted the whole budget of failures although things changed, or the bound on
+//   wandering is reached: a person decides (harnesses that can ask prompt; elsewhere it only warns);
+// - warn: trying fixes, new work, progress or waiting, not a loop: run it and say so.
+// Each rule names the behaviour it captures, was measured on both development corpora
+// (bench/judgement.mjs, BENCHMARKS.md) and is pinned by a unit test citing the corpus case it came from.
+
+import { changedSinceLastFailure, editsSince, latestStart, startsSince, type ChangeVerdict } from './edits';
+import { isEditTypo, WANDER_FACTOR } from './judgement';
+import { pollingStatus, POLL_WINDOW_MS } from './polling';
+import { shellEffects } from './shellEffects';
+import type { Approach, Attempt, Decision, GitState, MemoryData } from '../types';
+
+/** The rules, by reason code: what each one decides and the behaviour it names. */
+export const REASON_CODES = {
+  clear: 'never failed here, or the last run passed',
+  'runs-nothing': 'the line runs no program',
+  'below-threshold': 'failing, but fewer failures than the threshold',
+  'allowed-once': 'the user allowed one more run',
+  flaky: 'passes and fails on the same code: not a loop',
+  improving: 'more tests pass each time, or fewer fail: progress',
+  'edit-chained': 'an edit chained before the check (sed -i … && run): new work',
+  'waiting-on-job': 'a poll that waits (sleep 30; tail log) while a background job started in the last 10 minutes runs: waiting, not a failure streak',
+  'probe-waiting': 'a status probe failing "not up yet" while what it waits for was started in the last 10 minutes: waiting',
+  'input-changed': 'a script or input file the command names was rewritten since the last failure: other code or data',
+  'edit-typo': 'the last failure was a syntax error, the typo of an edit: its fix comes next',
+  'error-changed': 'the error changed from the attempt before: progress',
+  'same-error-unchanged': 'the same error again with nothing changed since the last failure: the surest loop',
+  'same-error-after-change': 'the same error again after a change: trying fixes (warned); through the whole budget of failures, a person decides',
+  'error-cycle': 'the errors cycle between two (A, B, A, B): a loop',
+  'no-test-passing': 'no test passed in three attempts, whatever the detail printed: no progress',
+  'wander-bound': 'the errors kept changing for four times the threshold: a person decides',
+  'environment-loop': 'a test runner broken by its environment fails the same whatever the test file',
+  'no-error-text': 'failed again and again with no error line: denied when nothing changed, else warned',
+  team: 'the team saw it fail (team memory)',
+} as const;
+
+export type ReasonCode = keyof typeof REASON_CODES;
+
+export interface PolicyVerdict {
+  decision: Decision;
+  code: ReasonCode;
+  reason: string;
+  /** What the verdict rests on (for the benchmark's per-rule figures and the decision log). */
+  evidence?: Evidence;
+}
+
+export interface Evidence {
+  change: ChangeVerdict['kind'];
+  /** The same error at the end of the streak, this many failures in a row (syntax errors left out). */
+  sameRun: number;
+  /** How many failures of that run came after a change. */
+  changedInRun: number;
+  failures: number;
+}
+
+/** How long after a job or service was started a probe or a poll counts as waiting for it. */
+export const WAIT_WINDOW_MS = POLL_WINDOW_MS;
+
+export interface PolicyInput {
+  data: MemoryData;
+  approach: Approach;
+  /** The command line about to run (redacted). */
+  command: string;
+  threshold: number;
+  now: Date;
+  /** The workspace's git state now, when the caller read it. */
+  gitNow?: GitState;
+}
+
+/** The failures of the current streak in the short-term window, oldest first. */
+function windowFailures(a: Approach): Attempt[] {
+  const out: Attempt[] = [];
+  for (let i = a.attempts.length - 1; i >= 0; i--) {
+    const t = a.attempts[i];
+    if (t.outcome === 'success') break;
+    if (t.outcome === 'failure') out.unshift(t);
+  }
+  return out;
+}
+
+/**
+ * A loop shape: with nothing changed since the last failure the run will fail the same way (deny); after a
+ * change it is trying fixes (warn), until the shape has lasted the whole budget of failures despite the
+ * changes (`strong`): then a person decides (ask).
+ */
+function loop(change: ChangeVerdict, codes: [ReasonCode, ReasonCode], what: string, strong: boolean): PolicyVerdict {
+  if (!change.changed) return { decision: 'deny', code: codes[0], reason: `${what}, and nothing changed since the last failure` };
+  if (!strong) return { decision: 'warn', code: codes[1], reason: `${what}, but ${change.what}: trying fixes, not looping blind` };
+  return { decision: 'ask', code: codes[1], reason: `${what}, although ${change.what}: the changes do not reach it; the user decides` };
+}
+
+/** The errors of the streak that compare (syntax errors, the typos of edits, left out). */
+function realErrors(errors: readonly string[]): string[] {
+  return errors.filter(e => e && !isEditTypo(e));
+}
+
+/** How many of the last errors are the same in a row. */
+function trailingRun(errors: readonly string[]): number {
+  let n = 0;
+  while (n < errors.length && errors[errors.length - 1 - n] === errors[errors.length - 1]) n++;
+  return n;
+}
+
+/** A–B–A–B at the end of the streak: two errors taking turns, with nothing else in between. */
+export function cyclesBetweenTwo(errors: readonly string[]): boolean {
+  const e = realErrors(errors).slice(-4);
+  return e.length === 4 && e[0] !== e[1] && e[0] === e[2] && e[1] === e[3];
+}
+
+/** The last three failures were test runs in which no test passed. */
+export function noTestPassing(a: Approach): boolean {
+  const last = windowFailures(a).slice(-3);
+  return last.length === 3 && last.every(t => t.testResults && t.testResults.total > 0 && t.testResults.passed === 0 && t.testResults.failed > 0);
+}
+
+/** The failing set shrank at the last run (5 failed → 1 failed, 4 passed) or more tests pass: progress. */
+export function testsImproving(a: Approach): boolean {
+  const last = windowFailures(a).slice(-2);
+  if (last.length < 2 || !last.every(t => t.testResults)) return false;
+  const [x, y] = last.map(t => t.testResults!);
+  return y.passed > x.passed || (y.failed < x.failed && y.total >= x.total - x.failed + y.failed);
+}
+
+/**
+ * Waiting on a background job: a read-only poll that waits before it looks (`sleep 30; tail log`) while a
+ * job started within the window runs. A poll that does not wait (`ps; tail; ls out.json` every few
+ * seconds) and keeps getting the same answer with nothing changed is a loop: waiting first is the fix.
+ */
+function waitingOnJob(input: PolicyInput): string | undefined {
+  const effects = shellEffects(input.command);
+  if (!effects.readOnly || !effects.waits) return undefined;
+  const since = input.now.getTime() - WAIT_WINDOW_MS;
+  const job = latestStart(input.data, since);
+  if (!job) return undefined;
+  return `a read-only poll while \`${job.command.split('\n')[0].slice(0, 80)}\` (started ${Math.max(1, Math.round((input.now.getTime() - Date.parse(job.at)) / 1000))} s ago) runs: waiting, not a failure streak`;
+}
+
+/** A status probe waits only while something it waits for was started, for a bounded time. */
+function probeWaiting(input: PolicyInput): string | undefined {
+  const since = input.now.getTime() - WAIT_WINDOW_MS;
+  const starts = startsSince(input.data, since);
+  if (!starts.length) return undefined;
+  const poll = pollingStatus(input.approach, input.now, Date.parse(starts[starts.length - 1].at));
+  if (!poll.polling) return undefined;
+  // the commands that started it during this streak: a changed one is a restart, the wait starts again
+  const first = Date.parse(input.approach.firstFailure ?? '');
+  const during = Number.isNaN(first) ? starts : startsSince(input.data, first - WAIT_WINDOW_MS);
+  const distinct = new Set(during.map(s => s.command)).size;
+  return `${poll.reason}${distinct > 1 ? `; the start command changed ${distinct - 1} time(s)` : ''}`;
+}
+
+/**
+ * The graded answer for an exhausted approach that is not allowed once, not flaky and whose tests are not
+ * improving (the caller checks those): waiting and progress warn, loops deny or ask.
+ */
+export function judgeExhausted(input: PolicyInput): PolicyVerdict {
+  const v = judge(input);
+  const a = input.approach;
+  const errors = Array.isArray(a.streakErrors) ? a.streakErrors : [];
+  const changes = Array.isArray(a.streakChanged) ? a.streakChanged : [];
+  const run = errors[errors.length - 1] ? trailingRun(errors) : 0;
+  const changedInRun = changes.slice(-Math.max(0, run - 1)).filter(Boolean).length;
+  const change = changedSinceLastFailure(input.data, a, input.command, input.gitNow);
+  return { ...v, evidence: { change: change.kind, sameRun: run, changedInRun: run > 1 ? changedInRun : 0, failures: a.failures } };
+}
+
+/** A file the command line names (its script, its input) that an edit changed since the last failure, if any. */
+export function editedInput(input: PolicyInput): string | undefined {
+  const words = new Set(input.command.split(/[\s'"=<>|;&()]+/).map(w => w.replace(/^\.\//, '')).filter(w => w.length > 2));
+  for (const e of editsSince(input.data, input.approach.lastFailure)) {
+    const base = e.path.split('/').pop() ?? '';
+    if (!base.includes('.')) continue;
+    for (const w of words) if (w === e.path || w.endsWith(`/${base}`) || w === base) return e.path;
+  }
+  return undefined;
+}
+
+function judge(input: PolicyInput): PolicyVerdict {
+  const { approach: a, threshold, data, command, gitNow } = input;
+  const change = changedSinceLastFailure(data, a, command, gitNow);
+  // an edit chained before the check (`sed -i … && python x.py`, `cat > f <<EOF … && run`) is new work
+  if (change.kind === 'chained') return { decision: 'warn', code: 'edit-chained', reason: 'an edit is chained before the run, in a line not tried before: new work, not a loop' };
+  // waiting on a background job (`sleep 30; tail log`) is not a failure streak
+  const job = waitingOnJob(input);
+  if (job) return { decision: 'warn', code: 'waiting-on-job', reason: job };
+  // a probe polled while its service's start command changes is waiting (only while something was started)
+  const probe = probeWaiting(input);
+  if (probe) return { decision: 'warn', code: 'probe-waiting', reason: probe };
+  if (testsImproving(a)) return { decision: 'warn', code: 'improving', reason: 'the failing set shrank or more tests pass than the attempt before: progress, not a loop' };
+  // a script or an input the line names was rewritten since the last failure: it runs other code or data
+  const input_ = editedInput(input);
+  if (input_) return { decision: 'warn', code: 'input-changed', reason: `${input_}, named by the command, changed since the last failure: it runs other code or data` };
+
+  const errors = Array.isArray(a.streakErrors) ? a.streakErrors : [];
+  const real = realErrors(errors);
+  const last = errors[errors.length - 1];
+  // failures that printed no error line (a JSON brace, a pip notice, nothing): unchanged they fail the same
+  // way; after a change nothing says it is a loop
+  if (real.length < 2 && (errors.length < 2 || (!last && !errors[errors.length - 2]))) {
+    return loop(change, ['no-error-text', 'no-error-text'], `failed ${a.failures} times with no error line to compare`, false);
+  }
+  // the same error with nothing changed since the last failure is the surest loop
+  // (a failure whose output was not captured says nothing of its error: it neither breaks nor makes the chain)
+  const sameTwice = (!!last && last === errors[errors.length - 2]) || (!isEditTypo(last) && real.length >= 2 && real[real.length - 1] === real[real.length - 2]);
+  if (sameTwice) {
+    const run = trailingRun(real);
+    return loop(change, ['same-error-unchanged', 'same-error-after-change'], `the same error ${run} times in a row`, run >= threshold);
+  }
+  // no test passing in three attempts is no progress, whatever the detail printed
+  if (noTestPassing(a)) return loop(change, ['no-test-passing', 'no-test-passing'], 'no test passed in the last three attempts, whatever each printed', true);
+  // cycling between two errors (A, B, A, B) is a loop
+  if (cyclesBetweenTwo(errors)) return loop(change, ['error-cycle', 'error-cycle'], 'the errors take turns between the same two', true);
+  if (isEditTypo(last)) return { decision: 'warn', code: 'edit-typo', reason: 'the last run failed on a syntax error (the typo of an edit), not on the approach' };
+  // wandering has a bound: a person decides
+  const bound = WANDER_FACTOR * threshold;
+  if (a.failures >= bound) return { decision: 'ask', code: 'wander-bound', reason: `${a.failures} failures without a success (bound ${bound}), even with changing errors` };
+  return { decision: 'warn', code: 'error-changed', reason: `the error changed from the attempt before (${new Set(errors).size} different errors in ${a.failures} failures): progress, not a loop` };
+}
+
+/** The answer given under the strongest-answer setting: deny → ask under `ask`; ask and deny → warn under `warn`. */
+export function capDecision(decision: Decision, strongest: 'deny' | 'ask' | 'warn'): Decision {
+  if (strongest === 'warn' && (decision === 'ask' || decision === 'deny')) return 'warn';
+  if (strongest === 'ask' && decision === 'deny') return 'ask';
+  return decision;
+}
+
+/** Ask and deny stop the run until someone decides. */
+export function isBlocking(decision: Decision): boolean {
+  return decision === 'ask' || decision === 'deny';
+}

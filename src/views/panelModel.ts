@@ -1,0 +1,247 @@
+// What the memory panel shows, built from each folder's memory: the snapshot the host posts to the
+// webview. Pure (no vscode), so it is unit-tested with the protocol. Reflections are read
+// defensively: the CLI, agents or an older version may have written them. An approach is shown
+// through its current streak (since the last success or "Mark Resolved"): nothing older shows.
+
+import { LEARNING_TYPES } from '../core/learnings';
+import { streakPatterns } from '../core/rules/guardVerdict';
+import { ledgerLines } from '../core/rules/ledger';
+import { summarize } from '../core/memory';
+import { computeProgress } from '../core/rules/patterns';
+import { SIMILAR_MIN_SCORE, type RecallHit } from '../core/recall';
+import { ADVICE, approachCategory } from '../core/text/advice';
+import { approachCounts, type ApproachCounts } from '../core/rules/counts';
+import { cameText, errorTextOf, failedText, failureBadge, plainFromMarkdown, readableSignature } from '../core/text/shownText';
+import { countedRuns, currentStreak } from '../core/rules/streak';
+import { describeTeamFailures, type TeamSyncState, type TeamView } from '../core/rules/team';
+import type { Approach, Attempt, LearningType, MemoryData } from '../core/types';
+import {
+  LEARNING_TYPES as PROTOCOL_LEARNING_TYPES,
+  PROGRESS_STATUSES,
+  type ApproachView,
+  type CaptureView,
+  type LearningView,
+  type RecallView,
+  type ReflectionView,
+  type Snapshot,
+  type TeamPanelView,
+} from '../shared/protocol';
+
+// the protocol mirrors core's vocabulary: fail the type check when either side changes alone
+const _learningTypesMatch: readonly LearningType[] = PROTOCOL_LEARNING_TYPES;
+const _learningTypesMatchBack: readonly (typeof PROTOCOL_LEARNING_TYPES)[number][] = LEARNING_TYPES;
+
+export interface FolderInput {
+  uri: string;
+  name: string;
+  private: boolean;
+  data: MemoryData;
+  threshold: number;
+  /** Team memory of this folder, when it is on. */
+  team?: { project: string; state: TeamSyncState; waiting: number; error?: string; view?: TeamView };
+}
+
+/** What fails in the team for one folder, most recent first (only approaches with failures since their last success anywhere). */
+export function teamPanelView(folder: string, data: MemoryData, team: NonNullable<FolderInput['team']>): TeamPanelView {
+  const failures = Object.values(team.view?.approaches ?? {})
+    .filter(a => a.failures > 0)
+    .sort(byNewest(a => a.lastFailure ?? ''))
+    .slice(0, SNAPSHOT_LIMITS.list)
+    .map(a => {
+      const local = data.approaches[a.key];
+      return {
+        folder,
+        key: a.key,
+        label: clip(a.label, 500),
+        command: clip(a.command),
+        cwd: clip(a.cwd, 500),
+        failures: a.failures,
+        machines: a.machines,
+        ci: a.ci,
+        lastError: clip(a.lastError),
+        ...(a.lastFailure ? { lastFailure: a.lastFailure } : {}),
+        summary: clip(describeTeamFailures(a, team.view?.windowDays)),
+        local: !!local && local.failures > 0,
+      };
+    });
+  const view: TeamPanelView = { folder, project: clip(team.project, 500), state: team.state, waiting: team.waiting, failures };
+  if (team.error) view.error = clip(team.error, 1000);
+  if (team.view?.pulledAt) view.pulledAt = team.view.pulledAt;
+  return view;
+}
+
+export const SNAPSHOT_LIMITS = { resolved: 20, reflections: 30, learnings: 500, decisions: 30, text: 4000, list: 20 } as const;
+
+/** Recall hits scoring below this are not "similar" (a few shared words give 3–10%). */
+export const SEARCH_MIN_SCORE = SIMILAR_MIN_SCORE;
+
+const clip = (s: string, max: number = SNAPSHOT_LIMITS.text) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+const byNewest = <T>(time: (x: T) => string) => (a: T, b: T) => (time(b) < time(a) ? -1 : time(b) > time(a) ? 1 : 0);
+
+export function approachView(folder: string, a: Approach, threshold: number): ApproachView {
+  const streak = currentStreak(a);
+  // a resolved approach shows its last streak's story (the window), an active one only its streak
+  const shown = a.status === 'resolved' && !streak.length ? a.attempts : streak;
+  const counts = approachCounts(a, threshold);
+  const badge = failureBadge(counts);
+  const patterns = a.status === 'resolved' ? [] : streakPatterns(a);
+  const view: ApproachView = {
+    folder,
+    key: a.key,
+    label: clip(a.label, 500),
+    command: clip(a.command),
+    cwd: clip(a.cwd, 500),
+    status: a.status,
+    failures: a.failures,
+    totalAttempts: a.totalAttempts,
+    // a streak's runs are its failures (a success ends it); interrupted runs are not runs
+    runs: a.status === 'resolved' ? countedRuns(shown).length : counts.failures,
+    threshold,
+    badge: badge.text,
+    badgeLabel: badge.label,
+    summary: clip(streakSummary(counts), 1000),
+    failingTests: counts.failingTests.slice(0, SNAPSHOT_LIMITS.list).map(n => clip(n, 500)),
+    lastErrorSignature: clip(a.lastErrorSignature),
+    lastError: clip(counts.last?.text ?? (a.status === 'resolved' ? lastShownError(shown) : ''), 1000),
+    alternativesTried: a.alternativesTried.slice(-SNAPSHOT_LIMITS.list).map(s => clip(s, 500)),
+    allowOnce: !!a.allowOnce,
+    progress: computeProgress(shown),
+    tests: countedRuns(shown).map(t => (t.testResults ? { passed: t.testResults.passed, failed: t.testResults.failed, total: t.testResults.total } : null)),
+    // the repeat worded for its cause: "change the code" for an assertion, "start the service" for a refused connection
+    patterns: patterns.map(p => clip(p.kind === 'same_error' ? ADVICE[approachCategory(a)].sameError : p.message, 500)),
+  };
+  const history = ledgerLines(a);
+  if (history.length) view.history = history.map(l => clip(l, 1000));
+  if (a.lastFailure) view.lastFailure = a.lastFailure;
+  if (a.resolvedAt) view.resolvedAt = a.resolvedAt;
+  if (a.resolvedBy) view.resolvedBy = a.resolvedBy;
+  return view;
+}
+
+/** "failed 11 times in a row (the limit is 5) · the same error came 11 times" — the counts' own words. */
+function streakSummary(c: ApproachCounts): string {
+  if (!c.failures) return '';
+  const e = c.recurring && c.recurring.times > 1 ? c.recurring : undefined;
+  return `${failedText(c)}${e ? ` · the same error ${cameText(e, c.failures)}` : ''}`;
+}
+
+/** The error a resolved approach's last failure printed (its story, after the streak ended). */
+function lastShownError(attempts: readonly Attempt[]): string {
+  for (let i = attempts.length - 1; i >= 0; i--) if (attempts[i].outcome === 'failure') return errorTextOf(attempts[i]);
+  return '';
+}
+
+const str = (v: unknown, max?: number): string => (typeof v === 'string' ? clip(v, max) : '');
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+const strs = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string').slice(0, SNAPSHOT_LIMITS.list).map(x => clip(x)) : [];
+const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+/** A stored reflection record as the panel shows it; undefined when it is not one of ours. */
+export function reflectionView(folder: string, raw: unknown): ReflectionView | undefined {
+  const r = obj(raw);
+  const fm = obj(r.failure_memory);
+  const sr = obj(r.self_reflection);
+  const id = str(fm.id, 128);
+  const key = str(fm.key);
+  if (!id || !key || !/^[A-Za-z0-9_-]+$/.test(id)) return undefined;
+  const status = fm.status === 'exhausted' || fm.status === 'resolved' ? fm.status : 'active';
+  const progress = (PROGRESS_STATUSES as readonly unknown[]).includes(fm.progress) ? (fm.progress as ReflectionView['progress']) : 'insufficient_data';
+  const view: ReflectionView = {
+    folder,
+    id,
+    key,
+    label: str(fm.label, 500) || key,
+    timestamp: str(r.timestamp, 64),
+    producedBy: fm.produced_by === 'language-model' ? 'language-model' : 'heuristics',
+    status,
+    attempts: num(fm.attempts),
+    threshold: num(fm.threshold),
+    progress,
+    warnings: strs(fm.warnings),
+    // records written before reflections dropped Markdown quote commands in backticks
+    reflectionText: str(sr.reflection_text).replace(/`([^`\n]*)`/g, '“$1”'),
+    rootCause: str(obj(sr.credit_assignment).root_cause),
+    insights: strs(sr.actionable_insights),
+    lessons: strs(sr.lessons_learned),
+  };
+  const model = str(fm.model, 200);
+  if (model) view.model = model;
+  return view;
+}
+
+/** Search results of every folder, best first, without hits too weak to call similar. */
+export function searchResults(perFolder: ReadonlyArray<{ folder: string; hits: readonly RecallHit[] }>, max = 8): RecallView[] {
+  return perFolder
+    .flatMap(f => f.hits.filter(h => h.score >= SEARCH_MIN_SCORE).map(h => recallView(f.folder, h)))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, max);
+}
+
+export function recallView(folder: string, h: RecallHit): RecallView {
+  const v: RecallView = {
+    folder,
+    key: h.key,
+    label: clip(h.label, 500),
+    command: clip(h.command),
+    status: h.status,
+    score: h.score,
+    errorSignature: clip(h.errorSignature),
+    errorText: clip(h.errorText ?? readableSignature(h.errorSignature)),
+    attempts: h.attempts,
+  };
+  if (h.lesson) v.lesson = clip(plainFromMarkdown(h.lesson));
+  return v;
+}
+
+/** The full state of every folder's memory, as the panel shows it. */
+export function buildSnapshot(
+  folders: readonly FolderInput[],
+  capture: CaptureView,
+  extra: { highlight?: { folder: string; key: string }; highlightReflection?: string; now?: Date } = {},
+): Snapshot {
+  const exhausted: ApproachView[] = [];
+  const failing: ApproachView[] = [];
+  const resolved: ApproachView[] = [];
+  const reflections: ReflectionView[] = [];
+  const learnings: LearningView[] = [];
+  for (const f of folders) {
+    const s = summarize(f.data);
+    exhausted.push(...s.exhausted.map(a => approachView(f.uri, a, f.threshold)));
+    failing.push(...s.failing.map(a => approachView(f.uri, a, f.threshold)));
+    resolved.push(...s.resolved.map(a => approachView(f.uri, a, f.threshold)));
+    for (const r of f.data.reflections) {
+      const v = reflectionView(f.uri, r);
+      if (v) reflections.push(v);
+    }
+    for (const l of f.data.learnings) {
+      // lessons from fixes were once written with Markdown backticks: the panel shows text as is
+      const v: LearningView = { folder: f.uri, id: l.id, type: l.type, text: clip(l.source === 'fix' ? plainFromMarkdown(l.text) : l.text), source: l.source, createdAt: l.createdAt };
+      if (l.key) v.key = l.key;
+      if (l.updatedAt) v.updatedAt = l.updatedAt;
+      learnings.push(v);
+    }
+  }
+  const lastFailure = byNewest<ApproachView>(a => a.lastFailure ?? '');
+  const snapshot: Snapshot = {
+    folders: folders.map(f => ({ uri: f.uri, name: f.name, private: f.private, threshold: f.threshold })),
+    exhausted: exhausted.sort(lastFailure),
+    failing: failing.sort(lastFailure),
+    resolved: resolved.sort(byNewest(a => a.resolvedAt ?? '')).slice(0, SNAPSHOT_LIMITS.resolved),
+    // stored oldest first: stable sort keeps the latest of equal timestamps on top after reverse()
+    reflections: reflections.reverse().sort(byNewest(r => r.timestamp)).slice(0, SNAPSHOT_LIMITS.reflections),
+    learnings: learnings.reverse().sort(byNewest(l => l.createdAt)).slice(0, SNAPSHOT_LIMITS.learnings),
+    capture: { ...capture },
+    generatedAt: (extra.now ?? new Date()).toISOString(),
+  };
+  const decisions = folders
+    .flatMap(f => (f.data.decisions ?? []).map(d => ({ folder: f.uri, at: d.at, label: clip(d.label, 500), command: clip(d.command), cwd: d.cwd, decision: d.decision, policy: d.policy, code: d.code.slice(0, 100), reason: clip(d.reason), via: d.via.slice(0, 100) })))
+    .sort(byNewest(d => d.at))
+    .slice(0, SNAPSHOT_LIMITS.decisions);
+  if (decisions.length) snapshot.decisions = decisions;
+  const teams = folders.filter(f => f.team).map(f => teamPanelView(f.uri, f.data, f.team!));
+  if (teams.length) snapshot.team = teams;
+  if (extra.highlight) snapshot.highlight = { ...extra.highlight };
+  if (extra.highlightReflection) snapshot.highlightReflection = extra.highlightReflection;
+  return snapshot;
+}
