@@ -143,7 +143,7 @@ void describe('reading and writing', () => {
   void test('no temp or lock files are left behind', async () => {
     const { store, dir } = newStore();
     for (let i = 0; i < 20; i++) await store.update(d => void d.learnings.push(learning(String(i))));
-    assert.deepEqual(fs.readdirSync(dir).sort(), ['.gitignore', 'memory.json']);
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['.gitignore', 'memory.index.json', 'memory.json']);
   });
 
   void test('writes are atomic: a reader never sees a torn file while another process writes', { timeout: 120_000 }, async t => {
@@ -163,7 +163,7 @@ void describe('reading and writing', () => {
     const bytes = fs.readFileSync(store.file);
     await assert.rejects(store.update(() => { throw new Error('boom'); }), /boom/);
     assert.deepEqual(fs.readFileSync(store.file), bytes);
-    assert.deepEqual(fs.readdirSync(dir).sort(), ['.gitignore', 'memory.json']);
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['.gitignore', 'memory.index.json', 'memory.json']);
     await store.update(d => void d.learnings.push(learning('next'))); // would time out if the lock leaked
     assert.equal((await store.read()).learnings.length, 2);
   });
@@ -452,7 +452,7 @@ void describe('locking', () => {
     let switches = 0;
     for (let i = 1; i < ids.length; i++) if (ids[i][0] !== ids[i - 1][0]) switches++;
     assert.ok(switches >= 2, 'the two workers really ran at the same time');
-    assert.deepEqual(fs.readdirSync(dir).sort(), ['.gitignore', 'memory.json']);
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['.gitignore', 'memory.index.json', 'memory.json']);
     const summaries = outputs.map(o => JSON.parse(o.trim().split('\n').pop() ?? '{}') as { label: string; ms: number; warnings: string[] });
     for (const s of summaries) assert.deepEqual(s.warnings, [], `${s.label} had no warnings`);
     t.diagnostic(`2x100 concurrent updates: ${ms} ms wall, workers ${summaries.map(s => `${s.label}=${s.ms} ms`).join(', ')}, ${switches} A/B interleavings`);
