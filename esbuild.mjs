@@ -57,8 +57,9 @@ const configs = [
   // the team sync that the CLI, the hooks and MCP start detached (src/app/teamSync.ts)
   { ...node, entryPoints: { 'team-sync': 'src/teamSync.ts' }, outdir: 'dist', external: ['vscode'] },
   // the hook path alone: no MCP SDK, no zod, no embeddings (a hook costs about one Node start)
-  // dist/hook.js runs dist/hook-main.js with a V8 code cache; a post call adds dist/hook-record.js
-  { ...node, entryPoints: { hook: 'src/hookLoader.ts', 'hook-main': 'src/hook.ts', 'hook-record': 'src/agents/hooks/record.ts' }, outdir: 'dist', external: ['vscode'], minify: true, sourcemap: false },
+  // dist/hook.js runs dist/hook-main.js (a post call: dist/hook-post.js) with a V8 code cache; the
+  // store's dist/hook-record.js is loaded only to fold the journal, for team memory or an old memory.json
+  { ...node, entryPoints: { hook: 'src/hookLoader.ts', 'hook-main': 'src/hook.ts', 'hook-post': 'src/hookPost.ts', 'hook-record': 'src/agents/hooks/record.ts' }, outdir: 'dist', external: ['vscode'], minify: true, sourcemap: false },
   { ...node, entryPoints: { 'embed-worker': 'src/embeddings/worker.ts' }, outdir: 'dist', external: ['vscode', 'onnxruntime-node', 'onnxruntime-common'], plugins: [...node.plugins, stubSharp] },
 ];
 if (existsSync('webview/main.ts')) {

@@ -30,9 +30,9 @@ const TARGETS = ['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64', 'win3
 const DEFAULT_MODEL_ID = 'Xenova/all-MiniLM-L6-v2';
 const MODEL_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx'];
 /** Bundles that must exist after the build (every other file the build writes ships too). */
-// hook.js runs hook-main.js (the agent hooks' small bundle); a post loads hook-record.js;
-// team-sync.js is the detached team sync; webview.js is the memory panel, reflection.js the reflection view
-const DIST_REQUIRED = ['extension.js', 'cli.js', 'embed-worker.js', 'hook.js', 'hook-main.js', 'hook-record.js', 'team-sync.js', 'webview.js', 'reflection.js'];
+// hook.js runs hook-main.js (the agent hooks' small bundle) or, for a post, hook-post.js; hook-record.js is the
+// store's; team-sync.js is the detached team sync; webview.js is the memory panel, reflection.js the reflection view
+const DIST_REQUIRED = ['extension.js', 'cli.js', 'embed-worker.js', 'hook.js', 'hook-main.js', 'hook-post.js', 'hook-record.js', 'team-sync.js', 'webview.js', 'reflection.js'];
 /** Execution providers loaded by name only when asked for (GPUs, NPUs): never shipped. */
 const PROVIDER_LIB = /onnxruntime_providers_/i;
 const ORT = join(ROOT, 'node_modules', 'onnxruntime-node');

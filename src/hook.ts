@@ -1,28 +1,25 @@
-// dist/hook-main.js: the hook path alone (`failure-memory hook <harness> <event>` through the
-// launcher), without the MCP SDK, zod, the embeddings or the store's writer: a post call loads
-// dist/hook-record.js beside it. dist/hook.js (src/hookLoader.ts) runs this with a V8 code cache.
+// dist/hook-main.js: the gate and the agents' context (`failure-memory hook <harness> <event>`
+// through the launcher), without the MCP SDK, zod, the embeddings or the store's writer.
+// dist/hook.js (src/hookLoader.ts) runs it with a V8 code cache, and runs dist/hook-post.js instead
+// for a post call (src/hookPost.ts: the same hook, with the recording path).
 import { join } from 'node:path';
 import type { CheckResult } from './core/rules/check';
 import type { HookEdits, HookRecord } from './agents/hooks/record';
-import { hookMain } from './agents/hooks/runner';
+import { startHookProcess } from './agents/hooks/runner';
+import { warmUpGate } from './agents/hooks/warmUp';
 
-// a path esbuild leaves alone: the store is its own bundle, loaded only by post calls (and by a
-// pre call that finds an old or damaged memory.json)
+/** Run by dist/hook.js before it writes this bundle's code cache (see warmUp.ts). */
+export const warmUp = warmUpGate;
+
+// a path esbuild leaves alone: the store is its own bundle, loaded by a call that writes (a decision,
+// an edit), that finds an old or damaged memory.json, or a post call run straight through this bundle
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a runtime path, on purpose not bundled
 const store = () => require(join(__dirname, 'hook-record.js')) as typeof import('./agents/hooks/record');
-const record = (r: HookRecord): Promise<void> => store().recordHookResult(r);
-const readFull = (workspace: string) => store().readMemoryFull(workspace);
-const recordEdits = (r: HookEdits) => store().recordHookEdits(r);
-const recordDecision = (workspace: string, c: CheckResult, via: string) => store().recordHookDecision(workspace, c, via);
-const gitState = (workspace: string) => store().gitStateOf(workspace);
 
-const argv = process.argv.slice(2);
-hookMain(argv[0] === 'hook' ? argv.slice(1) : argv, { record, readFull, recordEdits, recordDecision, gitState }).then(
-  code => {
-    process.exitCode = code;
-  },
-  e => {
-    process.stderr.write(`Failure Memory hook: ${e}; not checked, the agent goes on.\n`);
-    process.exitCode = 1;
-  },
-);
+startHookProcess({
+  record: (r: HookRecord) => store().recordHookResult(r),
+  readFull: workspace => store().readMemoryFull(workspace),
+  recordEdits: (r: HookEdits) => store().recordHookEdits(r),
+  recordDecision: (workspace: string, c: CheckResult, via: string) => store().recordHookDecision(workspace, c, via),
+  gitState: workspace => store().gitStateOf(workspace),
+});

@@ -1,41 +1,66 @@
-// dist/hook.js: runs dist/hook-main.js with a V8 code cache (Node 20 has no module compile cache),
-// so that a hook call costs about one Node start. The cache lives in the user's own folder
-// (~/.failure-memory/cache, mode 0700), is keyed by the bundle's size, mtime and the Node version,
-// and is written after the first run so it holds the functions that run actually compiled.
-// Anything wrong with the cache: the bundle simply runs without it.
+// dist/hook.js: runs dist/hook-main.js (a post call: dist/hook-post.js; and, when a call needs the
+// store, dist/hook-record.js) with a V8 code cache (Node 20 has no module compile cache), so that a
+// hook call costs about one Node start. The cache lives in the user's own folder (~/.failure-memory/cache, mode 0700), is keyed by
+// each bundle's size, mtime and the Node version, and is written after the first run so it holds
+// the functions that run compiled, and those of the bundle's `warmUp` (its hot paths run once on
+// made-up data). Anything wrong with the cache: the bundle simply runs without it.
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
-const main = join(__dirname, 'hook-main.js');
+/** The bundles that run with a code cache, by file name. */
+const CACHED = new Set(['hook-main.js', 'hook-post.js', 'hook-record.js']);
 
-function cacheFile(): string | undefined {
+/** A post call records (it needs the engine's output parsers): it runs hook-post.js; the others decide: hook-main.js. */
+function isPost(argv: string[]): boolean {
+  const args = argv[0] === 'hook' ? argv.slice(1) : argv;
+  return args[1] === 'post';
+}
+
+function cacheFile(bundle: string): string | undefined {
   try {
-    const st = statSync(main);
+    const st = statSync(bundle);
     const dir = process.env.FAILURE_MEMORY_CACHE_DIR || join(homedir(), '.failure-memory', 'cache');
-    return join(dir, `hook-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}.v8`);
+    return join(dir, `${basename(bundle, '.js')}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}.v8`);
   } catch {
     return undefined;
   }
 }
 
-function run(): void {
-  const source = readFileSync(main, 'utf8').replace(/^#!.*/, '');
-  const file = cacheFile();
+/** A require for the bundles: the cached ones go through runCached, everything else through Node. */
+function requireFor(bundle: string): NodeJS.Require {
+  const plain = Module.createRequire(bundle);
+  const require = ((id: string) => {
+    const file = plain.resolve(id);
+    return CACHED.has(basename(file)) && dirname(file) === __dirname ? runCached(file) : plain(id);
+  }) as NodeJS.Require;
+  return Object.assign(require, { resolve: plain.resolve, cache: plain.cache, main: plain.main, extensions: plain.extensions });
+}
+
+const loaded = new Map<string, unknown>();
+
+/** Runs a bundle once (like require) with its code cache; writes the cache at exit when it had none. */
+function runCached(bundle: string): unknown {
+  if (loaded.has(bundle)) return loaded.get(bundle);
+  const source = readFileSync(bundle, 'utf8').replace(/^#!.*/, '');
+  const file = cacheFile(bundle);
   let cached: Buffer | undefined;
   try {
     if (file) cached = readFileSync(file);
   } catch {
     // no cache yet
   }
-  const script = new Script(Module.wrap(source), { filename: main, cachedData: cached });
+  const script = new Script(Module.wrap(source), { filename: bundle, cachedData: cached });
   const mod = { exports: {} as unknown };
+  loaded.set(bundle, mod.exports);
   const fn = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
   if (file && (!cached || script.cachedDataRejected)) {
     process.once('beforeExit', () => {
       try {
+        // the bundle's own paths run once more first, so the cache holds them whatever this call did
+        (loaded.get(bundle) as { warmUp?: () => void } | undefined)?.warmUp?.();
         mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
         const tmp = `${file}.${process.pid}.tmp`;
         writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
@@ -45,7 +70,9 @@ function run(): void {
       }
     });
   }
-  fn.call(mod.exports, mod.exports, Module.createRequire(main), mod, main, __dirname);
+  fn.call(mod.exports, mod.exports, requireFor(bundle), mod, bundle, dirname(bundle));
+  loaded.set(bundle, mod.exports);
+  return mod.exports;
 }
 
-run();
+runCached(join(__dirname, isPost(process.argv.slice(2)) ? 'hook-post.js' : 'hook-main.js'));

@@ -44,6 +44,8 @@ export interface OpenMemoryOptions<T extends TeamLink> {
   team?: T | TeamLinkMaker<T> | false;
   /** The store to use instead of memory.json (InMemoryStore: the replay). */
   store?: MemoryStorePort;
+  /** Record runs into the journal instead of rewriting memory.json (the post hook: one run per process). */
+  journal?: boolean;
   /** The time of each write; default the wall clock (the replay moves its own). */
   clock?: () => Date;
   /**
@@ -96,6 +98,7 @@ export function openWorkspaceMemory<T extends TeamLink = TeamLink>(o: OpenMemory
     git: o.git ?? {},
     ...(o.scorer ? { scorer: lazyScorer(() => o.scorer!(dir)) } : {}),
     ...(team ? { team } : {}),
+    ...(o.journal ? { journal: true } : {}),
   }));
   return { memory, ...(team ? { team } : {}), teamReason: reason, settings };
 }

@@ -3,6 +3,7 @@
 
 import { approachKey, normalizeCwd } from '../core/approach';
 import { addLearnings, extractLearnings } from '../core/learnings';
+import { applyRun, type RunOutcome, type RunRecord } from '../core/journal';
 import { checkCommand, type CheckResult } from '../core/rules/check';
 import { mergeSettings } from '../core/config';
 import { addDecision } from '../core/rules/decisions';
@@ -18,7 +19,6 @@ import {
   prepareAttempt,
   summarize,
   type MemorySummary,
-  type RecordResult,
 } from '../core/memory';
 import { recall, type RecallHit, type Scorer, lexicalScorer } from '../core/recall';
 import { createRedactor, type Redactor, type RedactorOptions } from '../core/text/redact';
@@ -38,12 +38,12 @@ import {
   type MemoryData,
 } from '../core/types';
 import { buildBrief } from '../core/prompts/brief';
-import { comparisonHead, fixLessonText } from '../core/rules/ledger';
-import { committedFiles, readGitState, type GitOptions } from '../store/gitContext';
+import { readGitState, type GitOptions } from '../store/gitContext';
 import { MemoryStore, memoryDirFor, type MemoryStorePort, type StoreOptions } from '../store/memoryStore';
 import type { TeamCheck } from '../core/rules/team';
 import type { TeamLink } from '../store/team/teamMemory';
 import { VectorStore } from '../store/vectorStore';
+import { addGitContext, recordRun } from './recordRun';
 
 export interface WorkspaceMemoryOptions extends StoreOptions {
   settings?: Partial<EngineSettings>;
@@ -60,14 +60,17 @@ export interface WorkspaceMemoryOptions extends StoreOptions {
   store?: MemoryStorePort;
   /** Team memory: told about every write (its outbox), consulted by check (its cached view). */
   team?: TeamLink;
+  /**
+   * Record runs into the journal beside memory.json instead of rewriting it (a hook: one run per
+   * process, where rewriting the whole memory is most of the cost); the next full write folds it in.
+   */
+  journal?: boolean;
   /** The time of each record, edit and check; default the system clock (replay gives each event its own time). */
   clock?: () => Date;
 }
 
-export interface RecordOutcome extends RecordResult {
-  /** Learnings found in the output as LEARNING[type]: lines. */
-  learnings: Learning[];
-}
+/** What recording a run did, with the learnings it added (LEARNING[type]: lines of its output, the fix lesson). */
+export type RecordOutcome = RunOutcome;
 
 export class WorkspaceMemory {
   readonly store: MemoryStorePort;
@@ -77,13 +80,16 @@ export class WorkspaceMemory {
   private readonly git: false | GitOptions;
   scorer: Scorer;
   readonly team: TeamLink | undefined;
+  private readonly journal: boolean;
   private readonly clock: () => Date;
 
   constructor(
     readonly workspaceFolder: string,
     options: WorkspaceMemoryOptions = {},
   ) {
-    this.store = options.store ?? new MemoryStore(options.dir ?? memoryDirFor(workspaceFolder), { ...options, root: options.root ?? (options.dir ? undefined : workspaceFolder) });
+    this.store =
+      options.store ??
+      new MemoryStore(options.dir ?? memoryDirFor(workspaceFolder), { ...options, root: options.root ?? (options.dir ? undefined : workspaceFolder), redact: t => this.redact(t) });
     this._settings = mergeSettings(options.settings);
     // a user pattern over its time budget: the text it did not scan is dropped, and the reason said
     this.redactorOptions = { onOverBudget: (m: string) => options.onWarning?.(`redaction: ${m}`) };
@@ -91,6 +97,7 @@ export class WorkspaceMemory {
     this.scorer = options.scorer ?? lexicalScorer;
     this.git = options.git ?? {};
     this.team = options.team;
+    this.journal = options.journal === true;
     this.clock = options.clock ?? (() => new Date());
   }
 
@@ -117,6 +124,9 @@ export class WorkspaceMemory {
   async record(input: AttemptInput): Promise<RecordOutcome> {
     const attempt = prepareAttempt(input, this._settings, this.redactor, this.clock());
     const found = extractLearnings(attempt.output);
+    // a run whose reported success must be witnessed is judged against memory under the lock: the store writes it
+    const journaled = input.witnessRequired ? undefined : await this.recordIntoJournal(attempt, found);
+    if (journaled) return journaled;
     let current: MemoryData | undefined;
     if (!found.length && (attempt.outcome === 'success' || attempt.outcome === 'interrupted') && !hasWorkspaceEffects(attempt.command, attempt.outcome)) {
       // Most commands succeed and were never remembered: answer from a lock-free read and write
@@ -129,41 +139,40 @@ export class WorkspaceMemory {
       }
     }
     // [ledger] the git state after the run, before the lock (git is bounded; the lock is not held meanwhile)
-    if (this.git !== false && attempt.outcome !== 'interrupted') await this.addGitContext(attempt, current);
+    if (this.git !== false && attempt.outcome !== 'interrupted') {
+      const before = (current ?? (await this.store.read().catch(() => undefined)))?.approaches[attempt.key];
+      await addGitContext(this.workspaceFolder, attempt, before, this.git);
+    }
     const r = await this.store.update(data => {
       if (input.witnessRequired) distrustReportedSuccess(data, attempt);
-      const result = applyAttempt(data, attempt, this._settings);
-      const learnings = found.length
-        ? addLearnings(data.learnings, found, { source: 'output', key: attempt.key, now: attempt.timestamp, newId: () => newId() })
-        : [];
-      const fix = result.ledger.fix;
-      if (fix) {
-        // what fixed it, as a lesson recall and the panel offer for similar failures
-        const text = this.redact(`“${result.approach.label}” ${fixLessonText(fix)}`).slice(0, 2000);
-        learnings.push(...addLearnings(data.learnings, [{ type: 'learning', text }], { source: 'fix', key: attempt.key, now: attempt.timestamp, newId: () => newId() }));
-        if (data.learnings.length > this._settings.limits.maxLearnings) data.learnings.splice(0, data.learnings.length - this._settings.limits.maxLearnings);
-      }
-      return { ...result, learnings };
+      return applyRun(data, attempt, found, this._settings, { redact: t => this.redact(t), newId: () => newId() });
     });
-    if (this.team) {
-      await this.team.afterRecord(r);
-      for (const l of r.learnings) await this.team.afterLearning(l);
-    }
+    await this.tellTeam(r);
     return r;
   }
 
-  /** Git state of the run; the files committed since the run it is compared with when HEAD moved. */
-  private async addGitContext(attempt: Attempt, current: MemoryData | undefined): Promise<void> {
-    const options = this.git === false ? {} : this.git;
-    const state = await readGitState(this.workspaceFolder, options).catch(() => undefined);
-    if (!state) return;
-    const before = (current ?? (await this.store.read().catch(() => undefined)))?.approaches[attempt.key];
-    const from = comparisonHead(before, attempt.outcome);
-    if (from && state.head && from !== state.head) {
-      const files = await committedFiles(this.workspaceFolder, from, state.head, options).catch(() => undefined);
-      if (files) state.committed = { from, files };
-    }
-    attempt.git = state;
+  /**
+   * Journal mode (a hook): the run appended to the journal instead of a rewrite of memory.json
+   * (app/recordRun.ts), folded in once the journal is long. undefined: not in journal mode, or
+   * memory.json needs a full write.
+   */
+  private async recordIntoJournal(attempt: Attempt, found: RunRecord['learnings']): Promise<RecordOutcome | undefined> {
+    const { readFor, readApproach, appendRecord } = this.store;
+    if (!this.journal || !readFor || !readApproach || !appendRecord) return undefined;
+    const store = { readFor: readFor.bind(this.store), readApproach: readApproach.bind(this.store), appendRecord: appendRecord.bind(this.store) };
+    const run = await recordRun(attempt, found, { workspace: this.workspaceFolder, store, settings: this._settings, redact: t => this.redact(t), git: this.git, tell: this.team ? 'exact' : 'view' });
+    if (!run?.outcome) return undefined;
+    // the journal is long enough: fold it into memory.json now (the run is safe in the journal either way)
+    if (run.fold) await this.store.update(() => undefined).catch(() => undefined);
+    if (run.journaled) await this.tellTeam(run.outcome);
+    else await this.team?.afterRecord(run.outcome);
+    return run.outcome;
+  }
+
+  private async tellTeam(r: RecordOutcome): Promise<void> {
+    if (!this.team) return;
+    await this.team.afterRecord(r);
+    for (const l of r.learnings) await this.team.afterLearning(l);
   }
 
   /**

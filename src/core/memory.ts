@@ -6,8 +6,8 @@
 import { approachKey, approachLabel, CHARGE_TESTS, lastPipeline, normalizeCwd, parseCommand } from './approach';
 import { boundOutput, sanitizeText } from './text/output';
 import type { Redactor } from './text/redact';
-import { stripAnsi } from './text/ansi';
-import { errorSignature } from './text/signature';
+import { PlainOutput, stripAnsi } from './text/ansi';
+import { errorSignature, printedErrorLine, signatureHead } from './text/signature';
 import { clearStreak, failedStep, hidesExitCode, isProbeAnswer, pushStreakError, streakError } from './rules/judgement';
 import { addEdits, addStart, changedBeforeFailure, shellEditInputs } from './rules/edits';
 import { shellEffects } from './rules/shellEffects';
@@ -20,6 +20,7 @@ import type {
   Attempt,
   AttemptInput,
   EngineSettings,
+  JudgingSettings,
   MemoryData,
   MemoryLimits,
   Outcome,
@@ -94,16 +95,24 @@ export function prepareAttempt(
   const raw = input.output ?? '';
   // Cap the work on huge output first (the host already bounds while streaming; the CLI may not).
   const firstCut = boundOutput(raw, Math.max(settings.maxOutputBytes * 8, 256 * 1024));
-  const clean = stripAnsi(firstCut.text);
-  const redactedOutput = redactor.redact(clean).text;
+  // escapes are stripped before redaction (a colour code inside a token must not hide it), and the
+  // redacted text is read once by every reader below: the test parsers, the judgement, the signature
+  const redacted = new PlainOutput(redactor.redact(stripAnsi(firstCut.text)).text);
   const command = redactor.redact(sanitizeText(input.command).trim()).text;
   const cwd = normalizeCwd(input.cwd);
-  const judged = judgeOutcome(command, input.exitCode, redactedOutput);
+  const judged = judgeOutcome(command, input.exitCode, redacted);
   const outcome = judged.outcome;
-  const stored = boundOutput(redactedOutput, settings.maxOutputBytes);
+  const stored = boundOutput(redacted.source, settings.maxOutputBytes);
   const endedAt = input.endedAt ?? now.toISOString();
   const durationMs =
     input.startedAt && endedAt ? Math.max(0, Date.parse(endedAt) - Date.parse(input.startedAt)) || undefined : undefined;
+  // a success through a pipe keeps only a real error line (never the fallback), to compare with the approach's errors
+  // a real error line (never the fallback) first: it also says whether the output has one at all
+  const real = outcome !== 'success' || judged.hidden ? errorSignature(redacted, 300, { fallback: false }) : '';
+  const signature = outcome !== 'success' ? real || errorSignature(redacted) : real;
+  const output = settings.storeOutput ? stored.text : '';
+  // the stored output is the one read above unless it had to be cut
+  const errorLine = signature && output ? printedErrorLine(stored.truncated ? output : redacted, signatureHead(signature)) : undefined;
   return {
     id: newId(now.getTime()),
     command,
@@ -116,12 +125,13 @@ export function prepareAttempt(
     startedAt: input.startedAt,
     endedAt,
     durationMs,
-    output: settings.storeOutput ? stored.text : '',
+    output,
     outputTruncated: !!input.outputTruncated || firstCut.truncated || stored.truncated,
     outputBytes: input.outputBytes ?? firstCut.bytes,
-    // a success through a pipe keeps only a real error line (never the fallback), to compare with the approach's errors
-    errorSignature: outcome !== 'success' ? errorSignature(redactedOutput) : judged.hidden ? errorSignature(redactedOutput, 300, { fallback: false }) : '',
-    ...(outcome === 'failure' && redactedOutput.trim() && !errorSignature(redactedOutput, 300, { fallback: false }) ? { noErrorLine: true } : {}),
+    errorSignature: signature,
+    ...(errorLine !== undefined ? { errorLine } : {}),
+    // no output line reads like an error: the signature is only the output's last line (a JSON brace, a pip notice)
+    ...(outcome === 'failure' && redacted.source.trim() && !real ? { noErrorLine: true } : {}),
     testResults: judged.testResults,
     timestamp: now.toISOString(),
   };
@@ -142,9 +152,10 @@ interface JudgedOutcome {
  * a read-only probe's exit 1 is an answer; an exit-0 pipeline whose output shows failing tests failed;
  * a chain's failure is charged to the step the shell named.
  */
-function judgeOutcome(command: string, exitCode: number | null | undefined, output: string): JudgedOutcome {
+function judgeOutcome(command: string, exitCode: number | null | undefined, read: PlainOutput): JudgedOutcome {
   const outcome = classifyExit(exitCode);
-  const testResults = parseTestResults(output);
+  const testResults = parseTestResults(read);
+  const output = read.source;
   if (outcome === 'failure') {
     const program = parseCommand(command).program;
     const step = failedStep(output);
@@ -217,7 +228,7 @@ function addAlternative(a: Approach, alt: string): void {
  * - success: the approach is resolved and its failure count cleared
  * - interrupted / unknown: kept in the short-term window, never counted
  */
-export function applyAttempt(data: MemoryData, attempt: Attempt, settings: EngineSettings): RecordResult {
+export function applyAttempt(data: MemoryData, attempt: Attempt, settings: JudgingSettings, sizeOf: (a: Approach) => number = approachBytes): RecordResult {
   const now = attempt.timestamp;
   const existing = approachOf(data, attempt.key);
   const approach = existing ?? newApproach(attempt, now);
@@ -243,7 +254,10 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Engin
     attempt.outcome = 'failure';
     attempt.note = 'exit 0 through a pipe, but the output shows the error this approach keeps failing with';
   }
-  if (attempt.outcome === 'success') attempt.errorSignature = '';
+  if (attempt.outcome === 'success') {
+    attempt.errorSignature = '';
+    delete attempt.errorLine;
+  }
   // [ledger — see ./ledger.ts] every run of a remembered approach, passes included, with its git state
   const wasFailing = approach.failures > 0 || approach.status === 'exhausted';
   const ledger: LedgerUpdate = stored ? recordRun(approach, attempt, wasFailing) : {};
@@ -304,7 +318,7 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Engin
 
   const patterns = detectPatterns(approach.attempts);
   const progress = computeProgress(approach.attempts);
-  const evicted = stored ? enforceLimits(data, settings.limits, attempt.key) : [];
+  const evicted = stored ? enforceLimits(data, settings.limits, attempt.key, sizeOf) : [];
   if (stored) data.updatedAt = now;
   return { attempt, approach, patterns, progress, becameExhausted, resolved, usedAllowOnce, evicted, stored, reason, ledger, flaky };
 }
@@ -430,7 +444,8 @@ export function summarize(data: MemoryData): MemorySummary {
   };
 }
 
-function approachBytes(a: Approach): number {
+/** What an approach counts toward `maxTotalBytes` (a rough size of its stored JSON). */
+export function approachBytes(a: Approach): number {
   let n = 256 + a.command.length + a.lastErrorSignature.length + (a.ledger?.length ?? 0) * 200;
   for (const t of a.attempts) n += 256 + t.command.length + t.output.length + t.errorSignature.length;
   return n;
@@ -441,7 +456,7 @@ function approachBytes(a: Approach): number {
  * then the oldest failing ones; exhausted approaches go last. Never evicts `keep`.
  * Reflections and learnings are FIFO.
  */
-export function enforceLimits(data: MemoryData, limits: MemoryLimits, keep?: string): string[] {
+export function enforceLimits(data: MemoryData, limits: MemoryLimits, keep?: string, sizeOf: (a: Approach) => number = approachBytes): string[] {
   const evicted: string[] = [];
   const rank = (a: Approach) => (a.status === 'resolved' ? 0 : a.status === 'active' ? 1 : 2);
   const candidates = () =>
@@ -458,11 +473,11 @@ export function enforceLimits(data: MemoryData, limits: MemoryLimits, keep?: str
     }
   }
   let bytes = 0;
-  for (const a of Object.values(data.approaches)) bytes += approachBytes(a);
+  for (const a of Object.values(data.approaches)) bytes += sizeOf(a);
   if (bytes > limits.maxTotalBytes) {
     for (const a of candidates()) {
       if (bytes <= limits.maxTotalBytes) break;
-      bytes -= approachBytes(a);
+      bytes -= sizeOf(a);
       delete data.approaches[a.key];
       evicted.push(a.key);
     }

@@ -58,6 +58,11 @@ export interface Attempt {
   outputBytes: number;
   /** Most telling error line(s), normalized to be stable across runs; '' when nothing looks like an error. */
   errorSignature: string;
+  /**
+   * The line of the stored output the signature's first part was read from, as printed ('' when no
+   * line is): found once when the run is recorded, so the gate need not search the output again.
+   */
+  errorLine?: string;
   /** No output line reads like an error: the signature is only the output's last line (a JSON brace, a pip notice). */
   noErrorLine?: boolean;
   testResults: TestResults | null;
@@ -227,6 +232,19 @@ export interface MemoryData {
   /** Recent asks and denies of the gate, also those shadow mode only recorded, oldest first (bounded). */
   decisions?: DecisionRecord[];
   updatedAt: string;
+  /** What of the hooks' journal (journal.jsonl) this memory already holds (see core/journal.ts). */
+  journal?: JournalState;
+}
+
+/**
+ * The journal as memory.json knows it. `folded`: the journals (by their id) whose first `bytes` bytes
+ * are in this memory, newest last, so a reader that read a journal just before it was folded does
+ * not apply it twice. `carried`: records of a kind this version cannot apply (written by a newer
+ * Failure Memory), kept until one that can folds them.
+ */
+export interface JournalState {
+  folded: Array<{ id: string; bytes: number }>;
+  carried?: Array<{ kind: string; id: string } & Record<string, unknown>>;
 }
 
 export const SCHEMA_VERSION = 3;
@@ -251,6 +269,9 @@ export interface EngineSettings {
   strongestAnswer: GateAnswer;
   limits: MemoryLimits;
 }
+
+/** What recording a run is judged with: the recorder's threshold, window and caps. */
+export type JudgingSettings = Pick<EngineSettings, 'threshold' | 'window' | 'limits'>;
 
 /** Caps per workspace: the oldest resolved approaches are evicted first. */
 export interface MemoryLimits {

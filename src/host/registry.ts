@@ -125,8 +125,8 @@ export class MemoryRegistry extends Disposable {
       });
       this.folders.set(folder.uri.toString(), { folder, memory, data: emptyMemory(), private: !!dir });
       if (!dir) {
-        // the CLI, an agent or another window may write it: reflect their writes here
-        const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.vscode/failure-memory/memory.json'));
+        // the CLI, an agent or another window may write it (a hook appends to the journal beside it): reflect their writes here
+        const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.vscode/failure-memory/{memory.json,journal.jsonl}'));
         const onFile = () => this.scheduleRefresh();
         this.watchers.push(watcher, watcher.onDidChange(onFile), watcher.onDidCreate(onFile), watcher.onDidDelete(onFile));
       }

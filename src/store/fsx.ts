@@ -2,11 +2,10 @@
 // atomic writes (temp file in the same folder, fsync, rename, the Windows rename retry), cleanup of
 // temp files left by a killed writer, and the check that the memory folder stays inside the workspace.
 
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, lstat, open, readdir, rename, unlink } from 'node:fs/promises';
 import * as path from 'node:path';
-import { errnoCode } from './lock';
+import { errnoCode, randomHex } from './lock';
 import { MEMORY_DIR_NAME } from './paths';
 
 /** How long a writer waits for another's lock: longer than a stale lock takes to be recognised. */
@@ -27,21 +26,22 @@ export async function exists(p: string): Promise<boolean> {
 
 /** `.<name>.<pid>.<random>.tmp` next to `target`: recognisable by removeStaleTemps. */
 export function tempPathFor(target: string): string {
-  return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomHex(4)}.tmp`);
 }
 
 /**
  * Writes `data` to `target` atomically: a new temp file (O_EXCL, never through a symbolic link),
- * fsync, then `beforeRename` (e.g. "is the lock still ours?"; throw to abort), then rename. The temp
+ * fsync (unless `sync: false`), then `beforeRename` (e.g. "is the lock still ours?"; throw to abort), then rename. The temp
  * file is removed on any failure.
  */
-export async function writeFileAtomic(target: string, data: string | Uint8Array, beforeRename?: () => Promise<void>): Promise<void> {
+export async function writeFileAtomic(target: string, data: string | Uint8Array, beforeRename?: () => Promise<void>, options: { sync?: boolean } = {}): Promise<void> {
   const temp = tempPathFor(target);
   try {
     const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o644);
     try {
       await handle.writeFile(data);
-      await handle.sync(); // the bytes are on disk before the rename makes them the file
+      // the bytes are on disk before the rename makes them the file (derived files, rebuilt from it, skip this)
+      if (options.sync !== false) await handle.sync();
     } finally {
       await handle.close();
     }

@@ -2,8 +2,7 @@
 // `git status` after the run (never before it, never on the check path), bounded in time and size.
 // No git, not a repository, a slow or broken git: no context, no error.
 
-import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { mayHoldOnlyOwnFiles, userFiles } from '../core/ownFiles';
@@ -21,26 +20,47 @@ export interface GitOptions {
   timeoutMs?: number;
   /** The git program. Default 'git'. */
   git?: string;
+  /**
+   * Wait for git synchronously (a one-shot process, a hook, has nothing else to do meanwhile: this
+   * spares it the asynchronous child-process machinery, a few ms per run). Never in a long-lived process.
+   */
+  sync?: boolean;
+}
+
+/**
+ * A SHA-1 hasher from node:crypto. node:crypto and node:child_process are loaded on first use rather
+ * than with the module: loading them costs a hook call a few milliseconds, and only a run in a
+ * repository uses them.
+ */
+function sha1(): import('node:crypto').Hash {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when needed, on purpose
+  return (require('node:crypto') as typeof import('node:crypto')).createHash('sha1');
 }
 
 function run(args: string[], cwd: string, o: GitOptions): Promise<string | undefined> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when git runs (not in a folder without git)
+  const cp = require('node:child_process') as typeof import('node:child_process');
+  const options = {
+    cwd,
+    timeout: o.timeoutMs ?? 1500,
+    maxBuffer: MAX_STATUS_BYTES,
+    windowsHide: true,
+    encoding: 'utf8' as const,
+    // no index refresh lock taken by a read (another git in the same repository never waits on us),
+    // no pager, no prompt for credentials (status never needs the network anyway)
+    env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C' },
+    ...(o.sync ? { stdio: ['ignore', 'pipe', 'ignore'] as ['ignore', 'pipe', 'ignore'] } : {}),
+  };
+  if (o.sync) {
+    try {
+      return Promise.resolve(cp.execFileSync(o.git ?? 'git', args, options));
+    } catch {
+      return Promise.resolve(undefined); // not a repository, no git, too slow: no context
+    }
+  }
   return new Promise(resolve => {
     try {
-      execFile(
-        o.git ?? 'git',
-        args,
-        {
-          cwd,
-          timeout: o.timeoutMs ?? 1500,
-          maxBuffer: MAX_STATUS_BYTES,
-          windowsHide: true,
-          encoding: 'utf8',
-          // no index refresh lock taken by a read (another git in the same repository never waits on us),
-          // no pager, no prompt for credentials (status never needs the network anyway)
-          env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C' },
-        },
-        (err, stdout) => resolve(err ? undefined : stdout),
-      );
+      cp.execFile(o.git ?? 'git', args, options, (err, stdout) => resolve(err ? undefined : stdout));
     } catch {
       resolve(undefined); // git missing on some platforms throws synchronously
     }
@@ -86,6 +106,22 @@ function field(r: string, n: number): string {
   return r.slice(at);
 }
 
+/** contentHash without the asynchronous file machinery (a one-shot process: see GitOptions.sync). */
+function contentHashSync(file: string): string {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const st = fstatSync(fd);
+    if (!st.isFile()) return 'not-a-file';
+    if (st.size > MAX_HASHED_BYTES) return `size:${st.size}:${Math.round(st.mtimeMs)}`;
+    return sha1().update(readFileSync(fd)).digest('hex').slice(0, 12);
+  } catch {
+    return 'deleted';
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 async function contentHash(file: string): Promise<string> {
   let handle;
   try {
@@ -93,7 +129,7 @@ async function contentHash(file: string): Promise<string> {
     const st = await handle.stat();
     if (!st.isFile()) return 'not-a-file';
     if (st.size > MAX_HASHED_BYTES) return `size:${st.size}:${Math.round(st.mtimeMs)}`;
-    return createHash('sha1').update(await handle.readFile()).digest('hex').slice(0, 12);
+    return sha1().update(await handle.readFile()).digest('hex').slice(0, 12);
   } catch {
     return 'deleted';
   } finally {
@@ -114,10 +150,10 @@ export async function readGitState(folder: string, o: GitOptions = {}): Promise<
   const { head, branch, paths } = parseStatus(status);
   const sorted = [...new Set(userFiles(await expandOwnFolders(paths, folder, o)))].sort();
   const kept = sorted.slice(0, MAX_DIRTY_FILES);
-  const hashes = await Promise.all(kept.map(p => contentHash(path.join(top, p))));
+  const hashes = o.sync ? kept.map(p => contentHashSync(path.join(top, p))) : await Promise.all(kept.map(p => contentHash(path.join(top, p))));
   const dirty: Record<string, string> = {};
   kept.forEach((p, i) => (dirty[p] = hashes[i]));
-  const fp = createHash('sha1').update(head);
+  const fp = sha1().update(head);
   for (const p of kept) fp.update(`\0${p}\0${dirty[p]}`);
   if (sorted.length > kept.length) fp.update(`\0+${sorted.length}`);
   const state: GitState = { head, fingerprint: fp.digest('hex').slice(0, 16), dirty };

@@ -1,8 +1,7 @@
 // A cross-process lock file next to the data it protects: `<file>.lock`, created with O_EXCL.
 // Works between VS Code windows and the CLI on one machine, and (by age) across machines on a shared folder.
 
-import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { lstat, open, unlink, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 
@@ -92,7 +91,7 @@ export async function acquireLock(lockPath: string, options: LockOptions): Promi
   // briefly is progress (16 processes at once), one holder that keeps it for timeoutMs is not
   let started = Date.now();
   let holderKey: string | undefined;
-  const token = randomBytes(8).toString('hex');
+  const token = randomHex(8);
   let backoff = 5;
   let holder: Partial<LockInfo> | undefined;
   let watched: { key: string; since: number } | undefined;
@@ -119,6 +118,53 @@ export async function acquireLock(lockPath: string, options: LockOptions): Promi
     const jittered = backoff / 2 + Math.random() * backoff;
     await sleep(Math.min(jittered, options.timeoutMs - waited));
     backoff = Math.min(backoff * 2, 50);
+  }
+}
+
+/**
+ * Takes the lock synchronously if it is free at this very moment; undefined when another holds it
+ * (wait for it with acquireLock). The same lock file as acquireLock, without the heartbeat: for a
+ * holder that keeps it for a few milliseconds (a hook appending one line), never near staleMs.
+ */
+export function tryLockSync(lockPath: string): LockInfo | undefined {
+  const info: LockInfo = { pid: process.pid, host: hostname(), time: new Date().toISOString(), token: randomHex(8) };
+  let fd: number;
+  try {
+    fd = openSync(lockPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o644);
+  } catch (err) {
+    if (errnoCode(err) === 'EEXIST') return undefined;
+    throw err;
+  }
+  let written = false;
+  try {
+    writeSync(fd, JSON.stringify(info));
+    written = true;
+  } finally {
+    closeSync(fd);
+    // e.g. ENOSPC: no half-written lock left for others to wait on
+    if (!written) unlinkQuietly(lockPath);
+  }
+  return info;
+}
+
+function unlinkQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // gone already
+  }
+}
+
+/** Removes a lock taken with tryLockSync if it is still ours. Never throws. */
+export function releaseSync(lockPath: string, info: LockInfo): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(lockPath, constants.O_RDONLY | NOFOLLOW);
+    if (parseLockInfo(readFileSync(fd, 'utf8'))?.token === info.token) unlinkSync(lockPath);
+  } catch {
+    // gone, or not ours: nothing to release
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
@@ -293,6 +339,16 @@ function warn(options: LockOptions, message: string): void {
 
 function sleep(ms: number): Promise<void> {
   return new Promise(resolve => setTimeout(resolve, Math.max(0, ms)));
+}
+
+/**
+ * `bytes` random bytes as hex, for names and tokens that must differ between processes (temp files,
+ * lock tokens, journal ids), never for secrets: node:crypto would cost every hook call a few ms to load.
+ */
+export function randomHex(bytes: number): string {
+  let s = '';
+  for (let i = 0; i < bytes; i++) s += Math.floor(Math.random() * 256).toString(16).padStart(2, '0');
+  return s;
 }
 
 export function errnoCode(err: unknown): string | undefined {

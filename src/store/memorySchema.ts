@@ -1,6 +1,7 @@
 // The format of memory.json: its schema versions, the migrations between them, and the validation that
 // turns parsed JSON into MemoryData (anything that is not memory is refused, never trusted).
 
+import { readJournalState } from '../core/journal';
 import { SCHEMA_VERSION, type Approach, type DecisionRecord, type EditEvent, type MemoryData, type StartEvent } from '../core/types';
 import { CorruptMemoryError, StoreError } from './storeError';
 
@@ -66,8 +67,11 @@ function normalize(doc: Doc): MemoryData {
     // defineProperty: a key "__proto__" stays a plain entry instead of replacing the map's prototype
     Object.defineProperty(normalized, key, { value: normalizeApproach(key, value, now), enumerable: true, writable: true, configurable: true });
   }
+  const journal = readJournalState(doc.journal);
+  const { journal: _journal, ...rest } = doc;
   return {
-    ...doc, // fields this version does not know are kept, not dropped
+    ...rest, // fields this version does not know are kept, not dropped
+    ...(journal ? { journal } : {}),
     schemaVersion: SCHEMA_VERSION,
     approaches: normalized,
     reflections: field(doc, 'reflections', isObjectList, []),

@@ -3,19 +3,27 @@
 // that we control: compact JSON, fsync before rename, a unique temp name per writer, a size guard,
 // and keeping the exact bytes of a corrupt file. Writers serialize on memory.json.lock (see lock.ts)
 // and always re-read inside the lock, so concurrent updates merge instead of overwriting each other.
+// Beside it: the hooks' journal (journal.ts), applied by every read and folded in by every write, and
+// memory.index.json (memoryIndex.ts), rewritten after every write.
 // A long-lived process (the extension host, the MCP server) keeps the last memory it parsed or wrote,
 // deep-frozen, and re-parses only when the file's stat changes (see `read`).
 
 import { constants, type Stats } from 'node:fs';
-import { lstat, mkdir, open, rename, stat, writeFile } from 'node:fs/promises';
+import { lstat, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Adapter, Low as LowType } from 'lowdb' with { 'resolution-mode': 'import' };
-import { emptyMemory, type MemoryData } from '../core/types';
-import { assertInsideWithoutLinks, DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_STALE_LOCK_MS, exists, removeStaleTemps, UnsafePathError, workspaceRootOf, writeFileAtomic } from './fsx';
+import { applyRecord, foldedState, isKnownKind, pendingRecords, type JournalContents, type JournalRecord } from '../core/journal';
+import { createRedactor } from '../core/text/redact';
+import { emptyMemory, type Approach, type MemoryData } from '../core/types';
+import { exists, removeStaleTemps, workspaceRootOf, writeFileAtomic } from './fsx';
 import { cloneJson, deepFreeze } from './frozen';
 import { MEMORY_FILE_NAME, migrateMemory } from './memorySchema';
-import { StoreError, type StoreErrorCode } from './storeError';
-import { acquireLock, describeHolder, errnoCode, LockTimeoutError, serialize, type HeldLock } from './lock';
+import { fsError, StoreError } from './storeError';
+import { errnoCode, type HeldLock } from './lock';
+import { journalFile, journalFrom, journalKey, MAX_JOURNAL_BYTES, type Appended, type JournalRead } from './journal';
+import { indexText, INDEX_FILE_NAME, serializeMemory, type SerializedMemory } from './memoryIndex';
+import { FolderLock } from './folderLock';
+import { JournalStore, type RecordEffect } from './journalStore';
 
 export { MEMORY_FILE_NAME, migrateMemory } from './memorySchema';
 export { StoreError, type StoreErrorCode } from './storeError';
@@ -47,6 +55,8 @@ export interface StoreOptions {
   cache?: boolean;
   /** The clock that tells a file changed just now from an old one (the cache's "racily clean" check). Default Date.now. */
   now?: () => number;
+  /** Redacts the fix lesson of a journaled run as it is applied (default: the built-in rules). */
+  redact?: (text: string) => string;
 }
 
 type Loaded =
@@ -65,34 +75,46 @@ export interface MemoryStorePort {
   read(): Promise<MemoryData>;
   update<T>(mutate: (data: MemoryData) => T | Promise<T>): Promise<T>;
   replace(data: MemoryData): Promise<void>;
+  /** When memory (memory.json or its journal) last changed; undefined when there is none. */
   mtimeMs(): Promise<number | undefined>;
+  /** Memory with only the approaches of `keys` loaded whole (a hook's read); absent: read() is used. */
+  readFor?(keys: readonly string[]): Promise<MemoryData>;
+  /** One approach as it stands, for a hook about to record a run of it (see JournalStore.readApproach). */
+  readApproach?(key: string): Promise<{ approach: Approach | undefined }>;
+  /** Appends a record to the journal (a hook's write); absent: update() is used. See MemoryStore.appendRecord. */
+  appendRecord?<T>(
+    record: JournalRecord,
+    about?: { key: string; apply: (view: MemoryData, sizeOf: (a: Approach) => number) => T },
+  ): Promise<{ result: T | undefined; appended: Appended } | undefined>;
 }
 
 export class MemoryStore implements MemoryStorePort {
   readonly dir: string;
   readonly file: string;
-  private readonly lockFile: string;
-  private readonly lockTimeoutMs: number;
-  private readonly staleLockMs: number;
-  private readonly warnSink: (message: string) => void;
+  private readonly lock: FolderLock;
+  private readonly journal: JournalStore;
   private readonly migrate: (raw: unknown, file: string) => MemoryData;
-  private readonly root: string | undefined;
   private readonly caching: boolean;
   private readonly now: () => number;
   /** The last memory parsed or written (deep-frozen) and the stat key of the file it is. */
   private cache: { key: string; data: MemoryData } | undefined;
+  /** The cached memory with the journal's pending records applied, and the journal state it holds. */
+  private withJournal: { base: MemoryData; key: string; data: MemoryData } | undefined;
+  /** Inside a locked write: the journal being folded into memory.json (removed once memory.json holds it). */
+  private folding: Pick<JournalContents, 'id' | 'bytes'> | undefined;
+  private readonly redact: (text: string) => string;
 
   constructor(dir: string, options: StoreOptions = {}) {
     this.dir = path.resolve(dir);
     this.file = path.join(this.dir, MEMORY_FILE_NAME);
-    this.lockFile = `${this.file}.lock`;
-    this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
-    this.staleLockMs = options.staleLockMs ?? DEFAULT_STALE_LOCK_MS;
-    this.root = options.root !== undefined ? path.resolve(options.root) : workspaceRootOf(this.dir);
-    this.warnSink = options.onWarning ?? (message => process.emitWarning(message, 'FailureMemoryWarning'));
+    const root = options.root !== undefined ? path.resolve(options.root) : workspaceRootOf(this.dir);
+    const onWarning = options.onWarning ?? ((message: string) => process.emitWarning(message, 'FailureMemoryWarning'));
+    this.lock = new FolderLock(this.dir, this.file, { lockTimeoutMs: options.lockTimeoutMs, staleLockMs: options.staleLockMs, root, onWarning });
     this.migrate = options.migrate ?? migrateMemory;
     this.caching = options.cache ?? true;
     this.now = options.now ?? Date.now;
+    this.redact = options.redact ?? (t => createRedactor().redact(t).text);
+    this.journal = new JournalStore(this.lock, this.redact);
   }
 
   /**
@@ -107,13 +129,20 @@ export class MemoryStore implements MemoryStorePort {
    * counts as unchanged while its inode, size, mtime and ctime are; our own writes refresh the cache.
    */
   async read(): Promise<MemoryData> {
+    // the journal first: a fold landing between the two reads is then seen in memory.json, marked folded
+    const journal = await readJournal(this.dir);
+    return this.overlay(await this.readBase(), journal);
+  }
+
+  /** memory.json alone (cached while unchanged), a corrupt one moved aside. */
+  private async readBase(): Promise<MemoryData> {
     const cached = await this.fromCache();
     if (cached) return cached;
     const loaded = await this.load();
     if (loaded.kind === 'ok') return this.keep(loaded);
     if (loaded.kind === 'missing') return this.handOut(emptyMemory());
     try {
-      return await this.locked(async () => {
+      return await this.lock.locked(async () => {
         const again = await this.load();
         if (again.kind === 'ok') return this.keep(again); // repaired by another process meanwhile
         if (again.kind === 'corrupt') await this.moveAside(again);
@@ -121,11 +150,65 @@ export class MemoryStore implements MemoryStorePort {
       });
     } catch (err) {
       if (err instanceof StoreError && (err.code === 'READ_ONLY' || err.code === 'LOCK_TIMEOUT')) {
-        this.warn(`${this.file} cannot be used (${loaded.reason}) and could not be moved aside: ${err.message} Starting with empty memory.`);
+        this.lock.warn(`${this.file} cannot be used (${loaded.reason}) and could not be moved aside: ${err.message} Starting with empty memory.`);
         return this.handOut(emptyMemory());
       }
       throw err;
     }
+  }
+
+  /** `base` with the journal's pending records applied (a copy when `base` is the shared cached memory). */
+  private overlay(base: MemoryData, journal: JournalRead): MemoryData {
+    const pending = pendingRecords(base, journal.kind === 'ok' ? journal.contents : undefined);
+    if (!pending.length) return base;
+    if (!this.caching) {
+      this.applyPending(base, pending);
+      return base;
+    }
+    const key = journalKey(journal);
+    if (this.withJournal?.base === base && this.withJournal.key === key) return this.withJournal.data;
+    const data = cloneJson(base);
+    this.applyPending(data, pending);
+    this.withJournal = { base, key, data: deepFreeze(data) };
+    return this.withJournal.data;
+  }
+
+  /** Applies journal records in order; returns those of a kind this version cannot apply (carried by the fold). */
+  private applyPending(data: MemoryData, records: JournalRecord[]): JournalRecord[] {
+    const unknown: JournalRecord[] = [];
+    for (const r of records) {
+      if (!isKnownKind(r)) {
+        unknown.push(r);
+        continue;
+      }
+      let applied;
+      try {
+        applied = applyRecord(data, r, { redact: this.redact });
+      } catch (err) {
+        this.lock.warn(`A journaled record (${r.kind} ${r.id}) could not be applied and was left out: ${(err as Error).message}`);
+        continue;
+      }
+      if (!applied) this.lock.warn(`A journaled record (${r.kind} ${r.id}) is not of the shape of its kind and was left out.`);
+    }
+    return unknown;
+  }
+
+  /** Memory for a hook deciding about `keys` (see JournalStore.readFor); the full read when memory.json needs it. */
+  async readFor(keys: readonly string[]): Promise<MemoryData> {
+    return (await this.journal.readFor(keys)) ?? cloneJson(await this.read());
+  }
+
+  /** One approach for a hook about to record a run of it (see JournalStore.readApproach); the full read when memory.json needs it. */
+  async readApproach(key: string): Promise<{ approach: Approach | undefined }> {
+    const quick = await this.journal.readApproach(key);
+    if (quick) return quick;
+    const data = await this.read();
+    return { approach: Object.prototype.hasOwnProperty.call(data.approaches, key) ? cloneJson(data.approaches[key]) : undefined };
+  }
+
+  /** A hook's write into the journal (see JournalStore.appendRecord). */
+  appendRecord<T>(record: JournalRecord, effect?: RecordEffect<T>): Promise<{ result: T | undefined; appended: Appended } | undefined> {
+    return this.journal.appendRecord(record, effect);
   }
 
   /**
@@ -133,7 +216,7 @@ export class MemoryStore implements MemoryStorePort {
    * atomically. Returns what `mutate` returns; if it throws, nothing is written.
    */
   async update<T>(mutate: (data: MemoryData) => T | Promise<T>): Promise<T> {
-    return this.locked(async lock => {
+    return this.lock.locked(async lock => {
       const db = await this.openDb(lock);
       const result = await mutate(db.data);
       db.data.updatedAt = new Date().toISOString();
@@ -151,20 +234,18 @@ export class MemoryStore implements MemoryStorePort {
       if (err instanceof StoreError) throw err;
       throw new StoreError('IO', this.file, `Failure Memory cannot replace ${this.file}: the new data is not valid memory (${(err as Error).message}).`, { cause: err });
     }
-    await this.locked(async lock => {
+    await this.lock.locked(async lock => {
       const db = await this.openDb(lock);
       db.data = { ...next, updatedAt: new Date().toISOString() };
       await db.write();
     });
   }
 
-  /** Modification time of memory.json, or undefined when there is none. */
+  /** When memory last changed: memory.json or its journal (a hook's record), whichever is later; undefined when neither exists. */
   async mtimeMs(): Promise<number | undefined> {
-    try {
-      return (await stat(this.file)).mtimeMs;
-    } catch {
-      return undefined;
-    }
+    const times = await Promise.all([this.file, journalFile(this.dir)].map(f => stat(f).then(st => st.mtimeMs, () => undefined)));
+    const known = times.filter((t): t is number => t !== undefined);
+    return known.length ? Math.max(...known) : undefined;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -173,7 +254,7 @@ export class MemoryStore implements MemoryStorePort {
   private async fromCache(): Promise<MemoryData | undefined> {
     const cache = this.cache;
     if (!cache) return undefined;
-    await this.checkPath(); // a memory folder swapped for a symbolic link is refused, cache or not
+    await this.lock.checkPath(); // a memory folder swapped for a symbolic link is refused, cache or not
     let st: Stats;
     try {
       st = await lstat(this.file);
@@ -206,7 +287,7 @@ export class MemoryStore implements MemoryStorePort {
   private async load(): Promise<Loaded> {
     let text: string;
     let st: Stats;
-    await this.checkPath();
+    await this.lock.checkPath();
     try {
       let handle;
       try {
@@ -259,39 +340,31 @@ export class MemoryStore implements MemoryStorePort {
     return db;
   }
 
-  /** Runs `fn` under the in-process queue and the cross-process lock, creating the folder first. */
-  private locked<T>(fn: (lock: HeldLock) => Promise<T>): Promise<T> {
-    return serialize(this.lockFile, async () => {
-      const lock = await this.acquire();
-      try {
-        return await fn(lock);
-      } finally {
-        await lock.release();
-      }
-    });
-  }
 
-  private async acquire(): Promise<HeldLock> {
-    const options = { timeoutMs: this.lockTimeoutMs, staleMs: this.staleLockMs, onWarning: (m: string) => this.warn(m) };
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.checkPath();
-        await mkdir(this.dir, { recursive: true });
-        return await acquireLock(this.lockFile, options);
-      } catch (err) {
-        // the folder was deleted (e.g. memory cleared by hand) between mkdir and the lock: once more
-        if (errnoCode(err) === 'ENOENT' && attempt === 0) continue;
-        if (err instanceof StoreError) throw err;
-        if (err instanceof LockTimeoutError) {
-          throw new StoreError('LOCK_TIMEOUT', this.lockFile, `Failure Memory could not lock ${this.file}: it is in use by ${describeHolder(err.holder)} and was not released within ${Math.round(err.waitedMs / 100) / 10} s. Nothing was written; try again. If no other Failure Memory is running, delete ${this.lockFile}.`, { cause: err });
-        }
-        throw fsError(err, this.dir, 'write');
-      }
-    }
-  }
 
-  /** Inside the lock: the current data (the caller's own copy), a corrupt file having been moved aside (null when there is none). */
+  /**
+   * Inside the lock: the current data (the caller's own copy), a corrupt file having been moved
+   * aside, with the journal's pending records applied: the write that follows folds them into
+   * memory.json (null when there is neither memory.json nor a journal).
+   */
   async loadLocked(): Promise<MemoryData | null> {
+    this.folding = undefined;
+    let journal = await readJournal(this.dir);
+    if (journal.kind === 'corrupt') {
+      this.journal.moveJournalAside(journal.reason);
+      journal = { kind: 'missing' };
+    }
+    const data = await this.loadBaseLocked();
+    const contents = journal.kind === 'ok' ? journal.contents : undefined;
+    if (!contents && !data?.journal?.carried?.length) return data;
+    const target = data ?? emptyMemory();
+    const carried = this.applyPending(target, pendingRecords(target, contents));
+    target.journal = { folded: target.journal?.folded ?? [], ...(carried.length ? { carried } : {}) };
+    this.folding = contents && { id: contents.id, bytes: contents.bytes };
+    return target;
+  }
+
+  private async loadBaseLocked(): Promise<MemoryData | null> {
     const cached = await this.fromCache();
     if (cached) return cloneJson(cached); // the update changes its copy, never the shared memory
     const loaded = await this.load();
@@ -300,41 +373,56 @@ export class MemoryStore implements MemoryStorePort {
     return null;
   }
 
-  /** Inside the lock: atomic write of compact JSON (temp file in the same folder, fsync, rename). */
+  /**
+   * Inside the lock: atomic write of compact JSON (temp file in the same folder, fsync, rename); then
+   * the folded journal is removed and the index rewritten.
+   */
   async writeLocked(data: MemoryData, lock: HeldLock): Promise<void> {
+    // the journal this write holds is marked as folded before it is removed: a crash in between never applies it twice
+    const journal = foldedState(data.journal, this.folding, data.journal?.carried ?? []);
+    if (journal) data.journal = journal;
+    else delete data.journal;
     // compact on purpose: a 10k-attempt memory is several MB and is re-read on every check
-    const text = JSON.stringify(data);
+    const written = serializeMemory(data);
     this.cache = undefined;
     try {
       // temp files of a writer killed mid-write (kill -9) are orphans now that we hold the lock
-      await removeStaleTemps(this.dir, [this.file]);
+      await removeStaleTemps(this.dir, [this.file, this.indexFile]);
       if (!(await exists(this.file))) await this.writeGitignore();
-      await writeFileAtomic(this.file, text, async () => {
+      await writeFileAtomic(this.file, written.text, async () => {
         if (!(await lock.stillHeld().catch(() => false))) {
-          throw new StoreError('LOCK_TIMEOUT', this.lockFile, `Failure Memory did not write ${this.file}: another process broke its lock while this update was running (it took longer than ${this.staleLockMs} ms). Nothing was written; try again.`);
+          throw new StoreError('LOCK_TIMEOUT', this.lock.lockFile, `Failure Memory did not write ${this.file}: another process broke its lock while this update was running (it took longer than ${this.lock.staleMs} ms). Nothing was written; try again.`);
         }
       });
     } catch (err) {
       if (err instanceof StoreError) throw err;
       throw fsError(err, this.dir, 'write');
     }
-    if (this.caching) {
-      // what was written is the memory now: a copy, since the writer's caller may still hold parts of `data`
-      const st = await lstat(this.file).catch(() => undefined);
-      if (st?.isFile()) this.cache = { key: statKey(st), data: deepFreeze(cloneJson(data)) };
+    if (this.folding) {
+      await unlink(journalFile(this.dir)).catch(err => {
+        if (errnoCode(err) !== 'ENOENT') this.lock.warn(`${journalFile(this.dir)} could not be removed after it was folded into ${this.file}: ${(err as Error).message}`);
+      });
+      this.folding = undefined;
+    }
+    const st = await lstat(this.file).catch(() => undefined);
+    if (st?.isFile()) await this.writeIndex(data, written, st);
+    // what was written is the memory now: a copy, since the writer's caller may still hold parts of `data`
+    if (this.caching && st?.isFile()) this.cache = { key: statKey(st), data: deepFreeze(cloneJson(data)) };
+  }
+
+  private get indexFile(): string {
+    return path.join(this.dir, INDEX_FILE_NAME);
+  }
+
+  /** The index of what was just written (derived data: not synced; a reader that finds it stale reads memory.json whole). */
+  private async writeIndex(data: MemoryData, written: SerializedMemory, st: Stats): Promise<void> {
+    try {
+      await writeFileAtomic(this.indexFile, indexText(data, written, st), undefined, { sync: false });
+    } catch {
+      // readers fall back to memory.json: only slower
     }
   }
 
-  /** Refuses a memory folder reached through a symbolic link (StoreError UNSAFE_PATH). */
-  private async checkPath(): Promise<void> {
-    if (!this.root) return;
-    try {
-      await assertInsideWithoutLinks(this.root, this.dir);
-    } catch (err) {
-      if (err instanceof UnsafePathError) throw new StoreError('UNSAFE_PATH', err.path, err.message, { cause: err });
-      throw fsError(err, this.dir, 'read');
-    }
-  }
 
   /** `.gitignore` with `*` so memory is never committed by accident; an existing one is kept as is. */
   private async writeGitignore(): Promise<void> {
@@ -357,16 +445,9 @@ export class MemoryStore implements MemoryStorePort {
       throw fsError(err, this.dir, 'write');
     }
     const what = loaded.code === 'TOO_LARGE' ? 'too large to load' : 'corrupt';
-    this.warn(`[${loaded.code}] ${this.file} was ${what} (${loaded.reason}). It was saved as ${target} and Failure Memory started a new, empty memory.`);
+    this.lock.warn(`[${loaded.code}] ${this.file} was ${what} (${loaded.reason}). It was saved as ${target} and Failure Memory started a new, empty memory.`);
   }
 
-  private warn(message: string): void {
-    try {
-      this.warnSink(message);
-    } catch {
-      // a failing warning sink must never break the store
-    }
-  }
 }
 
 /** lowdb adapter over memory.json; only used inside the lock. */
@@ -394,37 +475,23 @@ function loadLowdb(): Promise<typeof import('lowdb', { with: { 'resolution-mode'
 // ---------------------------------------------------------------------------------------------
 // File-system helpers
 
-function fsError(err: unknown, where: string, action: 'read' | 'write'): StoreError {
-  const code = errnoCode(err) ?? 'EIO';
-  const session = action === 'write' ? ' Memory is kept in this session only.' : '';
-  const start = `Failure Memory cannot ${action} ${action === 'write' ? 'to ' : ''}${where}`;
-  let why: string;
-  let storeCode: StoreErrorCode = 'IO';
-  switch (code) {
-    case 'EROFS':
-      why = 'the folder is read-only';
-      storeCode = 'READ_ONLY';
-      break;
-    case 'EACCES':
-    case 'EPERM':
-      why = 'permission denied';
-      storeCode = action === 'write' ? 'READ_ONLY' : 'IO';
-      break;
-    case 'ENOSPC':
-    case 'EDQUOT':
-      why = 'the disk is full';
-      break;
-    case 'EISDIR':
-      why = 'a folder is in the way of a file';
-      break;
-    case 'ENOTDIR':
-    case 'EEXIST':
-      why = 'a file is in the way of the folder';
-      break;
-    default:
-      why = (err as Error)?.message ?? String(err);
+/** Reads the journal beside memory.json without blocking (the hooks read it synchronously), never through a symbolic link. */
+async function readJournal(dir: string): Promise<JournalRead> {
+  let handle;
+  try {
+    handle = await open(journalFile(dir), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch (err) {
+    const code = errnoCode(err);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
+    return { kind: 'corrupt', reason: code === 'ELOOP' ? 'it is a symbolic link' : `it cannot be read (${code})` };
   }
-  return new StoreError(storeCode, where, `${start}: ${why} (${code}).${session}`, { cause: err });
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) return { kind: 'corrupt', reason: 'it is not a regular file', stat };
+    return journalFrom(stat.size > MAX_JOURNAL_BYTES ? undefined : await handle.readFile(), stat);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
 }
 
 /**

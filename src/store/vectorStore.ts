@@ -16,12 +16,11 @@
 // Vectors of different embedders are never mixed: the file belongs to one embedder id, and writing
 // vectors of another one replaces it.
 
-import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, stat, truncate, unlink } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import * as path from 'node:path';
 import { assertInsideWithoutLinks, DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_STALE_LOCK_MS, removeStaleTemps, workspaceRootOf, writeFileAtomic } from './fsx';
-import { acquireLock, errnoCode, serialize, type HeldLock } from './lock';
+import { acquireLock, errnoCode, serialize, type HeldLock, randomHex } from './lock';
 import { readVectorFile, WasmRows } from './vectorKernel';
 
 const MAGIC = 'FMVEC001';
@@ -390,9 +389,9 @@ export class VectorStore {
   }
 
   private async rewrite(lock: HeldLock, embedder: string, dim: number, entries: readonly VectorEntry[]): Promise<void> {
-    const generation = randomBytes(8).toString('hex');
+    const generation = randomHex(8);
     const rows = packRows(entries, dim);
-    const temp = `${this.binFile}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+    const temp = `${this.binFile}.tmp-${process.pid}-${randomHex(4)}`;
     await this.removeStaleTemps();
     try {
       const handle = await open(temp, 'wx');

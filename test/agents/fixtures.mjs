@@ -8,7 +8,8 @@
 // build.sh run comes after five identical failures and an edit), never what the adapter says.
 // Captures are kept per scenario (dir/<harness>/<tag>: loop, edit-<tools>, ask).
 //
-// usage: node test/agents/fixtures.mjs <capture dir>
+// usage: AGENTS_KEEP=1 AGENTS_CAPTURE=dir npm run test:agents, then node test/agents/fixtures.mjs dir
+// (AGENTS_KEEP keeps the HOMEs: Codex's transcripts, read for exit codes and how the session started, live there)
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

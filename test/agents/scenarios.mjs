@@ -38,11 +38,12 @@ async function harnessLoop(id, t) {
     });
     await t.test('the exhausted command never runs again, and the model is told why', () => {
       assert.equal(runsLogged(ws), THRESHOLD, `build.sh ran ${runsLogged(ws)} times (the gate must stop the ${THRESHOLD + 1}th)`);
-      const check = cliJson(ws, home, ['check', '--command', FAILING]);
-      assert.equal(check.status, 'exhausted');
-      // the same error again with nothing changed since the last failure: the surest loop, denied
+      // the same error again with nothing changed since the last failure: the surest loop, denied by the hook
+      // (read before the check below, which logs its own decision: by then ok.sh has changed the folder)
       const d = (memoryOf(ws).decisions ?? []).at(-1);
       assert.deepEqual([d?.decision, d?.policy, d?.code, d?.via], ['deny', 'deny', 'same-error-unchanged', `hook:${id}`]);
+      const check = cliJson(ws, home, ['check', '--command', FAILING]);
+      assert.equal(check.status, 'exhausted');
       const afterDeny = first.agentRequests.find(q => q.step === THRESHOLD + 1);
       assert.ok(afterDeny, `no model request after the refused call\n${first.log}`);
       assert.match(JSON.stringify(afterDeny.body), /NOT RUN/, 'the deny reason reaches the model');

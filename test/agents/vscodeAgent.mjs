@@ -83,7 +83,12 @@ function workspace() {
   return { root, ws, home };
 }
 
-const memoryOf = ws => JSON.parse(fs.readFileSync(path.join(ws, '.vscode', 'failure-memory', 'memory.json'), 'utf8'));
+// memory as Failure Memory reads it (`failure-memory export`): memory.json with the runs hooks journaled beside it
+const memoryOf = ws => {
+  const r = spawnSync(process.execPath, [CLI, 'export', '--workspace', ws], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  assert.equal(r.status, 0, `failure-memory export: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+};
 const runsLogged = ws => (fs.existsSync(path.join(ws, 'runs.log')) ? fs.readFileSync(path.join(ws, 'runs.log'), 'utf8').split('\n').filter(Boolean).length : 0);
 const chatRequests = mock => mock.requests.filter(q => q.api === 'chat' && offersTools('chat', q.body));
 

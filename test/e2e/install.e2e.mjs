@@ -82,7 +82,7 @@ export async function run(h) {
   assert.ok(!installed.startsWith(REPO_ROOT + path.sep + 'src') && installed !== REPO_ROOT, `runs from the installed copy, not ${REPO_ROOT}`);
   assert.ok(installed.includes(`${path.sep}exts${path.sep}failure-memory.failure-memory-`), installed);
   assert.ok(!fs.lstatSync(installed).isSymbolicLink(), 'a real installed folder, not a link');
-  for (const f of ['dist/extension.js', 'dist/cli.js', 'dist/hook.js', 'dist/hook-main.js', 'dist/hook-record.js', 'dist/embed-worker.js', 'package.json', 'media/icon.png', 'media/offline-embedder.bin', `${BIN}/onnxruntime_binding.node`, `${BIN}/libonnxruntime.so.1`, 'models/Xenova/all-MiniLM-L6-v2/onnx/model_quantized.onnx']) {
+  for (const f of ['dist/extension.js', 'dist/cli.js', 'dist/hook.js', 'dist/hook-main.js', 'dist/hook-post.js', 'dist/hook-record.js', 'dist/embed-worker.js', 'package.json', 'media/icon.png', 'media/offline-embedder.bin', `${BIN}/onnxruntime_binding.node`, `${BIN}/libonnxruntime.so.1`, 'models/Xenova/all-MiniLM-L6-v2/onnx/model_quantized.onnx']) {
     assert.ok(fs.existsSync(path.join(installed, f)), f);
   }
   assert.ok(!fs.existsSync(path.join(installed, 'src')), 'no sources shipped');

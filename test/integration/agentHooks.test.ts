@@ -19,7 +19,7 @@ describe('dist/hook.js as a harness runs it', { skip: !existsSync(HOOK_JS) && 'd
     return { exitCode: r.status, stdout: r.stdout, stderr: r.stderr };
   };
 
-  test('pre denies (twice: the second run with its code cache), post records through hook-record.js', async () => {
+  test('pre denies (twice: the second run with its code cache), post records (hook-post.js, into the journal)', async () => {
     const ws = await seeded();
     const payload = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: EXHAUSTED_VARIANT }, cwd: join(ws, 'api') });
     for (let i = 0; i < 2; i++) {

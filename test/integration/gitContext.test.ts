@@ -1,7 +1,7 @@
 // Git context of runs, against a real git repository in a temporary folder; and the hot path:
 // a success of a command that never failed does not run git at all.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -60,6 +60,18 @@ void describe('git context', () => {
     const plain = tempDir('fm-nogit-');
     assert.equal(await readGitState(plain), undefined);
     assert.equal(await readGitState(dir, { git: path.join(plain, 'no-such-git') }), undefined, 'no git program: no context, no error');
+  });
+
+  void test('waited for synchronously (a hook), git gives the same state, and says nothing on stderr when it fails', async () => {
+    const dir = repo();
+    fs.writeFileSync(path.join(dir, 'src/sum.js'), 'module.exports = (a, b) => a - b;\n');
+    fs.writeFileSync(path.join(dir, 'new.txt'), 'x\n');
+    assert.deepEqual(await readGitState(dir, { sync: true }), await readGitState(dir));
+    const plain = tempDir('fm-nogit-');
+    fs.mkdirSync(path.join(plain, '.git')); // looks like a repository, is not one: git fails
+    const probe = spawnSync(process.execPath, ['--import', 'tsx', '-e', `require(${JSON.stringify(path.resolve(__dirname, '../../src/store/gitContext.ts'))}).readGitState(${JSON.stringify(plain)}, { sync: true }).then(s => process.stdout.write(String(s)))`], { encoding: 'utf8' });
+    assert.equal(probe.stdout, 'undefined');
+    assert.equal(probe.stderr, '', "git's own complaint never reaches a harness");
   });
 
   void test('through WorkspaceMemory: break a file, fail, fix it, pass → "fixed by changing src/sum.js"', async () => {

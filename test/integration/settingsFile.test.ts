@@ -3,7 +3,7 @@
 // never turns the gate off (check still exits 2 on an exhausted approach), never stops recording.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -145,8 +145,12 @@ describe('a bad setting never turns the gate off', () => {
     assert.match(pre.stdout, /"permissionDecision":"deny"/);
     const post = spawnSync(process.execPath, [HOOK, 'hook', 'claude', 'post'], { input: JSON.stringify({ hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command: 'make lint' }, cwd: ws, error: 'Exit code 1\nerror: ZQ-999 leaked' }), encoding: 'utf8', env });
     assert.equal(post.status, 0, post.stderr);
-    const lint = stored(ws).approaches['.::make lint'];
+    // the post hook journals the run beside memory.json: read as every reader reads it
+    const lint = JSON.parse(cli(ws, ['export']).stdout).approaches['.::make lint'];
     assert.equal(lint?.failures, 1);
     assert.ok(!JSON.stringify(lint).includes('ZQ-999'));
+    for (const f of readdirSync(join(ws, '.vscode/failure-memory'))) {
+      if (statSync(join(ws, '.vscode/failure-memory', f)).isFile()) assert.ok(!readFileSync(join(ws, '.vscode/failure-memory', f), 'utf8').includes('ZQ-999'), f);
+    }
   });
 });

@@ -118,7 +118,7 @@ void describe('locking across processes', () => {
     let switches = 0;
     for (let i = 1; i < ids.length; i++) if (ids[i][0] !== ids[i - 1][0]) switches++;
     assert.ok(switches >= 2, 'the two workers really ran at the same time');
-    assert.deepEqual(fs.readdirSync(dir).sort(), ['.gitignore', 'memory.json']);
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['.gitignore', 'memory.index.json', 'memory.json']);
     const summaries = outputs.map(o => JSON.parse(o.trim().split('\n').pop() ?? '{}') as { label: string; ms: number; warnings: string[] });
     for (const s of summaries) assert.deepEqual(s.warnings, [], `${s.label} had no warnings`);
     t.diagnostic(`2x100 concurrent updates: ${ms} ms wall, workers ${summaries.map(s => `${s.label}=${s.ms} ms`).join(', ')}, ${switches} A/B interleavings`);

@@ -11,7 +11,8 @@ import { after } from 'node:test';
 export function tempFolders(prefix: string, parent = tmpdir()): () => string {
   const roots: string[] = [];
   after(() => {
-    for (const r of roots) rmSync(r, { recursive: true, force: true });
+    // retried: a background process a test started (a hook's team sync) may still be finishing a write there
+    for (const r of roots) rmSync(r, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });
   return () => {
     const d = mkdtempSync(join(parent, prefix));
@@ -26,6 +27,6 @@ export function tempFolders(prefix: string, parent = tmpdir()): () => string {
  */
 export function tempDir(prefix: string, parent = tmpdir()): string {
   const d = mkdtempSync(join(parent, prefix));
-  after(() => rmSync(d, { recursive: true, force: true }));
+  after(() => rmSync(d, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
   return d;
 }

@@ -96,7 +96,7 @@ void describe('reading and writing', () => {
   void test('no temp or lock files are left behind', async () => {
     const { store, dir } = newStore();
     for (let i = 0; i < 20; i++) await store.update(d => void d.learnings.push(learning(String(i))));
-    assert.deepEqual(fs.readdirSync(dir).sort(), ['.gitignore', 'memory.json']);
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['.gitignore', 'memory.index.json', 'memory.json']);
   });
 
   void test('a throwing mutate writes nothing and releases the lock', async () => {
@@ -105,7 +105,7 @@ void describe('reading and writing', () => {
     const bytes = fs.readFileSync(store.file);
     await assert.rejects(store.update(() => { throw new Error('boom'); }), /boom/);
     assert.deepEqual(fs.readFileSync(store.file), bytes);
-    assert.deepEqual(fs.readdirSync(dir).sort(), ['.gitignore', 'memory.json']);
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['.gitignore', 'memory.index.json', 'memory.json']);
     await store.update(d => void d.learnings.push(learning('next'))); // would time out if the lock leaked
     assert.equal((await store.read()).learnings.length, 2);
   });

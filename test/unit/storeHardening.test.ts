@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_STALE_LOCK_MS } from '../../src/store/fsx';
+import { FolderLock } from '../../src/store/folderLock';
 import { MemoryStore, StoreError, memoryDirFor } from '../../src/store/memoryStore';
 import { VectorStore } from '../../src/store/vectorStore';
 import { tempFolders } from '../support/tempFolders';
@@ -74,8 +74,9 @@ describe('locks', () => {
   });
 
   test('the default wait outlasts the stale age: a dead lock never makes a write fail', () => {
-    // the defaults of both stores (memory.json and the vector files) when no option is given
-    assert.ok(DEFAULT_LOCK_TIMEOUT_MS > DEFAULT_STALE_LOCK_MS + 2000, `${DEFAULT_LOCK_TIMEOUT_MS} > ${DEFAULT_STALE_LOCK_MS} + 2000`);
+    const dir = memoryDirFor(workspace());
+    const { timeoutMs, staleMs } = new FolderLock(dir, path.join(dir, 'memory.json'), { onWarning: () => undefined });
+    assert.ok(timeoutMs > staleMs + 2000, `${timeoutMs} > ${staleMs}`);
   });
 
   test('temp files left by a writer killed mid-write are removed by the next write', async () => {

@@ -1,8 +1,8 @@
-// The post hook's write: one command result (or an edit tool's changes, or a gate decision) into the
-// workspace memory (redacted, locked, atomic), and into the team outbox when team memory is on. Its
-// own small bundle (dist/hook-record.js), loaded only by post calls and denies, so that the gate's
-// bundle carries no store writer; the team link here is the local one (outbox and cached view): no
-// database driver is loaded.
+// The post hook's store: its own bundle (dist/hook-record.js), loaded only when the hooks' own quick
+// write (./quickRecord.ts) cannot do: with team memory on (every write reaches the outbox: the team
+// link here is the local one, outbox and cached view, no database driver), to fold a long journal
+// into memory.json, for a memory.json the store must migrate or repair, and for an edit tool's
+// changes or a gate decision. The gate's bundle carries no store writer.
 import { join } from 'node:path';
 import type { CheckResult } from '../../core/rules/check';
 import type { GitState, MemoryData } from '../../core/types';
@@ -11,6 +11,7 @@ import { MemoryStore } from '../../store/memoryStore';
 import { memoryDirFor } from '../../store/paths';
 import { TeamLocal } from '../../store/team/teamLink';
 import { openWorkspaceMemory } from '../../app/openMemory';
+import { warmUpRecording } from './warmUp';
 
 export interface HookRecord {
   workspace: string;
@@ -20,14 +21,25 @@ export interface HookRecord {
   output: string;
 }
 
+/** A warning of the hook (a redaction pattern over its time budget): on stderr, where the harness logs it. */
+export const hookWarning = (m: string): void => void process.stderr.write(`Failure Memory hook: ${m}\n`);
+
 export async function recordHookResult(r: HookRecord): Promise<void> {
-  // one record per process: nothing to keep the parsed memory for (longLived: false)
-  // a warning (a redaction pattern over its time budget) goes to the hook's stderr, where the harness logs it
-  const onWarning = (m: string) => void process.stderr.write(`Failure Memory hook: ${m}\n`);
+  // one record per process: nothing to keep the parsed memory for (longLived: false), and the run
+  // goes into the journal rather than a rewrite of the whole memory.json (the next full write folds it)
   // team memory on: the record is queued, and a detached process (dist/team-sync.js) sends it
-  const { memory } = openWorkspaceMemory({ workspace: r.workspace, onWarning, team: options => new TeamLocal(options), backgroundSync: join(__dirname, 'team-sync.js') });
+  const { memory } = openWorkspaceMemory({ workspace: r.workspace, onWarning: hookWarning, team: options => new TeamLocal(options), backgroundSync: join(__dirname, 'team-sync.js'), journal: true, git: { sync: true } });
   await memory.record({ command: r.command, cwd: r.cwd, exitCode: r.exitCode, output: r.output, source: 'agent' });
 }
+
+/** Folds the journal into memory.json (a full write that changes nothing else). */
+export async function foldJournal(workspace: string): Promise<void> {
+  const { memory } = openWorkspaceMemory({ workspace, onWarning: () => undefined, team: false });
+  await memory.store.update(() => undefined);
+}
+
+/** Run by dist/hook.js before it writes this bundle's code cache (see warmUp.ts). */
+export const warmUp = warmUpRecording;
 
 export interface HookEdits {
   workspace: string;

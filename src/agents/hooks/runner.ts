@@ -19,6 +19,7 @@ import { SCHEMA_VERSION, type Decision, type EngineSettings, type GitState, type
 import { loadWorkspaceSettings } from '../../app/settings';
 import { hookTeam, refreshTeamView, teamContext, teamGate } from './team';
 import { memoryDirFor } from '../../store/paths';
+import { readView } from '../../store/quickView';
 import { claimCall } from './callOnce';
 import { editsOf, patchApplies, patchFiles } from './edits';
 import { editCall, editRefusal, protectedFor } from './protect';
@@ -126,36 +127,18 @@ function settingsFor(workspace: string): EngineSettings {
   return loadWorkspaceSettings(workspace).engine;
 }
 
-const MAX_FAST_READ_BYTES = 64 * 1024 * 1024;
-
 /**
- * The memory as the store last wrote it, read synchronously without the lock (writes are atomic
- * renames). null: no memory yet. undefined: not a current, well-formed file (older schema, damaged,
- * too large): the caller asks the store, which migrates or moves it aside.
+ * Memory as the hook sees it: memory.json with the runs other hooks journaled since it was written,
+ * read without the lock and without the store (see store/quickView.ts), with the approaches of
+ * `keys` loaded whole (all of them for 'all'). The store's own read when the quick one cannot use
+ * the file (an older schema, damaged: the store migrates or moves it aside).
  */
 export function readMemorySnapshot(workspace: string): MemoryData | null | undefined {
-  let text: string;
-  try {
-    const file = join(memoryDirFor(workspace), 'memory.json');
-    if (statSync(file).size > MAX_FAST_READ_BYTES) return undefined;
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
-  }
-  let d: MemoryData;
-  try {
-    d = JSON.parse(text) as MemoryData;
-  } catch {
-    return undefined;
-  }
-  if (!d || typeof d !== 'object' || d.schemaVersion !== SCHEMA_VERSION || !d.approaches || typeof d.approaches !== 'object' || !Array.isArray(d.learnings)) return undefined;
-  for (const a of Object.values(d.approaches)) {
-    const ok = a && typeof a === 'object' && typeof a.key === 'string' && typeof a.command === 'string' && typeof a.label === 'string' && typeof a.cwd === 'string' &&
-      typeof a.status === 'string' && typeof a.failures === 'number' && typeof a.lastErrorSignature === 'string' && typeof a.updatedAt === 'string' &&
-      Array.isArray(a.attempts) && Array.isArray(a.alternativesTried);
-    if (!ok) return undefined;
-  }
-  return d;
+  // a fix lesson in a journaled run is redacted with the workspace's patterns: loaded only then
+  let redactor: ReturnType<typeof createRedactor> | undefined;
+  const redact = (t: string) => (redactor ??= createRedactor(settingsFor(workspace).extraRedactionPatterns)).redact(t).text;
+  const view = readView(memoryDirFor(workspace), 'all', { redact });
+  return view ? view.data : view;
 }
 
 async function readMemory(workspace: string, full: HookRunOptions['readFull']): Promise<MemoryData> {
@@ -480,4 +463,18 @@ export async function hookMain(argv: string[], io: HookIo): Promise<number> {
   if (reply.stdout) out(reply.stdout);
   if (reply.stderr) err(reply.stderr);
   return reply.exitCode;
+}
+
+/** A hook process: argv `[hook] <harness> <event>`, the reply written, the exit code set; never throws. */
+export function startHookProcess(io: HookIo): void {
+  const argv = process.argv.slice(2);
+  hookMain(argv[0] === 'hook' ? argv.slice(1) : argv, io).then(
+    code => {
+      process.exitCode = code;
+    },
+    e => {
+      process.stderr.write(`${PREFIX}: ${e}; not checked, the agent goes on.\n`);
+      process.exitCode = 1;
+    },
+  );
 }

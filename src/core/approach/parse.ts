@@ -511,8 +511,18 @@ function emptyParsed(): ParsedCommand {
   return { env: [], wrappers: [], program: '', significant: [], label: '' };
 }
 
+/**
+ * The tokens of the line lexed last (read-only to every reader here): recording one run reads its
+ * command line three or four times (its program, its last pipeline, its approach key).
+ */
+let lastLexed: { line: string; tokens: Token[] } | undefined;
+function tokensOf(line: string): Token[] {
+  if (lastLexed?.line !== line) lastLexed = { line, tokens: lex(line) };
+  return lastLexed.tokens;
+}
+
 function parseLine(line: string, depth: number, charge?: string): ParsedCommand {
-  const elements = listElements(lex(line));
+  const elements = listElements(tokensOf(line));
   if (!elements.length) return emptyParsed();
   const kinds = elements.map(classify);
   let chosen = kinds.lastIndexOf('real');
@@ -563,7 +573,7 @@ function parseLine(line: string, depth: number, charge?: string): ParsedCommand 
 /** Shell-like words: quotes ('...', "..."), backslash escapes, whitespace; && || ; | & ( ) and redirections are separate tokens. */
 export function tokenize(commandLine: string): string[] {
   try {
-    return typeof commandLine === 'string' ? lex(commandLine).map((t) => t.text) : [];
+    return typeof commandLine === 'string' ? tokensOf(commandLine).map((t) => t.text) : [];
   } catch {
     return [];
   }
@@ -580,7 +590,7 @@ export function parseCommand(commandLine: string): ParsedCommand {
 /** The programs of a line's last pipeline (first word of each stage, base names): `ps aux | grep apt` -> ['ps', 'grep']. */
 export function lastPipeline(commandLine: string): string[] {
   try {
-    const tokens = lex(typeof commandLine === 'string' ? commandLine : '');
+    const tokens = tokensOf(typeof commandLine === 'string' ? commandLine : '');
     let stages: string[][] = [[]];
     for (const t of tokens) {
       if (t.kind === 'op' && t.text === '|') stages.push([]);

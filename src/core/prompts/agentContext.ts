@@ -4,7 +4,7 @@
 // belong to the user: dialog, panel, palette or their own terminal).
 
 import { learnedBy, learnedLine, quote, UNTRUSTED_NOTE } from './agentText';
-import { normalizeErrorLine, stripAnsi } from '../text/signature';
+import { printedErrorLine, signatureHead } from '../text/signature';
 import type { CheckResult } from '../rules/check';
 import { describeApproach } from '../memory';
 import type { Approach, MemoryData } from '../types';
@@ -25,17 +25,12 @@ const where = (cwd: string) => (cwd === '.' ? 'the workspace root' : cwd);
  * Falls back to the signature itself.
  */
 export function lastErrorLine(a: Pick<Approach, 'attempts' | 'lastErrorSignature'>): string {
-  const sig = a.lastErrorSignature.split(' | ')[0]?.trim() ?? '';
+  const sig = signatureHead(a.lastErrorSignature);
   const failed = [...a.attempts].reverse().find(t => t.outcome === 'failure');
   if (!failed || !sig || !failed.output) return sig;
-  const lines = stripAnsi(failed.output).split('\n');
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i].trim();
-    if (!line || line.length > 2000) continue;
-    const n = normalizeErrorLine(line);
-    if (n && (n === sig || sig.startsWith(n) || n.includes(sig))) return line;
-  }
-  return sig;
+  // found when the attempt was recorded, against its own signature: the same search when that is the approach's
+  if (typeof failed.errorLine === 'string' && signatureHead(failed.errorSignature) === sig) return failed.errorLine || sig;
+  return printedErrorLine(failed.output, sig) || sig;
 }
 
 /** Distinct command lines an approach was tried with, most recent first (its variants). */

@@ -1,7 +1,7 @@
 // Shared by the test-run parsers: bounds, preparation of the output (escapes, long lines, go test -json),
 // the failure list and the message gatherer.
 
-import { stripAnsi } from '../text/ansi';
+import { PlainOutput, stripAnsi } from '../text/ansi';
 import type { TestFailure } from '../types';
 
 /** Only the tail of a huge output is scanned; summaries are printed last. */
@@ -20,15 +20,9 @@ const MAX_COUNT = 1e9;
 // ---------------------------------------------------------------------------------------------------------
 // Preparation
 
-export function prepare(output: string): { lines: string[]; text: string } {
-  let s = output;
-  if (s.length > SCAN_CHARS) {
-    s = s.slice(s.length - SCAN_CHARS);
-    const nl = s.indexOf('\n');
-    if (nl >= 0 && nl < 64 * 1024) s = s.slice(nl + 1);
-  }
-  s = stripAnsi(s);
-  const raw = s.split(/\r?\n|\r/);
+export function prepare(output: string | PlainOutput): { lines: string[]; text: string } {
+  // output read once for the whole record: its stripped lines, unless its tail must be cut first
+  const raw = typeof output !== 'string' && output.source.length <= SCAN_CHARS ? output.lines : plainLines(typeof output === 'string' ? output : output.source);
   const lines: string[] = [];
   for (let line of raw) {
     line = tidy(line);
@@ -45,6 +39,16 @@ export function prepare(output: string): { lines: string[]; text: string } {
     lines.push(line);
   }
   return { lines, text: lines.join('\n') };
+}
+
+function plainLines(output: string): string[] {
+  let s = output;
+  if (s.length > SCAN_CHARS) {
+    s = s.slice(s.length - SCAN_CHARS);
+    const nl = s.indexOf('\n');
+    if (nl >= 0 && nl < 64 * 1024) s = s.slice(nl + 1);
+  }
+  return stripAnsi(s).split(/\r?\n|\r/);
 }
 
 /**

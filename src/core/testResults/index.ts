@@ -7,6 +7,7 @@
 
 // One parser per runner, beside its test (test/unit/testResults/<runner>.test.ts); this file picks the best.
 
+import { PlainOutput } from '../text/ansi';
 import type { TestResults } from '../types';
 import { prepare, type Candidate, type Parser } from './common';
 import { jest } from './jest';
@@ -20,16 +21,16 @@ import { surefire } from './surefire';
 import { rspec } from './rspec';
 import { dotnet } from './dotnet';
 
-export function parseTestResults(output: string): TestResults | null {
+export function parseTestResults(output: string | PlainOutput): TestResults | null {
   try {
-    if (typeof output !== 'string' || output.length === 0) return null;
+    if (output instanceof PlainOutput ? output.source.length === 0 : typeof output !== 'string' || output.length === 0) return null;
     return parse(output);
   } catch {
     return null;
   }
 }
 
-function parse(output: string): TestResults | null {
+function parse(output: string | PlainOutput): TestResults | null {
   const { lines, text } = prepare(output);
   if (lines.length === 0) return null;
   const parsers: Parser[] = [jest, vitest, mocha, pytest, goTest, cargo, nodeTest, surefire, rspec, dotnet];

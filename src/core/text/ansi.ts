@@ -41,3 +41,23 @@ function lastDrawn(line: string): string {
   }
   return '';
 }
+
+/**
+ * A command's output as the readers of one record read it (the test parsers, the error signature,
+ * the printed error line): `source` with its terminal escapes and control bytes stripped once, and
+ * split into lines once, instead of each reader stripping and splitting it again. `source` is kept
+ * for the readers that read it as given (judging a probe's answer, the shell's "not found").
+ */
+export class PlainOutput {
+  readonly text: string;
+  private split: string[] | undefined;
+
+  constructor(readonly source: string) {
+    this.text = stripAnsi(source);
+  }
+
+  /** The stripped text's lines (it holds no \r: stripAnsi keeps what a redrawn line drew last). */
+  get lines(): readonly string[] {
+    return (this.split ??= this.text.split('\n'));
+  }
+}

@@ -3,7 +3,7 @@
 // while different failures stay different. Also: terminal-escape stripping and a coarse category.
 // Pure TypeScript: no vscode, no fs.
 
-import { stripAnsi } from './ansi';
+import { PlainOutput, stripAnsi } from './ansi';
 
 // One escape stripper for the whole codebase (core/text/ansi.ts); re-exported for the callers that import it from here.
 export { stripAnsi };
@@ -304,8 +304,8 @@ export interface SignatureOptions {
  * `Caused by:` chains give their last exception. '' for empty output, and when nothing looks like
  * an error and `fallback` is false.
  */
-export function errorSignature(output: string, maxLength = 300, options: SignatureOptions = {}): string {
-  if (!output || maxLength <= 0) return '';
+export function errorSignature(output: string | PlainOutput, maxLength = 300, options: SignatureOptions = {}): string {
+  if (!sourceOf(output) || maxLength <= 0) return '';
   const fallback = options.fallback ?? true;
   const { lines, cleaned, scored, lastMeaningful, preferLast } = scanLines(output);
 
@@ -345,13 +345,34 @@ export function errorSignature(output: string, maxLength = 300, options: Signatu
   return bound(second && second !== first ? [first, second] : [first], maxLength);
 }
 
+/** The first (most telling) part of a signature, as the gate and the agents' summary compare it. */
+export function signatureHead(signature: string): string {
+  return signature.split(' | ')[0]?.trim() ?? '';
+}
+
+/**
+ * The last line of `output` whose normalized form is `sig` (a signature's first part), as printed;
+ * '' when none is. What the agents are shown as the last error (see agentContext.lastErrorLine).
+ */
+export function printedErrorLine(output: string | PlainOutput, sig: string): string {
+  if (!sig || !sourceOf(output)) return '';
+  const lines = typeof output === 'string' ? stripAnsi(output).split('\n') : output.lines;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i].trim();
+    if (!line || line.length > 2000) continue;
+    const n = normalizeErrorLine(line);
+    if (n && (n === sig || sig.startsWith(n) || n.includes(sig))) return line;
+  }
+  return '';
+}
+
 /**
  * The error line a person would point at, as the output printed it (not normalized: real paths,
  * numbers and times stay): the line the signature is built from. '' when the output has none.
  * Output passed here must already be redacted.
  */
-export function errorLine(output: string, maxLength = 300): string {
-  if (!output || maxLength <= 0) return '';
+export function errorLine(output: string | PlainOutput, maxLength = 300): string {
+  if (!sourceOf(output) || maxLength <= 0) return '';
   const { lines, cleaned, scored, lastMeaningful, preferLast } = scanLines(output);
   if (!scored.length) return lastMeaningful < 0 ? '' : truncate(cleaned[lastMeaningful].replace(/\s+/g, ' '), maxLength);
   const primary = pickBest(scored, preferLast);
@@ -367,26 +388,56 @@ export function errorLine(output: string, maxLength = 300): string {
   return truncate(line.replace(/\s+/g, ' ').trim(), maxLength);
 }
 
-function scanLines(output: string): { lines: string[]; cleaned: string[]; scored: Scored[]; lastMeaningful: number; preferLast: boolean } {
-  const text = stripAnsi(boundForScan(output));
-  const lines = text.split('\n');
+const sourceOf = (output: string | PlainOutput) => (typeof output === 'string' ? output : output.source);
+
+/** The output's stripped text and lines: as the record read them once, unless a huge output must be cut first. */
+function plainOf(output: string | PlainOutput): { text: string; lines: readonly string[] } {
+  if (typeof output !== 'string' && output.source.length <= SCAN_LIMIT) return output;
+  const text = stripAnsi(boundForScan(sourceOf(output)));
+  return { text, lines: text.split('\n') };
+}
+
+function scanLines(output: string | PlainOutput): { lines: readonly string[]; cleaned: string[]; scored: Scored[]; lastMeaningful: number; preferLast: boolean } {
+  const { text, lines } = plainOf(output);
   const preferLast = /Traceback \(most recent call last\)|^[ \t]*Caused by: /m.test(text);
   const scored: Scored[] = [];
   const cleaned: string[] = new Array<string>(lines.length);
   let lastMeaningful = -1;
+  // outputs repeat lines (progress, the same warning per file): each distinct line is judged once
+  const judged = new Map<string, JudgedLine | null>();
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i].length > LINE_LIMIT ? lines[i].slice(0, LINE_LIMIT) : lines[i];
     if (!NON_BLANK_RE.test(raw)) continue; // blank lines are most of some outputs: skip them cheaply
-    const c = preClean(raw);
-    if (isNoise(c.text)) continue;
-    cleaned[i] = c.text;
+    let line = judged.get(raw);
+    if (line === undefined) {
+      line = judgeLine(raw);
+      if (judged.size < MAX_JUDGED_LINES) judged.set(raw, line);
+    }
+    if (!line) continue;
+    cleaned[i] = line.text;
     lastMeaningful = i;
-    let score = scoreLine(c.text);
-    if (c.pytestE) score = Math.max(score, 45);
-    if (c.causedBy && score >= 85) score += 5;
-    if (score >= MIN_SCORE) scored.push({ index: i, score, display: clip(c.text) });
+    if (line.score >= MIN_SCORE) scored.push({ index: i, score: line.score, display: line.display });
   }
   return { lines, cleaned, scored, lastMeaningful, preferLast };
+}
+
+interface JudgedLine {
+  text: string;
+  score: number;
+  display: string;
+}
+
+/** Distinct lines remembered per scan (a hostile output of a million different lines stays small). */
+const MAX_JUDGED_LINES = 4096;
+
+/** A non-blank line as the signature sees it: cleaned and scored; null for a noise line. */
+function judgeLine(raw: string): JudgedLine | null {
+  const c = preClean(raw);
+  if (isNoise(c.text)) return null;
+  let score = scoreLine(c.text);
+  if (c.pytestE) score = Math.max(score, 45);
+  if (c.causedBy && score >= 85) score += 5;
+  return { text: c.text, score, display: score >= MIN_SCORE ? clip(c.text) : '' };
 }
 
 function pickBest(items: Scored[], preferLast: boolean): Scored {

@@ -2,7 +2,12 @@
 // linear-time engine with a size budget, run with a time budget. Used by ./redact.ts, which runs them
 // before its built-in rules. Pure: no vscode, no fs.
 
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
+
+// re2js builds large Unicode tables when it loads (~5 ms): loaded for the first user pattern, not
+// with this module, so a hook or a check without user patterns never pays for it
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load, on purpose
+const re2 = (): typeof RE2JS => (require('re2js') as typeof import('re2js')).RE2JS;
 
 const MARKER = '[REDACTED:custom]';
 
@@ -53,17 +58,18 @@ export function compileRedactionPattern(source: unknown): { ok: true; pattern: U
   if (typeof source !== 'string' || source.trim() === '') return { ok: false, reason: 'empty pattern' };
   if (source.length > MAX_PATTERN_CHARS) return { ok: false, reason: `longer than ${MAX_PATTERN_CHARS} characters` };
   let body = source;
-  let flags = RE2JS.LOOKBEHINDS;
+  const RE2 = re2();
+  let flags = RE2.LOOKBEHINDS;
   const literal = /^\/([^]+)\/([dgimsuvy]*)$/.exec(source);
   if (literal) {
     body = literal[1];
-    if (literal[2].includes('i')) flags |= RE2JS.CASE_INSENSITIVE;
-    if (literal[2].includes('m')) flags |= RE2JS.MULTILINE;
-    if (literal[2].includes('s')) flags |= RE2JS.DOTALL;
+    if (literal[2].includes('i')) flags |= RE2.CASE_INSENSITIVE;
+    if (literal[2].includes('m')) flags |= RE2.MULTILINE;
+    if (literal[2].includes('s')) flags |= RE2.DOTALL;
   }
   let re: RE2JS;
   try {
-    re = RE2JS.compile(body, flags);
+    re = RE2.compile(body, flags);
   } catch (e) {
     const reason = e instanceof Error ? e.message.replace(/^error parsing regexp: /, '') : String(e);
     return { ok: false, reason: `${reason}. ${RE2_HINT}.` };

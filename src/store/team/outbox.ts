@@ -3,11 +3,10 @@
 // removals take team-outbox.jsonl.lock so that the extension, other windows and the CLI can share it.
 // Bounded: when full, the oldest entries are evicted and the eviction is reported (onWarning).
 
-import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import { boundOutbox, type OutboxEntry } from '../../core/rules/team';
-import { errnoCode, withLock } from '../lock';
+import { errnoCode, withLock, randomHex } from '../lock';
 
 export const OUTBOX_FILE_NAME = 'team-outbox.jsonl';
 
@@ -106,7 +105,7 @@ export class Outbox {
       });
       return;
     }
-    const temp = path.join(this.dir, `.${OUTBOX_FILE_NAME}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    const temp = path.join(this.dir, `.${OUTBOX_FILE_NAME}.${process.pid}.${randomHex(4)}.tmp`);
     const handle = await open(temp, 'wx');
     try {
       await handle.writeFile(entries.map(e => `${JSON.stringify(e)}\n`).join(''), 'utf8');

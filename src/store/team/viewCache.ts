@@ -1,10 +1,9 @@
 // The cached team view (team-view.json beside memory.json): what the last pull saw, and whether the
 // database answered. `check` and the guard read only this file (never the network).
 
-import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { errnoCode } from '../lock';
+import { errnoCode, randomHex } from '../lock';
 import { VIEW_FILE_NAME, type TeamViewFile } from './viewFile';
 
 export { readViewFileSync, VIEW_FILE_NAME, type TeamViewFile } from './viewFile';
@@ -39,7 +38,7 @@ export class ViewCache {
 
   async write(data: TeamViewFile): Promise<void> {
     await mkdir(this.dir, { recursive: true });
-    const temp = path.join(this.dir, `.${VIEW_FILE_NAME}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    const temp = path.join(this.dir, `.${VIEW_FILE_NAME}.${process.pid}.${randomHex(4)}.tmp`);
     const handle = await open(temp, 'wx');
     try {
       await handle.writeFile(JSON.stringify(data), 'utf8');

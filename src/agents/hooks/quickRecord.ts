@@ -1,0 +1,40 @@
+// The post hook's usual write, done by the hooks' own bundle: the run prepared (redacted, judged,
+// bounded) and appended to the journal beside memory.json (app/recordRun.ts, the path
+// WorkspaceMemory.record takes for a hook), reading memory for that one approach only. The record
+// bundle (./record.ts) is loaded only to fold a long journal, for team memory (its outbox), or for a
+// memory.json the store must migrate or repair.
+
+import { join } from 'node:path';
+import { extractLearnings } from '../../core/learnings';
+import { prepareAttempt } from '../../core/memory';
+import { createRedactor } from '../../core/text/redact';
+import { loadWorkspaceSettings } from '../../app/settings';
+import { recordRun } from '../../app/recordRun';
+import { FolderLock } from '../../store/folderLock';
+import { JournalStore } from '../../store/journalStore';
+import { MEMORY_FILE_NAME } from '../../store/memorySchema';
+import { memoryDirFor } from '../../store/paths';
+import type { HookRecord } from './record';
+
+export interface QuickRecordFallback {
+  /** The record bundle's full write (team memory on, or memory.json needing the store). */
+  full: (r: HookRecord) => Promise<void>;
+  /** The record bundle's fold of the journal into memory.json. */
+  fold: (workspace: string) => Promise<void>;
+}
+
+export async function quickRecord(r: HookRecord, fallback: QuickRecordFallback): Promise<void> {
+  const settings = loadWorkspaceSettings(r.workspace);
+  // team memory hears every write through its outbox: the store's own path does that
+  if (settings.team.enabled) return fallback.full(r);
+  // a redaction pattern over its time budget: said on stderr, where the harness logs it
+  const redactor = createRedactor(settings.engine.extraRedactionPatterns, { onOverBudget: m => void process.stderr.write(`Failure Memory hook: redaction: ${m}\n`) });
+  const redact = (t: string) => redactor.redact(t).text;
+  const attempt = prepareAttempt({ command: r.command, cwd: r.cwd, exitCode: r.exitCode, output: r.output, source: 'agent' }, settings.engine, redactor);
+  const dir = memoryDirFor(r.workspace);
+  const store = new JournalStore(new FolderLock(dir, join(dir, MEMORY_FILE_NAME), { root: r.workspace, onWarning: () => undefined }), redact);
+  const run = await recordRun(attempt, extractLearnings(attempt.output), { workspace: r.workspace, store, settings: settings.engine, redact, git: { sync: true }, tell: 'nothing' });
+  if (!run) return fallback.full(r);
+  // the journal is long enough: fold it into memory.json now (the run is safe in the journal either way)
+  if (run.fold) await fallback.fold(r.workspace).catch(() => undefined);
+}

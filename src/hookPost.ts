@@ -1,0 +1,28 @@
+// dist/hook-post.js: the hook for a post call (dist/hook.js runs it instead of dist/hook-main.js):
+// the result prepared and appended to the journal by this bundle itself (agents/hooks/quickRecord.ts);
+// the store's bundle, dist/hook-record.js, is loaded only to fold a long journal, for team memory, for
+// an edit tool's edit events, or for a memory.json the store must migrate. Apart (not a part of
+// hook-main.js) so that the gate does not load the output parsers, and a post does not load two bundles.
+import { join } from 'node:path';
+import type { CheckResult } from './core/rules/check';
+import type { HookEdits, HookRecord } from './agents/hooks/record';
+import { quickRecord } from './agents/hooks/quickRecord';
+import { startHookProcess } from './agents/hooks/runner';
+import { warmUpGate, warmUpRecording } from './agents/hooks/warmUp';
+
+/** Run by dist/hook.js before it writes this bundle's code cache (see warmUp.ts). */
+export function warmUp(): void {
+  warmUpGate();
+  warmUpRecording();
+}
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a runtime path, on purpose not bundled
+const store = () => require(join(__dirname, 'hook-record.js')) as typeof import('./agents/hooks/record');
+
+startHookProcess({
+  record: (r: HookRecord) => quickRecord(r, { full: x => store().recordHookResult(x), fold: ws => store().foldJournal(ws) }),
+  readFull: workspace => store().readMemoryFull(workspace),
+  recordEdits: (r: HookEdits) => store().recordHookEdits(r),
+  recordDecision: (workspace: string, c: CheckResult, via: string) => store().recordHookDecision(workspace, c, via),
+  gitState: workspace => store().gitStateOf(workspace),
+});

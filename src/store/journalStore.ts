@@ -1,0 +1,113 @@
+// A hook's side of the store: memory read for a few approaches (see quickView.ts) and a run
+// appended to the journal (see journal.ts), without parsing or rewriting memory.json and without
+// the store's writer (MemoryStore uses this for the same two things). Small on purpose: the hooks'
+// bundle loads it.
+
+import { existsSync, renameSync } from 'node:fs';
+import type { JournalRecord } from '../core/journal';
+import { approachBytes } from '../core/memory';
+import { emptyMemory, type Approach, type MemoryData } from '../core/types';
+import type { FolderLock } from './folderLock';
+import { appendRecordLocked, journalFile, readJournalSync, type Appended } from './journal';
+import { errnoCode, releaseSync, tryLockSync } from './lock';
+import { readApproach, readView, type IndexCache } from './quickView';
+import { fsError, StoreError } from './storeError';
+
+/** What a record does to memory, told from memory as it stands (only the approach of `key` loaded whole). */
+export interface RecordEffect<T> {
+  key: string;
+  apply: (view: MemoryData, sizeOf: (a: Approach) => number) => T;
+}
+
+export class JournalStore {
+  private readonly indexCache: IndexCache = {};
+
+  constructor(
+    private readonly lock: FolderLock,
+    /** Redacts the fix lesson of a journaled run as a reader applies it. */
+    private readonly redact: (text: string) => string,
+  ) {}
+
+  get dir(): string {
+    return this.lock.dir;
+  }
+
+  /**
+   * Memory with only the approaches of `keys` (and those the journal touches) loaded whole, the
+   * others as their index entries (see quickView.ts): what a hook needs to decide for one command.
+   * Not cached, not frozen: the caller's own. undefined: memory.json needs the store's full read
+   * (an older schema, damaged, no usable file).
+   */
+  async readFor(keys: readonly string[]): Promise<MemoryData | undefined> {
+    await this.lock.checkPath();
+    const view = readView(this.dir, keys, { redact: this.redact }, this.indexCache);
+    return view === null ? emptyMemory() : view?.data;
+  }
+
+  /**
+   * One approach as it stands for a writer about to record a run of it (see quickView.readApproach):
+   * whether it exists and its own history, without the rest of memory. undefined: memory.json needs
+   * the store's full read.
+   */
+  async readApproach(key: string): Promise<{ approach: Approach | undefined } | undefined> {
+    await this.lock.checkPath();
+    return readApproach(this.dir, key, { redact: this.redact }, this.indexCache) ?? undefined;
+  }
+
+  /**
+   * A hook's write: appends the record to the journal under memory.json's lock; memory.json is not
+   * rewritten (the next full write folds the journal into it). With `effect`, it is first told what
+   * the record does from memory as it stands under the lock. undefined (nothing written): memory.json
+   * needs the store's full read for that (an older schema, damaged); write with the store instead.
+   */
+  async appendRecord<T>(record: JournalRecord, effect?: RecordEffect<T>): Promise<{ result: T | undefined; appended: Appended } | undefined> {
+    await this.lock.checkPath();
+    // the usual case, a free lock, in one synchronous go: held for a fraction of a millisecond
+    const quick = existsSync(this.dir) ? tryLockSync(this.lock.lockFile) : undefined;
+    if (quick) {
+      try {
+        return this.appendHeld(record, effect);
+      } finally {
+        releaseSync(this.lock.lockFile, quick);
+      }
+    }
+    return this.lock.locked(async held => {
+      if (!(await held.stillHeld().catch(() => false))) {
+        throw new StoreError('LOCK_TIMEOUT', this.lock.lockFile, `Failure Memory did not record into ${journalFile(this.dir)}: another process broke its lock meanwhile. Nothing was written; try again.`);
+      }
+      return this.appendHeld(record, effect);
+    });
+  }
+
+  /** Inside the lock: a journal that is not one (a damaged first line, a link) is renamed aside, its bytes kept. */
+  moveJournalAside(reason: string): void {
+    const file = journalFile(this.dir);
+    const target = `${file}.corrupt-${new Date().toISOString().replace(/:/g, '-')}`;
+    try {
+      renameSync(file, target);
+    } catch (err) {
+      if (errnoCode(err) === 'ENOENT') return;
+      throw fsError(err, this.dir, 'write');
+    }
+    this.lock.warn(`[IO] ${file} could not be used (${reason}). It was saved as ${target}; the runs it held are not in memory.`);
+  }
+
+  private appendHeld<T>(record: JournalRecord, effect?: RecordEffect<T>): { result: T | undefined; appended: Appended } | undefined {
+    let journal = readJournalSync(this.dir);
+    if (journal.kind === 'corrupt') {
+      this.moveJournalAside(journal.reason);
+      journal = { kind: 'missing' };
+    }
+    let result: T | undefined;
+    if (effect) {
+      const view = readView(this.dir, [effect.key], { redact: this.redact }, this.indexCache);
+      if (view === undefined) return undefined;
+      result = view ? effect.apply(view.data, view.sizeOf) : effect.apply(emptyMemory(), approachBytes);
+    }
+    try {
+      return { result, appended: appendRecordLocked(this.dir, record, journal) };
+    } catch (err) {
+      throw fsError(err, this.dir, 'write');
+    }
+  }
+}

@@ -1,0 +1,207 @@
+// memory.index.json beside memory.json: where each approach's JSON starts and ends in memory.json,
+// and the few fields of each approach that deciding for another one reads (see IndexHead). With it
+// the hooks answer for one command by reading a few kilobytes of memory.json instead of parsing all
+// of it. It is derived data, written after every full write of memory.json and naming the file it
+// describes (inode, size, mtime): a reader that finds it missing, damaged or describing another
+// memory.json reads memory.json whole, as before. Small on purpose: the hooks' gate loads it.
+
+import type { Stats } from 'node:fs';
+import { approachBytes } from '../core/memory';
+import type { Approach, JournalState, MemoryData } from '../core/types';
+
+export const INDEX_FILE_NAME = 'memory.index.json';
+const INDEX_FORMAT = 2;
+
+/**
+ * The lists of memory.json beside the approaches that a partial read loads whole: the learnings, and
+ * the edit events, starts and decisions the gate weighs (what changed since a failure, what started).
+ */
+export const LISTS = ['learnings', 'edits', 'starts', 'decisions'] as const;
+export type ListName = (typeof LISTS)[number];
+export type ListSpans = Partial<Record<ListName, [start: number, length: number]>>;
+
+/** Where an approach is in memory.json: key, byte span, and what it counts toward maxTotalBytes. */
+export type IndexSpan = [key: string, start: number, length: number, bytes: number];
+
+/**
+ * What a reader deciding for other approaches reads of one it does not load whole (see quickView.ts):
+ * the fields the gate, the deny reason and applying a run read of another approach. Positional, to
+ * stay small; in the order of the spans.
+ */
+export type IndexHead = [
+  label: string,
+  command: string,
+  cwd: string,
+  status: string,
+  failures: number,
+  updatedAt: string,
+  lastFailure: string | null,
+  lastErrorSignature: string,
+  /** Only for exhausted approaches (the only ones another command's gate looks at). */
+  streakErrors: string[] | null,
+];
+
+/**
+ * The index, two lines: the spans (all a writer needs to read one approach), then the heads (parsed
+ * only by a reader that decides with the other approaches: headsOf).
+ */
+export interface MemoryIndex {
+  format: number;
+  /** The memory.json this describes. */
+  file: { ino: number; size: number; mtimeMs: number };
+  schemaVersion: number;
+  journal?: JournalState;
+  /** Byte spans of the lists in memory.json (a list memory.json has not got: absent). */
+  lists: ListSpans;
+  /** In memory.json's order. */
+  spans: IndexSpan[];
+}
+
+export interface SerializedMemory {
+  /** Exactly JSON.stringify(data). */
+  text: string;
+  approaches: Array<[key: string, start: number, length: number]>;
+  lists: ListSpans;
+}
+
+/**
+ * JSON.stringify(data), built piece by piece to know the byte span of each approach and of the
+ * lists beside them. Same text as JSON.stringify gives (a property whose value is undefined is left out).
+ */
+export function serializeMemory(data: MemoryData): SerializedMemory {
+  const parts: string[] = [];
+  let at = 0;
+  const put = (s: string) => {
+    parts.push(s);
+    at += Buffer.byteLength(s, 'utf8');
+  };
+  const spans: SerializedMemory['approaches'] = [];
+  const lists: ListSpans = {};
+  put('{');
+  let first = true;
+  for (const [k, v] of Object.entries(data)) {
+    if (k === 'approaches' && v && typeof v === 'object' && !Array.isArray(v)) {
+      put(`${first ? '' : ','}${JSON.stringify(k)}:{`);
+      let firstApproach = true;
+      for (const [key, a] of Object.entries(v as Record<string, Approach>)) {
+        const text = JSON.stringify(a) as string | undefined;
+        if (text === undefined) continue;
+        put(`${firstApproach ? '' : ','}${JSON.stringify(key)}:`);
+        spans.push([key, at, Buffer.byteLength(text, 'utf8')]);
+        put(text);
+        firstApproach = false;
+      }
+      put('}');
+    } else {
+      const text = JSON.stringify(v) as string | undefined;
+      if (text === undefined) continue;
+      put(`${first ? '' : ','}${JSON.stringify(k)}:`);
+      if ((LISTS as readonly string[]).includes(k)) lists[k as ListName] = [at, Buffer.byteLength(text, 'utf8')];
+      put(text);
+    }
+    first = false;
+  }
+  put('}');
+  return { text: parts.join(''), approaches: spans, lists };
+}
+
+/** The index of `data` as written in memory.json (`written`: its serialization; `stat`: the file after the rename). */
+export function indexText(data: MemoryData, written: SerializedMemory, stat: Stats): string {
+  const spans: IndexSpan[] = [];
+  const heads: IndexHead[] = [];
+  for (const [key, start, length] of written.approaches) {
+    const a = data.approaches[key];
+    spans.push([key, start, length, approachBytes(a)]);
+    const streak = a.status === 'exhausted' && Array.isArray(a.streakErrors) ? a.streakErrors : null;
+    heads.push([a.label, a.command, a.cwd, a.status, a.failures, a.updatedAt, a.lastFailure ?? null, a.lastErrorSignature, streak]);
+  }
+  const index: MemoryIndex = {
+    format: INDEX_FORMAT,
+    file: { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs },
+    schemaVersion: data.schemaVersion,
+    ...(data.journal ? { journal: data.journal } : {}),
+    lists: written.lists,
+    spans,
+  };
+  return `${JSON.stringify(index)}\n${JSON.stringify(heads)}\n`;
+}
+
+/**
+ * An approach as a reader that did not load it whole sees it: its head's fields, nothing of its
+ * own history (attempts, ledger, alternatives: empty, and never read of another approach).
+ */
+export function headOf(key: string, h: IndexHead): Approach {
+  const a: Approach = {
+    key,
+    label: h[0],
+    command: h[1],
+    cwd: h[2],
+    status: h[3] as Approach['status'],
+    failures: h[4],
+    totalAttempts: 0,
+    updatedAt: h[5],
+    lastErrorSignature: h[7],
+    alternativesTried: [],
+    learnedFacts: [],
+    attempts: [],
+    ledger: [],
+  };
+  if (h[6] !== null) a.lastFailure = h[6];
+  if (h[8] !== null) a.streakErrors = h[8];
+  return a;
+}
+
+/** Is `stat` the memory.json this index describes? */
+export function describes(index: MemoryIndex, stat: Stats): boolean {
+  return index.file.ino === stat.ino && index.file.size === stat.size && index.file.mtimeMs === stat.mtimeMs;
+}
+
+/** A parsed index, and its second line kept as text until headsOf needs it. */
+export type ParsedIndex = MemoryIndex & { readonly headsText: string };
+
+/** The index in `text` (its first line), or undefined when it is not one this version reads (any doubt: read memory.json whole). */
+export function parseIndex(text: string): ParsedIndex | undefined {
+  const nl = text.indexOf('\n');
+  let v: unknown;
+  try {
+    v = JSON.parse(nl < 0 ? text : text.slice(0, nl));
+  } catch {
+    return undefined;
+  }
+  if (!isObject(v) || v.format !== INDEX_FORMAT || !isObject(v.file) || typeof v.schemaVersion !== 'number' || !Array.isArray(v.spans)) return undefined;
+  const { ino, size, mtimeMs } = v.file;
+  if (typeof ino !== 'number' || typeof size !== 'number' || typeof mtimeMs !== 'number') return undefined;
+  if (!isObject(v.lists) || !Object.entries(v.lists).every(([k, span]) => (LISTS as readonly string[]).includes(k) && isSpan(span, size))) return undefined;
+  for (const e of v.spans) {
+    if (!Array.isArray(e) || e.length !== 4 || typeof e[0] !== 'string' || !isSpan([e[1], e[2]], size) || typeof e[3] !== 'number') return undefined;
+  }
+  return { ...(v as unknown as MemoryIndex), headsText: nl < 0 ? '' : text.slice(nl + 1) };
+}
+
+/** The heads of an index (its second line), one per span; undefined when that line is not what it should be. */
+export function headsOf(index: ParsedIndex): IndexHead[] | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(index.headsText);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(v) || v.length !== index.spans.length || !v.every(isHead)) return undefined;
+  return v as IndexHead[];
+}
+
+function isHead(h: unknown): h is IndexHead {
+  return (
+    Array.isArray(h) && h.length === 9 && typeof h[0] === 'string' && typeof h[1] === 'string' && typeof h[2] === 'string' && STATUSES.has(h[3]) &&
+    typeof h[4] === 'number' && typeof h[5] === 'string' && (h[6] === null || typeof h[6] === 'string') && typeof h[7] === 'string' &&
+    (h[8] === null || (Array.isArray(h[8]) && h[8].every(x => typeof x === 'string')))
+  );
+}
+
+const STATUSES = new Set<unknown>(['active', 'exhausted', 'resolved']);
+
+function isSpan(s: unknown, size: number): boolean {
+  return Array.isArray(s) && Number.isInteger(s[0]) && Number.isInteger(s[1]) && s[0] >= 0 && s[1] >= 0 && s[0] + s[1] <= size;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

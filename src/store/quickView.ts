@@ -1,0 +1,246 @@
+// What the hooks read: memory.json with the journal's pending records applied, read synchronously,
+// without the lock (memory.json is replaced by atomic renames; the journal only grows until a fold
+// removes it) and without loading the store. The gate and the agents' context read it whole
+// (readView 'all'). With memory.index.json describing the current memory.json, a reader of a few
+// approaches (a post hook about to record a run: readApproach; a journal-mode writer: readView with
+// keys) parses only those whole, the lists beside them (learnings, edits, starts, decisions) and, for
+// the others, their index entries (headOf), which hold all that applying a run reads of another
+// approach. Either way the answer for those keys is the one a full read gives (test/integration/journal.test.ts).
+
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { applyRecord, pendingRecords, readJournalState, recordKey, type ApplyContext, type JournalContents } from '../core/journal';
+import { approachBytes } from '../core/memory';
+import { emptyMemory, SCHEMA_VERSION, type Approach, type Learning, type MemoryData } from '../core/types';
+import { readJournalSync } from './journal';
+import { describes, headOf, headsOf, INDEX_FILE_NAME, LISTS, parseIndex, type ParsedIndex } from './memoryIndex';
+import { MEMORY_FILE_NAME } from './memorySchema';
+
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+/** memory.json over this size is left to the store (which moves it aside). */
+const MAX_MEMORY_BYTES = 64 * 1024 * 1024;
+
+/** The last index parsed, kept by a caller that reads more than once (a post hook reads before and inside the lock). */
+export interface IndexCache {
+  key?: string;
+  index?: ParsedIndex;
+}
+
+export interface View {
+  data: MemoryData;
+  /** What an approach counts toward maxTotalBytes (heads carry their size: their attempts are not loaded). */
+  sizeOf: (a: Approach) => number;
+}
+
+/**
+ * Memory as a reader sees it, with the approaches of `keys` (or all) loaded whole. null: no memory
+ * at all yet. undefined: memory.json cannot be read here (an older schema, damaged, too large): ask
+ * the store, which migrates or moves it aside.
+ */
+export function readView(dir: string, keys: readonly string[] | 'all', ctx: Pick<ApplyContext, 'redact'>, cache: IndexCache = {}): View | null | undefined {
+  // the journal first: a fold that lands between the two reads is then seen in memory.json (marked folded)
+  const journalRead = readJournalSync(dir);
+  const journal = journalRead.kind === 'ok' ? journalRead.contents : undefined;
+  let fd: number;
+  try {
+    fd = openSync(path.join(dir, MEMORY_FILE_NAME), constants.O_RDONLY | NOFOLLOW);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT' && (e as NodeJS.ErrnoException).code !== 'ENOTDIR') return undefined;
+    if (!journal?.entries.length) return null;
+    return applyPending({ data: emptyData(), sizeOf: approachBytes }, journal, ctx);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > MAX_MEMORY_BYTES) return undefined;
+    const index = keys === 'all' ? undefined : readIndex(dir, cache);
+    let view: View | undefined;
+    if (index && index.schemaVersion === SCHEMA_VERSION && describes(index, stat)) {
+      const wanted = new Set(keys);
+      for (const r of pendingRecords({ ...emptyData(), journal: readJournalState(index.journal) }, journal)) {
+        const k = recordKey(r);
+        if (k !== undefined) wanted.add(k);
+      }
+      view = partialView(fd, index, wanted);
+    }
+    view ??= wholeView(fd, stat.size);
+    return view && applyPending(view, journal, ctx);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function emptyData(): MemoryData {
+  return emptyMemory();
+}
+
+function applyPending(view: View, journal: JournalContents | undefined, ctx: Pick<ApplyContext, 'redact'>): View {
+  for (const r of pendingRecords(view.data, journal)) {
+    try {
+      applyRecord(view.data, r, { ...ctx, sizeOf: view.sizeOf });
+    } catch {
+      // a record the engine cannot apply is left to the fold, which reports it
+    }
+  }
+  return view;
+}
+
+function readIndex(dir: string, cache: IndexCache): ParsedIndex | undefined {
+  const file = path.join(dir, INDEX_FILE_NAME);
+  try {
+    const st = statSync(file);
+    const key = `${st.ino}:${st.size}:${st.mtimeMs}`;
+    if (cache.key === key) return cache.index;
+    const index = parseIndex(readFileSync(file, 'utf8'));
+    cache.key = key;
+    cache.index = index;
+    return index;
+  } catch {
+    return undefined;
+  }
+}
+
+function readSlice(fd: number, start: number, length: number): unknown {
+  const buf = Buffer.allocUnsafe(length);
+  let got = 0;
+  while (got < length) {
+    const n = readSync(fd, buf, got, length - got, start + got);
+    if (n === 0) throw new Error('memory.json is shorter than its index says');
+    got += n;
+  }
+  return JSON.parse(buf.toString('utf8'));
+}
+
+/** The approaches in `wanted` whole, the rest as heads; undefined when a slice is not what the index says. */
+function partialView(fd: number, index: ParsedIndex, wanted: Set<string>): View | undefined {
+  const heads = headsOf(index);
+  if (!heads) return undefined;
+  const data = emptyData();
+  data.journal = readJournalState(index.journal);
+  const sizes = new WeakMap<Approach, number>();
+  try {
+    for (let i = 0; i < index.spans.length; i++) {
+      const [key, start, length, bytes] = index.spans[i];
+      let a: Approach;
+      if (wanted.has(key)) {
+        const whole = readSlice(fd, start, length);
+        if (!isApproach(whole) || whole.key !== key) return undefined;
+        a = whole;
+      } else {
+        a = headOf(key, heads[i]);
+        sizes.set(a, bytes);
+      }
+      if (key === '__proto__') Object.defineProperty(data.approaches, key, { value: a, enumerable: true, writable: true, configurable: true });
+      else data.approaches[key] = a;
+    }
+    if (!readLists(fd, index, data)) return undefined;
+  } catch {
+    return undefined;
+  }
+  return { data, sizeOf: a => sizes.get(a) ?? approachBytes(a) };
+}
+
+/** The lists beside the approaches (learnings, edits, starts, decisions) into `data`; false when one is not a list. */
+function readLists(fd: number, index: ParsedIndex, data: MemoryData): boolean {
+  for (const name of LISTS) {
+    const span = index.lists[name];
+    if (!span) {
+      if (name !== 'learnings') delete data[name];
+      continue;
+    }
+    const list = readSlice(fd, span[0], span[1]);
+    if (name === 'learnings' ? !isLearningList(list) : !Array.isArray(list)) return false;
+    (data as unknown as Record<string, unknown>)[name] = list;
+  }
+  return true;
+}
+
+/**
+ * One approach as it stands for a writer that needs only its own history (whether it exists, its
+ * ledger: a hook about to record a run of it): memory.json's approach (found by the index, else in
+ * the whole file) with the journal's runs of that approach applied to it alone. What other runs do
+ * to it (an eviction, an alternative linked) is not seen: read with readView for anything that
+ * depends on them. null: memory.json cannot be read here (ask the store).
+ */
+export function readApproach(dir: string, key: string, ctx: Pick<ApplyContext, 'redact'>, cache: IndexCache = {}): { approach: Approach | undefined } | null {
+  const journalRead = readJournalSync(dir);
+  const journal = journalRead.kind === 'ok' ? journalRead.contents : undefined;
+  const mine = emptyData();
+  let fd: number;
+  try {
+    fd = openSync(path.join(dir, MEMORY_FILE_NAME), constants.O_RDONLY | NOFOLLOW);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') return null;
+    return { approach: ownRuns(mine, key, journal, ctx) };
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > MAX_MEMORY_BYTES) return null;
+    const index = readIndex(dir, cache);
+    if (index && index.schemaVersion === SCHEMA_VERSION && describes(index, stat)) {
+      mine.journal = readJournalState(index.journal);
+      // the edit events a run of it is judged with (what changed since its last failure)
+      if (!readLists(fd, index, mine)) return null;
+      const span = index.spans.find(s => s[0] === key);
+      if (span) {
+        const whole = readSlice(fd, span[1], span[2]);
+        if (!isApproach(whole) || whole.key !== key) return null;
+        Object.defineProperty(mine.approaches, key, { value: whole, enumerable: true, writable: true, configurable: true });
+      }
+    } else {
+      const view = wholeView(fd, stat.size);
+      if (!view) return null;
+      mine.journal = view.data.journal;
+      for (const name of LISTS) (mine as unknown as Record<string, unknown>)[name] = view.data[name];
+      const found = Object.prototype.hasOwnProperty.call(view.data.approaches, key) ? view.data.approaches[key] : undefined;
+      if (found) Object.defineProperty(mine.approaches, key, { value: found, enumerable: true, writable: true, configurable: true });
+    }
+    return { approach: ownRuns(mine, key, journal, ctx) };
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The approach of `key` in `mine` with the journal's pending runs of that approach applied. */
+function ownRuns(mine: MemoryData, key: string, journal: JournalContents | undefined, ctx: Pick<ApplyContext, 'redact'>): Approach | undefined {
+  for (const r of pendingRecords(mine, journal)) {
+    if (recordKey(r) !== key) continue;
+    try {
+      applyRecord(mine, r, ctx);
+    } catch {
+      // left to the fold, which reports it
+    }
+  }
+  return Object.prototype.hasOwnProperty.call(mine.approaches, key) ? mine.approaches[key] : undefined;
+}
+
+/** memory.json parsed whole; undefined when it is not a current, well-formed memory. */
+function wholeView(fd: number, size: number): View | undefined {
+  let d: MemoryData;
+  try {
+    d = readSlice(fd, 0, size) as MemoryData;
+  } catch {
+    return undefined;
+  }
+  if (!d || typeof d !== 'object' || d.schemaVersion !== SCHEMA_VERSION || !d.approaches || typeof d.approaches !== 'object' || !isLearningList(d.learnings)) return undefined;
+  if (!Object.values(d.approaches).every(isApproach)) return undefined;
+  d.journal = readJournalState(d.journal);
+  if (!d.journal) delete d.journal;
+  return { data: d, sizeOf: approachBytes };
+}
+
+function isApproach(a: unknown): a is Approach {
+  if (!a || typeof a !== 'object') return false;
+  const x = a as Approach;
+  return (
+    typeof x.key === 'string' && typeof x.command === 'string' && typeof x.label === 'string' && typeof x.cwd === 'string' &&
+    typeof x.status === 'string' && typeof x.failures === 'number' && typeof x.lastErrorSignature === 'string' && typeof x.updatedAt === 'string' &&
+    Array.isArray(x.attempts) && Array.isArray(x.alternativesTried)
+  );
+}
+
+function isLearningList(v: unknown): v is Learning[] {
+  return Array.isArray(v) && v.every(l => l && typeof l === 'object' && typeof (l as Learning).text === 'string' && typeof (l as Learning).type === 'string');
+}
