@@ -2,6 +2,28 @@ import { builtinModules } from 'node:module';
 import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
+// ---- comments say why the code is as it is, not its history ------------------------------------
+// An issue or seed number in a comment sends the reader to a tracker or a document the repository
+// does not hold; the reason belongs in the comment itself (the commit message keeps the history).
+const HISTORY_REF = /\b(?:issue|seed)s?\s*#?\d+/i;
+const local = {
+  rules: {
+    'no-history-comments': {
+      meta: { type: 'suggestion', schema: [], messages: { history: 'Comment cites "{{ref}}": say why the code is as it is, not which issue or seed it came from.' } },
+      create(context) {
+        return {
+          Program() {
+            for (const comment of context.sourceCode.getAllComments()) {
+              const m = HISTORY_REF.exec(comment.value);
+              if (m) context.report({ loc: comment.loc, messageId: 'history', data: { ref: m[0] } });
+            }
+          },
+        };
+      },
+    },
+  },
+};
+
 // ---- the layers (data flows one way: event → core decides → store persists → UI) ----------------
 // Relative imports whose path names one of these folders, at any depth: '../store/x', '../../host'.
 const layer = (...names) => `^\\.{1,2}/(?:.*/)?(?:${names.join('|')})(?:\\.[cm]?[jt]s)?(?:/|$)`;
@@ -31,26 +53,26 @@ const layerRules = {
   // what people read, laid out from core's data: the panel's snapshot, the reflection document
   views: restrict([vscode, ...nodeBuiltins('src/views lays out core data for people: no Node built-ins.')], [
     { group: ['node:*'], message: 'src/views lays out core data for people: no Node built-ins.' },
-    { regex: layer('store', 'app', 'host', 'embeddings', 'agents', 'cli', 'judgement', 'extension'), message: 'src/views lays out core data in the webview protocol\'s types: it imports only src/core and src/shared.' },
+    { regex: layer('store', 'app', 'host', 'embeddings', 'agents', 'cli', 'replay', 'extension'), message: 'src/views lays out core data in the webview protocol\'s types: it imports only src/core and src/shared.' },
   ]),
   store: restrict([vscode], [
-    { regex: layer('app', 'host', 'embeddings', 'agents', 'cli', 'judgement', 'shared', 'views', 'extension'), message: 'src/store persists what core decides: it imports only src/core (and src/store).' },
+    { regex: layer('app', 'host', 'embeddings', 'agents', 'cli', 'replay', 'shared', 'views', 'extension'), message: 'src/store persists what core decides: it imports only src/core (and src/store).' },
   ]),
   // the application services (WorkspaceMemory): core's decisions applied to the store
   app: restrict([vscode], [
-    { regex: layer('host', 'embeddings', 'agents', 'cli', 'judgement', 'shared', 'views', 'extension'), message: 'src/app applies core to the store: it imports only src/core and src/store.' },
+    { regex: layer('host', 'embeddings', 'agents', 'cli', 'replay', 'shared', 'views', 'extension'), message: 'src/app applies core to the store: it imports only src/core and src/store.' },
   ]),
   embeddings: restrict([vscode], [
-    { regex: layer('app', 'host', 'agents', 'cli', 'judgement', 'views', 'extension'), message: 'src/embeddings scores for recall: it imports only src/core and src/store.' },
+    { regex: layer('app', 'host', 'agents', 'cli', 'replay', 'views', 'extension'), message: 'src/embeddings scores for recall: it imports only src/core and src/store.' },
   ]),
-  // the front doors (agents, CLI, the judgement replay) sit on app; only the extension entry reaches the host
+  // the front doors (agents, CLI, the replay of agent histories) sit on app; only the extension entry reaches the host
   doors: restrict([vscode], [
     { regex: layer('host', 'extension'), message: 'Only src/extension.ts imports src/host: the CLI and the agents go through src/app.' },
   ]),
   // the host ↔ webview protocol: the webview bundles it, so it must pull in nothing else of ours
   shared: restrict([vscode, ...nodeBuiltins('src/shared is bundled into the webview too: no Node built-ins.')], [
     { group: ['node:*'], message: 'src/shared is bundled into the webview too: no Node built-ins.' },
-    { regex: layer('core', 'store', 'app', 'host', 'embeddings', 'agents', 'cli', 'judgement', 'views', 'extension'), message: 'src/shared is bundled into the webview: it imports nothing else of ours.' },
+    { regex: layer('core', 'store', 'app', 'host', 'embeddings', 'agents', 'cli', 'replay', 'views', 'extension'), message: 'src/shared is bundled into the webview: it imports nothing else of ours.' },
   ]),
 };
 
@@ -94,9 +116,18 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs', globals: { ...nodeGlobals, require: 'readonly', module: 'writable', suite: 'readonly', test: 'readonly', suiteSetup: 'readonly', suiteTeardown: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  // the pure unit tier starts nothing: no process, worker thread or socket (test/support/pureTier.mjs
+  // refuses them at run time too); such tests belong in test/integration
+  {
+    files: ['test/unit/**/*.ts'],
+    rules: restrict(['child_process', 'worker_threads', 'net', 'dgram', 'cluster'].flatMap(m => [m, `node:${m}`]).map(name => ({
+      name,
+      message: 'test/unit is the pure tier (npm run check): a test that starts a process, a worker or a socket belongs in test/integration.',
+    }))),
+  },
   // the layers: only src/host and src/extension.ts may import vscode
   { files: ['src/shared/**/*.ts'], rules: layerRules.shared },
-  { files: ['src/agents/**/*.ts', 'src/cli.ts', 'src/cli/**/*.ts', 'src/judgement/**/*.ts', 'src/hook.ts', 'src/hookLoader.ts'], rules: layerRules.doors },
+  { files: ['src/agents/**/*.ts', 'src/cli.ts', 'src/cli/**/*.ts', 'src/replay/**/*.ts', 'src/hook.ts', 'src/hookLoader.ts'], rules: layerRules.doors },
   { files: ['src/core/**/*.ts'], rules: layerRules.core },
   { files: ['src/views/**/*.ts'], rules: layerRules.views },
   { files: ['src/store/**/*.ts'], rules: layerRules.store },
@@ -117,11 +148,12 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: [
       'src/core/testResults/**', 'src/cli/main.ts', 'src/core/rules/team.ts', 'src/store/team/**', 'src/embeddings/**',
-      'src/judgement/**', 'src/core/prompts/lmReflection.ts', 'src/core/reflection.ts',
+      'src/replay/**', 'src/core/prompts/lmReflection.ts', 'src/core/reflection.ts',
     ],
     plugins: { regexp },
     rules: { 'regexp/no-super-linear-backtracking': 'error', 'regexp/no-super-linear-move': 'error' },
   },
+  { files: ['src/**/*.ts', 'webview/**/*.ts'], plugins: { local }, rules: { 'local/no-history-comments': 'error' } },
   // a function a newcomer can hold: a longer one says why, in an eslint-disable comment above it
   {
     files: ['src/**/*.ts', 'webview/**/*.ts'],

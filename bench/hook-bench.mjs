@@ -79,7 +79,7 @@ const approaches = Object.keys(data.approaches).length;
 const exhausted = Object.values(data.approaches).filter(a => a.status === 'exhausted').length;
 const memoryKb = fs.statSync(memoryFile).size / 1024;
 
-// payloads as Claude Code 2.1.197 sends them (test/unit/fixtures/hooks/claude/real-2.1.197)
+// payloads as Claude Code 2.1.197 sends them (test/fixtures/hooks/claude/real-2.1.197)
 const base = { session_id: 'bench', transcript_path: path.join(home, 't.jsonl'), cwd: ws, permission_mode: 'bypassPermissions' };
 let callNo = 0;
 const pre = (command, tool = 'Bash') => () => JSON.stringify({ ...base, hook_event_name: 'PreToolUse', tool_name: tool, tool_input: tool === 'Bash' ? { command, description: 'x' } : { file_path: 'x', content: 'y' }, tool_use_id: `toolu_${++callNo}` });

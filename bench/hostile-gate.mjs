@@ -1,6 +1,6 @@
 // node --import tsx bench/hostile-gate.mjs [--kb 100]
 //
-// The gate under hostile input: every 100 KB command-line shape of test/unit/fixtures/hostileGate.ts
+// The gate under hostile input: every 100 KB command-line shape of test/fixtures/hostileGate.ts
 // through the pre hook, the approach key and the self-protection facts (slowest cases first), and a
 // user redaction pattern over its budget ((.*a){100} on 2 MB of output). Prints Markdown for
 // BENCHMARKS.md. Nothing here asserts a time.
@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import { createRedactor } from '../src/core/text/redact.ts';
 
 const kb = process.argv.includes('--kb') ? Number(process.argv[process.argv.indexOf('--kb') + 1]) : 100;
-const run = spawnSync(process.execPath, ['--import', 'tsx', 'test/unit/fixtures/hostileGate.ts', '--kb', String(kb)], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+const run = spawnSync(process.execPath, ['--import', 'tsx', 'test/fixtures/hostileGate.ts', '--kb', String(kb)], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 if (run.status !== 0) throw new Error(run.stderr);
 const done = run.stdout.split('\n').filter(Boolean).map(l => JSON.parse(l)).filter(r => r.done).sort((a, b) => b.ms - a.ms);
 console.log(`| Case (${kb} KB lines) | Time |`);

@@ -1,10 +1,10 @@
 // node --import tsx bench/hostile-input.mjs [--mb 1]
 //
-// Time per MB of every pathological output shape (test/unit/fixtures/hostileShapes.ts) through
+// Time per MB of every pathological output shape (test/fixtures/hostileShapes.ts) through
 // redact, record's pipeline (prepareAttempt) and each scanner; prints the worst cases and the worst
 // time per MB as a Markdown table for BENCHMARKS.md. Nothing here asserts a time.
 import * as os from 'node:os';
-import { runHostileShapes } from '../test/unit/fixtures/hostileShapes.ts';
+import { runHostileShapes } from '../test/fixtures/hostileShapes.ts';
 
 const mb = process.argv.includes('--mb') ? Number(process.argv[process.argv.indexOf('--mb') + 1]) : 1;
 // one warm-up pass on small input so that the figures are not the JIT's

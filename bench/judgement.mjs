@@ -3,7 +3,7 @@
 // Judgement on real agent work. Replays every trajectory of the development corpora
 // (../shared/trajectories/*.jsonl.gz; a `X.shell.jsonl.gz` copy is skipped when `X.jsonl.gz` is there, unless
 // --shell-only asks for the shell copies instead; or the files given with --corpus) through the product's own
-// replay (src/judgement/replay.ts: WorkspaceMemory.check before each command, .record after it, the edit
+// replay (src/replay/replay.ts: WorkspaceMemory.check before each command, .record after it, the edit
 // events between commands through .recordEdits, one fresh in-memory memory per trajectory) at thresholds 3
 // and 5, and measures, for all corpora together, per corpus and per harness (mini-swe-agent, Claude Code,
 // OpenHands):
@@ -30,8 +30,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readCorpusFile } from '../src/judgement/corpus.ts';
-import { replayTrajectory } from '../src/judgement/replay.ts';
+import { readCorpusFile } from '../src/replay/corpus.ts';
+import { replayTrajectory } from '../src/replay/replay.ts';
 import { errorLine, outcome, stuckRuns, waitingRuns } from './judgementTruth.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');

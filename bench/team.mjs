@@ -18,8 +18,8 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RECALL_CLIENT_VECTORS } from '../src/store/team/database.ts';
 import { WorkspaceMemory } from '../src/app/workspaceMemory.ts';
-import { startCluster } from '../test/unit/helpers/pgCluster.ts';
-import { cloneWorkspace, machine } from '../test/unit/helpers/teamWorkspace.ts';
+import { startCluster } from '../test/support/pgCluster.ts';
+import { cloneWorkspace, machine } from '../test/support/teamWorkspace.ts';
 import { teamScale } from './teamScale.mjs';
 import { medianP95, time } from './timing.mjs';
 

@@ -4,8 +4,8 @@
 // recall (words only, and words + vectors scored on the client), in the largest project and in a small
 // one, and counts the temporary files PostgreSQL wrote (sorts spilled to disk) per pull.
 // Used by bench/team.mjs (`node --import tsx bench/team.mjs --scale`). Nothing here asserts a time.
-import { queryRows } from '../test/unit/helpers/pgCluster.ts';
-import { cloneWorkspace, machine } from '../test/unit/helpers/teamWorkspace.ts';
+import { queryRows } from '../test/support/pgCluster.ts';
+import { cloneWorkspace, machine } from '../test/support/teamWorkspace.ts';
 import { createTeamEmbedder } from '../src/embeddings/index.ts';
 import { vectorBytes } from '../src/store/team/database.ts';
 import { time } from './timing.mjs';

@@ -1,7 +1,7 @@
 // node --import tsx scripts/gen-tool-manifest.mjs [--check]
 // Writes package.json's contributes.languageModelTools from the tool definitions (src/agents/tools.ts):
 // names, descriptions and each input's JSON Schema generated from its zod schema (z.toJSONSchema).
-// --check: exit 1 when package.json differs (test/unit/mcp.test.ts asserts the same).
+// --check: exit 1 when package.json differs (test/integration/mcp.test.ts asserts the same).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -203,10 +203,6 @@ export function languageModelToolsManifest(): Array<Record<string, unknown>> {
   }));
 }
 
-export function toolDefinition(name: string): ToolDefinition | undefined {
-  return TOOL_DEFINITIONS.find(d => d.name === name);
-}
-
 /** The input does not fit the tool's schema; the message is written for the model. */
 export class ToolInputError extends Error {}
 

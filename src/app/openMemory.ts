@@ -1,6 +1,6 @@
 // The one way a WorkspaceMemory is built, for every caller: the extension (src/host/registry.ts),
 // the CLI and MCP (src/cli/main.ts), the post hook (src/agents/hooks/record.ts) and the replay
-// (src/judgement/replay.ts). Each gets the same validated settings, its folder's team link when team
+// (src/replay/replay.ts). Each gets the same validated settings, its folder's team link when team
 // memory is on (so that every write from any door reaches the outbox) and its recall scorer built on
 // the first recall, never when the memory is opened. What differs between doors is said here, by
 // the options they pass, not by copies of this code.

@@ -1,4 +1,4 @@
-// `LEARNING[type]: text` lines (seed 004) in reflections, notes or terminal output become learnings.
+// `LEARNING[type]: text` lines in reflections, notes or terminal output become learnings.
 
 import type { Learning, LearningType } from './types';
 

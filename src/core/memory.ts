@@ -1,5 +1,5 @@
-// The engine: turns a finished command into an attempt, updates its approach (seed 001), links
-// alternatives and keeps the memory inside its caps. Loop patterns and progress (seed 000) are in
+// The engine: turns a finished command into an attempt, updates its approach, links
+// alternatives and keeps the memory inside its caps. Loop patterns and progress are in
 // ./patterns.ts; "may I run this?" is in ./check.ts.
 // Pure functions over MemoryData: the store persists, the host and the CLI show.
 
@@ -148,7 +148,7 @@ interface JudgedOutcome {
 }
 
 /**
- * What the run's exit code means for the count (issue 10; each rule in ./judgement.ts names its behaviour):
+ * What the run's exit code means for the count (each rule in ./judgement.ts names its behaviour):
  * a read-only probe's exit 1 is an answer; an exit-0 pipeline whose output shows failing tests failed;
  * a chain's failure is charged to the step the shell named.
  */
@@ -377,7 +377,7 @@ function salientWords(a: Approach): Set<string> {
 }
 
 /**
- * Another approach counts as an alternative tried for the same problem (seed 001) when it failed in
+ * Another approach counts as an alternative tried for the same problem when it failed in
  * the same stretch, in the same folder, and is about the same thing: the same program
  * (`prisma migrate` for `prisma generate`) or a shared salient word in the command or the error
  * (`npm install @prisma/client` for "Cannot find module '@prisma/client'"). Unrelated failures of
@@ -452,7 +452,7 @@ export function approachBytes(a: Approach): number {
 }
 
 /**
- * Keeps the memory inside its caps (seed 002): evicts the oldest resolved approaches first,
+ * Keeps the memory inside its caps: evicts the oldest resolved approaches first,
  * then the oldest failing ones; exhausted approaches go last. Never evicts `keep`.
  * Reflections and learnings are FIFO.
  */

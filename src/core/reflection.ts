@@ -1,4 +1,4 @@
-// Reflection (seed 000) stored as a Reflexion episodic-memory record (seed 003 schema).
+// Reflection stored as a Reflexion episodic-memory record.
 // The engine fills the self-reflection from heuristics per error category; the host may replace
 // it with a language model's answer and marks which produced it.
 
@@ -30,7 +30,7 @@ export interface SelfReflection {
   related_reflections?: number[];
 }
 
-/** A reflection record: the seed 003 schema plus a `failure_memory` block for our own views. */
+/** A reflection record: the Reflexion record schema plus a `failure_memory` block for our own views. */
 export interface ReflectionRecord {
   loop_id: string;
   iteration: number;
@@ -121,7 +121,7 @@ export interface ReflectionInput {
   approach: Approach;
   threshold: number;
   similar: RecallHit[];
-  /** Ω: reflections kept in the working window (seed 003), FIFO. */
+  /** Ω: reflections kept in the working window, FIFO. */
   omega?: number;
   now?: Date;
   id: string;

@@ -1,4 +1,4 @@
-// The vocabulary of Failure Memory (see ../shared/seeds): attempts, approaches, reflections, learnings.
+// The vocabulary of Failure Memory (README, "What counts"): attempts, approaches, reflections, learnings.
 // Plain data only: everything here is JSON-serializable and is what the store persists.
 
 /**
@@ -21,7 +21,7 @@ export interface TestFailure {
   message: string;
 }
 
-/** Parsed test run (seed 000). */
+/** Parsed test run. */
 export interface TestResults {
   /** jest, vitest, mocha, pytest, go, cargo, node-test, surefire, rspec, dotnet */
   framework: string;
@@ -112,7 +112,7 @@ export interface FixRecord {
 
 export type ApproachStatus = 'active' | 'exhausted' | 'resolved';
 
-/** One approach (seed 001 "failed command"): all attempts that share an approach key. */
+/** One approach (a "failed command" as a user says it): all attempts that share an approach key. */
 export interface Approach {
   key: string;
   /** The most recent command line of this approach (redacted), for display. */
@@ -222,7 +222,7 @@ export interface DecisionRecord {
 export interface MemoryData {
   schemaVersion: number;
   approaches: Record<string, Approach>;
-  /** Episodic memory: reflection records (seed 003 schema), newest last. */
+  /** Episodic memory: reflection records (the Reflexion record schema), newest last. */
   reflections: unknown[];
   learnings: Learning[];
   /** Recent edit events of the workspace, oldest first (bounded: MAX_EDITS). */
@@ -273,7 +273,7 @@ export interface EngineSettings {
 /** What recording a run is judged with: the recorder's threshold, window and caps. */
 export type JudgingSettings = Pick<EngineSettings, 'threshold' | 'window' | 'limits'>;
 
-/** Caps per workspace (seed 002): the oldest resolved approaches are evicted first. */
+/** Caps per workspace: the oldest resolved approaches are evicted first. */
 export interface MemoryLimits {
   maxApproaches: number;
   maxTotalBytes: number;

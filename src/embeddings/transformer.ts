@@ -10,7 +10,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
@@ -295,9 +295,3 @@ export function onnxRuntimeAvailable(workerPath: string = defaultWorkerPath()): 
   }
 }
 
-/** Size in bytes of a model folder's files (for the log and the benchmark). */
-export async function modelSize(loc: ModelLocation): Promise<number> {
-  let total = 0;
-  for (const f of [...MODEL_FILES, onnxFileFor(loc.dtype)]) total += (await stat(path.join(modelDir(loc), ...f.split('/')))).size;
-  return total;
-}

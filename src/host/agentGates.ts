@@ -12,11 +12,11 @@ import { harnessSigns, targetFor } from '../agents/setup';
 import { applySetup, describeChanges, planSetup } from '../agents/setupFiles';
 import { HARNESSES, HARNESS_IDS, type HarnessId } from '../agents/hooks';
 import { installLauncher, launcherDir } from '../agents/launcher';
+import { CommandId } from './commandIds';
 import { Disposable } from './disposable';
 import type { Logger } from './logger';
 import { nodeExecutable } from './mcpProvider';
 
-export const SETUP_AGENT_GATES_COMMAND = 'failureMemory.setupAgentGates';
 /** Set once the gates are set up in a folder: the walkthrough step ticks itself off. */
 export const AGENT_GATES_CONTEXT_KEY = 'failureMemory.agentGatesSetUp';
 
@@ -36,7 +36,7 @@ export class AgentGates extends Disposable {
     private readonly onSetUp: () => void = () => {},
   ) {
     super();
-    this.track(vscode.commands.registerCommand(SETUP_AGENT_GATES_COMMAND, (args?: SetupArgs) => this.setup(args)));
+    this.track(vscode.commands.registerCommand(CommandId.SetupAgentGates, (args?: SetupArgs) => this.setup(args)));
     // off the activation path: a few small file operations in the user's home and the folders
     setTimeout(() => {
       this.pointLauncher();

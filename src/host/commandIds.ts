@@ -1,6 +1,7 @@
-// Every command the extension registers, by id (package.json contributes the same ids).
+// Every command the extension registers, by id (package.json contributes the same ids; a unit test
+// holds the two lists equal). A plain enum, not a const one, so that the test can list it.
 
-export const enum CommandId {
+export enum CommandId {
   Reflect = 'failureMemory.reflect',
   ShowMemory = 'failureMemory.showMemory',
   MarkResolved = 'failureMemory.markResolved',
@@ -14,6 +15,8 @@ export const enum CommandId {
   ResumeCapture = 'failureMemory.resumeCapture',
   SetTeamPassword = 'failureMemory.setTeamPassword',
   SyncTeam = 'failureMemory.syncTeam',
+  SetupAgentGates = 'failureMemory.setupAgentGates',
+  /** Only for end-to-end tests (registered when FAILURE_MEMORY_E2E_LOG is set; hidden otherwise). */
   InvokeToolForTests = 'failureMemory.test.invokeTool',
 }
 

@@ -1,5 +1,5 @@
 // The guard's VS Code side: when an exhausted approach starts again it is stopped at once
-// (blockMode interrupt) and the help dialog says what failed and what to do (seed 001). The
+// (blockMode interrupt) and the help dialog says what failed and what to do. The
 // decisions themselves are pure and live in core/rules/guardVerdict.ts; here they are carried out.
 // Quiet by design: the modal help dialog is the only thing that asks for a decision; everything
 // else (exhausted now, same error twice, resolved, who stopped a run) goes to the status bar.

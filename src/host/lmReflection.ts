@@ -1,4 +1,4 @@
-// Self-reflection by a chat model available in VS Code (issue 4), behind three gates: the
+// Self-reflection by a chat model available in VS Code, behind three gates: the
 // setting failureMemory.reflection.useLanguageModel, a model from vscode.lm.selectChatModels(),
 // and the user's consent (asked once, modal, remembered in globalState). Any failure, timeout or
 // cancel keeps the engine's heuristics record (produced_by stays 'heuristics').

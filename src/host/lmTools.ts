@@ -5,14 +5,13 @@
 import * as vscode from 'vscode';
 import { agentGatesSetUp } from '../agents/hooks/protect';
 import { confirmationFor, runTool, ToolInputError, TOOL_DEFINITIONS, type ToolDefinition } from '../agents/tools';
+import { CommandId } from './commandIds';
 import { Disposable } from './disposable';
 import type { Logger } from './logger';
 import type { MemoryRegistry } from './registry';
 
 type ToolInput = Record<string, unknown>;
 
-/** Only for end-to-end tests (registered when FAILURE_MEMORY_E2E_LOG is set; hidden otherwise). */
-export const TEST_INVOKE_COMMAND = 'failureMemory.test.invokeTool';
 const E2E_CONTEXT_KEY = 'failureMemory.e2e';
 
 class FailureMemoryTool implements vscode.LanguageModelTool<ToolInput> {
@@ -86,7 +85,7 @@ export class LanguageModelTools extends Disposable {
    */
   private registerTestCommand(): void {
     this.track(
-      vscode.commands.registerCommand(TEST_INVOKE_COMMAND, async (name?: unknown, input?: unknown) => {
+      vscode.commands.registerCommand(CommandId.InvokeToolForTests, async (name?: unknown, input?: unknown) => {
         let tool = typeof name === 'string' ? name : '';
         let args: unknown = input ?? {};
         if (!tool) {

@@ -1,14 +1,15 @@
 // The memory panel: a webview view in the Failure Memory activity-bar container. The host owns the
 // state and posts full snapshots (after the webview's `ready`, when it becomes visible, and whenever
 // the memory changes — also from the CLI or another window); the webview only renders and asks.
-// Every message from the webview is validated (shared/protocol.ts) and checked against the memory
+// Every message from the webview is validated (shared/webviewMessages.ts) and checked against the memory
 // before anything acts on it.
 
 import * as vscode from 'vscode';
 import { buildSnapshot, searchResults } from '../views/panelModel';
 import { plainText } from '../core/text/plainText';
 import type { Approach } from '../core/types';
-import { validateWebviewMessage, type CaptureView, type HostMessage, type RecallView, type WebviewMessage } from '../shared/protocol';
+import type { CaptureView, HostMessage, RecallView } from '../shared/protocol';
+import { validateWebviewMessage, type WebviewMessage } from '../shared/webviewMessages';
 import type { ApproachActions } from './actions';
 import { CommandId, type ApproachRef } from './commandIds';
 import { webviewHtml } from './webviewHtml';

@@ -49,7 +49,7 @@ export class MemoryRegistry extends Disposable {
     private config: ExtensionConfig,
     /** Told when recall first builds a folder's scorer (the host may offer the model download). */
     private readonly onScorerCreated: (s: SemanticScorer) => void = () => {},
-    /** Team memory (issue 16): each folder's WorkspaceMemory gets its team link from here. */
+    /** Team memory: each folder's WorkspaceMemory gets its team link from here. */
     private readonly team?: TeamHub,
   ) {
     super();

@@ -218,47 +218,15 @@ export interface ApproachTarget {
   key: string;
 }
 
-export type WebviewMessage =
-  | { type: 'ready' }
-  | ({ type: 'resolve' } & ApproachTarget)
-  | ({ type: 'runAnywayOnce' } & ApproachTarget)
-  | ({ type: 'reflect' } & ApproachTarget)
-  | ({ type: 'copyCommand' } & ApproachTarget)
-  | ({ type: 'copyBrief' } & ApproachTarget)
-  | { type: 'search'; query: string }
-  | { type: 'addLearning'; folder: string; learningType: LearningTypeView; text: string; key?: string }
-  | { type: 'updateLearning'; folder: string; id: string; learningType?: LearningTypeView; text?: string }
-  | { type: 'deleteLearning'; folder: string; id: string }
-  | { type: 'openLog' }
-  | { type: 'downloadModel' };
-
-export type WebviewMessageType = WebviewMessage['type'];
-
-export const WEBVIEW_MESSAGE_TYPES: readonly WebviewMessageType[] = [
-  'ready',
-  'resolve',
-  'runAnywayOnce',
-  'reflect',
-  'copyCommand',
-  'copyBrief',
-  'search',
-  'addLearning',
-  'updateLearning',
-  'deleteLearning',
-  'openLog',
-  'downloadModel',
-];
+// The messages themselves: one zod schema per kind in ./webviewMessages.ts (the host validates with
+// them; the webview, which only sends, needs nothing but the type)
+export type { WebviewMessage, WebviewMessageType } from './webviewMessages';
 
 // ---- validation helpers ----
 
 type Obj = Record<string, unknown>;
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-// C0 controls except tab, newline and carriage return; DEL
-const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
-const CONTROL_ANY = /[\u0000-\u001f\u007f]/;
-const ID_RE = /^[A-Za-z0-9_-]+$/;
-const URI_RE = /^[a-z][a-z0-9+.-]*:/i;
 
 /** A plain data object (what structured clone or JSON.parse gives), without prototype-pollution keys. */
 function isPlainObject(v: unknown): v is Obj {
@@ -278,131 +246,6 @@ const optional = <T>(v: unknown, check: (x: unknown) => x is T): boolean => v ==
 
 export function isLearningTypeView(v: unknown): v is LearningTypeView {
   return oneOf(LEARNING_TYPES, v);
-}
-
-// ---- webview → host: untrusted ----
-
-export type Validation = { ok: true; message: WebviewMessage } | { ok: false; reason: string };
-
-function field(m: Obj, name: string, kind: 'folder' | 'key' | 'id'): string | { error: string } {
-  const v = m[name];
-  if (typeof v !== 'string') return { error: `${name} must be a string` };
-  if (!v) return { error: `${name} is empty` };
-  if (v.length > LIMITS[kind]) return { error: `${name} is longer than ${LIMITS[kind]} characters` };
-  if (CONTROL_ANY.test(v)) return { error: `${name} holds control characters` };
-  if (FORBIDDEN_KEYS.has(v)) return { error: `${name} is a reserved name` };
-  if (kind === 'id' && !ID_RE.test(v)) return { error: `${name} has characters an id never has` };
-  if (kind === 'folder' && !URI_RE.test(v)) return { error: `${name} is not a URI` };
-  return v;
-}
-
-function text(m: Obj, name: string, max: number, required: boolean): string | undefined | { error: string } {
-  const v = m[name];
-  if (v === undefined && !required) return undefined;
-  if (typeof v !== 'string') return { error: `${name} must be a string` };
-  if (v.length > max) return { error: `${name} is longer than ${max} characters` };
-  if (CONTROL_IN_TEXT.test(v)) return { error: `${name} holds control characters` };
-  if (required && !v.trim()) return { error: `${name} is empty` };
-  return v;
-}
-
-const ALLOWED_FIELDS: Record<WebviewMessageType, readonly string[]> = {
-  ready: [],
-  resolve: ['folder', 'key'],
-  runAnywayOnce: ['folder', 'key'],
-  reflect: ['folder', 'key'],
-  copyCommand: ['folder', 'key'],
-  copyBrief: ['folder', 'key'],
-  search: ['query'],
-  addLearning: ['folder', 'learningType', 'text', 'key'],
-  updateLearning: ['folder', 'id', 'learningType', 'text'],
-  deleteLearning: ['folder', 'id'],
-  openLog: [],
-  downloadModel: [],
-};
-
-/**
- * Checks a message from the webview and returns a fresh copy holding only the known fields.
- * Rejects unknown kinds, unknown or reserved fields, wrong types, over-long or control-character
- * strings, and enum values out of range. Whether the named folder, approach or learning exists is
- * the host's check: this function only knows the message.
- */
-export function validateWebviewMessage(v: unknown): Validation {
-  const fail = (reason: string): Validation => ({ ok: false, reason });
-  if (!isPlainObject(v)) return fail('not a plain object');
-  const keys = Object.keys(v);
-  if (keys.length > LIMITS.fields) return fail('too many fields');
-  const type = v.type;
-  if (!oneOf(WEBVIEW_MESSAGE_TYPES, type)) return fail(`unknown message type ${JSON.stringify(String(type).slice(0, 40))}`);
-  const allowed = ALLOWED_FIELDS[type];
-  const extra = keys.find(k => k !== 'type' && !allowed.includes(k));
-  if (extra !== undefined) return fail(`unexpected field ${JSON.stringify(extra.slice(0, 40))} in ${type}`);
-
-  switch (type) {
-    case 'ready':
-    case 'openLog':
-    case 'downloadModel':
-      return { ok: true, message: { type } };
-    case 'resolve':
-    case 'runAnywayOnce':
-    case 'reflect':
-    case 'copyCommand':
-    case 'copyBrief': {
-      const folder = field(v, 'folder', 'folder');
-      if (typeof folder !== 'string') return fail(folder.error);
-      const key = field(v, 'key', 'key');
-      if (typeof key !== 'string') return fail(key.error);
-      return { ok: true, message: { type, folder, key } };
-    }
-    case 'search': {
-      const query = text(v, 'query', LIMITS.query, false);
-      if (typeof query !== 'string') return fail(query ? query.error : 'query must be a string');
-      return { ok: true, message: { type, query } };
-    }
-    case 'addLearning': {
-      const folder = field(v, 'folder', 'folder');
-      if (typeof folder !== 'string') return fail(folder.error);
-      if (!isLearningTypeView(v.learningType)) return fail(`learningType must be one of ${LEARNING_TYPES.join(', ')}`);
-      const body = text(v, 'text', LIMITS.learningText, true);
-      if (typeof body !== 'string') return fail(body ? body.error : 'text is missing');
-      const message: Extract<WebviewMessage, { type: 'addLearning' }> = { type, folder, learningType: v.learningType, text: body };
-      if (v.key !== undefined) {
-        const key = field(v, 'key', 'key');
-        if (typeof key !== 'string') return fail(key.error);
-        message.key = key;
-      }
-      return { ok: true, message };
-    }
-    case 'updateLearning': {
-      const folder = field(v, 'folder', 'folder');
-      if (typeof folder !== 'string') return fail(folder.error);
-      const id = field(v, 'id', 'id');
-      if (typeof id !== 'string') return fail(id.error);
-      const message: Extract<WebviewMessage, { type: 'updateLearning' }> = { type, folder, id };
-      if (v.learningType !== undefined) {
-        if (!isLearningTypeView(v.learningType)) return fail(`learningType must be one of ${LEARNING_TYPES.join(', ')}`);
-        message.learningType = v.learningType;
-      }
-      if (v.text !== undefined) {
-        const body = text(v, 'text', LIMITS.learningText, true);
-        if (typeof body !== 'string') return fail(body ? body.error : 'text is missing');
-        message.text = body;
-      }
-      if (message.learningType === undefined && message.text === undefined) return fail('updateLearning changes nothing');
-      return { ok: true, message };
-    }
-    case 'deleteLearning': {
-      const folder = field(v, 'folder', 'folder');
-      if (typeof folder !== 'string') return fail(folder.error);
-      const id = field(v, 'id', 'id');
-      if (typeof id !== 'string') return fail(id.error);
-      return { ok: true, message: { type, folder, id } };
-    }
-  }
-}
-
-export function isWebviewMessage(v: unknown): v is WebviewMessage {
-  return validateWebviewMessage(v).ok;
 }
 
 // ---- host → webview: trusted source, still checked so a bad snapshot never half-renders ----

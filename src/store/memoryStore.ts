@@ -53,6 +53,8 @@ export interface StoreOptions {
    * and returns data the caller owns (for one-shot processes that read once: no freeze, no copy).
    */
   cache?: boolean;
+  /** The clock that tells a file changed just now from an old one (the cache's "racily clean" check). Default Date.now. */
+  now?: () => number;
   /** Redacts the fix lesson of a journaled run as it is applied (default: the built-in rules). */
   redact?: (text: string) => string;
 }
@@ -93,6 +95,7 @@ export class MemoryStore implements MemoryStorePort {
   private readonly journal: JournalStore;
   private readonly migrate: (raw: unknown, file: string) => MemoryData;
   private readonly caching: boolean;
+  private readonly now: () => number;
   /** The last memory parsed or written (deep-frozen) and the stat key of the file it is. */
   private cache: { key: string; data: MemoryData } | undefined;
   /** The cached memory with the journal's pending records applied, and the journal state it holds. */
@@ -109,6 +112,7 @@ export class MemoryStore implements MemoryStorePort {
     this.lock = new FolderLock(this.dir, this.file, { lockTimeoutMs: options.lockTimeoutMs, staleLockMs: options.staleLockMs, root, onWarning });
     this.migrate = options.migrate ?? migrateMemory;
     this.caching = options.cache ?? true;
+    this.now = options.now ?? Date.now;
     this.redact = options.redact ?? (t => createRedactor().redact(t).text);
     this.journal = new JournalStore(this.lock, this.redact);
   }
@@ -270,7 +274,7 @@ export class MemoryStore implements MemoryStorePort {
     // "racily clean" (as git calls it): a file changed within the file system's timestamp granularity
     // of being read could be rewritten in place with the same size and stat; parse it again next time
     const changedAt = Math.max(loaded.stat.mtimeMs, loaded.stat.ctimeMs);
-    if (Date.now() - changedAt >= RACY_MS) this.cache = { key: statKey(loaded.stat), data };
+    if (this.now() - changedAt >= RACY_MS) this.cache = { key: statKey(loaded.stat), data };
     return data;
   }
 

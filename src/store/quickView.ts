@@ -5,7 +5,7 @@
 // approaches (a post hook about to record a run: readApproach; a journal-mode writer: readView with
 // keys) parses only those whole, the lists beside them (learnings, edits, starts, decisions) and, for
 // the others, their index entries (headOf), which hold all that applying a run reads of another
-// approach. Either way the answer for those keys is the one a full read gives (test/unit/journal.test.ts).
+// approach. Either way the answer for those keys is the one a full read gives (test/integration/journal.test.ts).
 
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import * as path from 'node:path';

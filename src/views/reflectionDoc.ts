@@ -10,7 +10,7 @@ import type { Block, Line, ReflectionDoc } from '../shared/reflectionDoc';
 const OUTCOME_WORD: Record<Attempt['outcome'], string> = { success: 'Succeeded', failure: 'Failed', interrupted: 'Interrupted', unknown: 'Exit unknown' };
 
 /**
- * The reflection laid out in blocks of plain text (seed 000 layout): rendered as Markdown for the
+ * The reflection laid out in blocks of plain text: rendered as Markdown for the
  * CLI and as text in the read-only reflection view. Interrupted runs are not listed.
  */
 export function reflectionDoc(r: ReflectionRecord): ReflectionDoc {

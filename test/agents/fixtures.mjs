@@ -1,5 +1,5 @@
 // Turns hook payloads captured from the real harnesses (AGENTS_CAPTURE=dir npm run test:agents)
-// into unit-test fixtures: test/unit/fixtures/hooks/<harness>/real-<version>/<name>.json, each
+// into test fixtures: test/fixtures/hooks/<harness>/real-<version>/<name>.json, each
 // naming the harness and version it came from (and the hook that ran, where the program runs another
 // harness's entry: VS Code runs Copilot's), with its machine paths replaced by neutral ones.
 // The expectation of each fixture is what the suite's scripts really did (build.sh fails with exit
@@ -17,7 +17,7 @@ import { HARNESS_PACKAGES } from './install.mjs';
 import { VSCODE_PROGRAM } from './vscodeAgent.mjs';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const OUT = path.join(REPO_ROOT, 'test', 'unit', 'fixtures', 'hooks');
+const OUT = path.join(REPO_ROOT, 'test', 'fixtures', 'hooks');
 
 /** Machine paths of the run (a temp root with ws/ and home/) made neutral, in every string. */
 function neutral(value) {

@@ -130,12 +130,12 @@ async function launcherMissing(id, channel, t) {
  * cluster on 127.0.0.1), Claude Code in each, nobody running `failure-memory sync`. The first agent's
  * failures are recorded by its hooks and pushed by the background sync; the second agent's next
  * session starts with them in its first model request, and with blockOnTeamFailures the failing
- * command never runs there. (Every harness's protocol for this is tested in test/unit/teamHooks.test.ts;
+ * command never runs there. (Every harness's protocol for this is tested in test/integration/teamHooks.test.ts;
  * the waits are bounded polls for what the background sync delivers.)
  */
 async function teamTwoClones(t) {
   const { tsImport } = await import('tsx/esm/api');
-  const { startCluster, queryRows } = await tsImport('../unit/helpers/pgCluster.ts', import.meta.url);
+  const { startCluster, queryRows } = await tsImport('../support/pgCluster.ts', import.meta.url);
   const pg = await startCluster();
   const { root } = tempRoot('team');
   const mock = await startMockModel();

@@ -40,7 +40,7 @@ function cli(ws, args, env, input = '') {
 
 /** Starts the cluster and seeds it from two other clones before VS Code starts. */
 export async function prepare() {
-  const { startCluster } = await tsImport('../unit/helpers/pgCluster.ts', import.meta.url);
+  const { startCluster } = await tsImport('../support/pgCluster.ts', import.meta.url);
   pg = await startCluster({ password: PASSWORD });
   process.on('exit', () => void pg?.stop());
   const ci = clone('ci');

@@ -2,13 +2,13 @@
 // watcher (src/store/agentRuns.ts): which call a finished command belongs to, its output, and
 // whether a run is still being recorded.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { claimAgentRun, expectAgentRun, finishAgentRun, handAgentRunOutput, handedOutput, MAX_HANDED_OUTPUT, runsBeingRecorded, shortName } from '../../src/store/agentRuns';
+import { tempFolders } from '../support/tempFolders';
 
-const folder = () => mkdtempSync(join(tmpdir(), 'fm-agent-runs-'));
+const folder = tempFolders('fm-agent-runs-');
 // file times are compared with this clock: the machine's own
 const NOW = Date.now();
 

@@ -2,15 +2,13 @@
 // as the memory (test/support/secrets.ts) — also when the memory itself holds an unredacted secret
 // (written by an older version or by hand): the brief is redacted once more on the way out.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, test } from 'node:test';
 import { main } from '../../src/cli';
 import { WorkspaceMemory } from '../../src/app/workspaceMemory';
 import { FAKE } from '../support/secrets';
+import { tempDir } from '../support/tempFolders';
 
-const ws = () => fs.mkdtempSync(path.join(tmpdir(), 'fm-brief-'));
+const ws = () => tempDir('fm-brief-');
 const OUTPUT = "Error: Cannot find module '@prisma/client'\nRequire stack:\n- /app/src/db.ts\n";
 
 // every secret of the corpus, in the contexts a terminal shows them

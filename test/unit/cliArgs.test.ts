@@ -1,7 +1,5 @@
 // The CLI's contract with people and hooks: strict options, clear messages, nothing dropped from stdin.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, test } from 'node:test';
@@ -9,6 +7,7 @@ import { main, parseArgs } from '../../src/cli/main';
 import { parseExitCode } from '../../src/cli/commands/record';
 import { readStdinHeadTail, streamLines } from '../../src/cli/stdin';
 import { createRedactor } from '../../src/core/text/redact';
+import { tempDir } from '../support/tempFolders';
 
 async function run(argv: string[], stdin?: Readable) {
   let out = '';
@@ -19,7 +18,7 @@ async function run(argv: string[], stdin?: Readable) {
 
 describe('CLI arguments', () => {
   test('an unknown or misspelt option is an error with a suggestion, never silently dropped', async () => {
-    const ws = mkdtempSync(join(tmpdir(), 'fm-args-'));
+    const ws = tempDir('fm-args-');
     const r = await run(['record', '--command', 'npm test', '--exit-code', '1', '--treshold', '1', '--workspace', ws]);
     assert.equal(r.code, 1);
     assert.match(r.err, /unknown option --treshold for record \(did you mean --threshold\?\)/);
@@ -37,14 +36,14 @@ describe('CLI arguments', () => {
   });
 
   test('a missing --workspace folder is refused, not created', async () => {
-    const missing = join(mkdtempSync(join(tmpdir(), 'fm-args-')), 'nope');
+    const missing = join(tempDir('fm-args-'), 'nope');
     const r = await run(['record', '--command', 'npm test', '--exit-code', '1', '--workspace', missing], Readable.from([]));
     assert.equal(r.code, 1);
     assert.match(r.err, /workspace folder .*nope does not exist/);
   });
 
   test('blank values get a message, not a stack trace', async () => {
-    const ws = mkdtempSync(join(tmpdir(), 'fm-args-'));
+    const ws = tempDir('fm-args-');
     const l = await run(['learn', '--type', 'learning', '--text', '   ', '--workspace', ws]);
     assert.equal(l.code, 1);
     assert.match(l.err, /--text is empty/);

@@ -13,7 +13,7 @@ import { buildReflection } from '../../src/core/reflection';
 import { reflectionDoc } from '../../src/views/reflectionDoc';
 import { cameText, failedText, failureBadge } from '../../src/core/text/shownText';
 import { DEFAULT_SETTINGS, emptyMemory } from '../../src/core/types';
-import { makeRecorder } from './helpers/reflection';
+import { makeRecorder } from '../support/reflection';
 
 const REFUSED = (ms: number) => `curl: (7) Failed to connect to 127.0.0.1 port 9 after ${ms} ms: Couldn't connect to server\n`;
 const ASSERT = (actual: number) =>

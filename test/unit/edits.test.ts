@@ -1,12 +1,8 @@
 // Edits as evidence in the engine and the store: what a shell line writes, installs, starts or only reads;
 // the workspace's edit events (bounded, redacted, Failure Memory's own files left out, schema 3 with its
-// migration); the CLI's `edit` and `report`; the terminal's own policy (decideStart).
+// migration); the terminal's own policy (decideStart). The CLI's `edit` and `report`: test/integration/cli.test.ts.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { WorkspaceMemory } from '../../src/app/workspaceMemory';
 import { checkCommand } from '../../src/core/rules/check';
 import { addEdits, editsSince, MAX_EDITS } from '../../src/core/rules/edits';
@@ -16,10 +12,8 @@ import { changesWorkspace, editsBeforeRun, shellEffects, workSignature } from '.
 import { DEFAULT_SETTINGS, emptyMemory, SCHEMA_VERSION } from '../../src/core/types';
 import { InMemoryStore } from '../../src/store/inMemoryStore';
 import { migrateMemory } from '../../src/store/memorySchema';
-import { parseCorpus } from '../../src/judgement/corpus';
-import { replayTrajectory } from '../../src/judgement/replay';
-
-const CLI = resolve(__dirname, '../../dist/cli.js');
+import { parseCorpus } from '../../src/replay/corpus';
+import { replayTrajectory } from '../../src/replay/replay';
 
 describe('what a shell line does to the workspace', () => {
   test('files written: in-place editors, redirections of writers, tee, cp/mv, rm, git apply', () => {
@@ -149,40 +143,3 @@ describe('the terminal\'s own policy (a person at the keyboard)', () => {
   });
 });
 
-describe('the CLI: edit, report, check', () => {
-  before(() => assert.ok(existsSync(CLI), 'dist/cli.js is built (npm run build)'));
-  const cli = (ws: string, args: string[], input = '') => spawnSync(process.execPath, [CLI, ...args, '--workspace', ws], { input, encoding: 'utf8' });
-
-  test('`edit` records a change, `check` sees it, `report` lists every ask and deny with its rule, also in shadow mode', () => {
-    const ws = mkdtempSync(join(tmpdir(), 'fm-cli-edit-'));
-    for (let i = 0; i < 3; i++) cli(ws, ['record', '--command', 'make build', '--exit-code', '2', '--threshold', '3'], 'make: *** [build] Error 2\n');
-    const denied = cli(ws, ['check', '--command', 'make build', '--threshold', '3', '--json']);
-    assert.equal(denied.status, 2);
-    assert.deepEqual(['decision', 'code'].map(k => JSON.parse(denied.stdout)[k]), ['deny', 'same-error-unchanged']);
-    const e = cli(ws, ['edit', '--path', 'Makefile', '--json']);
-    assert.equal(e.status, 0, e.stderr);
-    assert.equal(JSON.parse(e.stdout).path, 'Makefile');
-    const after = cli(ws, ['check', '--command', 'make build', '--threshold', '3']);
-    assert.notEqual(JSON.parse(cli(ws, ['check', '--command', 'make build', '--threshold', '3', '--json']).stdout).decision, 'deny');
-    assert.doesNotMatch(after.stderr, /NOT RUN/);
-    assert.equal(cli(ws, ['edit', '--path', 'x.c', '--failed', '--json']).status, 0);
-    // shadow mode: nothing is stopped, what would have been is recorded
-    mkdirSync(join(ws, '.vscode'), { recursive: true });
-    writeFileSync(join(ws, '.vscode', 'settings.json'), '{ "failureMemory.gate.strongestAnswer": "warn" }');
-    const shadowWs = mkdtempSync(join(tmpdir(), 'fm-cli-shadow-'));
-    mkdirSync(join(shadowWs, '.vscode'));
-    writeFileSync(join(shadowWs, '.vscode', 'settings.json'), '{ "failureMemory.gate.strongestAnswer": "warn", "failureMemory.threshold": 3 }');
-    for (let i = 0; i < 3; i++) cli(shadowWs, ['record', '--command', 'make build', '--exit-code', '2'], 'make: *** [build] Error 2\n');
-    const shadow = cli(shadowWs, ['check', '--command', 'make build', '--json']);
-    assert.equal(shadow.status, 0, 'shadow mode stops nothing');
-    assert.deepEqual(['decision', 'policyDecision'].map(k => JSON.parse(shadow.stdout)[k]), ['warn', 'deny']);
-    const report = cli(shadowWs, ['report']);
-    assert.equal(report.status, 0);
-    assert.match(report.stdout, /strongest answer warn \(shadow mode/);
-    assert.match(report.stdout, /would have denied/);
-    assert.match(report.stdout, /same-error-unchanged — the same error again with nothing changed/);
-    const json = JSON.parse(cli(shadowWs, ['report', '--json']).stdout);
-    assert.deepEqual([json.byPolicy.deny, json.shadowed], [1, 1]);
-    assert.equal(JSON.parse(readFileSync(join(shadowWs, '.vscode/failure-memory/memory.json'), 'utf8')).decisions[0].via, 'cli');
-  });
-});

@@ -1,7 +1,6 @@
 // The offline embedder, the embedding scorer with its vector cache, and recall quality on the
 // labelled set (test/fixtures/recall-set.json). Figures: BENCHMARKS.md.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
@@ -13,7 +12,7 @@ import { dot, type Embedder } from '../../src/embeddings/types';
 import { decodeWordTable, encodeWordTable, loadWordTable } from '../../src/embeddings/wordTable';
 import { VectorStore } from '../../src/store/vectorStore';
 import { WorkspaceMemory } from '../../src/app/workspaceMemory';
-import { tempFolders } from './helpers/tempFolders';
+import { tempFolders } from '../support/tempFolders';
 
 const folder = tempFolders('fm-embed-');
 
@@ -232,7 +231,7 @@ void describe('recall quality (test/fixtures/recall-set.json)', () => {
   });
 });
 
-void describe('recall through WorkspaceMemory and the CLI', () => {
+void describe('recall through WorkspaceMemory', () => {
   void test('WorkspaceMemory.recall with the offline scorer; clear() forgets the vectors too', async () => {
     const ws = folder();
     const memory = new WorkspaceMemory(ws);
@@ -257,21 +256,4 @@ void describe('recall through WorkspaceMemory and the CLI', () => {
     assert.ok(!seen.some(t => t.includes('ghp_abcdefghijklmnopqrstuvwxyz0123456789')), seen.join('\n'));
   });
 
-  void test('the CLI recalls with the offline embedder by default (same JSON shape)', () => {
-    const cliPath = path.resolve(__dirname, '../../dist/cli.js');
-    assert.ok(fs.existsSync(cliPath), 'dist/cli.js is built (npm run build)');
-    const ws = folder();
-    const cli = (args: string[], input = '') => spawnSync(process.execPath, [cliPath, ...args, '--workspace', ws], { input, encoding: 'utf8' });
-    cli(['record', '--command', 'python train.py', '--exit-code', '1'], "ModuleNotFoundError: No module named 'numpy'\n");
-    cli(['record', '--command', 'npm run dev', '--exit-code', '1'], 'Error: listen EADDRINUSE: address already in use :::5173\n');
-    const r = cli(['recall', '--query', 'vite says the port is taken', '--json']);
-    assert.equal(r.status, 0, r.stderr);
-    const hits = JSON.parse(r.stdout) as Record<string, unknown>[];
-    assert.equal(hits[0].key, '.::npm run dev');
-    for (const h of hits) assert.deepEqual(Object.keys(h).filter(k => k !== 'lesson').sort(), ['command', 'errorSignature', 'key', 'score', 'status']);
-    const index = JSON.parse(fs.readFileSync(path.join(ws, '.vscode/failure-memory/vectors.json'), 'utf8')) as { embedder: string };
-    assert.match(index.embedder, /^offline-v1:/);
-    const lexicalOnly = cli(['recall', '--query', 'vite says the port is taken', '--json', '--lexical']);
-    assert.equal(lexicalOnly.status, 0, lexicalOnly.stderr);
-  });
 });

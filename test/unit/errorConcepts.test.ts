@@ -10,7 +10,7 @@ import { evaluateRecall, type RecallSet } from '../../src/embeddings/recallEval'
 const ids = (t: string) => errorConcepts(t).map(c => c.id);
 
 void describe('error concepts', () => {
-  void test('the pairs of issue 15 share a concept', () => {
+  void test('two wordings of one failure share a concept', () => {
     const pairs: [string, string, string][] = [
       ["error TS2322: Type 'null' is not assignable to type 'User'.", "error TS2345: Argument of type 'number' is not assignable to parameter of type 'string'.", 'type_mismatch'],
       ['SyntaxError: Cannot use import statement outside a module', 'Error [ERR_REQUIRE_ESM]: require() of ES Module x.js not supported.', 'esm_cjs'],
@@ -32,8 +32,12 @@ void describe('error concepts', () => {
     assert.deepEqual(conceptScorer.score('hello', docs), [0, 0, 0, 0]);
   });
 
-  void test('linear on adversarial input (no backtracking blow-up)', () => {
-    for (const t of ['connection to server '.repeat(20000), 'a'.repeat(200000), `${'already in '.repeat(10000)}x`]) errorConcepts(t);
+  void test('adversarial input (near misses of the concept patterns, 200 KB each) ends and names no concept', () => {
+    // a backtracking pattern would hang here (the hang guard is in test/integration); what is asserted
+    // is the answer: text that only nearly matches a concept is none of them
+    for (const t of ['connection to server '.repeat(20000), 'a'.repeat(200000), `${'already in '.repeat(10000)}x`]) assert.deepEqual(ids(t), []);
+    // while the real wording is recognised (the function does not answer [] to everything)
+    assert.deepEqual(ids('Error: listen EADDRINUSE: address already in use :::5173'), ['addr_in_use']);
   });
 
   void test('recall on the reworded families (bench/recall-families.json): top-1 ≥ 0.9 with the shipped scorer', async () => {

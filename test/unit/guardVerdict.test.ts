@@ -4,7 +4,7 @@ import { DEFAULT_SETTINGS, emptyMemory, type MemoryData } from '../../src/core/t
 import { decideStart, helpFacts, reactionTo, stopResult, streakPatterns } from '../../src/core/rules/guardVerdict';
 import { checkCommand } from '../../src/core/rules/check';
 import { markResolved } from '../../src/core/memory';
-import { makeRecorder } from './helpers/reflection';
+import { makeRecorder } from '../support/reflection';
 
 const { run } = makeRecorder();
 const jest = (passed: number, failed: number) =>

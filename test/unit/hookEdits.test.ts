@@ -1,12 +1,11 @@
 // Edits as evidence through the agent hooks: each harness's edit tool, read from its documented post-tool
-// payload (test/unit/fixtures/hooks/<harness>/post-edit*.json, each naming the page it follows), becomes an
+// payload (test/fixtures/hooks/<harness>/post-edit*.json, each naming the page it follows), becomes an
 // edit event of the workspace memory; and the gate's ask reaches each harness in its own shape (ask where
 // the harness can ask: Claude Code, VS Code, Cursor, Copilot; elsewhere the call goes on with a warning,
 // and in a session known to be headless, `codex exec`, it is denied: no one can be asked there).
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { HARNESS_IDS, type HarnessId, type HookReply } from '../../src/agents/hooks';
 import { codexShellPatch, editsOf, patchApplies, patchFiles, shellPatch } from '../../src/agents/hooks/edits';
@@ -14,26 +13,19 @@ import { gateShape } from '../../src/agents/hooks/types';
 import { readMemoryFull, recordHookDecision, recordHookEdits, recordHookResult } from '../../src/agents/hooks/record';
 import { runHook } from '../../src/agents/hooks/runner';
 import { targetFor } from '../../src/agents/setup';
+import { fill, fixture } from '../support/hookPayloads';
+import { tempFolders } from '../support/tempFolders';
 
-const FIXTURES = resolve(__dirname, 'fixtures/hooks');
+const tempDir = tempFolders('fm-hook-edits-');
 const ERR = 'FAIL src/cart.test.js\n  ● cart › total\n\n    expect(received).toBe(expected)\n\nTests:       1 failed, 3 passed, 4 total\n';
 
-function fill(v: unknown, vars: Record<string, string>): unknown {
-  if (typeof v === 'string') return v.replace(/\{\{(\w+)\}\}/g, (_, k: string) => vars[k] ?? '');
-  if (Array.isArray(v)) return v.map(x => fill(x, vars));
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x, vars)]));
-  return v;
-}
-
 function payload(h: HarnessId, name: string, vars: Record<string, string>): { text: string; env: NodeJS.ProcessEnv } | undefined {
-  const file = join(FIXTURES, h, `${name}.json`);
-  if (!existsSync(file)) return undefined;
-  const fx = JSON.parse(readFileSync(file, 'utf8')) as { payload: unknown; env?: Record<string, string> };
-  return { text: JSON.stringify(fill(fx.payload, vars)), env: fill(fx.env ?? {}, vars) as NodeJS.ProcessEnv };
+  const fx = fixture(h, name);
+  return fx && { text: JSON.stringify(fill(fx.payload, vars)), env: fill(fx.env ?? {}, vars) as NodeJS.ProcessEnv };
 }
 
 function workspace(threshold = 3): string {
-  const ws = realpathSync(mkdtempSync(join(tmpdir(), 'fm-hook-edits-')));
+  const ws = realpathSync(tempDir());
   mkdirSync(join(ws, 'src'));
   mkdirSync(join(ws, '.vscode'));
   writeFileSync(join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'failureMemory.threshold': threshold }));

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { approachKey, approachLabel } from '../../src/core/approach';
-import { failedStep, isEnvironmentError, judgeStreak, payloadKeyForTest } from './helpers/judgement';
+import { failedStep, isEnvironmentError, judgeStreak, payloadKeyForTest } from '../support/judgement';
 import { InMemoryStore } from '../../src/store/inMemoryStore';
 import { WorkspaceMemory } from '../../src/app/workspaceMemory';
 

@@ -5,21 +5,20 @@ import { describe, test } from 'node:test';
 import { flakyVerdict } from '../../src/core/rules/flaky';
 import { ago, changedFiles, describeHistory, fixLessonText, LEDGER_SIZE, ledgerStats } from '../../src/core/rules/ledger';
 import { checkCommand } from '../../src/core/rules/check';
-import { applyAttempt, prepareAttempt } from '../../src/core/memory';
+import { applyAttempt } from '../../src/core/memory';
 import { recall } from '../../src/core/recall';
-import { createRedactor } from '../../src/core/text/redact';
 import { DEFAULT_SETTINGS, emptyMemory, type GitState, type MemoryData } from '../../src/core/types';
 import { migrateMemory } from '../../src/store/memoryStore';
+import { recorder } from '../support/recorder';
 
-const redactor = createRedactor();
-let clock = Date.parse('2026-11-20T10:00:00Z');
+const rec = recorder();
 
 function git(head: string, dirty: Record<string, string> = {}): GitState {
   return { head, branch: 'main', fingerprint: `${head}:${JSON.stringify(dirty)}`, dirty };
 }
 
 function run(data: MemoryData, command: string, exitCode: number, output = '', state?: GitState, settings = DEFAULT_SETTINGS) {
-  const a = prepareAttempt({ command, exitCode, output, source: 'terminal' }, settings, redactor, new Date((clock += 60_000)));
+  const a = rec.attempt(command, exitCode, output, {}, settings);
   if (state) a.git = state;
   return applyAttempt(data, a, settings);
 }
@@ -59,7 +58,7 @@ void describe('run ledger', () => {
     run(data, 'npm test', 0, PASS);
     run(data, 'npm test', 0, PASS);
     run(data, 'npm test', 1, FAIL);
-    const c = checkCommand(data, 'npm test', '.', DEFAULT_SETTINGS, new Date(clock + 2 * 3600_000));
+    const c = checkCommand(data, 'npm test', '.', DEFAULT_SETTINGS, new Date(rec.now() + 2 * 3600_000));
     assert.equal(c.history, 'passed 2 of the last 4 runs, last passed 2 hours ago');
     const fresh = emptyMemory();
     run(fresh, 'npm test', 1, FAIL);
@@ -147,7 +146,7 @@ void describe('what changed and what fixed it', () => {
     run(data, 'npx jest', 0, PASS, git('c1'));
     const r = run(data, 'npx jest', 1, FAIL, { ...git('c2', { 'b.js': 'y' }), committed: { from: 'c1', files: ['c.js'] } });
     assert.deepEqual(r.ledger.changedSinceLastPass?.files, ['b.js', 'c.js']);
-    const c = checkCommand(data, 'npx jest', '.', DEFAULT_SETTINGS, new Date(clock + 60_000));
+    const c = checkCommand(data, 'npx jest', '.', DEFAULT_SETTINGS, new Date(rec.now() + 60_000));
     assert.match(c.changed!, /^changed since it last passed \(.+\): “b\.js” and “c\.js”$/);
   });
 });

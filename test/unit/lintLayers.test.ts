@@ -81,7 +81,7 @@ test('the webview imports only src/shared from our code: never core, host, store
 
 test('the store may use Node and core, never vscode, the application layer or anything above it', async () => {
   await assertForbidden(STORE, "import * as vscode from 'vscode';\nexport const v = vscode;", /Only src\/host/);
-  for (const target of ['../app/workspaceMemory', '../host/guard', '../embeddings', '../agents/tools', '../cli/main', '../judgement/replay', '../shared/protocol']) {
+  for (const target of ['../app/workspaceMemory', '../host/guard', '../embeddings', '../agents/tools', '../cli/main', '../replay/replay', '../shared/protocol']) {
     await assertForbidden(STORE, `import { x } from '${target}';\nexport const y = x;`, /imports only src\/core/);
   }
   await assertForbidden('src/store/team/__layer_fixture__.ts', "import type { WorkspaceMemory } from '../../app/workspaceMemory';\nexport type W = WorkspaceMemory;", /imports only src\/core/);
@@ -91,7 +91,7 @@ test('the store may use Node and core, never vscode, the application layer or an
 test('the application layer applies core to the store: it imports core and store, nothing above', async () => {
   await assertAllowed(APP, "import { checkCommand } from '../core/rules/check';\nimport { MemoryStore } from '../store/memoryStore';\nimport { readFile } from 'node:fs/promises';\nexport const z = [checkCommand, MemoryStore, readFile];");
   await assertForbidden(APP, "import * as vscode from 'vscode';\nexport const v = vscode;", /Only src\/host/);
-  for (const target of ['../host/registry', '../agents/tools', '../cli/main', '../embeddings', '../judgement/replay', '../extension']) {
+  for (const target of ['../host/registry', '../agents/tools', '../cli/main', '../embeddings', '../replay/replay', '../extension']) {
     await assertForbidden(APP, `import { x } from '${target}';\nexport const y = x;`, /imports only src\/core and src\/store/);
   }
 });
@@ -100,12 +100,12 @@ test('the front doors (agents, CLI, replay) and the host may import the applicat
   await assertAllowed(AGENTS, "import type { WorkspaceMemory } from '../app/workspaceMemory';\nexport type W = WorkspaceMemory;");
   await assertAllowed(AGENTS_NESTED, "import { WorkspaceMemory } from '../../app/workspaceMemory';\nexport const W = WorkspaceMemory;");
   await assertAllowed(CLI, "import { WorkspaceMemory } from '../../app/workspaceMemory';\nexport const W = WorkspaceMemory;");
-  await assertAllowed('src/judgement/__layer_fixture__.ts', "import { WorkspaceMemory } from '../app/workspaceMemory';\nexport const W = WorkspaceMemory;");
+  await assertAllowed('src/replay/__layer_fixture__.ts', "import { WorkspaceMemory } from '../app/workspaceMemory';\nexport const W = WorkspaceMemory;");
   await assertAllowed('src/host/__layer_fixture__.ts', "import { WorkspaceMemory } from '../app/workspaceMemory';\nexport const W = WorkspaceMemory;");
 });
 
 test('nothing but the extension entry imports the host', async () => {
-  for (const [file, target] of [[AGENTS, '../host/guard'], [AGENTS_NESTED, '../../host/guard'], [CLI, '../../host/registry'], ['src/cli.ts', './host/guard'], ['src/hook.ts', './host/guard'], ['src/judgement/__layer_fixture__.ts', '../host/guard']]) {
+  for (const [file, target] of [[AGENTS, '../host/guard'], [AGENTS_NESTED, '../../host/guard'], [CLI, '../../host/registry'], ['src/cli.ts', './host/guard'], ['src/hook.ts', './host/guard'], ['src/replay/__layer_fixture__.ts', '../host/guard']]) {
     await assertForbidden(file, `import { x } from '${target}';\nexport const y = x;`, /Only src\/extension\.ts imports src\/host/);
   }
   await assertForbidden(EMBEDDINGS, "import { x } from '../host/registry';\nexport const y = x;", /imports only src\/core and src\/store/);
@@ -140,4 +140,12 @@ test('views lay out core data in the protocol\'s types: core and shared only, no
   }
   await assertForbidden(VIEWS, "import { readFile } from 'node:fs/promises';\nexport const r = readFile;", /no Node built-ins/);
   await assertForbidden(VIEWS, "import * as vscode from 'vscode';\nexport const v = vscode;", /Only src\/host/);
+});
+
+test('the pure unit tier imports no way to start a process, a worker or a socket; the integration tier may', async () => {
+  for (const mod of ['node:child_process', 'child_process', 'node:worker_threads', 'node:net', 'node:dgram']) {
+    await assertForbidden('test/unit/__layer_fixture__.test.ts', `import * as m from '${mod}';\nexport const x = m;`, /belongs in test\/integration/);
+  }
+  await assertAllowed('test/integration/__layer_fixture__.test.ts', "import { spawnSync } from 'node:child_process';\nexport const s = spawnSync;");
+  await assertAllowed('test/unit/__layer_fixture__.test.ts', "import * as fs from 'node:fs';\nexport const f = fs;");
 });

@@ -8,7 +8,7 @@ import { createRedactor } from '../../src/core/text/redact';
 import { buildReflection } from '../../src/core/reflection';
 import { reflectionToMarkdown } from '../../src/views/reflectionDoc';
 import { emptyMemory } from '../../src/core/types';
-import { makeRecorder, validateReflection } from './helpers/reflection';
+import { makeRecorder, validateReflection } from '../support/reflection';
 
 const validate = validateReflection;
 const { run, now } = makeRecorder();

@@ -4,23 +4,14 @@ import { checkCommand, explainBlock } from '../../src/core/rules/check';
 import { allowOnce, applyAttempt, classifyExit, enforceLimits, markResolved, prepareAttempt, summarize } from '../../src/core/memory';
 import { computeProgress, detectPatterns } from '../../src/core/rules/patterns';
 import { createRedactor } from '../../src/core/text/redact';
-import { DEFAULT_SETTINGS, emptyMemory, type Attempt, type AttemptInput, type EngineSettings, type MemoryData } from '../../src/core/types';
+import { DEFAULT_SETTINGS, emptyMemory, type Attempt } from '../../src/core/types';
+import { jestOutput } from '../support/jestOutput';
+import { recorder } from '../support/recorder';
 
-const redactor = createRedactor();
-let clock = Date.parse('2026-11-20T10:00:00Z');
-const tick = () => new Date((clock += 60_000));
-
-function attempt(command: string, exitCode: number | null, output = '', extra: Partial<AttemptInput> = {}, settings: EngineSettings = DEFAULT_SETTINGS): Attempt {
-  return prepareAttempt({ command, exitCode, output, source: 'terminal', ...extra }, settings, redactor, tick());
-}
-
-function run(data: MemoryData, command: string, exitCode: number | null, output = '', extra: Partial<AttemptInput> = {}, settings = DEFAULT_SETTINGS) {
-  return applyAttempt(data, attempt(command, exitCode, output, extra, settings), settings);
-}
+const { attempt, run } = recorder();
 
 const PRISMA_ERR = "Error: Cannot find module '@prisma/client'\nRequire stack:\n- /home/u/app/src/db.ts\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1145:15)";
-const jest = (passed: number, failed: number, names: string[] = []) =>
-  `${names.map(n => `  ● Calc › ${n}\n\n    expect(received).toBe(expected)\n`).join('\n')}\nTests:       ${failed ? `${failed} failed, ` : ''}${passed} passed, ${passed + failed} total\n`;
+const jest = (passed: number, failed: number, names: string[] = []) => jestOutput({ failing: names.map(n => `Calc › ${n}`), passed, failed });
 
 describe('outcome of an exit code', () => {
   test('0 is success, plain non-zero codes are failures', () => {

@@ -14,7 +14,7 @@ import { createOfflineScorer } from '../../src/embeddings';
 import { cloneJson, deepFreeze } from '../../src/store/frozen';
 import { MemoryStore, memoryDirFor } from '../../src/store/memoryStore';
 import { WorkspaceMemory } from '../../src/app/workspaceMemory';
-import { tempFolders } from './helpers/tempFolders';
+import { tempFolders } from '../support/tempFolders';
 
 const workspace = tempFolders('fm-cache-');
 
@@ -147,9 +147,9 @@ describe('memory store: the parsed memory is kept while memory.json is unchanged
   test('a file read long after it was written is kept, and an in-place rewrite of it is still seen', async () => {
     const dir = memoryDirFor(workspace());
     await new MemoryStore(dir).replace(memoryOf(2));
-    // files younger than the file system's timestamp granularity are parsed on every read ("racily clean")
-    await new Promise(resolve => setTimeout(resolve, 2100));
-    const store = new MemoryStore(dir);
+    // files younger than the file system's timestamp granularity are parsed on every read ("racily
+    // clean"): this store's clock reads 2.1 s after the write
+    const store = new MemoryStore(dir, { now: () => Date.now() + 2100 });
     const a = await store.read();
     assert.equal(await store.read(), a, 'an old enough file is kept after one parse');
     const edited = JSON.parse(fs.readFileSync(store.file, 'utf8'));

@@ -4,7 +4,8 @@ import { markResolved } from '../../src/core/memory';
 import { approachView, SEARCH_MIN_SCORE, searchResults } from '../../src/views/panelModel';
 import type { RecallHit } from '../../src/core/recall';
 import { emptyMemory } from '../../src/core/types';
-import { makeRecorder } from './helpers/reflection';
+import { makeRecorder } from '../support/reflection';
+import { jestOutput } from '../support/jestOutput';
 
 const { run, stamp } = makeRecorder();
 
@@ -34,7 +35,7 @@ test('stopped runs are not counted as runs', () => {
 
 test('an improving suite shows no loop pattern next to "Improving"', () => {
   const data = emptyMemory();
-  const jest = (p: number) => `  ● Calc › adds\n\n    expect(received).toBe(expected)\n\nTests:       1 failed, ${p} passed, ${p + 1} total\n`;
+  const jest = (p: number) => jestOutput({ failing: ['Calc › adds'], passed: p });
   for (const p of [3, 6, 8]) run(data, 'npx jest', 1, jest(p));
   const v = approachView('file:///w', data.approaches['.::jest'], 5);
   assert.equal(v.progress, 'improving');

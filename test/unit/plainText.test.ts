@@ -4,7 +4,7 @@ import { helpFacts, reactionTo } from '../../src/core/rules/guardVerdict';
 import { checkCommand } from '../../src/core/rules/check';
 import { plainText } from '../../src/core/text/plainText';
 import { DEFAULT_SETTINGS, emptyMemory } from '../../src/core/types';
-import { makeRecorder } from './helpers/reflection';
+import { makeRecorder } from '../support/reflection';
 
 // VS Code's notification renderer links `[text](target)` for http(s), command: and file: targets.
 const NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/;

@@ -17,7 +17,7 @@ import { createRedactor } from '../../src/core/text/redact';
 import { emptyMemory } from '../../src/core/types';
 import { params, SHELL_CHARS } from '../support/fuzz';
 import { FAKE, rep } from '../support/secrets';
-import { tempFolders } from './helpers/tempFolders';
+import { tempFolders } from '../support/tempFolders';
 
 const temp = tempFolders('fm-property-');
 const shellLine = fc.string({ unit: fc.constantFrom(...SHELL_CHARS), maxLength: 400 });

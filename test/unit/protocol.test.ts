@@ -5,15 +5,8 @@ import { createRedactor } from '../../src/core/text/redact';
 import { buildReflection } from '../../src/core/reflection';
 import { DEFAULT_SETTINGS, emptyMemory, type MemoryData } from '../../src/core/types';
 import { buildSnapshot, reflectionView } from '../../src/views/panelModel';
-import {
-  isHostMessage,
-  isSnapshot,
-  isWebviewMessage,
-  LIMITS,
-  validateWebviewMessage,
-  WEBVIEW_MESSAGE_TYPES,
-  type WebviewMessage,
-} from '../../src/shared/protocol';
+import { isHostMessage, isSnapshot, LIMITS } from '../../src/shared/protocol';
+import { isWebviewMessage, validateWebviewMessage, WEBVIEW_MESSAGE_TYPES, type WebviewMessage } from '../../src/shared/webviewMessages';
 
 const FOLDER = 'file:///home/dev/app';
 const KEY = '.::prisma generate';

@@ -1,5 +1,5 @@
 // The payloads the real harness programs sent (captured by the agents suite from the npm releases
-// named in each fixture: test/unit/fixtures/hooks/<harness>/real-<version>/) through the runner:
+// named in each fixture: test/fixtures/hooks/<harness>/real-<version>/) through the runner:
 // the command and the exit code each harness really reported (build.sh failed with exit 1 and
 // "Cannot find module 'left-pad'", ok.sh passed), its own wrapping taken off the output, one
 // record per tool call, and the summary where each harness reads it; each edit tool's call one edit
@@ -21,7 +21,7 @@ import { memoryDirFor } from '../../src/store/paths';
 import { RULES_MARKER } from '../../src/agents/hooks/rules';
 import { runHook } from '../../src/agents/hooks/runner';
 
-const FIXTURES = resolve(__dirname, 'fixtures/hooks');
+const FIXTURES = resolve(__dirname, '../fixtures/hooks');
 
 interface RealFixture {
   $doc: string;

@@ -4,11 +4,12 @@ import { recall } from '../../src/core/recall';
 import { buildReflection, storeReflection } from '../../src/core/reflection';
 import { reflectionToMarkdown, text } from '../../src/views/reflectionDoc';
 import { emptyMemory, type MemoryData } from '../../src/core/types';
-import { makeRecorder, validateReflection } from './helpers/reflection';
+import { makeRecorder, validateReflection } from '../support/reflection';
+import { jestOutput } from '../support/jestOutput';
 
 const validate = validateReflection;
 const { run, now } = makeRecorder();
-const jest = (passed: number, failed: number) => `  ● Calc › adds\n\n    expect(received).toBe(expected)\n\nTests:       ${failed} failed, ${passed} passed, ${passed + failed} total\n`;
+const jest = (passed: number, failed: number) => jestOutput({ failing: ['Calc › adds'], passed, failed });
 
 async function reflect(data: MemoryData, key: string, omega = 3) {
   const a = data.approaches[key];
@@ -128,7 +129,7 @@ describe('reflection record (seed 003 schema)', () => {
 
   test('tests failing in several runs are named as the shared cause', async () => {
     const data = emptyMemory();
-    const out = (names: string[]) => `${names.map(n => `  ● ${n}\n\n    expect(received).toBe(expected)\n`).join('\n')}\nTests:       ${names.length} failed, 1 passed, ${names.length + 1} total\n`;
+    const out = (names: string[]) => jestOutput({ failing: names, passed: 1 });
     run(data, 'npx jest', 1, out(['Calc › adds', 'Calc › divides']));
     run(data, 'npx jest', 1, out(['Calc › divides']));
     run(data, 'npx jest', 1, out(['Calc › divides', 'Calc › rounds']));

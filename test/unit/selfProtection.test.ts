@@ -16,7 +16,7 @@ import { WorkspaceMemory } from '../../src/app/workspaceMemory';
 import { main } from '../../src/cli/main';
 import { approachKey } from '../../src/core/approach';
 import { selfProtectionRefusal, type Protected } from '../../src/core/rules/selfProtection';
-import { tempFolders } from './helpers/tempFolders';
+import { tempFolders } from '../support/tempFolders';
 
 const temp = tempFolders('fm-self-protection-');
 const opts = { record: recordHookResult, readFull: readMemoryFull, env: {} };

@@ -1,65 +1,18 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { emptyMemory, SCHEMA_VERSION, type Approach, type Attempt, type Learning, type MemoryData } from '../../src/core/types';
+import { emptyMemory, SCHEMA_VERSION, type Approach, type Attempt, type MemoryData } from '../../src/core/types';
 import { acquireLock } from '../../src/store/lock';
-import { MAX_MEMORY_FILE_BYTES, MEMORY_DIR_NAME, MemoryStore, StoreError, memoryDirFor, migrateMemory, type StoreOptions } from '../../src/store/memoryStore';
-import { tempFolders } from './helpers/tempFolders';
+import { MAX_MEMORY_FILE_BYTES, MEMORY_DIR_NAME, MemoryStore, StoreError, memoryDirFor, migrateMemory } from '../../src/store/memoryStore';
+import { learning, storeMaker, writeLock } from '../support/stores';
+import { tempFolders } from '../support/tempFolders';
 
 /** A fresh workspace folder in the OS temp dir; removed after the run. */
 const workspace = tempFolders('fm-store-');
 
-function newStore(options: StoreOptions = {}): { store: MemoryStore; warnings: string[]; dir: string } {
-  const warnings: string[] = [];
-  const dir = memoryDirFor(workspace());
-  const store = new MemoryStore(dir, { onWarning: m => warnings.push(m), ...options });
-  return { store, warnings, dir };
-}
-
-function learning(id: string): Learning {
-  return { id, type: 'learning', text: `fact ${id}`, source: 'note', createdAt: '2026-11-20T10:00:00.000Z' };
-}
-
-/** Reads memory.json as fast as it can while a child process writes 40 versions of a ~1 MB memory. */
-async function watchWriter(mode: 'store' | 'plain'): Promise<{ reads: number; torn: number; versions: number }> {
-  const { dir } = newStore();
-  const file = path.join(dir, 'memory.json');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'fixtures', 'bigWriter.ts'), dir, '40', mode], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', b => (out += String(b)));
-  child.stderr.on('data', b => (err += String(b)));
-  const exited = new Promise<number | null>(resolve => child.once('exit', code => resolve(code)));
-  while (!out.includes('ready\n')) {
-    if (child.exitCode !== null) throw new Error(`writer exited early: ${err}`);
-    await new Promise(resolve => setTimeout(resolve, 10));
-  }
-  child.stdin.write('go\n');
-  let reads = 0;
-  let torn = 0;
-  const versions = new Set<string>();
-  while (child.exitCode === null && !out.includes('done\n')) {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch {
-      await new Promise(resolve => setImmediate(resolve));
-      continue; // between a plain writer's truncate and its write the file exists; never missing for the store
-    }
-    reads++;
-    try {
-      versions.add((JSON.parse(text) as MemoryData).learnings[0].id);
-    } catch {
-      torn++;
-    }
-    await new Promise(resolve => setImmediate(resolve));
-  }
-  assert.equal(await exited, 0, `writer failed: ${err}`);
-  return { reads, torn, versions: versions.size };
-}
+const newStore = storeMaker(workspace);
 
 function corruptCopies(dir: string): string[] {
   return fs.readdirSync(dir).filter(n => n.startsWith('memory.json.corrupt-')).map(n => path.join(dir, n));
@@ -144,17 +97,6 @@ void describe('reading and writing', () => {
     const { store, dir } = newStore();
     for (let i = 0; i < 20; i++) await store.update(d => void d.learnings.push(learning(String(i))));
     assert.deepEqual(fs.readdirSync(dir).sort(), ['.gitignore', 'memory.index.json', 'memory.json']);
-  });
-
-  void test('writes are atomic: a reader never sees a torn file while another process writes', { timeout: 120_000 }, async t => {
-    // The same reader watches a plain fs.writeFileSync writer first (the control: it must see torn
-    // files, or this test could not tell), then the store's writer (it must never see one).
-    const control = await watchWriter('plain');
-    assert.ok(control.torn > 0, `the control (plain writeFileSync) showed no torn read in ${control.reads} reads: the reader proves nothing`);
-    const store = await watchWriter('store');
-    assert.equal(store.torn, 0, `${store.torn} of ${store.reads} reads saw a torn memory.json`);
-    assert.ok(store.versions >= 3, `the reads overlapped the writes (${store.versions} versions seen)`);
-    t.diagnostic(`plain writer: ${control.torn}/${control.reads} torn reads; store: 0/${store.reads} over ${store.versions} versions`);
   });
 
   void test('a throwing mutate writes nothing and releases the lock', async () => {
@@ -332,29 +274,6 @@ void describe('unwritable places', () => {
 });
 
 void describe('locking', () => {
-  function writeLock(dir: string, info: object, ageMs = 0): string {
-    fs.mkdirSync(dir, { recursive: true });
-    const lock = path.join(dir, 'memory.json.lock');
-    fs.writeFileSync(lock, JSON.stringify(info));
-    if (ageMs) {
-      const then = new Date(Date.now() - ageMs);
-      fs.utimesSync(lock, then, then);
-    }
-    return lock;
-  }
-
-  void test('a lock left by a dead process on this host is broken at once', async () => {
-    const { store, warnings, dir } = newStore({ lockTimeoutMs: 3000, staleLockMs: 60_000 });
-    const dead = spawnSync(process.execPath, ['-e', '']).pid;
-    assert.ok(dead);
-    writeLock(dir, { pid: dead, host: hostname(), time: new Date().toISOString(), token: 'x' });
-    const started = Date.now();
-    await store.update(d => void d.learnings.push(learning('through')));
-    assert.ok(Date.now() - started < 1000, 'did not wait for the timeout');
-    assert.match(warnings.join('\n'), new RegExp(`stale lock .*process ${dead} is no longer running`));
-    assert.equal(fs.existsSync(path.join(dir, 'memory.json.lock')), false);
-  });
-
   void test('a lock not refreshed for staleLockMs is broken even if its pid is alive', async () => {
     const { store, warnings, dir } = newStore({ lockTimeoutMs: 3000, staleLockMs: 1000 });
     writeLock(dir, { pid: process.ppid, host: 'another-machine', time: new Date(Date.now() - 60_000).toISOString(), token: 'x' }, 60_000);
@@ -415,48 +334,6 @@ void describe('locking', () => {
     assert.deepEqual(ids, Array.from({ length: 100 }, (_, i) => i));
   });
 
-  void test('two OS processes doing 100 updates each at once lose nothing (200 items)', { timeout: 120_000 }, async t => {
-    const { store, dir } = newStore();
-    const worker = path.join(__dirname, 'fixtures', 'storeWorker.ts');
-    const children = ['A', 'B'].map(label => {
-      const child = spawn(process.execPath, ['--import', 'tsx', worker, dir, '100', label], { stdio: ['pipe', 'pipe', 'pipe'] });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', b => (out += String(b)));
-      child.stderr.on('data', b => (err += String(b)));
-      const ready = new Promise<void>((resolve, reject) => {
-        const check = () => (out.includes('ready\n') ? resolve() : undefined);
-        child.stdout.on('data', check);
-        child.once('exit', code => reject(new Error(`worker ${label} exited early (${code}): ${err}`)));
-      });
-      const done = new Promise<string>((resolve, reject) => {
-        child.once('exit', code => (code === 0 ? resolve(out) : reject(new Error(`worker ${label} failed (${code}): ${err}`))));
-      });
-      done.catch(() => undefined);
-      ready.catch(() => undefined);
-      return { child, ready, done };
-    });
-    await Promise.all(children.map(c => c.ready));
-    const started = performance.now();
-    for (const c of children) c.child.stdin.write('go\n');
-    const outputs = await Promise.all(children.map(c => c.done));
-    const ms = Math.round(performance.now() - started);
-
-    const ids = (await store.read()).learnings.map(l => l.id);
-    assert.equal(ids.length, 200);
-    assert.equal(new Set(ids).size, 200);
-    for (const label of ['A', 'B']) {
-      const mine = ids.filter(id => id.startsWith(`${label}-`)).map(id => Number(id.slice(2)));
-      assert.deepEqual(mine, Array.from({ length: 100 }, (_, i) => i), `${label}'s updates are all there, in order`);
-    }
-    let switches = 0;
-    for (let i = 1; i < ids.length; i++) if (ids[i][0] !== ids[i - 1][0]) switches++;
-    assert.ok(switches >= 2, 'the two workers really ran at the same time');
-    assert.deepEqual(fs.readdirSync(dir).sort(), ['.gitignore', 'memory.index.json', 'memory.json']);
-    const summaries = outputs.map(o => JSON.parse(o.trim().split('\n').pop() ?? '{}') as { label: string; ms: number; warnings: string[] });
-    for (const s of summaries) assert.deepEqual(s.warnings, [], `${s.label} had no warnings`);
-    t.diagnostic(`2x100 concurrent updates: ${ms} ms wall, workers ${summaries.map(s => `${s.label}=${s.ms} ms`).join(', ')}, ${switches} A/B interleavings`);
-  });
 });
 
 void describe('performance', () => {

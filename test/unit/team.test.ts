@@ -1,8 +1,7 @@
 // The pure part of team memory: project identity, what is shared, the outbox bound, and what the
 // team's failures mean for a local check.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { checkCommand } from '../../src/core/rules/check';
@@ -28,7 +27,8 @@ import { describeDatabase, lookupPgpass, pgpassPassword, sanitizeTeamSettings } 
 import { loadWorkspaceSettings } from '../../src/app/settings';
 import { findRepo, projectFor } from '../../src/store/team/identity';
 import { Outbox } from '../../src/store/team/outbox';
-import { makeRecorder } from './helpers/reflection';
+import { makeRecorder } from '../support/reflection';
+import { tempDir } from '../support/tempFolders';
 
 describe('project identity', () => {
   test('every way of cloning one repository gives one id', () => {
@@ -57,19 +57,19 @@ describe('project identity', () => {
   test('origin is read from .git/config, also from a worktree, walking up from a sub-folder', () => {
     assert.equal(originFromGitConfig('[core]\n\tbare = false\n[remote "upstream"]\n\turl = https://a/b\n[remote "origin"]\n\turl = git@github.com:o/r.git\n'), 'git@github.com:o/r.git');
     assert.equal(originFromGitConfig('[core]\n'), '');
-    const repo = mkdtempSync(join(tmpdir(), 'fm-id-'));
+    const repo = tempDir('fm-id-');
     mkdirSync(join(repo, '.git'));
     writeFileSync(join(repo, '.git', 'config'), '[remote "origin"]\n\turl = https://github.com/o/r.git\n');
     mkdirSync(join(repo, 'packages', 'api'), { recursive: true });
     assert.deepEqual(findRepo(join(repo, 'packages', 'api')), { root: repo, origin: 'https://github.com/o/r.git', pathInRepo: 'packages/api' });
     assert.equal(projectFor(join(repo, 'packages', 'api'), '').project, 'github.com/o/r#packages/api');
     // a worktree: .git is a file pointing into the main repository's worktrees/, config in its commondir
-    const wt = mkdtempSync(join(tmpdir(), 'fm-wt-'));
+    const wt = tempDir('fm-wt-');
     mkdirSync(join(repo, '.git', 'worktrees', 'wt'), { recursive: true });
     writeFileSync(join(repo, '.git', 'worktrees', 'wt', 'commondir'), '../..\n');
     writeFileSync(join(wt, '.git'), `gitdir: ${join(repo, '.git', 'worktrees', 'wt')}\n`);
     assert.equal(projectFor(wt, '').project, 'github.com/o/r');
-    const lone = mkdtempSync(join(tmpdir(), 'fm-lone-'));
+    const lone = tempDir('fm-lone-');
     assert.equal(projectFor(lone, '').project, undefined);
     assert.match(projectFor(lone, '').reason, /set failureMemory.team.project/);
     assert.equal(projectFor(lone, 'acme-shop').project, 'acme-shop');
@@ -122,7 +122,7 @@ describe('outbox bound', () => {
   });
 
   test('the file outbox evicts and says so; removal keeps what came meanwhile; a torn line is skipped', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fm-outbox-'));
+    const dir = tempDir('fm-outbox-');
     const warnings: string[] = [];
     const box = new Outbox(dir, 3, m => warnings.push(m));
     const entry = (id: string, t: number) => ({ kind: 'resolve' as const, id, queuedAt: new Date(t).toISOString(), machine: 'm', ci: false, resolve: { id, key: 'k', label: 'l', cwd: '.', at: '' } });
@@ -226,7 +226,7 @@ describe('team settings and secrets', () => {
   });
 
   test('the CLI reads FAILURE_MEMORY_DATABASE_URL (turning team memory on) or settings.json', () => {
-    const ws = mkdtempSync(join(tmpdir(), 'fm-cfg-'));
+    const ws = tempDir('fm-cfg-');
     const cliTeamConfig = (w: string, env: Record<string, string>) => loadWorkspaceSettings(w, env);
     assert.equal(cliTeamConfig(ws, {}).team.enabled, false);
     const c = cliTeamConfig(ws, { FAILURE_MEMORY_DATABASE_URL: 'postgres://ci:s3cret@db/fm' });
@@ -245,7 +245,7 @@ describe('team settings and secrets', () => {
     assert.equal(lookupPgpass(text, { host: 'db.example.com', port: '5432', database: 'fm', user: 'dev' }), 'pa:ss');
     assert.equal(lookupPgpass(text, { host: 'other', port: '1', database: 'x', user: 'ci' }), 'ci-pass');
     assert.equal(lookupPgpass(text, { host: 'other', port: '1', database: 'x', user: 'dev' }), undefined);
-    const home = mkdtempSync(join(tmpdir(), 'fm-home-'));
+    const home = tempDir('fm-home-');
     writeFileSync(join(home, '.pgpass'), text);
     assert.equal(await pgpassPassword('postgres://dev@db.example.com/fm', { HOME: home })(), 'pa:ss');
     assert.equal(await pgpassPassword('postgres://dev@db.example.com/fm', { HOME: home, PGPASSWORD: 'env' })(), 'env');

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { WorkspaceMemory } from '../../src/app/workspaceMemory';
 import { compileRedactionPattern, createRedactor, RedactionPatternError, validatePatterns } from '../../src/core/text/redact';
 import { MAX_PATTERN_CHARS, MAX_PATTERNS, PATTERN_BUDGET_MS, RECORD_BUDGET_MS } from '../../src/core/text/userPatterns';
-import { tempFolders } from './helpers/tempFolders';
+import { tempFolders } from '../support/tempFolders';
 
 const temp = tempFolders('fm-user-patterns-');
 

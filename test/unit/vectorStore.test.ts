@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { crc32, VectorStore, type VectorEntry, type VectorIndex } from '../../src/store/vectorStore';
-import { tempFolders } from './helpers/tempFolders';
+import { tempFolders } from '../support/tempFolders';
 
 const folder = tempFolders('fm-vectors-');
 
@@ -191,29 +190,5 @@ void describe('VectorStore', () => {
 
   void test('crc32 matches the standard check value', () => {
     assert.equal(crc32(Buffer.from('123456789')), 0xcbf43926);
-  });
-
-  void test('two processes appending at once lose nothing', async () => {
-    const dir = folder();
-    const script = (label: string) => `
-      const { VectorStore } = require(${JSON.stringify(path.resolve(__dirname, '../../src/store/vectorStore.ts'))});
-      (async () => {
-        const s = new VectorStore(${JSON.stringify(dir)}, { lockTimeoutMs: 60000 });
-        for (let i = 0; i < 25; i++) {
-          const v = new Float32Array(8).fill(i + 1);
-          await s.append('e', 8, [{ id: '${label}-' + i, vector: v }]);
-        }
-      })().catch(e => { console.error(e); process.exit(1); });`;
-    const run = (label: string) =>
-      new Promise<number>((resolve, reject) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', '-e', script(label)], { stdio: ['ignore', 'ignore', 'inherit'] });
-        child.on('error', reject);
-        child.on('exit', code => resolve(code ?? 1));
-      });
-    assert.deepEqual(await Promise.all([run('a'), run('b')]), [0, 0]);
-    const s = await new VectorStore(dir).load();
-    assert.equal(s.live, 50);
-    for (const label of ['a', 'b']) for (let i = 0; i < 25; i++) assert.ok(s.has(`${label}-${i}`), `${label}-${i}`);
-    assert.equal(fs.statSync(path.join(dir, 'vectors.bin')).size, 32 + 50 * 8 * 4);
   });
 });

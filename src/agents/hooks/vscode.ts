@@ -5,7 +5,7 @@
 // tool is answered at once.
 // https://code.visualstudio.com/docs/agent-customization/hooks (its examples name the terminal
 // tool runTerminalCommand and the common fields hookEventName/sessionId).
-// What VS Code 1.139.1 really sends (test/unit/fixtures/hooks/vscode/real-1.139.1): snake_case
+// What VS Code 1.139.1 really sends (test/fixtures/hooks/vscode/real-1.139.1): snake_case
 // hook_event_name and session_id, transcript_path, the tool run_in_terminal with tool_input
 // { command, explanation, goal, mode }. In a .github/hooks file it keeps one entry list per event,
 // the last key that maps to it: our UserPromptSubmit entry (after userPromptSubmitted) runs this

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { runReplay } from '../../judgement/replayCommand';
+import { runReplay } from '../../replay/replayCommand';
 import { UsageError, type Command } from '../types';
 
 export const replay: Command = {

@@ -1,4 +1,4 @@
-// Approach identity (seed 001): which command lines are "the same approach". See ./parse.ts.
+// Approach identity: which command lines are "the same approach". See ./parse.ts.
 export { approachKey, approachLabel, lastPipeline, parseCommand, tokenize, type ParsedCommand } from './parse';
 export { matchesGlob } from './glob';
 export { normalizeCwd } from './paths';

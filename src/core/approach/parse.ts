@@ -1,4 +1,4 @@
-// Approach identity: when are two command lines "the same approach" (seed 001: same base command, other flags)?
+// Approach identity: when are two command lines "the same approach" (the same base command, other flags)?
 // Pure TypeScript: no vscode, no fs. Every function here is linear in its input and never throws.
 //
 // A command line is lexed shell-like (./lexer.ts), split into list elements (&& || ; & newlines), the first

@@ -1,4 +1,4 @@
-// The arguments that are the work (issue 10): flags, wrappers, env and quoting fold together, but
+// The arguments that are the work: flags, wrappers, env and quoting fold together, but
 // WHAT a run acts on stays in its approach key when it changes the outcome. Each rule names the
 // behaviour it captures; all are measured on real agent histories (bench/judgement.mjs).
 

@@ -1,4 +1,4 @@
-// Self-reflection written by a chat model (issue 4). Pure parts: the prompt built from the
+// Self-reflection written by a chat model. Pure parts: the prompt built from the
 // redacted attempts, and the model's JSON answer validated and merged into the engine's
 // heuristics record. The host (host/lmReflection.ts) asks the model and falls back to the
 // heuristics record on any failure.

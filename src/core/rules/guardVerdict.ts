@@ -8,7 +8,7 @@ import { classifyExit } from '../memory';
 import { computeProgress, detectPatterns, type Pattern } from './patterns';
 import { approachCounts } from './counts';
 import { cameText, shownError } from '../text/shownText';
-import { countedRuns, currentStreak, lastErrorLine, variantsTried } from './streak';
+import { currentStreak, lastErrorLine, variantsTried } from './streak';
 import type { Approach } from '../types';
 
 /**
@@ -140,7 +140,3 @@ export function stopResult(end: { exitCode: number | undefined } | undefined): S
   return classifyExit(end.exitCode) === 'interrupted' ? { kind: 'stopped' } : { kind: 'endedFirst', exitCode: end.exitCode };
 }
 
-/** Runs of the streak that ran to an end (what the panel calls "runs"). */
-export function runsInStreak(a: Approach): number {
-  return countedRuns(currentStreak(a)).length;
-}

@@ -1,6 +1,6 @@
-// Judgement: is an exhausted approach a loop or an agent making progress? (issue 10)
+// Judgement: is an exhausted approach a loop or an agent making progress?
 // Pure functions over an approach's streak (its failures since the last success). Designed and measured on
-// real agents' command histories (bench/judgement.mjs over ../shared/trajectories): each rule names the
+// real agents' command histories (bench/judgement.mjs over the development corpora): each rule names the
 // behaviour it captures; none is tuned to one trajectory.
 
 import { parseCommand } from '../approach';
@@ -97,7 +97,7 @@ export function judgeStreak(a: Approach, threshold: number): StreakVerdict {
 }
 
 // ---------------------------------------------------------------------------------------------
-// What a run's exit code means (issue 10): the outcome the engine counts.
+// What a run's exit code means: the outcome the engine counts.
 // ---------------------------------------------------------------------------------------------
 
 /** Read-only probes: their exit 1 answers a question ("no match", "not installed", "differs", "false"). */

@@ -1,4 +1,4 @@
-// Loop patterns and progress over an approach's short-term window (seed 000): the same error twice,
+// Loop patterns and progress over an approach's short-term window: the same error twice,
 // the same test failing twice, no test passing; and whether more tests pass each time.
 
 import type { Attempt } from '../types';
@@ -15,7 +15,7 @@ export interface Pattern {
 
 const failed = (a: Attempt) => a.outcome === 'failure';
 
-/** Loop patterns over the short-term window (seed 000). */
+/** Loop patterns over the short-term window. */
 export function detectPatterns(attempts: readonly Attempt[]): Pattern[] {
   const out: Pattern[] = [];
   const counted = attempts.filter(a => a.outcome === 'failure' || a.outcome === 'success');
@@ -49,7 +49,7 @@ export function detectPatterns(attempts: readonly Attempt[]): Pattern[] {
   return out;
 }
 
-/** Progress over the last 3 counted attempts (seed 000). */
+/** Progress over the last 3 counted attempts. */
 export function computeProgress(attempts: readonly Attempt[]): ProgressStatus {
   const recent = attempts.filter(a => a.outcome === 'failure' || a.outcome === 'success').slice(-3);
   if (recent.length < 2) return 'insufficient_data';

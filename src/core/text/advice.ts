@@ -7,7 +7,7 @@ import { errorCategory, type ErrorCategory } from './signature';
 import { currentStreak, recurringError, recurringTests } from '../rules/streak';
 import type { Approach } from '../types';
 
-/** Reflexion's failure categories (seed 003 schema, credit_assignment.failure_category). */
+/** Reflexion's failure categories (the Reflexion record schema, credit_assignment.failure_category). */
 export type FailureCategory =
   | 'hallucination'
   | 'inefficient_planning'

@@ -1,0 +1,37 @@
+// Runs one tier of the Node test suites (test/<tier>/**/*.test.ts) on Node's own test runner, through
+// tsx for TypeScript. The folder is the tier, and the unit tier holds its rule at run time:
+//   unit         pure tests: all files in one process, under test/support/pureTier.mjs (no child
+//                process, no worker thread, no socket: each throws), no build needed;
+//   integration  tests that start processes (the built CLI and hooks, git, shells), PostgreSQL
+//                clusters, worker threads and store stress: one process per file, against dist/.
+// usage: node scripts/run-tests.mjs unit|integration [FILE...]   (Node 20's --test takes no globs)
+//   env: FM_TEST_REPORTER  node:test reporter (default spec)
+import { readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+const root = resolve(import.meta.dirname, '..');
+const TIERS = ['unit', 'integration'];
+
+function find(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...find(p));
+    else if (name.endsWith('.test.ts')) out.push(p);
+  }
+  return out;
+}
+
+const [tier, ...only] = process.argv.slice(2);
+if (!TIERS.includes(tier)) {
+  console.error(`usage: node scripts/run-tests.mjs ${TIERS.join('|')} [FILE...]`);
+  process.exit(2);
+}
+const files = only.length ? only : find(join('test', tier)).sort();
+const reporter = `--test-reporter=${process.env.FM_TEST_REPORTER || 'spec'}`;
+const args = tier === 'unit'
+  ? ['--import', 'tsx', '--import', './test/support/pureTier.mjs', reporter, 'test/support/runInProcess.mjs', ...files]
+  : ['--import', 'tsx', '--test', reporter, ...files];
+const r = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root });
+process.exit(r.status ?? 1);

@@ -1,0 +1,36 @@
+// The comment rule of eslint.config.mjs on fixture texts at virtual paths (no real file is touched):
+// an issue or seed number in a comment under src/ or webview/ is an error, in a line or block comment,
+// while the same words in code (a string) or outside src pass.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { ESLint } from 'eslint';
+
+const root = path.resolve(__dirname, '../..');
+const eslint = new ESLint({
+  cwd: root,
+  overrideConfigFile: path.join(root, 'eslint.config.mjs'),
+  overrideConfig: { languageOptions: { parserOptions: { projectService: false } } },
+  ruleFilter: ({ ruleId }) => ruleId === 'local/no-history-comments',
+});
+
+async function flagged(file: string, source: string): Promise<string[]> {
+  const [result] = await eslint.lintText(source, { filePath: path.join(root, file) });
+  assert.equal(result.fatalErrorCount, 0, result.messages.map(m => m.message).join('\n'));
+  return result.messages.filter(m => m.ruleId === 'local/no-history-comments').map(m => m.message);
+}
+
+test('an issue or seed number in a comment under src is an error, whatever the comment style', async () => {
+  for (const comment of ['// the gate (issue 10)', '/** approach identity (seed 001) */', '/* see Issue #24 */', '// seeds 3 and 4']) {
+    const messages = await flagged('src/core/x.ts', `${comment}\nexport const x = 1;\n`);
+    assert.equal(messages.length, 1, comment);
+    assert.match(messages[0], /say why the code is as it is/);
+  }
+  assert.equal((await flagged('webview/x.ts', '// issue 4\nexport const x = 1;\n')).length, 1);
+});
+
+test('a comment that says why passes, and so do the same words in code or outside src', async () => {
+  assert.deepEqual(await flagged('src/core/x.ts', '// an issue with 3 retries: the seed of the random walk\nexport const x = 1;\n'), []);
+  assert.deepEqual(await flagged('src/core/x.ts', "export const x = 'issue 10';\n"), []);
+  assert.deepEqual(await flagged('test/unit/x.test.ts', '// issue 12: hostile file systems\nexport const x = 1;\n'), []);
+});
