@@ -106,3 +106,17 @@ export function denyReason(h: HarnessId, r: HookReply, payloadEvent = 'PreToolUs
       return j.hookSpecificOutput.permissionDecisionReason;
   }
 }
+
+/** A pre hook's payload for a shell command, in each harness's own shape (Codex gives its shell an argv). */
+export function prePayload(h: HarnessId, ws: string, command: string): Record<string, unknown> {
+  switch (h) {
+    case 'cursor': return { command, cwd: ws, workspace_roots: [ws], hook_event_name: 'beforeShellExecution' };
+    case 'gemini': return { cwd: ws, hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command } };
+    case 'copilot': return { cwd: ws, toolName: 'bash', toolArgs: JSON.stringify({ command }) };
+    case 'cline': return { workspaceRoots: [ws], preToolUse: { toolName: 'execute_command', parameters: { command } } };
+    case 'windsurf': return { agent_action_name: 'pre_run_command', tool_info: { command_line: command, cwd: ws } };
+    case 'vscode': return { cwd: ws, hookEventName: 'PreToolUse', tool_name: 'run_in_terminal', tool_input: { command } };
+    case 'codex': return { cwd: ws, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: ['bash', '-lc', command] } };
+    default: return { cwd: ws, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } };
+  }
+}

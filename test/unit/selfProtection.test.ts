@@ -16,6 +16,7 @@ import { WorkspaceMemory } from '../../src/app/workspaceMemory';
 import { main } from '../../src/cli/main';
 import { approachKey } from '../../src/core/approach';
 import { selfProtectionRefusal, type Protected } from '../../src/core/rules/selfProtection';
+import { prePayload } from '../support/hookPayloads';
 import { tempFolders } from '../support/tempFolders';
 
 const temp = tempFolders('fm-self-protection-');
@@ -205,25 +206,12 @@ describe('the pre hook refuses them in every harness', () => {
   test('the deny reasons are the same words in every harness protocol', async () => {
     const ws = await exhausted();
     for (const h of Object.keys(HARNESSES) as HarnessId[]) {
-      const r = await runHook(h, 'pre', JSON.stringify(preFor(h, ws, 'rm -rf .vscode/failure-memory')), opts);
+      const r = await runHook(h, 'pre', JSON.stringify(prePayload(h, ws, 'rm -rf .vscode/failure-memory')), opts);
       assert.ok(denied(r), h);
       assert.match(r.stdout + r.stderr, /this would delete Failure Memory's own files/);
     }
   });
 });
-
-function preFor(h: HarnessId, ws: string, command: string): Record<string, unknown> {
-  switch (h) {
-    case 'cursor': return { command, cwd: ws, workspace_roots: [ws], hook_event_name: 'beforeShellExecution' };
-    case 'gemini': return { cwd: ws, hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command } };
-    case 'copilot': return { cwd: ws, toolName: 'bash', toolArgs: JSON.stringify({ command }) };
-    case 'cline': return { workspaceRoots: [ws], preToolUse: { toolName: 'execute_command', parameters: { command } } };
-    case 'windsurf': return { agent_action_name: 'pre_run_command', tool_info: { command_line: command, cwd: ws } };
-    case 'vscode': return { cwd: ws, hookEventName: 'PreToolUse', tool_name: 'run_in_terminal', tool_input: { command } };
-    case 'codex': return { cwd: ws, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: ['bash', '-lc', command] } };
-    default: return { cwd: ws, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } };
-  }
-}
 
 describe('a success the agent reports itself', () => {
   test('where agent gates are set up it does not clear an exhausted approach (MCP / LM record); a hook-seen success does', async () => {
