@@ -96,12 +96,3 @@ test('manifest paths: main without .js, a string bin, and nothing that is not a 
     'dist/extension.js',
   ]);
 });
-
-test('the repository itself: every asset the host loads is a runtime file (the reflection view script among them)', async () => {
-  const { runtimeFiles } = await check;
-  const root = join(__dirname, '..', '..');
-  const paths = runtimeFiles(root).map(f => f.path);
-  for (const p of ['dist/extension.js', 'dist/reflection.js', 'dist/webview.js', 'media/panel.css', 'media/reflection.css', 'dist/codicon.ttf', 'media/offline-embedder.bin']) {
-    assert.ok(paths.includes(p), `${p} in ${paths.join(', ')}`);
-  }
-});
