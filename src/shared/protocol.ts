@@ -1,7 +1,9 @@
 // The one message protocol between the memory panel's webview and the extension host.
-// Plain TypeScript shared by both sides: no vscode, no DOM, nothing of core (the webview bundle
-// imports this file only). Every message is a named kind; each side validates what it receives:
+// Shared by both sides: no vscode, no DOM, nothing of core (the webview bundle imports this file
+// and zod/mini only). Every message is a named kind; each side validates what it receives:
 // the host treats every webview message as untrusted, the webview drops host messages it cannot read.
+
+import * as z from 'zod/mini';
 
 // ---- vocabulary (mirrors core/types.ts; the host's snapshot builder checks they stay in sync) ----
 
@@ -28,188 +30,245 @@ export const LIMITS = {
   fields: 6,
 } as const;
 
-// ---- snapshot: the whole state the panel shows ----
+// ---- host → webview: one zod schema per view, the source of both its type and its check ----
+// The host is a trusted source, yet the webview checks every message (and the state getState gives
+// back, which an older version may have saved) so that a bad snapshot never half-renders.
+// zod/mini keeps the webview bundle small; jitless because the webview's CSP forbids eval and
+// new Function (zod would otherwise probe for them and log a CSP violation).
+z.config({ jitless: true });
 
-export interface CaptureView {
-  terminal: boolean;
-  tasks: boolean;
-  terminalsWithIntegration: number;
-  terminals: number;
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** A plain data object (what structured clone or JSON.parse gives), without prototype-pollution keys. */
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  if (proto !== Object.prototype && proto !== null) return false;
+  return !Object.getOwnPropertyNames(v).some(k => FORBIDDEN_KEYS.has(k));
+}
+
+/**
+ * An object of the given fields that is plain data. The plain-object check runs on the input,
+ * before zod builds its output (which would no longer hold a `__proto__` key to find); extra
+ * fields are allowed, as a newer host may add some.
+ */
+function plain<S extends z.core.$ZodLooseShape>(shape: S) {
+  return z.pipe(z.custom<unknown>(isPlainObject, { error: 'not a plain object' }), z.object(shape));
+}
+
+const MAX_ITEMS = 5000;
+const str = (max?: number) => (max === undefined ? z.string() : z.string().check(z.maxLength(max)));
+const strs = (maxItems = 10_000) => z.array(z.string()).check(z.maxLength(maxItems));
+const list = <T extends z.core.SomeType>(item: T, max = MAX_ITEMS) => z.array(item).check(z.maxLength(max));
+// zod's number already refuses NaN and ±Infinity: every count and score is finite
+const num = z.number();
+const bool = z.boolean();
+const approachStatus = z.enum(APPROACH_STATUSES);
+const progress = z.enum(PROGRESS_STATUSES);
+const DECISIONS = ['allow', 'warn', 'ask', 'deny'] as const;
+
+export const testPointSchema = plain({ passed: num, failed: num, total: num });
+export type TestPoint = z.infer<typeof testPointSchema>;
+
+export const captureViewSchema = plain({
+  terminal: bool,
+  tasks: bool,
+  terminalsWithIntegration: num,
+  terminals: num,
   /** Capture paused from the palette or the status bar. */
-  paused?: boolean;
-}
+  paused: z.optional(bool),
+});
+export type CaptureView = z.infer<typeof captureViewSchema>;
 
-export interface FolderView {
+export const folderViewSchema = plain({
   /** Workspace folder URI: what every action names. */
-  uri: string;
-  name: string;
+  uri: str(),
+  name: str(),
   /** Memory kept in extension storage (untrusted workspace). */
-  private: boolean;
+  private: bool,
   /** Failures after which an approach of this folder is exhausted. */
-  threshold: number;
-}
+  threshold: num,
+});
+export type FolderView = z.infer<typeof folderViewSchema>;
 
-export interface TestPoint {
-  passed: number;
-  failed: number;
-  total: number;
-}
-
-export interface ApproachView {
-  folder: string;
-  key: string;
-  label: string;
-  command: string;
-  cwd: string;
-  status: ApproachStatusView;
+export const approachViewSchema = plain({
+  folder: str(),
+  key: str(),
+  label: str(),
+  command: str(),
+  cwd: str(),
+  status: approachStatus,
   /** Failures since the last success. */
-  failures: number;
-  totalAttempts: number;
+  failures: num,
+  totalAttempts: num,
   /** Runs of the current streak that ran to an end (interrupted runs are not counted). */
-  runs: number;
-  threshold: number;
+  runs: num,
+  threshold: num,
   /** The count as the badge shows it ("3/5" while failing, "11×" once exhausted) and as it is read out. */
-  badge: string;
-  badgeLabel: string;
+  badge: str(),
+  badgeLabel: str(),
   /** The streak in words: "failed 11 times in a row (the limit is 5) · the same error came 11 times". */
-  summary: string;
+  summary: str(),
   /** Tests that failed in the last failing run. */
-  failingTests: string[];
-  lastErrorSignature: string;
+  failingTests: strs(),
+  lastErrorSignature: str(),
   /** The last error as the output printed it (redacted); the signature when no output was kept. */
-  lastError: string;
-  alternativesTried: string[];
-  lastFailure?: string;
-  resolvedAt?: string;
-  resolvedBy?: 'success' | 'manual';
-  allowOnce: boolean;
-  progress: ProgressView;
+  lastError: str(),
+  alternativesTried: strs(),
+  lastFailure: z.optional(str()),
+  resolvedAt: z.optional(str()),
+  resolvedBy: z.optional(z.enum(['success', 'manual'])),
+  allowOnce: bool,
+  progress,
   /** Test counts of the attempts in the short-term window, oldest first; null where none were parsed. */
-  tests: Array<TestPoint | null>;
+  tests: list(z.nullable(testPointSchema), 1000),
   /** Loop-pattern warnings (same error twice, ...). */
-  patterns: string[];
+  patterns: strs(),
   /** [ledger] run history, what changed since the last pass, what fixed it, flakiness: one line each. */
-  history?: string[];
-}
+  history: z.optional(strs()),
+});
+export type ApproachView = z.infer<typeof approachViewSchema>;
 
-export interface ReflectionView {
-  folder: string;
-  id: string;
-  key: string;
-  label: string;
-  timestamp: string;
-  producedBy: ProducerView;
-  model?: string;
-  status: ApproachStatusView;
-  attempts: number;
-  threshold: number;
-  progress: ProgressView;
-  warnings: string[];
-  reflectionText: string;
-  rootCause: string;
-  insights: string[];
-  lessons: string[];
-}
+export const reflectionViewSchema = plain({
+  folder: str(),
+  id: str(),
+  key: str(),
+  label: str(),
+  timestamp: str(),
+  producedBy: z.enum(PRODUCERS),
+  model: z.optional(str()),
+  status: approachStatus,
+  attempts: num,
+  threshold: num,
+  progress,
+  warnings: strs(),
+  reflectionText: str(),
+  rootCause: str(),
+  insights: strs(),
+  lessons: strs(),
+});
+export type ReflectionView = z.infer<typeof reflectionViewSchema>;
 
-export interface LearningView {
-  folder: string;
-  id: string;
-  type: LearningTypeView;
-  text: string;
-  key?: string;
-  source: string;
-  createdAt: string;
-  updatedAt?: string;
-}
+export const learningViewSchema = plain({
+  folder: str(),
+  id: str(),
+  type: z.enum(LEARNING_TYPES),
+  text: str(),
+  key: z.optional(str()),
+  source: str(),
+  createdAt: str(),
+  updatedAt: z.optional(str()),
+});
+export type LearningView = z.infer<typeof learningViewSchema>;
 
-export interface RecallView {
-  folder: string;
-  key: string;
-  label: string;
-  command: string;
-  status: ApproachStatusView;
-  score: number;
-  errorSignature: string;
+export const recallViewSchema = plain({
+  folder: str(),
+  key: str(),
+  label: str(),
+  command: str(),
+  status: approachStatus,
+  score: num,
+  errorSignature: str(),
   /** The last error as the output printed it (what the panel shows; the signature is only for matching). */
-  errorText: string;
-  attempts: number;
-  lesson?: string;
-}
+  errorText: str(),
+  attempts: num,
+  lesson: z.optional(str()),
+});
+export type RecallView = z.infer<typeof recallViewSchema>;
 
 /** An approach failing elsewhere in the team (other machines, agents, CI), from the cached team view. */
-export interface TeamFailureView {
-  folder: string;
-  key: string;
-  label: string;
-  command: string;
-  cwd: string;
-  failures: number;
-  machines: number;
-  ci: boolean;
-  lastError: string;
-  lastFailure?: string;
+export const teamFailureViewSchema = plain({
+  folder: str(),
+  key: str(),
+  label: str(),
+  command: str(),
+  cwd: str(),
+  failures: num,
+  machines: num,
+  ci: bool,
+  lastError: str(),
+  lastFailure: z.optional(str()),
   /** "failed 7 times this week on 3 machines, including CI, last error: …" */
-  summary: string;
+  summary: str(),
   /** Also failing or exhausted in this folder's own memory. */
-  local: boolean;
-}
+  local: bool,
+});
+export type TeamFailureView = z.infer<typeof teamFailureViewSchema>;
 
 /** Team memory of one folder: sync state and what fails in the team. */
-export interface TeamPanelView {
-  folder: string;
-  project: string;
-  state: 'online' | 'offline' | 'never';
-  waiting: number;
-  error?: string;
-  pulledAt?: string;
-  failures: TeamFailureView[];
-}
+export const teamPanelViewSchema = plain({
+  folder: str(),
+  project: str(),
+  state: z.enum(['online', 'offline', 'never']),
+  waiting: num,
+  error: z.optional(str()),
+  pulledAt: z.optional(str()),
+  failures: list(teamFailureViewSchema),
+});
+export type TeamPanelView = z.infer<typeof teamPanelViewSchema>;
 
 /** One ask or deny of the gate (or one shadow mode only recorded), with the rule that decided. */
-export interface DecisionView {
-  folder: string;
-  at: string;
-  label: string;
-  command: string;
-  cwd: string;
+export const decisionViewSchema = plain({
+  folder: str(),
+  at: str(),
+  label: str(),
+  command: str(),
+  cwd: str(),
   /** What was answered. */
-  decision: 'allow' | 'warn' | 'ask' | 'deny';
+  decision: z.enum(DECISIONS),
   /** What the policy said before the strongest-answer setting (differs in shadow mode). */
-  policy: 'allow' | 'warn' | 'ask' | 'deny';
-  code: string;
-  reason: string;
-  via: string;
-}
+  policy: z.enum(DECISIONS),
+  code: str(100),
+  reason: str(),
+  via: str(100),
+});
+export type DecisionView = z.infer<typeof decisionViewSchema>;
 
-export interface Snapshot {
-  folders: FolderView[];
-  exhausted: ApproachView[];
-  failing: ApproachView[];
-  resolved: ApproachView[];
+export const snapshotSchema = plain({
+  folders: list(folderViewSchema),
+  exhausted: list(approachViewSchema),
+  failing: list(approachViewSchema),
+  resolved: list(approachViewSchema),
   /** Latest first. */
-  reflections: ReflectionView[];
+  reflections: list(reflectionViewSchema),
   /** Latest first. */
-  learnings: LearningView[];
+  learnings: list(learningViewSchema),
   /** The gate's recent asks and denies (also those shadow mode only recorded), latest first. */
-  decisions?: DecisionView[];
-  capture: CaptureView;
+  decisions: z.optional(list(decisionViewSchema)),
+  capture: captureViewSchema,
   /** Team memory, per folder where it is on (absent: off everywhere). */
-  team?: TeamPanelView[];
+  team: z.optional(list(teamPanelViewSchema)),
   /** Approach to scroll to and flash (Show Memory aimed at one approach). */
-  highlight?: { folder: string; key: string };
+  highlight: z.optional(plain({ folder: str(), key: str() })),
   /** Reflection to open and scroll to (a reflection was just made). */
-  highlightReflection?: string;
+  highlightReflection: z.optional(str()),
   /** Recall runs on the offline embedder and the model can be downloaded: the panel offers it. */
-  offerModel?: boolean;
-  generatedAt: string;
+  offerModel: z.optional(bool),
+  generatedAt: str(),
+});
+export type Snapshot = z.infer<typeof snapshotSchema>;
+
+export const hostMessageSchema = z.pipe(
+  z.custom<unknown>(isPlainObject, { error: 'not a plain object' }),
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('snapshot'), snapshot: snapshotSchema }),
+    z.object({ type: z.literal('recallResults'), query: str(), results: list(recallViewSchema, 100) }),
+    z.object({ type: z.literal('error'), message: str(10_000) }),
+  ]),
+);
+export type HostMessage = z.infer<typeof hostMessageSchema>;
+
+export function isLearningTypeView(v: unknown): v is LearningTypeView {
+  return typeof v === 'string' && (LEARNING_TYPES as readonly string[]).includes(v);
 }
 
-// ---- host → webview ----
-
-export type HostMessage =
-  | { type: 'snapshot'; snapshot: Snapshot }
-  | { type: 'recallResults'; query: string; results: RecallView[] }
-  | { type: 'error'; message: string };
+// The checks answer about the value given, not zod's copy of it: the webview keeps the original.
+export const isApproachView = (v: unknown): v is ApproachView => approachViewSchema.safeParse(v).success;
+export const isReflectionView = (v: unknown): v is ReflectionView => reflectionViewSchema.safeParse(v).success;
+export const isLearningView = (v: unknown): v is LearningView => learningViewSchema.safeParse(v).success;
+export const isRecallView = (v: unknown): v is RecallView => recallViewSchema.safeParse(v).success;
+export const isSnapshot = (v: unknown): v is Snapshot => snapshotSchema.safeParse(v).success;
+export const isHostMessage = (v: unknown): v is HostMessage => hostMessageSchema.safeParse(v).success;
 
 // ---- webview → host ----
 
@@ -221,187 +280,3 @@ export interface ApproachTarget {
 // The messages themselves: one zod schema per kind in ./webviewMessages.ts (the host validates with
 // them; the webview, which only sends, needs nothing but the type)
 export type { WebviewMessage, WebviewMessageType } from './webviewMessages';
-
-// ---- validation helpers ----
-
-type Obj = Record<string, unknown>;
-
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-
-/** A plain data object (what structured clone or JSON.parse gives), without prototype-pollution keys. */
-function isPlainObject(v: unknown): v is Obj {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v);
-  if (proto !== Object.prototype && proto !== null) return false;
-  return !Object.getOwnPropertyNames(v).some(k => FORBIDDEN_KEYS.has(k));
-}
-
-const isStr = (v: unknown, max = Infinity): v is string => typeof v === 'string' && v.length <= max;
-const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
-const oneOf = <T extends string>(list: readonly T[], v: unknown): v is T => typeof v === 'string' && (list as readonly string[]).includes(v);
-const isStrArray = (v: unknown, maxItems = 10_000): v is string[] =>
-  Array.isArray(v) && v.length <= maxItems && v.every(x => typeof x === 'string');
-const optional = <T>(v: unknown, check: (x: unknown) => x is T): boolean => v === undefined || check(v);
-
-export function isLearningTypeView(v: unknown): v is LearningTypeView {
-  return oneOf(LEARNING_TYPES, v);
-}
-
-// ---- host → webview: trusted source, still checked so a bad snapshot never half-renders ----
-
-const MAX_ITEMS = 5000;
-const isArrayOf = <T>(v: unknown, check: (x: unknown) => x is T, max = MAX_ITEMS): v is T[] =>
-  Array.isArray(v) && v.length <= max && v.every(check);
-
-function isTestPoint(v: unknown): v is TestPoint | null {
-  if (v === null) return true;
-  return isPlainObject(v) && isNum(v.passed) && isNum(v.failed) && isNum(v.total);
-}
-
-export function isApproachView(v: unknown): v is ApproachView {
-  return (
-    isPlainObject(v) &&
-    isStr(v.folder) &&
-    isStr(v.key) &&
-    isStr(v.label) &&
-    isStr(v.command) &&
-    isStr(v.cwd) &&
-    oneOf(APPROACH_STATUSES, v.status) &&
-    isNum(v.failures) &&
-    isNum(v.totalAttempts) &&
-    isNum(v.runs) &&
-    isNum(v.threshold) &&
-    isStr(v.badge) &&
-    isStr(v.badgeLabel) &&
-    isStr(v.summary) &&
-    isStrArray(v.failingTests) &&
-    isStr(v.lastErrorSignature) &&
-    isStr(v.lastError) &&
-    isStrArray(v.alternativesTried) &&
-    optional(v.lastFailure, isStr) &&
-    optional(v.resolvedAt, isStr) &&
-    (v.resolvedBy === undefined || v.resolvedBy === 'success' || v.resolvedBy === 'manual') &&
-    isBool(v.allowOnce) &&
-    oneOf(PROGRESS_STATUSES, v.progress) &&
-    isArrayOf(v.tests, isTestPoint, 1000) &&
-    isStrArray(v.patterns) &&
-    optional(v.history, isStrArray)
-  );
-}
-
-export function isReflectionView(v: unknown): v is ReflectionView {
-  return (
-    isPlainObject(v) &&
-    isStr(v.folder) &&
-    isStr(v.id) &&
-    isStr(v.key) &&
-    isStr(v.label) &&
-    isStr(v.timestamp) &&
-    oneOf(PRODUCERS, v.producedBy) &&
-    optional(v.model, isStr) &&
-    oneOf(APPROACH_STATUSES, v.status) &&
-    isNum(v.attempts) &&
-    isNum(v.threshold) &&
-    oneOf(PROGRESS_STATUSES, v.progress) &&
-    isStrArray(v.warnings) &&
-    isStr(v.reflectionText) &&
-    isStr(v.rootCause) &&
-    isStrArray(v.insights) &&
-    isStrArray(v.lessons)
-  );
-}
-
-export function isLearningView(v: unknown): v is LearningView {
-  return (
-    isPlainObject(v) &&
-    isStr(v.folder) &&
-    isStr(v.id) &&
-    isLearningTypeView(v.type) &&
-    isStr(v.text) &&
-    optional(v.key, isStr) &&
-    isStr(v.source) &&
-    isStr(v.createdAt) &&
-    optional(v.updatedAt, isStr)
-  );
-}
-
-export function isRecallView(v: unknown): v is RecallView {
-  return (
-    isPlainObject(v) &&
-    isStr(v.folder) &&
-    isStr(v.key) &&
-    isStr(v.label) &&
-    isStr(v.command) &&
-    oneOf(APPROACH_STATUSES, v.status) &&
-    isNum(v.score) &&
-    isStr(v.errorSignature) &&
-    isStr(v.errorText) &&
-    isNum(v.attempts) &&
-    optional(v.lesson, isStr)
-  );
-}
-
-function isFolderView(v: unknown): v is FolderView {
-  return isPlainObject(v) && isStr(v.uri) && isStr(v.name) && isBool(v.private) && isNum(v.threshold);
-}
-
-function isCaptureView(v: unknown): v is CaptureView {
-  return isPlainObject(v) && isBool(v.terminal) && isBool(v.tasks) && isNum(v.terminalsWithIntegration) && isNum(v.terminals) && optional(v.paused, isBool);
-}
-
-function isTeamFailureView(v: unknown): v is TeamFailureView {
-  return (
-    isPlainObject(v) && isStr(v.folder) && isStr(v.key) && isStr(v.label) && isStr(v.command) && isStr(v.cwd) && isNum(v.failures) && isNum(v.machines) &&
-    isBool(v.ci) && isStr(v.lastError) && optional(v.lastFailure, isStr) && isStr(v.summary) && isBool(v.local)
-  );
-}
-
-function isTeamPanelView(v: unknown): v is TeamPanelView {
-  return (
-    isPlainObject(v) && isStr(v.folder) && isStr(v.project) && (v.state === 'online' || v.state === 'offline' || v.state === 'never') &&
-    isNum(v.waiting) && optional(v.error, isStr) && optional(v.pulledAt, isStr) && isArrayOf(v.failures, isTeamFailureView)
-  );
-}
-
-const DECISIONS = new Set(['allow', 'warn', 'ask', 'deny']);
-
-function isDecisionView(v: unknown): v is DecisionView {
-  return (
-    isPlainObject(v) && isStr(v.folder) && isStr(v.at) && isStr(v.label) && isStr(v.command) && isStr(v.cwd) && isStr(v.code, 100) &&
-    isStr(v.reason) && isStr(v.via, 100) && DECISIONS.has(v.decision as string) && DECISIONS.has(v.policy as string)
-  );
-}
-
-export function isSnapshot(v: unknown): v is Snapshot {
-  return (
-    isPlainObject(v) &&
-    isArrayOf(v.folders, isFolderView) &&
-    isArrayOf(v.exhausted, isApproachView) &&
-    isArrayOf(v.failing, isApproachView) &&
-    isArrayOf(v.resolved, isApproachView) &&
-    isArrayOf(v.reflections, isReflectionView) &&
-    isArrayOf(v.learnings, isLearningView) &&
-    (v.decisions === undefined || isArrayOf(v.decisions, isDecisionView)) &&
-    isCaptureView(v.capture) &&
-    (v.team === undefined || isArrayOf(v.team, isTeamPanelView)) &&
-    (v.highlight === undefined || (isPlainObject(v.highlight) && isStr(v.highlight.folder) && isStr(v.highlight.key))) &&
-    optional(v.highlightReflection, isStr) &&
-    optional(v.offerModel, isBool) &&
-    isStr(v.generatedAt)
-  );
-}
-
-export function isHostMessage(v: unknown): v is HostMessage {
-  if (!isPlainObject(v)) return false;
-  switch (v.type) {
-    case 'snapshot':
-      return isSnapshot(v.snapshot);
-    case 'recallResults':
-      return isStr(v.query) && isArrayOf(v.results, isRecallView, 100);
-    case 'error':
-      return isStr(v.message, 10_000);
-    default:
-      return false;
-  }
-}

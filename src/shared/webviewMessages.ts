@@ -1,8 +1,8 @@
 // What the memory panel's webview may send to the extension host: one zod schema per message kind,
 // the source of both the WebviewMessage type and its validation. The host treats every message as
 // untrusted (the webview renders terminal output); the webview itself does not check what it sends.
-// Only the host imports this file, so zod stays out of the webview bundle: the webview sees the
-// type, through protocol.ts's type-only export.
+// Only the host imports this file, so full zod stays out of the webview bundle (which carries only
+// zod/mini, for the host messages): the webview sees the type, through protocol.ts's type-only export.
 import * as z from 'zod';
 import { LEARNING_TYPES, LIMITS } from './protocol';
 

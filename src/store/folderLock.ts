@@ -4,7 +4,7 @@
 
 import { mkdir } from 'node:fs/promises';
 import { assertInsideWithoutLinks, DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_STALE_LOCK_MS, UnsafePathError } from './fsx';
-import { acquireLock, describeHolder, errnoCode, LockTimeoutError, serialize, type HeldLock } from './lock';
+import { acquireLock, describeHolder, errnoCode, LockTimeoutError, serialize, type HeldLock, type LockClock } from './lock';
 import { fsError, StoreError } from './storeError';
 
 export interface FolderLockOptions {
@@ -13,6 +13,8 @@ export interface FolderLockOptions {
   /** The workspace folder the memory folder must stay inside (no symbolic link on the way). */
   root?: string;
   onWarning: (message: string) => void;
+  /** Default: the real clock (see LockClock). */
+  lockClock?: LockClock;
 }
 
 export class FolderLock {
@@ -63,7 +65,7 @@ export class FolderLock {
   }
 
   private async acquire(): Promise<HeldLock> {
-    const options = { timeoutMs: this.timeoutMs, staleMs: this.staleMs, onWarning: (m: string) => this.warn(m) };
+    const options = { timeoutMs: this.timeoutMs, staleMs: this.staleMs, onWarning: (m: string) => this.warn(m), clock: this.options.lockClock };
     for (let attempt = 0; ; attempt++) {
       try {
         await this.checkPath();

@@ -19,7 +19,21 @@ export interface LockOptions {
   /** A lock not refreshed for this long is stale and is broken. */
   staleMs: number;
   onWarning?: (message: string) => void;
+  /** Default: the real clock. Tests of waiting and staleness pass a fake one so that they need not wait. */
+  clock?: LockClock;
 }
+
+/**
+ * Time as the lock sees it: when it waited, how old a lock is, how long to back off. The heartbeat's
+ * interval stays a real timer (a holder must refresh its lock while it really works); the mtime it
+ * writes comes from this clock, so that a fake clock judges ages in its own time.
+ */
+export interface LockClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+export const REAL_CLOCK: LockClock = { now: () => Date.now(), sleep };
 
 /** The lock stayed held by someone else for the whole timeout. */
 export class LockTimeoutError extends Error {
@@ -49,8 +63,9 @@ export class HeldLock {
     private readonly options: LockOptions,
   ) {
     const every = Math.max(50, Math.floor(options.staleMs / 3));
+    const clock = options.clock ?? REAL_CLOCK;
     this.heartbeat = setInterval(() => {
-      const now = new Date();
+      const now = new Date(clock.now());
       utimes(this.path, now, now).catch(() => undefined);
     }, every);
     this.heartbeat.unref();
@@ -89,34 +104,35 @@ export class HeldLock {
 export async function acquireLock(lockPath: string, options: LockOptions): Promise<HeldLock> {
   // timeoutMs counts from the last time the lock changed hands: a queue of writers that each hold it
   // briefly is progress (16 processes at once), one holder that keeps it for timeoutMs is not
-  let started = Date.now();
+  const clock = options.clock ?? REAL_CLOCK;
+  let started = clock.now();
   let holderKey: string | undefined;
   const token = randomHex(8);
   let backoff = 5;
   let holder: Partial<LockInfo> | undefined;
   let watched: { key: string; since: number } | undefined;
   for (;;) {
-    const info: LockInfo = { pid: process.pid, host: hostname(), time: new Date().toISOString(), token };
+    const info: LockInfo = { pid: process.pid, host: hostname(), time: new Date(clock.now()).toISOString(), token };
     if (await tryCreate(lockPath, info)) return new HeldLock(lockPath, info, options);
 
     const seen = await readLock(lockPath);
     if (seen) {
       holder = seen.info;
       const who = `${seen.ino}:${seen.raw}`;
-      if (holderKey !== undefined && holderKey !== who) started = Date.now();
+      if (holderKey !== undefined && holderKey !== who) started = clock.now();
       holderKey = who;
       const key = `${seen.ino}:${seen.mtimeMs}:${seen.raw}`;
-      if (watched?.key !== key) watched = { key, since: Date.now() };
-      const staleBecause = seen.notAFile ?? whyStale(seen, options.staleMs, Date.now() - watched.since);
+      if (watched?.key !== key) watched = { key, since: clock.now() };
+      const staleBecause = seen.notAFile ?? whyStale(seen, options.staleMs, clock.now(), clock.now() - watched.since);
       if (staleBecause && (await breakLock(lockPath, seen, staleBecause, options))) continue;
     }
     // nothing seen: released between our attempt and the look; back off anyway so that no state of
     // the file system can make this loop spin
 
-    const waited = Date.now() - started;
+    const waited = clock.now() - started;
     if (waited >= options.timeoutMs) throw new LockTimeoutError(lockPath, holder, waited);
     const jittered = backoff / 2 + Math.random() * backoff;
-    await sleep(Math.min(jittered, options.timeoutMs - waited));
+    await clock.sleep(Math.max(0, Math.min(jittered, options.timeoutMs - waited)));
     backoff = Math.min(backoff * 2, 50);
   }
 }
@@ -266,7 +282,7 @@ function parseLockInfo(raw: string): Partial<LockInfo> | undefined {
   }
 }
 
-function whyStale(seen: SeenLock, staleMs: number, unchangedForMs: number): string | undefined {
+function whyStale(seen: SeenLock, staleMs: number, now: number, unchangedForMs: number): string | undefined {
   const info = seen.info;
   if (info && typeof info.pid === 'number' && info.host === hostname() && isDead(info.pid)) {
     return `its process ${info.pid} is no longer running`;
@@ -274,7 +290,7 @@ function whyStale(seen: SeenLock, staleMs: number, unchangedForMs: number): stri
   // mtime is refreshed by the holder's heartbeat; the recorded time is a fallback for odd file systems
   const written = Date.parse(info?.time ?? '');
   const lastSign = Math.max(seen.mtimeMs, Number.isNaN(written) ? 0 : written);
-  const age = Date.now() - lastSign;
+  const age = now - lastSign;
   if (age > staleMs) return `it has not been refreshed for ${Math.round(age / 1000)} s`;
   // a live holder's heartbeat changes the mtime every staleMs/3: a lock that did not change at all
   // while we watched is stale, whatever its clock says (future mtime, another host, a reused pid)
@@ -309,7 +325,7 @@ async function breakLock(lockPath: string, seen: SeenLock, reason: string, optio
     if (errnoCode(err) !== 'EEXIST') throw err;
     // another breaker is at work; a breaker lock left by a killed breaker is removed by age
     const st = await lstat(breaker).catch(() => undefined);
-    if (st && (st.isSymbolicLink() || Date.now() - st.mtimeMs > options.staleMs)) await unlink(breaker).catch(() => undefined);
+    if (st && (st.isSymbolicLink() || (options.clock ?? REAL_CLOCK).now() - st.mtimeMs > options.staleMs)) await unlink(breaker).catch(() => undefined);
     return false;
   }
   try {

@@ -19,7 +19,7 @@ import { exists, removeStaleTemps, workspaceRootOf, writeFileAtomic } from './fs
 import { cloneJson, deepFreeze } from './frozen';
 import { MEMORY_FILE_NAME, migrateMemory } from './memorySchema';
 import { fsError, StoreError } from './storeError';
-import { errnoCode, type HeldLock } from './lock';
+import { errnoCode, type HeldLock, type LockClock } from './lock';
 import { journalFile, journalFrom, journalKey, MAX_JOURNAL_BYTES, type Appended, type JournalRead } from './journal';
 import { indexText, INDEX_FILE_NAME, serializeMemory, type SerializedMemory } from './memoryIndex';
 import { FolderLock } from './folderLock';
@@ -43,6 +43,8 @@ export interface StoreOptions {
    * the memory folder is refused (StoreError UNSAFE_PATH) before anything is read, written or moved.
    */
   root?: string;
+  /** The lock's time (waiting, staleness, backoff). Default: the real clock; tests pass a fake one. */
+  lockClock?: LockClock;
   /** Corrupt file moved aside, stale lock broken, ... Default: process.emitWarning. */
   onWarning?: (message: string) => void;
   /** Turns parsed JSON into MemoryData. Default migrateMemory. Throw a StoreError to refuse the file untouched. */
@@ -109,7 +111,7 @@ export class MemoryStore implements MemoryStorePort {
     this.file = path.join(this.dir, MEMORY_FILE_NAME);
     const root = options.root !== undefined ? path.resolve(options.root) : workspaceRootOf(this.dir);
     const onWarning = options.onWarning ?? ((message: string) => process.emitWarning(message, 'FailureMemoryWarning'));
-    this.lock = new FolderLock(this.dir, this.file, { lockTimeoutMs: options.lockTimeoutMs, staleLockMs: options.staleLockMs, root, onWarning });
+    this.lock = new FolderLock(this.dir, this.file, { lockTimeoutMs: options.lockTimeoutMs, staleLockMs: options.staleLockMs, root, onWarning, lockClock: options.lockClock });
     this.migrate = options.migrate ?? migrateMemory;
     this.caching = options.cache ?? true;
     this.now = options.now ?? Date.now;

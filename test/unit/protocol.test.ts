@@ -5,7 +5,8 @@ import { createRedactor } from '../../src/core/text/redact';
 import { buildReflection } from '../../src/core/reflection';
 import { DEFAULT_SETTINGS, emptyMemory, type MemoryData } from '../../src/core/types';
 import { buildSnapshot, reflectionView } from '../../src/views/panelModel';
-import { isHostMessage, isSnapshot, LIMITS } from '../../src/shared/protocol';
+import * as z from 'zod/mini';
+import { isHostMessage, isSnapshot, LIMITS, type Snapshot } from '../../src/shared/protocol';
 import { isWebviewMessage, validateWebviewMessage, WEBVIEW_MESSAGE_TYPES, type WebviewMessage } from '../../src/shared/webviewMessages';
 
 const FOLDER = 'file:///home/dev/app';
@@ -191,4 +192,63 @@ test('the webview drops host messages it cannot read', () => {
   assert.equal(isHostMessage({ type: 'error', message: 3 }), false);
   assert.equal(isHostMessage({ type: 'html', html: '<b>x</b>' }), false);
   assert.equal(isHostMessage(JSON.parse('{"type":"error","message":"x","__proto__":{"polluted":1}}')), false);
+});
+
+/** The snapshot of seeded() with one part replaced, as the webview would receive it (structured clone). */
+function realSnapshot(): Snapshot {
+  const snapshot = buildSnapshot([{ uri: FOLDER, name: 'app', private: false, data: seeded(), threshold: 5 }], capture, { now: new Date('2026-01-01T12:00:00.000Z') });
+  snapshot.decisions = [{ folder: FOLDER, at: '2026-01-01T11:00:00.000Z', label: 'prisma generate', command: 'npx prisma generate', cwd: '.', decision: 'deny', policy: 'deny', code: 'exhausted', reason: 'failed 5 times', via: 'claude-code' }];
+  return structuredClone(snapshot);
+}
+
+test('a snapshot the panel model builds passes the schema; each kind of bad part is refused', () => {
+  const good = realSnapshot();
+  assert.ok(isSnapshot(good));
+  assert.ok(good.exhausted.length > 0 && good.failing.length > 0 && good.reflections.length > 0);
+  const bad: Array<[string, (s: Snapshot) => unknown]> = [
+    ['a status out of the enum', s => ((s.exhausted[0] as { status: string }).status = 'blocked')],
+    ['a decision out of the enum', s => ((s.decisions![0] as { decision: string }).decision = 'maybe')],
+    ['a producer out of the enum', s => ((s.reflections[0] as { producedBy: string }).producedBy = 'oracle')],
+    ['a learning type out of the enum', s => ((s.learnings[0] as { type: string }).type = 'rumour')],
+    ['an infinite count', s => (s.exhausted[0].failures = Infinity)],
+    ['a NaN count', s => (s.capture.terminals = NaN)],
+    ['a NaN test count', s => (s.failing[0].tests[0] = { passed: NaN, failed: 0, total: 1 })],
+    ['a number given as a string', s => ((s.folders[0] as { threshold: unknown }).threshold = '5')],
+    ['too many approaches', s => (s.resolved = Array.from({ length: 5001 }, () => s.exhausted[0]))],
+    ['too many test points', s => (s.failing[0].tests = Array.from({ length: 1001 }, () => null))],
+    ['an over-long reason code', s => (s.decisions![0].code = 'x'.repeat(101))],
+    ['an over-long via', s => (s.decisions![0].via = 'x'.repeat(101))],
+    ['a missing field', s => delete (s.reflections[0] as Partial<Snapshot['reflections'][0]>).rootCause],
+    ['a class instance for the capture', s => (s.capture = Object.assign(new (class Capture {})(), s.capture))],
+  ];
+  for (const [what, spoil] of bad) {
+    const s = realSnapshot();
+    spoil(s);
+    assert.equal(isSnapshot(s), false, `accepted ${what}`);
+    assert.equal(isHostMessage({ type: 'snapshot', snapshot: s }), false, `accepted in a message: ${what}`);
+  }
+  // reserved keys anywhere in the tree, as JSON.parse or structured clone would give them
+  const json = JSON.stringify(good);
+  for (const key of ['__proto__', 'constructor', 'prototype']) {
+    const nested = JSON.parse(json.replace('"label":', `"${key}":{"polluted":1},"label":`)) as unknown;
+    assert.equal(isSnapshot(nested), false, `accepted a nested ${key} key`);
+    assert.equal(isSnapshot(JSON.parse(`{"${key}":{"polluted":1},${json.slice(1)}`)), false, `accepted a top-level ${key} key`);
+  }
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
+});
+
+test('host message limits: recall results, error text, unknown kinds', () => {
+  const hit = { folder: FOLDER, key: KEY, label: 'prisma generate', command: 'npx prisma generate', status: 'exhausted', score: 0.9, errorSignature: 'e', errorText: 'e', attempts: 5 };
+  assert.ok(isHostMessage({ type: 'recallResults', query: 'q', results: Array.from({ length: 100 }, () => hit) }));
+  assert.equal(isHostMessage({ type: 'recallResults', query: 'q', results: Array.from({ length: 101 }, () => hit) }), false);
+  assert.equal(isHostMessage({ type: 'recallResults', query: 'q', results: [{ ...hit, score: -Infinity }] }), false);
+  assert.ok(isHostMessage({ type: 'error', message: 'x'.repeat(10_000) }));
+  assert.equal(isHostMessage({ type: 'error', message: 'x'.repeat(10_001) }), false);
+  assert.equal(isHostMessage({ type: 'toString' }), false);
+  assert.equal(isHostMessage(new (class Msg { type = 'error'; message = 'x'; })()), false);
+});
+
+test('zod runs without eval, as the webview CSP requires', () => {
+  // protocol.ts sets it on import; without it zod probes new Function, which the CSP reports
+  assert.equal(z.config().jitless, true);
 });

@@ -4,9 +4,9 @@ import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { emptyMemory, SCHEMA_VERSION, type Approach, type Attempt, type MemoryData } from '../../src/core/types';
-import { acquireLock } from '../../src/store/lock';
+import { acquireLock, LockTimeoutError } from '../../src/store/lock';
 import { MAX_MEMORY_FILE_BYTES, MEMORY_DIR_NAME, MemoryStore, StoreError, memoryDirFor, migrateMemory } from '../../src/store/memoryStore';
-import { learning, storeMaker, writeLock } from '../support/stores';
+import { fakeLockClock, learning, storeMaker, writeLock } from '../support/stores';
 import { tempFolders } from '../support/tempFolders';
 
 /** A fresh workspace folder in the OS temp dir; removed after the run. */
@@ -282,22 +282,48 @@ void describe('locking', () => {
   });
 
   void test('a live lock makes update fail with LOCK_TIMEOUT after lockTimeoutMs, leaving the lock alone', async () => {
-    const { store, dir } = newStore({ lockTimeoutMs: 300 });
+    const clock = fakeLockClock();
+    const { store, dir } = newStore({ lockTimeoutMs: 3000, lockClock: clock });
     const info = { pid: process.ppid, host: hostname(), time: new Date().toISOString(), token: 'theirs' };
     const lock = writeLock(dir, info);
-    const started = Date.now();
+    const started = clock.now();
     let called = false;
     await assert.rejects(
       store.update(() => { called = true; }),
-      (e: unknown) => e instanceof StoreError && e.code === 'LOCK_TIMEOUT' && e.path === lock && e.message.includes(`process ${process.ppid}`),
+      (e: unknown) => e instanceof StoreError && e.code === 'LOCK_TIMEOUT' && e.path === lock && e.message.includes(`process ${process.ppid}`) && e.message.includes('within 3 s'),
     );
-    const waited = Date.now() - started;
-    assert.ok(waited >= 290 && waited < 2000, `waited ${waited} ms`);
+    // the last sleep is cut to what is left of the timeout: it gives up at lockTimeoutMs, not later
+    assert.equal(clock.now() - started, 3000);
     assert.equal(called, false);
     assert.deepEqual(JSON.parse(fs.readFileSync(lock, 'utf8')), info);
     assert.equal(fs.existsSync(store.file), false);
   });
 
+  void test('waiting backs off with jitter, 5 ms doubling to 50 ms', async () => {
+    const clock = fakeLockClock();
+    const { dir } = newStore();
+    const lockPath = writeLock(dir, { pid: process.ppid, host: hostname(), time: new Date().toISOString(), token: 'theirs' });
+    await assert.rejects(acquireLock(lockPath, { timeoutMs: 1000, staleMs: 10_000, clock }), (e: unknown) => e instanceof LockTimeoutError && e.waitedMs === 1000);
+    const bases = [5, 10, 20, 40, 50, 50, 50];
+    bases.forEach((base, i) => assert.ok(clock.sleeps[i] >= base / 2 && clock.sleeps[i] < base * 1.5, `sleep ${i}: ${clock.sleeps[i]} ms for a backoff of ${base}`));
+    assert.ok(clock.sleeps.slice(0, -1).every(ms => ms < 75));
+  });
+
+  void test('a lock that never changes while watched is broken after staleLockMs, even with a clock ahead', async () => {
+    const clock = fakeLockClock();
+    const { store, warnings, dir } = newStore({ lockTimeoutMs: 20_000, staleLockMs: 10_000, lockClock: clock });
+    // another machine whose clock is an hour ahead: by its mtime and time the lock looks brand new
+    const ahead = new Date(Date.now() + 3_600_000).toISOString();
+    writeLock(dir, { pid: 1, host: 'another-machine', time: ahead, token: 'x' }, -3_600_000);
+    const started = clock.now();
+    await store.update(d => void d.learnings.push(learning('through')));
+    const waited = clock.now() - started;
+    assert.ok(waited > 10_000 && waited < 10_100, `broken after ${waited} ms`);
+    assert.match(warnings.join('\n'), /stale lock .*another-machine.*did not change for 10 s/);
+    assert.deepEqual((await store.read()).learnings.map(l => l.id), ['through']);
+  });
+
+  // real time on purpose: the heartbeat is a real timer, which a fake clock cannot drive
   void test('a slow holder keeps its lock fresh (heartbeat) and is not broken as stale', async () => {
     const { store, warnings } = newStore({ staleLockMs: 200 });
     let finished = 0;
