@@ -51,7 +51,7 @@ if (process.execArgv.some(a => a.startsWith('--test-reporter'))) {
 
 async function main() {
   const { test, after } = await import('node:test');
-  const { ensureHarnesses, HARNESS_PACKAGES } = await import('./install.mjs');
+  const { agentsDir, ensureHarnesses, HARNESS_PACKAGES } = await import('./install.mjs');
   const { scenarios } = await import('./scenarios.mjs');
   const { vscodeScenarios } = await import('./vscodeAgent.mjs');
   const only = process.argv.slice(2);
@@ -71,6 +71,8 @@ async function main() {
   const timings = [];
   after(() => {
     for (const t of timings) console.log(`[agents] ${t.name}: ${(t.ms / 1000).toFixed(1)} s`);
+    // Cline CLI leaves a hub daemon running after its session ends: stop the ones started from this install
+    spawnSync('pkill', ['-f', path.join(agentsDir(), 'harnesses', 'node_modules', '@cline')], { stdio: 'ignore' });
   });
   for (const s of [...scenarios, ...vscodeScenarios]) {
     if (only.length && !only.some(o => s.harnesses.includes(o) || s.name.includes(o))) continue;
