@@ -37,10 +37,11 @@ export const LIMITS = {
 // new Function (zod would otherwise probe for them and log a CSP violation).
 z.config({ jitless: true });
 
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/** Keys that would reach an object's prototype: refused in names and in data from the other side. */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** A plain data object (what structured clone or JSON.parse gives), without prototype-pollution keys. */
-function isPlainObject(v: unknown): v is Record<string, unknown> {
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   const proto = Object.getPrototypeOf(v) as unknown;
   if (proto !== Object.prototype && proto !== null) return false;

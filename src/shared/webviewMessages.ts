@@ -4,9 +4,8 @@
 // Only the host imports this file, so full zod stays out of the webview bundle (which carries only
 // zod/mini, for the host messages): the webview sees the type, through protocol.ts's type-only export.
 import * as z from 'zod';
-import { LEARNING_TYPES, LIMITS } from './protocol';
+import { FORBIDDEN_KEYS, isPlainObject, LEARNING_TYPES, LIMITS } from './protocol';
 
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 // C0 controls except tab, newline and carriage return; DEL
 const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 const CONTROL_ANY = /[\u0000-\u001f\u007f]/;
@@ -72,14 +71,6 @@ export type WebviewMessage = { [K in WebviewMessageType]: z.output<(typeof SCHEM
 export const WEBVIEW_MESSAGE_TYPES = Object.keys(SCHEMAS) as readonly WebviewMessageType[];
 
 export type Validation = { ok: true; message: WebviewMessage } | { ok: false; reason: string };
-
-/** A plain data object (what structured clone or JSON.parse gives), without prototype-pollution keys. */
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v) as unknown;
-  if (proto !== Object.prototype && proto !== null) return false;
-  return !Object.getOwnPropertyNames(v).some(k => FORBIDDEN_KEYS.has(k));
-}
 
 /** The first problem zod found, as one sentence (an unknown field is named). */
 function reasonOf(error: z.ZodError, type: string): string {

@@ -47,7 +47,7 @@ export function readView(dir: string, keys: readonly string[] | 'all', ctx: Pick
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT' && (e as NodeJS.ErrnoException).code !== 'ENOTDIR') return undefined;
     if (!journal?.entries.length) return null;
-    return applyPending({ data: emptyData(), sizeOf: approachBytes }, journal, ctx);
+    return applyPending({ data: emptyMemory(), sizeOf: approachBytes }, journal, ctx);
   }
   try {
     const stat = fstatSync(fd);
@@ -56,7 +56,7 @@ export function readView(dir: string, keys: readonly string[] | 'all', ctx: Pick
     let view: View | undefined;
     if (index && index.schemaVersion === SCHEMA_VERSION && describes(index, stat)) {
       const wanted = new Set(keys);
-      for (const r of pendingRecords({ ...emptyData(), journal: readJournalState(index.journal) }, journal)) {
+      for (const r of pendingRecords({ ...emptyMemory(), journal: readJournalState(index.journal) }, journal)) {
         const k = recordKey(r);
         if (k !== undefined) wanted.add(k);
       }
@@ -67,10 +67,6 @@ export function readView(dir: string, keys: readonly string[] | 'all', ctx: Pick
   } finally {
     closeSync(fd);
   }
-}
-
-function emptyData(): MemoryData {
-  return emptyMemory();
 }
 
 function applyPending(view: View, journal: JournalContents | undefined, ctx: Pick<ApplyContext, 'redact'>): View {
@@ -114,7 +110,7 @@ function readSlice(fd: number, start: number, length: number): unknown {
 function partialView(fd: number, index: ParsedIndex, wanted: Set<string>): View | undefined {
   const heads = headsOf(index);
   if (!heads) return undefined;
-  const data = emptyData();
+  const data = emptyMemory();
   data.journal = readJournalState(index.journal);
   const sizes = new WeakMap<Approach, number>();
   try {
@@ -164,7 +160,7 @@ function readLists(fd: number, index: ParsedIndex, data: MemoryData): boolean {
 export function readApproach(dir: string, key: string, ctx: Pick<ApplyContext, 'redact'>, cache: IndexCache = {}): { approach: Approach | undefined } | null {
   const journalRead = readJournalSync(dir);
   const journal = journalRead.kind === 'ok' ? journalRead.contents : undefined;
-  const mine = emptyData();
+  const mine = emptyMemory();
   let fd: number;
   try {
     fd = openSync(path.join(dir, MEMORY_FILE_NAME), constants.O_RDONLY | NOFOLLOW);

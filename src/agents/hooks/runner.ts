@@ -15,7 +15,7 @@ import { posixLine } from '../../core/approach/lexer';
 import { checkCommand, type CheckResult } from '../../core/rules/check';
 import { selfProtectionRefusal } from '../../core/rules/selfProtection';
 import { createRedactor } from '../../core/text/redact';
-import { SCHEMA_VERSION, type Decision, type EngineSettings, type GitState, type MemoryData } from '../../core/types';
+import { emptyMemory, type Decision, type EngineSettings, type GitState, type MemoryData } from '../../core/types';
 import { loadWorkspaceSettings } from '../../app/settings';
 import { hookTeam, refreshTeamView, teamContext, teamGate } from './team';
 import { memoryDirFor } from '../../store/paths';
@@ -144,7 +144,7 @@ export function readMemorySnapshot(workspace: string): MemoryData | null | undef
 async function readMemory(workspace: string, full: HookRunOptions['readFull']): Promise<MemoryData> {
   const snap = readMemorySnapshot(workspace);
   if (snap) return snap;
-  if (snap === null) return { schemaVersion: SCHEMA_VERSION, approaches: {}, reflections: [], learnings: [], edits: [], starts: [], decisions: [], updatedAt: new Date().toISOString() };
+  if (snap === null) return emptyMemory();
   return full(workspace);
 }
 
