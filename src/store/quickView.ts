@@ -26,6 +26,15 @@ export interface IndexCache {
   index?: ParsedIndex;
 }
 
+/**
+ * Set when a reader used more of an approach it did not load whole than its head holds (its
+ * attempts, its ledger, a field the index does not carry, its list of keys): what that reader
+ * computed may differ from a full read's, so it reads again in full (readView's `guard`).
+ */
+export interface HeadGuard {
+  touched: boolean;
+}
+
 export interface View {
   data: MemoryData;
   /** What an approach counts toward maxTotalBytes (heads carry their size: their attempts are not loaded). */
@@ -37,7 +46,7 @@ export interface View {
  * at all yet. undefined: memory.json cannot be read here (an older schema, damaged, too large): ask
  * the store, which migrates or moves it aside.
  */
-export function readView(dir: string, keys: readonly string[] | 'all', ctx: Pick<ApplyContext, 'redact'>, cache: IndexCache = {}): View | null | undefined {
+export function readView(dir: string, keys: readonly string[] | 'all', ctx: Pick<ApplyContext, 'redact'>, cache: IndexCache = {}, guard?: HeadGuard): View | null | undefined {
   // the journal first: a fold that lands between the two reads is then seen in memory.json (marked folded)
   const journalRead = readJournalSync(dir);
   const journal = journalRead.kind === 'ok' ? journalRead.contents : undefined;
@@ -53,16 +62,21 @@ export function readView(dir: string, keys: readonly string[] | 'all', ctx: Pick
     const stat = fstatSync(fd);
     if (!stat.isFile() || stat.size > MAX_MEMORY_BYTES) return undefined;
     const index = keys === 'all' ? undefined : readIndex(dir, cache);
-    let view: View | undefined;
     if (index && index.schemaVersion === SCHEMA_VERSION && describes(index, stat)) {
       const wanted = new Set(keys);
       for (const r of pendingRecords({ ...emptyMemory(), journal: readJournalState(index.journal) }, journal)) {
         const k = recordKey(r);
         if (k !== undefined) wanted.add(k);
       }
-      view = partialView(fd, index, wanted);
+      const watching = guard && { guard, applying: true };
+      const partial = partialView(fd, index, wanted, watching);
+      if (partial) {
+        const applied = applyPending(partial, journal, ctx);
+        if (watching) watching.applying = false;
+        return applied;
+      }
     }
-    view ??= wholeView(fd, stat.size);
+    const view = wholeView(fd, stat.size);
     return view && applyPending(view, journal, ctx);
   } finally {
     closeSync(fd);
@@ -106,13 +120,17 @@ function readSlice(fd: number, start: number, length: number): unknown {
   return JSON.parse(buf.toString('utf8'));
 }
 
-/** The approaches in `wanted` whole, the rest as heads; undefined when a slice is not what the index says. */
-function partialView(fd: number, index: ParsedIndex, wanted: Set<string>): View | undefined {
+/**
+ * The approaches in `wanted` whole, the rest as heads (watched by `guard` when given); undefined
+ * when a slice is not what the index says.
+ */
+function partialView(fd: number, index: ParsedIndex, wanted: Set<string>, watching?: Watching): View | undefined {
   const heads = headsOf(index);
   if (!heads) return undefined;
   const data = emptyMemory();
   data.journal = readJournalState(index.journal);
   const sizes = new WeakMap<Approach, number>();
+  const watchHead = watching && watcher(watching, HEAD_FIELDS, 'alternativesTried');
   try {
     for (let i = 0; i < index.spans.length; i++) {
       const [key, start, length, bytes] = index.spans[i];
@@ -123,6 +141,7 @@ function partialView(fd: number, index: ParsedIndex, wanted: Set<string>): View 
         a = whole;
       } else {
         a = headOf(key, heads[i]);
+        if (watchHead) a = watchHead(a, a.streakErrors ? 'streakErrors' : undefined);
         sizes.set(a, bytes);
       }
       if (key === '__proto__') Object.defineProperty(data.approaches, key, { value: a, enumerable: true, writable: true, configurable: true });
@@ -132,7 +151,51 @@ function partialView(fd: number, index: ParsedIndex, wanted: Set<string>): View 
   } catch {
     return undefined;
   }
-  return { data, sizeOf: a => sizes.get(a) ?? approachBytes(a) };
+  return { data: watching ? watcher(watching, MEMORY_FIELDS, 'reflections')(data) : data, sizeOf: a => sizes.get(a) ?? approachBytes(a) };
+}
+
+/** The fields a head holds exactly as the full approach has them (headOf; a streak only when the head has one). */
+const HEAD_FIELDS: ReadonlySet<PropertyKey> = new Set(['key', 'label', 'command', 'cwd', 'status', 'failures', 'updatedAt', 'lastFailure', 'lastErrorSignature']);
+/** What a partial memory holds as a full read has it: all but the reflections and the time it was written. */
+const MEMORY_FIELDS: ReadonlySet<PropertyKey> = new Set(['schemaVersion', 'approaches', 'journal', ...LISTS]);
+
+/** A guard, and whether the journal's runs are being applied (readView) or the reader is deciding. */
+interface Watching {
+  guard: HeadGuard;
+  applying: boolean;
+}
+
+/**
+ * Wraps objects so that `guard.touched` is set when one is asked for anything but its exact fields
+ * (`base`, and per object `also`): another field, whether a field exists, its keys. A field the
+ * reader wrote itself reads back freely. `ownOnly`: the one field that applying a run reads only to
+ * change that same field (another approach's alternatives, linked to the run's; the reflections,
+ * trimmed): not a use while applying, and never exact after it. One handler for all the objects.
+ */
+function watcher(w: Watching, base: ReadonlySet<PropertyKey>, ownOnly: PropertyKey): <T extends object>(target: T, also?: PropertyKey) => T {
+  const more = new WeakMap<object, Set<PropertyKey>>();
+  const use = (t: object, p: PropertyKey) => {
+    if (!base.has(p) && !more.get(t)?.has(p) && !(w.applying && p === ownOnly)) w.guard.touched = true;
+  };
+  const wrote = (t: object, p: PropertyKey) => {
+    if (w.applying && p === ownOnly) return;
+    const m = more.get(t);
+    if (m) m.add(p);
+    else more.set(t, new Set([p]));
+  };
+  const handler: ProxyHandler<object> = {
+    get: (t, p, r) => (use(t, p), Reflect.get(t, p, r)),
+    has: (t, p) => (use(t, p), Reflect.has(t, p)),
+    getOwnPropertyDescriptor: (t, p) => (use(t, p), Reflect.getOwnPropertyDescriptor(t, p)),
+    ownKeys: t => ((w.guard.touched = true), Reflect.ownKeys(t)),
+    set: (t, p, v, r) => (wrote(t, p), Reflect.set(t, p, v, r)),
+    defineProperty: (t, p, d) => (wrote(t, p), Reflect.defineProperty(t, p, d)),
+    deleteProperty: (t, p) => (wrote(t, p), Reflect.deleteProperty(t, p)),
+  };
+  return (target, also) => {
+    if (also !== undefined) more.set(target, new Set([also]));
+    return new Proxy(target, handler) as typeof target;
+  };
 }
 
 /** The lists beside the approaches (learnings, edits, starts, decisions) into `data`; false when one is not a list. */
