@@ -68,13 +68,11 @@ export function readView(dir: string, keys: readonly string[] | 'all', ctx: Pick
         const k = recordKey(r);
         if (k !== undefined) wanted.add(k);
       }
-      const watching = guard && { guard, applying: true };
-      const partial = partialView(fd, index, wanted, watching);
-      if (partial) {
-        const applied = applyPending(partial, journal, ctx);
-        if (watching) watching.applying = false;
-        return applied;
-      }
+      const partial = partialView(fd, index, wanted);
+      // the journal's runs are applied to the heads as a writer applies them (they read only what a
+      // head holds and add to another approach only its alternatives: journal.test.ts); the reader's
+      // own use is watched from here
+      if (partial) return guard ? watchView(applyPending(partial.view, journal, ctx), partial.heads, guard) : applyPending(partial.view, journal, ctx);
     }
     const view = wholeView(fd, stat.size);
     return view && applyPending(view, journal, ctx);
@@ -120,17 +118,14 @@ function readSlice(fd: number, start: number, length: number): unknown {
   return JSON.parse(buf.toString('utf8'));
 }
 
-/**
- * The approaches in `wanted` whole, the rest as heads (watched by `guard` when given); undefined
- * when a slice is not what the index says.
- */
-function partialView(fd: number, index: ParsedIndex, wanted: Set<string>, watching?: Watching): View | undefined {
+/** The approaches in `wanted` whole, the rest as heads (listed); undefined when a slice is not what the index says. */
+function partialView(fd: number, index: ParsedIndex, wanted: Set<string>): { view: View; heads: Set<Approach> } | undefined {
   const heads = headsOf(index);
   if (!heads) return undefined;
   const data = emptyMemory();
   data.journal = readJournalState(index.journal);
   const sizes = new WeakMap<Approach, number>();
-  const watchHead = watching && watcher(watching, HEAD_FIELDS, 'alternativesTried');
+  const made = new Set<Approach>();
   try {
     for (let i = 0; i < index.spans.length; i++) {
       const [key, start, length, bytes] = index.spans[i];
@@ -141,7 +136,7 @@ function partialView(fd: number, index: ParsedIndex, wanted: Set<string>, watchi
         a = whole;
       } else {
         a = headOf(key, heads[i]);
-        if (watchHead) a = watchHead(a, a.streakErrors ? 'streakErrors' : undefined);
+        made.add(a);
         sizes.set(a, bytes);
       }
       if (key === '__proto__') Object.defineProperty(data.approaches, key, { value: a, enumerable: true, writable: true, configurable: true });
@@ -151,7 +146,7 @@ function partialView(fd: number, index: ParsedIndex, wanted: Set<string>, watchi
   } catch {
     return undefined;
   }
-  return { data: watching ? watcher(watching, MEMORY_FIELDS, 'reflections')(data) : data, sizeOf: a => sizes.get(a) ?? approachBytes(a) };
+  return { view: { data, sizeOf: a => sizes.get(a) ?? approachBytes(a) }, heads: made };
 }
 
 /** The fields a head holds exactly as the full approach has them (headOf; a streak only when the head has one). */
@@ -159,26 +154,34 @@ const HEAD_FIELDS: ReadonlySet<PropertyKey> = new Set(['key', 'label', 'command'
 /** What a partial memory holds as a full read has it: all but the reflections and the time it was written. */
 const MEMORY_FIELDS: ReadonlySet<PropertyKey> = new Set(['schemaVersion', 'approaches', 'journal', ...LISTS]);
 
-/** A guard, and whether the journal's runs are being applied (readView) or the reader is deciding. */
-interface Watching {
-  guard: HeadGuard;
-  applying: boolean;
+/**
+ * The view with its heads (those still in it) and the memory itself watched by `guard`. A head's
+ * exact fields are HEAD_FIELDS, and its streak when its index entry had one; the memory's, MEMORY_FIELDS.
+ */
+function watchView(view: View, heads: Set<Approach>, guard: HeadGuard): View {
+  const approaches = view.data.approaches;
+  const head = watcher(guard, HEAD_FIELDS);
+  for (const key of Object.keys(approaches)) {
+    const a = approaches[key];
+    if (!heads.has(a)) continue;
+    const watched = head(a, Array.isArray(a.streakErrors) ? 'streakErrors' : undefined);
+    if (key === '__proto__') Object.defineProperty(approaches, key, { value: watched, enumerable: true, writable: true, configurable: true });
+    else approaches[key] = watched;
+  }
+  return { ...view, data: watcher(guard, MEMORY_FIELDS)(view.data) };
 }
 
 /**
  * Wraps objects so that `guard.touched` is set when one is asked for anything but its exact fields
  * (`base`, and per object `also`): another field, whether a field exists, its keys. A field the
- * reader wrote itself reads back freely. `ownOnly`: the one field that applying a run reads only to
- * change that same field (another approach's alternatives, linked to the run's; the reflections,
- * trimmed): not a use while applying, and never exact after it. One handler for all the objects.
+ * reader wrote itself reads back freely. One handler for all the objects.
  */
-function watcher(w: Watching, base: ReadonlySet<PropertyKey>, ownOnly: PropertyKey): <T extends object>(target: T, also?: PropertyKey) => T {
+function watcher(guard: HeadGuard, base: ReadonlySet<PropertyKey>): <T extends object>(target: T, also?: PropertyKey) => T {
   const more = new WeakMap<object, Set<PropertyKey>>();
   const use = (t: object, p: PropertyKey) => {
-    if (!base.has(p) && !more.get(t)?.has(p) && !(w.applying && p === ownOnly)) w.guard.touched = true;
+    if (!base.has(p) && !more.get(t)?.has(p)) guard.touched = true;
   };
   const wrote = (t: object, p: PropertyKey) => {
-    if (w.applying && p === ownOnly) return;
     const m = more.get(t);
     if (m) m.add(p);
     else more.set(t, new Set([p]));
@@ -187,7 +190,7 @@ function watcher(w: Watching, base: ReadonlySet<PropertyKey>, ownOnly: PropertyK
     get: (t, p, r) => (use(t, p), Reflect.get(t, p, r)),
     has: (t, p) => (use(t, p), Reflect.has(t, p)),
     getOwnPropertyDescriptor: (t, p) => (use(t, p), Reflect.getOwnPropertyDescriptor(t, p)),
-    ownKeys: t => ((w.guard.touched = true), Reflect.ownKeys(t)),
+    ownKeys: t => ((guard.touched = true), Reflect.ownKeys(t)),
     set: (t, p, v, r) => (wrote(t, p), Reflect.set(t, p, v, r)),
     defineProperty: (t, p, d) => (wrote(t, p), Reflect.defineProperty(t, p, d)),
     deleteProperty: (t, p) => (wrote(t, p), Reflect.deleteProperty(t, p)),
