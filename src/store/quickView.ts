@@ -64,10 +64,13 @@ export function readView(dir: string, keys: readonly string[] | 'all', ctx: Pick
     const index = keys === 'all' ? undefined : readIndex(dir, cache);
     if (index && index.schemaVersion === SCHEMA_VERSION && describes(index, stat)) {
       const wanted = new Set(keys);
-      for (const r of pendingRecords({ ...emptyMemory(), journal: readJournalState(index.journal) }, journal)) {
+      const pending = pendingRecords({ ...emptyMemory(), journal: readJournalState(index.journal) }, journal);
+      for (const r of pending) {
         const k = recordKey(r);
         if (k !== undefined) wanted.add(k);
       }
+      const lazy = guard && !pending.length ? lazyView(fd, index, wanted, guard) : undefined;
+      if (lazy) return lazy;
       const partial = partialView(fd, index, wanted);
       // the journal's runs are applied to the heads as a writer applies them (they read only what a
       // head holds and add to another approach only its alternatives: journal.test.ts); the reader's
@@ -147,6 +150,63 @@ function partialView(fd: number, index: ParsedIndex, wanted: Set<string>): { vie
     return undefined;
   }
   return { view: { data, sizeOf: a => sizes.get(a) ?? approachBytes(a) }, heads: made };
+}
+
+/**
+ * A partial view for a reader watched by `guard`, when no run waits to be applied: the wanted
+ * approaches whole, and the others made from their index entries (as watched heads) only when the
+ * reader asks for one of them or for the list of approaches; a check of a command that names no
+ * other approach (most do not) parses no head at all.
+ */
+function lazyView(fd: number, index: ParsedIndex, wanted: Set<string>, guard: HeadGuard): View | undefined {
+  const data = emptyMemory();
+  data.journal = readJournalState(index.journal);
+  const wholes = new Map<string, Approach>();
+  const keys = new Set<string>();
+  try {
+    for (const [key, start, length] of index.spans) {
+      keys.add(key);
+      if (!wanted.has(key)) continue;
+      const whole = readSlice(fd, start, length);
+      if (!isApproach(whole) || whole.key !== key) return undefined;
+      wholes.set(key, whole);
+    }
+    if (!readLists(fd, index, data)) return undefined;
+  } catch {
+    return undefined;
+  }
+  const all: Record<string, Approach> = {};
+  let made = false;
+  // every approach in memory.json's order, as a full read has them
+  const make = () => {
+    if (made) return;
+    made = true;
+    const heads = headsOf(index);
+    // heads that cannot be read: whatever the reader decides is decided again from the whole memory
+    if (!heads) return void (guard.touched = true);
+    const head = watcher(guard, HEAD_FIELDS);
+    index.spans.forEach(([key], i) => {
+      let a = wholes.get(key);
+      if (!a) {
+        const h = headOf(key, heads[i]);
+        a = head(h, Array.isArray(h.streakErrors) ? 'streakErrors' : undefined);
+      }
+      if (key === '__proto__') Object.defineProperty(all, key, { value: a, enumerable: true, writable: true, configurable: true });
+      else all[key] = a;
+    });
+  };
+  const named = (p: PropertyKey): p is string => typeof p === 'string' && keys.has(p);
+  data.approaches = new Proxy(all, {
+    get: (t, p, r) => (!made && named(p) && wholes.has(p) ? wholes.get(p) : (named(p) && make(), Reflect.get(t, p, r))),
+    has: (t, p) => (!made && named(p)) || Reflect.has(t, p),
+    getOwnPropertyDescriptor: (t, p) =>
+      !made && named(p) && wholes.has(p) ? { value: wholes.get(p), writable: true, enumerable: true, configurable: true } : (named(p) && make(), Reflect.getOwnPropertyDescriptor(t, p)),
+    ownKeys: t => (make(), Reflect.ownKeys(t)),
+    set: (t, p, v, r) => (make(), Reflect.set(t, p, v, r)),
+    defineProperty: (t, p, d) => (make(), Reflect.defineProperty(t, p, d)),
+    deleteProperty: (t, p) => (make(), Reflect.deleteProperty(t, p)),
+  });
+  return { data: watcher(guard, MEMORY_FIELDS)(data), sizeOf: approachBytes };
 }
 
 /** The fields a head holds exactly as the full approach has them (headOf; a streak only when the head has one). */

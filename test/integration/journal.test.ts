@@ -379,39 +379,44 @@ describe('the pre hook decides from one approach only when nothing else was used
     }
   });
 
-  test('every command gets the answer of a full read, and the quick read answers most of them alone', async () => {
-    const ws = await seeded(60);
-    const dir = memoryDirFor(ws);
-    // a test runner exhausted on an environment error (another test file is the same loop: decided from its history)
-    for (let i = 0; i < 6; i++) await hookMemory(ws).record({ command: 'npx vitest run src/a.test.ts', cwd: '.', exitCode: 1, source: 'agent', output: 'Error: collection error while importing conftest' });
-    await fullMemory(ws).record(fail('tool2 run')); // folds the journal: the test runner is a head in a partial read
-    await hookMemory(ws).record(fail('tool4 run'));
-    const commands = ['make check', 'brand new', 'npx vitest run src/b.test.ts', 'npx vitest run src/a.test.ts', 'npx jest src/new.test.ts', 'cd pkg && tool0 run', 'npm te\\st'];
-    const full = await new MemoryStore(dir, { cache: false }).read();
-    for (const a of Object.values(full.approaches)) commands.push(a.cwd === '.' ? a.command : `cd ${a.cwd} && ${a.command}`);
-    const reply = async (command: string) => {
-      const r = await runHook('claude', 'pre', JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, cwd: ws }), { env: { CLAUDE_PROJECT_DIR: ws }, record: async () => undefined, readFull: async () => assert.fail('memory.json is current') });
-      return [r.exitCode, r.stdout, r.stderr];
-    };
-    const quick = [];
-    for (const command of commands) quick.push(await reply(command));
-    fs.renameSync(join(dir, INDEX_FILE_NAME), join(dir, `${INDEX_FILE_NAME}.away`)); // no index: the whole memory, always
-    const answers = new Set<string>();
-    for (const [i, command] of commands.entries()) {
-      assert.deepEqual(quick[i], await reply(command), command);
-      answers.add(quick[i][1] === '' ? 'allow' : JSON.parse(quick[i][1] as string).hookSpecificOutput.permissionDecision ?? 'context');
-    }
-    assert.ok(answers.has('allow') && answers.has('deny') && answers.has('ask'), `allows, asks and denies were compared: ${[...answers]}`);
-    fs.renameSync(join(dir, `${INDEX_FILE_NAME}.away`), join(dir, INDEX_FILE_NAME));
-    // which read answered: the guard of the same partial read, with the same check
-    let alone = 0;
-    for (const command of commands.filter(c => !c.startsWith('cd ') && c !== 'npm te\\st')) {
-      const guard = { touched: false };
-      const view = readView(dir, [approachKey(command, '.')], { redact }, {}, guard)!;
-      const c = checkCommand(view.data, command, '.', DEFAULT_SETTINGS);
-      if (command === 'npx vitest run src/b.test.ts') assert.ok(c.verdict === 'block' || guard.touched, 'another test file of the environment loop is never allowed by the quick read');
-      if (!guard.touched && c.verdict !== 'block') alone++;
-    }
-    assert.ok(alone >= commands.length / 2, `${alone} of ${commands.length} answered by the quick read alone`);
-  });
+  for (const waiting of [true, false]) {
+    test(`every command gets the answer of a full read, and the quick read answers most of them alone (${waiting ? 'a run waiting in the journal' : 'nothing waiting: heads made only when asked for'})`, async () => {
+      const ws = await seeded(60);
+      const dir = memoryDirFor(ws);
+      // a test runner exhausted on an environment error (another test file is the same loop: decided from its history)
+      for (let i = 0; i < 6; i++) await hookMemory(ws).record({ command: 'npx vitest run src/a.test.ts', cwd: '.', exitCode: 1, source: 'agent', output: 'Error: collection error while importing conftest' });
+      await fullMemory(ws).record(fail('tool2 run')); // folds the journal: the test runner is a head in a partial read
+      if (waiting) await hookMemory(ws).record(fail('tool4 run'));
+      else await fullMemory(ws).record(fail('tool4 run'));
+      const journal = readJournalSync(dir);
+      assert.equal(journal.kind === 'ok' && journal.contents.entries.length > 0, waiting, 'what waits in the journal');
+      const commands = ['make check', 'brand new', 'npx vitest run src/b.test.ts', 'npx vitest run src/a.test.ts', 'npx jest src/new.test.ts', 'cd pkg && tool0 run', 'npm te\\st'];
+      const full = await new MemoryStore(dir, { cache: false }).read();
+      for (const a of Object.values(full.approaches)) commands.push(a.cwd === '.' ? a.command : `cd ${a.cwd} && ${a.command}`);
+      const reply = async (command: string) => {
+        const r = await runHook('claude', 'pre', JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, cwd: ws }), { env: { CLAUDE_PROJECT_DIR: ws }, record: async () => undefined, readFull: async () => assert.fail('memory.json is current') });
+        return [r.exitCode, r.stdout, r.stderr];
+      };
+      const quick = [];
+      for (const command of commands) quick.push(await reply(command));
+      fs.renameSync(join(dir, INDEX_FILE_NAME), join(dir, `${INDEX_FILE_NAME}.away`)); // no index: the whole memory, always
+      const answers = new Set<string>();
+      for (const [i, command] of commands.entries()) {
+        assert.deepEqual(quick[i], await reply(command), command);
+        answers.add(quick[i][1] === '' ? 'allow' : JSON.parse(quick[i][1] as string).hookSpecificOutput.permissionDecision ?? 'context');
+      }
+      assert.ok(answers.has('allow') && answers.has('deny') && answers.has('ask'), `allows, asks and denies were compared: ${[...answers]}`);
+      fs.renameSync(join(dir, `${INDEX_FILE_NAME}.away`), join(dir, INDEX_FILE_NAME));
+      // which read answered: the guard of the same partial read, with the same check
+      let alone = 0;
+      for (const command of commands.filter(c => !c.startsWith('cd ') && c !== 'npm te\\st')) {
+        const guard = { touched: false };
+        const view = readView(dir, [approachKey(command, '.')], { redact }, {}, guard)!;
+        const c = checkCommand(view.data, command, '.', DEFAULT_SETTINGS);
+        if (command === 'npx vitest run src/b.test.ts') assert.ok(c.verdict === 'block' || guard.touched, 'another test file of the environment loop is never allowed by the quick read');
+        if (!guard.touched && c.verdict !== 'block') alone++;
+      }
+      assert.ok(alone >= commands.length / 2, `${alone} of ${commands.length} answered by the quick read alone`);
+    });
+  }
 });
