@@ -1,11 +1,13 @@
 // What the hooks read: memory.json with the journal's pending records applied, read synchronously,
 // without the lock (memory.json is replaced by atomic renames; the journal only grows until a fold
-// removes it) and without loading the store. The gate and the agents' context read it whole
-// (readView 'all'). With memory.index.json describing the current memory.json, a reader of a few
-// approaches (a post hook about to record a run: readApproach; a journal-mode writer: readView with
-// keys) parses only those whole, the lists beside them (learnings, edits, starts, decisions) and, for
-// the others, their index entries (headOf), which hold all that applying a run reads of another
-// approach. Either way the answer for those keys is the one a full read gives (test/integration/journal.test.ts).
+// removes it) and without loading the store. The agents' context reads it whole (readView 'all').
+// With memory.index.json describing the current memory.json, a reader of a few approaches (the gate:
+// readView with a guard; a post hook about to record a run: readApproach; a journal-mode writer:
+// readView with keys) parses only those whole, the lists beside them (learnings, edits, starts,
+// decisions) and, for the others, their index entries (headOf), which hold all that applying a run
+// reads of another approach. The gate's heads are watched: a decision that asks one for more than it
+// holds is made again from the whole memory. Either way the answer for those keys is the one a full
+// read gives (test/integration/journal.test.ts).
 
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import * as path from 'node:path';
