@@ -349,7 +349,7 @@ function linkAlternatives(data: MemoryData, approach: Approach, now: string): vo
   const mine = salientWords(approach);
   for (const other of Object.values(data.approaches)) {
     if (other.key === approach.key || other.failures === 0 || !other.lastFailure) continue;
-    if (t - Date.parse(other.lastFailure) > STRETCH_MS) continue;
+    if (t - parsedTime(other.lastFailure) > STRETCH_MS) continue;
     if (!isAlternative(approach, mine, other)) continue;
     addAlternative(approach, describeApproach(other));
     addAlternative(other, describeApproach(approach));
@@ -365,6 +365,17 @@ const GENERIC = new Set(
 );
 
 /** The words that name what an approach is about: its program, targets, modules, packages. */
+/** Date.parse, remembered: applying a run compares it with every approach's last failure (a hook applies up to a journal's runs). */
+const parsed = new Map<string, number>();
+function parsedTime(iso: string): number {
+  let t = parsed.get(iso);
+  if (t === undefined) {
+    if (parsed.size >= 10_000) parsed.clear();
+    parsed.set(iso, (t = Date.parse(iso)));
+  }
+  return t;
+}
+
 function salientWords(a: Approach): Set<string> {
   const text = `${a.label} ${a.lastErrorSignature}`.toLowerCase();
   const words = new Set<string>();
@@ -459,10 +470,13 @@ export function approachBytes(a: Approach): number {
 export function enforceLimits(data: MemoryData, limits: MemoryLimits, keep?: string, sizeOf: (a: Approach) => number = approachBytes): string[] {
   const evicted: string[] = [];
   const rank = (a: Approach) => (a.status === 'resolved' ? 0 : a.status === 'active' ? 1 : 2);
+  // each approach's rank and time read once, not at every comparison (a sort of 500 compares ~4,500 times)
   const candidates = () =>
     Object.values(data.approaches)
       .filter(a => a.key !== keep)
-      .sort((a, b) => rank(a) - rank(b) || (a.updatedAt < b.updatedAt ? -1 : a.updatedAt > b.updatedAt ? 1 : 0));
+      .map(a => ({ a, rank: rank(a), at: a.updatedAt }))
+      .sort((x, y) => x.rank - y.rank || (x.at < y.at ? -1 : x.at > y.at ? 1 : 0))
+      .map(x => x.a);
   let count = Object.keys(data.approaches).length;
   if (count > limits.maxApproaches) {
     for (const a of candidates()) {

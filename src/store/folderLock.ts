@@ -2,7 +2,7 @@
 // append): memory.json.lock (see lock.ts), taken after checking that the folder stays inside the
 // workspace without a symbolic link and creating it, with the store's messages for a person.
 
-import { mkdir } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
 import { assertInsideWithoutLinks, DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_STALE_LOCK_MS, UnsafePathError } from './fsx';
 import { acquireLock, describeHolder, errnoCode, LockTimeoutError, serialize, type HeldLock, type LockClock } from './lock';
 import { fsError, StoreError } from './storeError';
@@ -69,7 +69,7 @@ export class FolderLock {
     for (let attempt = 0; ; attempt++) {
       try {
         await this.checkPath();
-        await mkdir(this.dir, { recursive: true });
+        await fsp.mkdir(this.dir, { recursive: true });
         return await acquireLock(this.lockFile, options);
       } catch (err) {
         // the folder was deleted (e.g. memory cleared by hand) between mkdir and the lock: once more

@@ -2,8 +2,7 @@
 // atomic writes (temp file in the same folder, fsync, rename, the Windows rename retry), cleanup of
 // temp files left by a killed writer, and the check that the memory folder stays inside the workspace.
 
-import { constants } from 'node:fs';
-import { access, lstat, open, readdir, rename, unlink } from 'node:fs/promises';
+import { constants, lstatSync, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { errnoCode, randomHex } from './lock';
 import { MEMORY_DIR_NAME } from './paths';
@@ -17,7 +16,7 @@ const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
 export async function exists(p: string): Promise<boolean> {
   try {
-    await access(p);
+    await fsp.access(p);
     return true;
   } catch {
     return false;
@@ -37,7 +36,7 @@ export function tempPathFor(target: string): string {
 export async function writeFileAtomic(target: string, data: string | Uint8Array, beforeRename?: () => Promise<void>, options: { sync?: boolean } = {}): Promise<void> {
   const temp = tempPathFor(target);
   try {
-    const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o644);
+    const handle = await fsp.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o644);
     try {
       await handle.writeFile(data);
       // the bytes are on disk before the rename makes them the file (derived files, rebuilt from it, skip this)
@@ -48,7 +47,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
     await beforeRename?.();
     await renameWithRetry(temp, target);
   } catch (err) {
-    await unlink(temp).catch(() => undefined);
+    await fsp.unlink(temp).catch(() => undefined);
     throw err;
   }
 }
@@ -57,7 +56,7 @@ export async function renameWithRetry(from: string, to: string): Promise<void> {
   // On Windows a reader holding the file open makes the rename fail briefly (EPERM/EBUSY).
   for (let attempt = 0; ; attempt++) {
     try {
-      return await rename(from, to);
+      return await fsp.rename(from, to);
     } catch (err) {
       const code = errnoCode(err);
       const transient = process.platform === 'win32' && (code === 'EPERM' || code === 'EBUSY' || code === 'EACCES');
@@ -75,7 +74,7 @@ export async function renameWithRetry(from: string, to: string): Promise<void> {
 export async function removeStaleTemps(dir: string, targets: string[], extraPrefixes: string[] = []): Promise<number> {
   let names: string[];
   try {
-    names = await readdir(dir);
+    names = await fsp.readdir(dir);
   } catch {
     return 0;
   }
@@ -85,7 +84,7 @@ export async function removeStaleTemps(dir: string, targets: string[], extraPref
   for (const n of names) {
     if (!isTemp(n)) continue;
     try {
-      await unlink(path.join(dir, n));
+      await fsp.unlink(path.join(dir, n));
       removed++;
     } catch {
       // gone already, or not ours to remove
@@ -125,7 +124,7 @@ export async function assertInsideWithoutLinks(root: string, dir: string): Promi
     current = path.join(current, part);
     let st;
     try {
-      st = await lstat(current);
+      st = lstatSync(current); // two or three folders: no trip through the thread pool
     } catch (err) {
       if (errnoCode(err) === 'ENOENT') return;
       throw err;

@@ -2,8 +2,7 @@
 // `git status` after the run (never before it, never on the check path), bounded in time and size.
 // No git, not a repository, a slow or broken git: no context, no error.
 
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { closeSync, existsSync, fstatSync, openSync, promises as fsp, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { mayHoldOnlyOwnFiles, userFiles } from '../core/ownFiles';
 import type { GitState } from '../core/types';
@@ -125,7 +124,7 @@ function contentHashSync(file: string): string {
 async function contentHash(file: string): Promise<string> {
   let handle;
   try {
-    handle = await open(file, 'r');
+    handle = await fsp.open(file, 'r');
     const st = await handle.stat();
     if (!st.isFile()) return 'not-a-file';
     if (st.size > MAX_HASHED_BYTES) return `size:${st.size}:${Math.round(st.mtimeMs)}`;
@@ -143,7 +142,7 @@ async function contentHash(file: string): Promise<string> {
  */
 export async function readGitState(folder: string, o: GitOptions = {}): Promise<GitState | undefined> {
   // not inside a repository (no .git up the tree): no git process at all
-  const top = await findRepositoryRoot(folder);
+  const top = findRepositoryRoot(folder);
   if (top === undefined) return undefined;
   const status = await run(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal'], folder, o);
   if (status === undefined) return undefined;
@@ -176,15 +175,10 @@ async function expandOwnFolders(paths: string[], folder: string, o: GitOptions):
 }
 
 /** The nearest folder up from `folder` holding a `.git` (a folder, or a file for worktrees and submodules). */
-export async function findRepositoryRoot(folder: string): Promise<string | undefined> {
+function findRepositoryRoot(folder: string): string | undefined {
   let dir = path.resolve(folder);
   for (let i = 0; i < 64; i++) {
-    try {
-      await stat(path.join(dir, '.git'));
-      return dir;
-    } catch {
-      // not here: one folder up
-    }
+    if (existsSync(path.join(dir, '.git'))) return dir;
     const parent = path.dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;

@@ -1,8 +1,7 @@
 // A cross-process lock file next to the data it protects: `<file>.lock`, created with O_EXCL.
 // Works between VS Code windows and the CLI on one machine, and (by age) across machines on a shared folder.
 
-import { closeSync, constants, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import { lstat, open, unlink, utimes } from 'node:fs/promises';
+import { closeSync, constants, openSync, promises as fsp, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 
 /** What a lock file holds (JSON). `token` tells our own lock from a newer one at the same path. */
@@ -66,7 +65,7 @@ export class HeldLock {
     const clock = options.clock ?? REAL_CLOCK;
     this.heartbeat = setInterval(() => {
       const now = new Date(clock.now());
-      utimes(this.path, now, now).catch(() => undefined);
+      fsp.utimes(this.path, now, now).catch(() => undefined);
     }, every);
     this.heartbeat.unref();
   }
@@ -84,7 +83,7 @@ export class HeldLock {
     clearInterval(this.heartbeat);
     this.heartbeat = undefined;
     try {
-      if (await this.stillHeld()) await unlink(this.path);
+      if (await this.stillHeld()) await fsp.unlink(this.path);
       else warn(this.options, `The lock ${this.path} was taken over by another process while this one held it.`);
     } catch (err) {
       if (errnoCode(err) !== 'ENOENT') warn(this.options, `Could not remove the lock ${this.path}: ${(err as Error).message}`);
@@ -231,7 +230,7 @@ async function tryCreate(lockPath: string, info: LockInfo): Promise<boolean> {
   let handle;
   try {
     // O_EXCL never follows a symbolic link at the path; O_NOFOLLOW says so twice
-    handle = await open(lockPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o644);
+    handle = await fsp.open(lockPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o644);
   } catch (err) {
     if (errnoCode(err) === 'EEXIST') return false;
     throw err;
@@ -243,7 +242,7 @@ async function tryCreate(lockPath: string, info: LockInfo): Promise<boolean> {
   } catch (err) {
     // e.g. ENOSPC: do not leave a half-written lock behind for others to wait on
     await handle.close().catch(() => undefined);
-    await unlink(lockPath).catch(() => undefined);
+    await fsp.unlink(lockPath).catch(() => undefined);
     throw err;
   }
 }
@@ -252,12 +251,12 @@ async function tryCreate(lockPath: string, info: LockInfo): Promise<boolean> {
 async function readLock(lockPath: string): Promise<SeenLock | undefined> {
   let handle;
   try {
-    handle = await open(lockPath, constants.O_RDONLY | NOFOLLOW);
+    handle = await fsp.open(lockPath, constants.O_RDONLY | NOFOLLOW);
   } catch (err) {
     const code = errnoCode(err);
     if (code === 'ENOENT') return undefined;
     if (code === 'ELOOP' || code === 'ENXIO') {
-      const st = await lstat(lockPath).catch(() => undefined);
+      const st = await fsp.lstat(lockPath).catch(() => undefined);
       if (!st) return undefined;
       return { raw: '', info: undefined, ino: st.ino, mtimeMs: st.mtimeMs, notAFile: 'it is a symbolic link, not a lock file' };
     }
@@ -320,12 +319,12 @@ async function breakLock(lockPath: string, seen: SeenLock, reason: string, optio
   const breaker = `${lockPath}.break`;
   let handle;
   try {
-    handle = await open(breaker, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o644);
+    handle = await fsp.open(breaker, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o644);
   } catch (err) {
     if (errnoCode(err) !== 'EEXIST') throw err;
     // another breaker is at work; a breaker lock left by a killed breaker is removed by age
-    const st = await lstat(breaker).catch(() => undefined);
-    if (st && (st.isSymbolicLink() || (options.clock ?? REAL_CLOCK).now() - st.mtimeMs > options.staleMs)) await unlink(breaker).catch(() => undefined);
+    const st = await fsp.lstat(breaker).catch(() => undefined);
+    if (st && (st.isSymbolicLink() || (options.clock ?? REAL_CLOCK).now() - st.mtimeMs > options.staleMs)) await fsp.unlink(breaker).catch(() => undefined);
     return false;
   }
   try {
@@ -334,14 +333,14 @@ async function breakLock(lockPath: string, seen: SeenLock, reason: string, optio
     if (!now) return true; // released meanwhile
     if (now.ino !== seen.ino || now.raw !== seen.raw || now.mtimeMs !== seen.mtimeMs) return false; // a new or refreshed lock
     try {
-      await unlink(lockPath); // removes a symbolic link itself, never what it points to
+      await fsp.unlink(lockPath); // removes a symbolic link itself, never what it points to
     } catch (err) {
       if (errnoCode(err) !== 'ENOENT') throw err;
     }
     warn(options, `Broke a stale lock ${lockPath} held by ${describeHolder(seen.info)}: ${reason}.`);
     return true;
   } finally {
-    await unlink(breaker).catch(() => undefined);
+    await fsp.unlink(breaker).catch(() => undefined);
   }
 }
 

@@ -1,11 +1,13 @@
 // What the hooks read: memory.json with the journal's pending records applied, read synchronously,
 // without the lock (memory.json is replaced by atomic renames; the journal only grows until a fold
-// removes it) and without loading the store. The gate and the agents' context read it whole
-// (readView 'all'). With memory.index.json describing the current memory.json, a reader of a few
-// approaches (a post hook about to record a run: readApproach; a journal-mode writer: readView with
-// keys) parses only those whole, the lists beside them (learnings, edits, starts, decisions) and, for
-// the others, their index entries (headOf), which hold all that applying a run reads of another
-// approach. Either way the answer for those keys is the one a full read gives (test/integration/journal.test.ts).
+// removes it) and without loading the store. The agents' context reads it whole (readView 'all').
+// With memory.index.json describing the current memory.json, a reader of a few approaches (the gate:
+// readView with a guard; a post hook about to record a run: readApproach; a journal-mode writer:
+// readView with keys) parses only those whole, the lists beside them (learnings, edits, starts,
+// decisions) and, for the others, their index entries (headOf), which hold all that applying a run
+// reads of another approach. The gate's heads are watched: a decision that asks one for more than it
+// holds is made again from the whole memory. Either way the answer for those keys is the one a full
+// read gives (test/integration/journal.test.ts).
 
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import * as path from 'node:path';
@@ -26,6 +28,15 @@ export interface IndexCache {
   index?: ParsedIndex;
 }
 
+/**
+ * Set when a reader used more of an approach it did not load whole than its head holds (its
+ * attempts, its ledger, a field the index does not carry, its list of keys): what that reader
+ * computed may differ from a full read's, so it reads again in full (readView's `guard`).
+ */
+export interface HeadGuard {
+  touched: boolean;
+}
+
 export interface View {
   data: MemoryData;
   /** What an approach counts toward maxTotalBytes (heads carry their size: their attempts are not loaded). */
@@ -37,7 +48,7 @@ export interface View {
  * at all yet. undefined: memory.json cannot be read here (an older schema, damaged, too large): ask
  * the store, which migrates or moves it aside.
  */
-export function readView(dir: string, keys: readonly string[] | 'all', ctx: Pick<ApplyContext, 'redact'>, cache: IndexCache = {}): View | null | undefined {
+export function readView(dir: string, keys: readonly string[] | 'all', ctx: Pick<ApplyContext, 'redact'>, cache: IndexCache = {}, guard?: HeadGuard): View | null | undefined {
   // the journal first: a fold that lands between the two reads is then seen in memory.json (marked folded)
   const journalRead = readJournalSync(dir);
   const journal = journalRead.kind === 'ok' ? journalRead.contents : undefined;
@@ -53,16 +64,22 @@ export function readView(dir: string, keys: readonly string[] | 'all', ctx: Pick
     const stat = fstatSync(fd);
     if (!stat.isFile() || stat.size > MAX_MEMORY_BYTES) return undefined;
     const index = keys === 'all' ? undefined : readIndex(dir, cache);
-    let view: View | undefined;
     if (index && index.schemaVersion === SCHEMA_VERSION && describes(index, stat)) {
       const wanted = new Set(keys);
-      for (const r of pendingRecords({ ...emptyMemory(), journal: readJournalState(index.journal) }, journal)) {
+      const pending = pendingRecords({ ...emptyMemory(), journal: readJournalState(index.journal) }, journal);
+      for (const r of pending) {
         const k = recordKey(r);
         if (k !== undefined) wanted.add(k);
       }
-      view = partialView(fd, index, wanted);
+      const lazy = guard && !pending.length ? lazyView(fd, index, wanted, guard) : undefined;
+      if (lazy) return lazy;
+      const partial = partialView(fd, index, wanted);
+      // the journal's runs are applied to the heads as a writer applies them (they read only what a
+      // head holds and add to another approach only its alternatives: journal.test.ts); the reader's
+      // own use is watched from here
+      if (partial) return guard ? watchView(applyPending(partial.view, journal, ctx), partial.heads, guard) : applyPending(partial.view, journal, ctx);
     }
-    view ??= wholeView(fd, stat.size);
+    const view = wholeView(fd, stat.size);
     return view && applyPending(view, journal, ctx);
   } finally {
     closeSync(fd);
@@ -106,13 +123,14 @@ function readSlice(fd: number, start: number, length: number): unknown {
   return JSON.parse(buf.toString('utf8'));
 }
 
-/** The approaches in `wanted` whole, the rest as heads; undefined when a slice is not what the index says. */
-function partialView(fd: number, index: ParsedIndex, wanted: Set<string>): View | undefined {
+/** The approaches in `wanted` whole, the rest as heads (listed); undefined when a slice is not what the index says. */
+function partialView(fd: number, index: ParsedIndex, wanted: Set<string>): { view: View; heads: Set<Approach> } | undefined {
   const heads = headsOf(index);
   if (!heads) return undefined;
   const data = emptyMemory();
   data.journal = readJournalState(index.journal);
   const sizes = new WeakMap<Approach, number>();
+  const made = new Set<Approach>();
   try {
     for (let i = 0; i < index.spans.length; i++) {
       const [key, start, length, bytes] = index.spans[i];
@@ -123,6 +141,7 @@ function partialView(fd: number, index: ParsedIndex, wanted: Set<string>): View 
         a = whole;
       } else {
         a = headOf(key, heads[i]);
+        made.add(a);
         sizes.set(a, bytes);
       }
       if (key === '__proto__') Object.defineProperty(data.approaches, key, { value: a, enumerable: true, writable: true, configurable: true });
@@ -132,7 +151,116 @@ function partialView(fd: number, index: ParsedIndex, wanted: Set<string>): View 
   } catch {
     return undefined;
   }
-  return { data, sizeOf: a => sizes.get(a) ?? approachBytes(a) };
+  return { view: { data, sizeOf: a => sizes.get(a) ?? approachBytes(a) }, heads: made };
+}
+
+/**
+ * A partial view for a reader watched by `guard`, when no run waits to be applied: the wanted
+ * approaches whole, and the others made from their index entries (as watched heads) only when the
+ * reader asks for one of them or for the list of approaches; a check of a command that names no
+ * other approach (most do not) parses no head at all.
+ */
+function lazyView(fd: number, index: ParsedIndex, wanted: Set<string>, guard: HeadGuard): View | undefined {
+  const data = emptyMemory();
+  data.journal = readJournalState(index.journal);
+  const wholes = new Map<string, Approach>();
+  const keys = new Set<string>();
+  try {
+    for (const [key, start, length] of index.spans) {
+      keys.add(key);
+      if (!wanted.has(key)) continue;
+      const whole = readSlice(fd, start, length);
+      if (!isApproach(whole) || whole.key !== key) return undefined;
+      wholes.set(key, whole);
+    }
+    if (!readLists(fd, index, data)) return undefined;
+  } catch {
+    return undefined;
+  }
+  const all: Record<string, Approach> = {};
+  let made = false;
+  // every approach in memory.json's order, as a full read has them
+  const make = () => {
+    if (made) return;
+    made = true;
+    const heads = headsOf(index);
+    // heads that cannot be read: whatever the reader decides is decided again from the whole memory
+    if (!heads) return void (guard.touched = true);
+    const head = watcher(guard, HEAD_FIELDS);
+    index.spans.forEach(([key], i) => {
+      let a = wholes.get(key);
+      if (!a) {
+        const h = headOf(key, heads[i]);
+        a = head(h, Array.isArray(h.streakErrors) ? 'streakErrors' : undefined);
+      }
+      if (key === '__proto__') Object.defineProperty(all, key, { value: a, enumerable: true, writable: true, configurable: true });
+      else all[key] = a;
+    });
+  };
+  const named = (p: PropertyKey): p is string => typeof p === 'string' && keys.has(p);
+  data.approaches = new Proxy(all, {
+    get: (t, p, r) => (!made && named(p) && wholes.has(p) ? wholes.get(p) : (named(p) && make(), Reflect.get(t, p, r))),
+    has: (t, p) => (!made && named(p)) || Reflect.has(t, p),
+    getOwnPropertyDescriptor: (t, p) =>
+      !made && named(p) && wholes.has(p) ? { value: wholes.get(p), writable: true, enumerable: true, configurable: true } : (named(p) && make(), Reflect.getOwnPropertyDescriptor(t, p)),
+    ownKeys: t => (make(), Reflect.ownKeys(t)),
+    set: (t, p, v, r) => (make(), Reflect.set(t, p, v, r)),
+    defineProperty: (t, p, d) => (make(), Reflect.defineProperty(t, p, d)),
+    deleteProperty: (t, p) => (make(), Reflect.deleteProperty(t, p)),
+  });
+  return { data: watcher(guard, MEMORY_FIELDS)(data), sizeOf: approachBytes };
+}
+
+/** The fields a head holds exactly as the full approach has them (headOf; a streak only when the head has one). */
+const HEAD_FIELDS: ReadonlySet<PropertyKey> = new Set(['key', 'label', 'command', 'cwd', 'status', 'failures', 'updatedAt', 'lastFailure', 'lastErrorSignature']);
+/** What a partial memory holds as a full read has it: all but the reflections and the time it was written. */
+const MEMORY_FIELDS: ReadonlySet<PropertyKey> = new Set(['schemaVersion', 'approaches', 'journal', ...LISTS]);
+
+/**
+ * The view with its heads (those still in it) and the memory itself watched by `guard`. A head's
+ * exact fields are HEAD_FIELDS, and its streak when its index entry had one; the memory's, MEMORY_FIELDS.
+ */
+function watchView(view: View, heads: Set<Approach>, guard: HeadGuard): View {
+  const approaches = view.data.approaches;
+  const head = watcher(guard, HEAD_FIELDS);
+  for (const key of Object.keys(approaches)) {
+    const a = approaches[key];
+    if (!heads.has(a)) continue;
+    const watched = head(a, Array.isArray(a.streakErrors) ? 'streakErrors' : undefined);
+    if (key === '__proto__') Object.defineProperty(approaches, key, { value: watched, enumerable: true, writable: true, configurable: true });
+    else approaches[key] = watched;
+  }
+  return { ...view, data: watcher(guard, MEMORY_FIELDS)(view.data) };
+}
+
+/**
+ * Wraps objects so that `guard.touched` is set when one is asked for anything but its exact fields
+ * (`base`, and per object `also`): another field, whether a field exists, its keys. A field the
+ * reader wrote itself reads back freely. One handler for all the objects.
+ */
+function watcher(guard: HeadGuard, base: ReadonlySet<PropertyKey>): <T extends object>(target: T, also?: PropertyKey) => T {
+  const more = new WeakMap<object, Set<PropertyKey>>();
+  const use = (t: object, p: PropertyKey) => {
+    if (!base.has(p) && !more.get(t)?.has(p)) guard.touched = true;
+  };
+  const wrote = (t: object, p: PropertyKey) => {
+    const m = more.get(t);
+    if (m) m.add(p);
+    else more.set(t, new Set([p]));
+  };
+  const handler: ProxyHandler<object> = {
+    get: (t, p, r) => (use(t, p), Reflect.get(t, p, r)),
+    has: (t, p) => (use(t, p), Reflect.has(t, p)),
+    getOwnPropertyDescriptor: (t, p) => (use(t, p), Reflect.getOwnPropertyDescriptor(t, p)),
+    ownKeys: t => ((guard.touched = true), Reflect.ownKeys(t)),
+    set: (t, p, v, r) => (wrote(t, p), Reflect.set(t, p, v, r)),
+    defineProperty: (t, p, d) => (wrote(t, p), Reflect.defineProperty(t, p, d)),
+    deleteProperty: (t, p) => (wrote(t, p), Reflect.deleteProperty(t, p)),
+  };
+  return (target, also) => {
+    if (also !== undefined) more.set(target, new Set([also]));
+    return new Proxy(target, handler) as typeof target;
+  };
 }
 
 /** The lists beside the approaches (learnings, edits, starts, decisions) into `data`; false when one is not a list. */

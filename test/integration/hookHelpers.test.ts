@@ -3,10 +3,11 @@
 // run_commands (several commands in one call, a refusal the model can read), Copilot's trailer.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { claimCall } from '../../src/agents/hooks/callOnce';
+import { claimCall, PRUNED_MARKER } from '../../src/agents/hooks/callOnce';
+import { shortName } from '../../src/store/agentRuns';
 import { HARNESSES, callKey, exitCodeIn } from '../../src/agents/hooks';
 import { refusalCommand, REFUSED_MARKER } from '../../src/agents/hooks/cline';
 import { geminiShellResult } from '../../src/agents/hooks/gemini';
@@ -17,6 +18,8 @@ import { tempDir } from '../support/tempFolders';
 
 const tmp = (p: string) => realpathSync(tempDir(p));
 const opts = { record: recordHookResult, readFull: readMemoryFull, env: {} };
+/** The claims in a memory folder (not the marker of the last pruning). */
+const claims = (dir: string) => readdirSync(join(dir, 'hook-calls')).filter(f => f !== PRUNED_MARKER);
 
 describe("Codex: the exit code from the harness's transcript", () => {
   test('the last line naming the call with an integer exit_code; anything else: unknown', () => {
@@ -52,16 +55,28 @@ describe('one tool call, one record', () => {
     assert.equal(claimCall(dir, 'session:t1\nmake'), true);
     assert.equal(claimCall(dir, 'session:t1\nmake'), false);
     assert.equal(claimCall(dir, 'session:t2\nmake'), true);
-    assert.equal(readdirSync(join(dir, 'hook-calls')).length, 2);
+    assert.deepEqual(claims(dir).length, 2);
   });
 
-  test('old claims are pruned, and a folder that cannot hold claims never loses a record', () => {
+  test('old claims are pruned, at most every few minutes, and a folder that cannot hold claims never loses a record', () => {
     const dir = tmp('fm-claim-prune-');
-    const old = Date.now() - 2 * 60 * 60 * 1000;
-    for (let i = 0; i < 70; i++) claimCall(dir, `s:${i}`, old);
-    spawnSync('touch', ['-d', '3 hours ago', ...readdirSync(join(dir, 'hook-calls')).map(f => join(dir, 'hook-calls', f))]);
+    const calls = join(dir, 'hook-calls');
+    for (let i = 0; i < 70; i++) claimCall(dir, `s:${i}`);
+    spawnSync('touch', ['-d', '3 hours ago', ...claims(dir).map(f => join(calls, f))]);
+    claimCall(dir, 's:next');
+    assert.equal(claims(dir).length, 71, 'pruned a moment ago: nothing looked at');
+    spawnSync('touch', ['-d', '10 minutes ago', join(calls, PRUNED_MARKER)]);
     claimCall(dir, 's:new');
-    assert.equal(readdirSync(join(dir, 'hook-calls')).length, 1);
+    assert.deepEqual(claims(dir).sort(), [shortName('s:new'), shortName('s:next')].sort(), 'the claims of 3 hours ago are gone');
+    // the marker is made anew, never written through a link
+    const target = join(dir, 'user-file');
+    writeFileSync(target, 'keep');
+    rmSync(join(calls, PRUNED_MARKER));
+    symlinkSync(target, join(calls, PRUNED_MARKER));
+    spawnSync('touch', ['-d', '10 minutes ago', target]);
+    claimCall(dir, 's:linked');
+    assert.equal(readFileSync(target, 'utf8'), 'keep');
+    assert.equal(lstatSync(join(calls, PRUNED_MARKER)).isSymbolicLink(), false);
     writeFileSync(join(dir, 'file'), '');
     assert.equal(claimCall(join(dir, 'file'), 'k'), true, 'cannot claim: record anyway');
   });

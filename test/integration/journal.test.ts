@@ -344,3 +344,79 @@ describe('the gate with runs waiting in the journal', () => {
   });
 });
 
+
+describe('the pre hook decides from one approach only when nothing else was used', () => {
+  test('a head asked for more than the index holds (history, a field it lacks, its keys, the reflections) says so; its own fields and what the reader wrote do not', async () => {
+    const ws = await seeded(20);
+    const dir = memoryDirFor(ws);
+    const full = await new MemoryStore(dir, { cache: false }).read();
+    const [mine, other] = Object.keys(full.approaches);
+    const read = () => {
+      const guard = { touched: false };
+      const view = readView(dir, [mine], { redact }, {}, guard)!;
+      return { data: view.data, head: view.data.approaches[other], guard };
+    };
+    const fresh = read();
+    const h = fresh.head;
+    void [h.key, h.label, h.command, h.cwd, h.status, h.failures, h.updatedAt, h.lastFailure, h.lastErrorSignature, fresh.data.approaches[mine].attempts, fresh.data.edits, fresh.data.learnings];
+    assert.equal(fresh.guard.touched, false, 'the head fields, the loaded approach and the lists are exact');
+    h.allowOnce = true;
+    assert.equal(h.allowOnce, true);
+    assert.equal(fresh.guard.touched, false, 'a field the reader wrote reads back');
+    for (const [what, use] of [
+      ['its attempts', (x: ReturnType<typeof read>) => x.head.attempts],
+      ['its ledger', (x: ReturnType<typeof read>) => x.head.ledger],
+      ['its alternatives', (x: ReturnType<typeof read>) => x.head.alternativesTried],
+      ['a field heads do not carry', (x: ReturnType<typeof read>) => x.head.lastSuccess],
+      ['whether it has a field', (x: ReturnType<typeof read>) => 'allowOnce' in x.head],
+      ['its keys', (x: ReturnType<typeof read>) => ({ ...x.head })],
+      ['its size', (x: ReturnType<typeof read>) => JSON.stringify(x.head)],
+      ['the reflections', (x: ReturnType<typeof read>) => x.data.reflections],
+    ] as const) {
+      const x = read();
+      use(x);
+      assert.equal(x.guard.touched, true, what);
+    }
+  });
+
+  for (const waiting of [true, false]) {
+    test(`every command gets the answer of a full read, and the quick read answers most of them alone (${waiting ? 'a run waiting in the journal' : 'nothing waiting: heads made only when asked for'})`, async () => {
+      const ws = await seeded(60);
+      const dir = memoryDirFor(ws);
+      // a test runner exhausted on an environment error (another test file is the same loop: decided from its history)
+      for (let i = 0; i < 6; i++) await hookMemory(ws).record({ command: 'npx vitest run src/a.test.ts', cwd: '.', exitCode: 1, source: 'agent', output: 'Error: collection error while importing conftest' });
+      await fullMemory(ws).record(fail('tool2 run')); // folds the journal: the test runner is a head in a partial read
+      if (waiting) await hookMemory(ws).record(fail('tool4 run'));
+      else await fullMemory(ws).record(fail('tool4 run'));
+      const journal = readJournalSync(dir);
+      assert.equal(journal.kind === 'ok' && journal.contents.entries.length > 0, waiting, 'what waits in the journal');
+      const commands = ['make check', 'brand new', 'npx vitest run src/b.test.ts', 'npx vitest run src/a.test.ts', 'npx jest src/new.test.ts', 'cd pkg && tool0 run', 'npm te\\st'];
+      const full = await new MemoryStore(dir, { cache: false }).read();
+      for (const a of Object.values(full.approaches)) commands.push(a.cwd === '.' ? a.command : `cd ${a.cwd} && ${a.command}`);
+      const reply = async (command: string) => {
+        const r = await runHook('claude', 'pre', JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, cwd: ws }), { env: { CLAUDE_PROJECT_DIR: ws }, record: async () => undefined, readFull: async () => assert.fail('memory.json is current') });
+        return [r.exitCode, r.stdout, r.stderr];
+      };
+      const quick = [];
+      for (const command of commands) quick.push(await reply(command));
+      fs.renameSync(join(dir, INDEX_FILE_NAME), join(dir, `${INDEX_FILE_NAME}.away`)); // no index: the whole memory, always
+      const answers = new Set<string>();
+      for (const [i, command] of commands.entries()) {
+        assert.deepEqual(quick[i], await reply(command), command);
+        answers.add(quick[i][1] === '' ? 'allow' : JSON.parse(quick[i][1] as string).hookSpecificOutput.permissionDecision ?? 'context');
+      }
+      assert.ok(answers.has('allow') && answers.has('deny') && answers.has('ask'), `allows, asks and denies were compared: ${[...answers]}`);
+      fs.renameSync(join(dir, `${INDEX_FILE_NAME}.away`), join(dir, INDEX_FILE_NAME));
+      // which read answered: the guard of the same partial read, with the same check
+      let alone = 0;
+      for (const command of commands.filter(c => !c.startsWith('cd ') && c !== 'npm te\\st')) {
+        const guard = { touched: false };
+        const view = readView(dir, [approachKey(command, '.')], { redact }, {}, guard)!;
+        const c = checkCommand(view.data, command, '.', DEFAULT_SETTINGS);
+        if (command === 'npx vitest run src/b.test.ts') assert.ok(c.verdict === 'block' || guard.touched, 'another test file of the environment loop is never allowed by the quick read');
+        if (!guard.touched && c.verdict !== 'block') alone++;
+      }
+      assert.ok(alone >= commands.length / 2, `${alone} of ${commands.length} answered by the quick read alone`);
+    });
+  }
+});

@@ -27,7 +27,7 @@ const PROT: Protected = {
   memoryDir: '/home/u/proj/.vscode/failure-memory',
   settings: '/home/u/proj/.vscode/settings.json',
   settingsHaveOurs: () => true,
-  gateConfigs: () => ['/home/u/proj/.claude/settings.json'],
+  gateConfigs: near => ['/home/u/proj/.claude/settings.json'].filter(c => !near || near(c)),
 };
 const verdict = (line: string, where = WHERE) => selfProtectionRefusal(line, where, PROT)?.code ?? 'allow';
 
@@ -122,6 +122,16 @@ describe('the command line is read as a shell reads it', () => {
     const free = { ...PROT, settingsHaveOurs: () => false };
     assert.equal(selfProtectionRefusal('echo \'{"editor.tabSize": 2}\' > .vscode/settings.json', WHERE, free), undefined);
     assert.equal(selfProtectionRefusal('echo \'{"failureMemory.threshold": 99}\' > .vscode/settings.json', WHERE, free)?.code, 'settings');
+  });
+
+  test('a harness configuration is read only when the write touches it', () => {
+    const configs = ['/home/u/proj/.claude/settings.json', '/home/u/proj/.gemini/settings.json'];
+    const read: string[] = [];
+    const prot: Protected = { ...PROT, gateConfigs: near => configs.filter(c => (!near || near(c)) && read.push(c) > 0) };
+    assert.equal(selfProtectionRefusal('echo hi > notes.txt && rm -rf build', WHERE, prot), undefined);
+    assert.deepEqual(read, [], 'no configuration read for writes elsewhere');
+    assert.equal(selfProtectionRefusal('echo {} > .gemini/settings.json', WHERE, prot)?.code, 'gate-config');
+    assert.deepEqual(read, ['/home/u/proj/.gemini/settings.json']);
   });
 
   test('the exhausted command through eval, sh -c, xargs, escapes or quotes is the same approach', () => {

@@ -1,16 +1,34 @@
 // One tool call, one record, even when two hooks fire for it (Copilot CLI runs its own
 // .github/hooks entries and .claude/settings.json's for the same call): the first post hook to
 // claim the call's key records it, the other sees the claim and records nothing. A claim is an
-// empty file created exclusively (atomic across processes) in the memory folder; old ones are pruned.
+// empty file created exclusively (atomic across processes) in the memory folder; old ones are
+// pruned, at most every few minutes (a busy session claims hundreds of calls an hour: a hook that
+// looked at each of them on every call paid ~3 ms for it).
 
 import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { shortName } from '../../store/agentRuns';
 
 const KEEP_MS = 60 * 60 * 1000;
+const PRUNE_EVERY_MS = 5 * 60 * 1000;
+/** An empty file whose time says when the claims were last pruned. */
+export const PRUNED_MARKER = '.pruned';
+
+function pruneDue(dir: string, now: number): boolean {
+  try {
+    return now - statSync(join(dir, PRUNED_MARKER)).mtimeMs > PRUNE_EVERY_MS;
+  } catch {
+    return true;
+  }
+}
 
 function prune(dir: string, now: number): void {
+  // the marker first, created anew (never written through a link): the hooks that follow do not prune too
+  const marker = join(dir, PRUNED_MARKER);
+  rmSync(marker, { force: true });
+  closeSync(openSync(marker, 'wx'));
   for (const name of readdirSync(dir)) {
+    if (name === PRUNED_MARKER) continue;
     try {
       const p = join(dir, name);
       if (now - statSync(p).mtimeMs > KEEP_MS) rmSync(p, { force: true });
@@ -33,7 +51,7 @@ export function claimCall(memoryFolder: string, key: string, now = Date.now()): 
     return (e as NodeJS.ErrnoException).code !== 'EEXIST';
   }
   try {
-    if (readdirSync(dir).length > 64) prune(dir, now);
+    if (pruneDue(dir, now)) prune(dir, now);
   } catch {
     // pruning is housekeeping
   }

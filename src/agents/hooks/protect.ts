@@ -40,7 +40,7 @@ export function protectedFor(workspace: string): Protected {
     memoryDir: `${ws}/.vscode/failure-memory`,
     settings: `${ws}/.vscode/settings.json`,
     settingsHaveOurs: () => /"failureMemory[."]/.test(read(join(workspace, '.vscode', 'settings.json')) ?? ''),
-    gateConfigs: () => configFiles().filter(f => OUR_PRE_HOOK.test(read(join(workspace, f)) ?? '')).map(f => `${ws}/${f}`),
+    gateConfigs: near => configFiles().filter(f => (!near || near(`${ws}/${f}`)) && OUR_PRE_HOOK.test(read(join(workspace, f)) ?? '')).map(f => `${ws}/${f}`),
   };
 }
 
@@ -158,7 +158,7 @@ export function editRefusal(call: EditCall, cwd: string, prot: Protected): Refus
       if (changed) return settingsRefusal();
     } else if (relation(p, prot.settings)) return settingsRefusal();
   }
-  const configs = prot.gateConfigs();
+  const configs = prot.gateConfigs(c => abs.some(p => relation(p, c)));
   for (const p of abs) {
     const config = configs.find(c => relation(p, c));
     if (!config) continue;

@@ -12,6 +12,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { agentAskHeadlessReason, agentAskReason, agentAskWarning, agentDenyReason, agentSummary } from '../../core/prompts/agentContext';
 import { harnessText } from '../../core/prompts/agentText';
 import { posixLine } from '../../core/approach/lexer';
+import { approachKey, normalizeCwd } from '../../core/approach';
 import { checkCommand, type CheckResult } from '../../core/rules/check';
 import { selfProtectionRefusal } from '../../core/rules/selfProtection';
 import { createRedactor } from '../../core/text/redact';
@@ -19,7 +20,7 @@ import { emptyMemory, type Decision, type EngineSettings, type GitState, type Me
 import { loadWorkspaceSettings } from '../../app/settings';
 import { hookTeam, refreshTeamView, teamContext, teamGate } from './team';
 import { memoryDirFor } from '../../store/paths';
-import { readView } from '../../store/quickView';
+import { readView, type HeadGuard } from '../../store/quickView';
 import { claimCall } from './callOnce';
 import { editsOf, patchApplies, patchFiles } from './edits';
 import { editCall, editRefusal, protectedFor } from './protect';
@@ -133,11 +134,11 @@ function settingsFor(workspace: string): EngineSettings {
  * `keys` loaded whole (all of them for 'all'). The store's own read when the quick one cannot use
  * the file (an older schema, damaged: the store migrates or moves it aside).
  */
-export function readMemorySnapshot(workspace: string): MemoryData | null | undefined {
+export function readMemorySnapshot(workspace: string, keys: readonly string[] | 'all' = 'all', guard?: HeadGuard): MemoryData | null | undefined {
   // a fix lesson in a journaled run is redacted with the workspace's patterns: loaded only then
   let redactor: ReturnType<typeof createRedactor> | undefined;
   const redact = (t: string) => (redactor ??= createRedactor(settingsFor(workspace).extraRedactionPatterns)).redact(t).text;
-  const view = readView(memoryDirFor(workspace), 'all', { redact });
+  const view = readView(memoryDirFor(workspace), keys, { redact }, {}, guard);
   return view ? view.data : view;
 }
 
@@ -219,29 +220,53 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
   if (inAgentTerminal) await waitForTerminalRecords(where.workspace);
   const ws = loadWorkspaceSettings(where.workspace);
   const settings = ws.engine;
-  const data = await readMemory(where.workspace, gate.readFull);
   const redactor = createRedactor(settings.extraRedactionPatterns);
   // team memory on: the cached team view too (off: nothing more is read)
   const team = hookTeam(where.workspace, ws);
   if (team) refreshTeamView(team, gate.env ?? process.env, gate.syncScript);
-  const warnings: string[] = [];
   const shape = gateShaper(adapter, input);
-  for (const command of commands) {
-    // the line as written, and as a POSIX shell reads its backslashes (`npm te\st` runs `npm test`)
-    const readings = [command, posixLine(command)].filter((l, k, all) => all.indexOf(l) === k);
-    for (const line of readings) {
-      const local = await decide(data, redactor.redact(line).text, where, settings, gate, adapter, shape);
-      // team memory on: the team's view merged in, as `check` merges it
-      const t = team ? teamGate(team, local, data) : undefined;
-      const c = t?.check ?? local;
-      if (t?.deny) return answer({ kind: 'deny', reason: t.deny });
-      const a = gateAnswer(shape(c), c, data);
-      if (a.kind === 'deny' || a.kind === 'ask') return answer(a);
-      for (const w of [a.kind === 'context' ? a.text : undefined, t?.warn]) if (w && !warnings.includes(w)) warnings.push(w);
-    }
+  // the line as written, and as a POSIX shell reads its backslashes (`npm te\st` runs `npm test`)
+  const lines = commands.flatMap(command => [command, posixLine(command)].filter((l, k, all) => all.indexOf(l) === k)).map(l => redactor.redact(l).text);
+  const gateWith = (data: MemoryData, quick: boolean) => gateLines(lines, data, quick, { where, settings, gate, adapter, shape, team });
+  // first from the approaches of these lines alone (memory.index.json's heads for the others): an
+  // allow or a warning read that way is the answer when the decision used nothing a head lacks;
+  // anything else (an ask, a deny, a head asked for its history) is decided again from the whole memory
+  const guard: HeadGuard = { touched: false };
+  const quickData = readMemorySnapshot(where.workspace, lines.map(l => approachKey(l, normalizeCwd(where.rel))), guard);
+  const quick = quickData !== undefined ? await gateWith(quickData ?? emptyMemory(), true) : undefined;
+  let reply = quick && !guard.touched ? quick : undefined;
+  reply ??= (await gateWith(await readMemory(where.workspace, gate.readFull), false))!;
+  if (inAgentTerminal && reply.kind !== 'deny' && reply.kind !== 'ask') expectTerminalRun(where.workspace, input.callId, commands[0]);
+  return answer(reply);
+}
+
+interface GateContext {
+  where: Located;
+  settings: EngineSettings;
+  gate: HookRunOptions;
+  adapter: HarnessAdapter;
+  shape: (c: CheckResult) => GateShape;
+  team: ReturnType<typeof hookTeam>;
+}
+
+/**
+ * The gate's answer for these lines from `data`. `quick`: a trial on a partial memory, which writes
+ * nothing and reads no git state: undefined as soon as a line would be asked or denied.
+ */
+async function gateLines(lines: string[], data: MemoryData, quick: boolean, g: GateContext): Promise<HookAnswer | undefined> {
+  const warnings: string[] = [];
+  for (const line of lines) {
+    const local = quick ? checkCommand(data, line, g.where.rel, g.settings) : await decide(data, line, g.where, g.settings, g.gate, g.adapter, g.shape);
+    if (quick && (local.policyDecision === 'ask' || local.policyDecision === 'deny')) return undefined;
+    // team memory on: the team's view merged in, as `check` merges it
+    const t = g.team ? teamGate(g.team, local, data) : undefined;
+    const c = t?.check ?? local;
+    if (t?.deny) return quick ? undefined : { kind: 'deny', reason: t.deny };
+    const a = gateAnswer(g.shape(c), c, data);
+    if (a.kind === 'deny' || a.kind === 'ask') return quick ? undefined : a;
+    for (const w of [a.kind === 'context' ? a.text : undefined, t?.warn]) if (w && !warnings.includes(w)) warnings.push(w);
   }
-  if (inAgentTerminal) expectTerminalRun(where.workspace, input.callId, commands[0]);
-  return answer(warnings.length ? { kind: 'context', text: warnings.join('\n\n') } : { kind: 'allow' });
+  return warnings.length ? { kind: 'context', text: warnings.join('\n\n') } : { kind: 'allow' };
 }
 
 /** What this harness does with a decision (gateShape); whether its session is headless is read once, only for an ask. */

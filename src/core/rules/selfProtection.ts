@@ -384,8 +384,11 @@ export interface Protected {
   settings: string;
   /** Does settings.json set any failureMemory.* value now? */
   settingsHaveOurs: () => boolean;
-  /** Absolute paths of the harness configurations that hold Failure Memory's hook entries. */
-  gateConfigs: () => string[];
+  /**
+   * Absolute paths of the harness configurations that hold Failure Memory's hook entries; with
+   * `near`, only of those it accepts (the others are not read).
+   */
+  gateConfigs: (near?: (config: string) => boolean) => string[];
 }
 
 const NOT_RUN = 'Failure Memory: NOT RUN —';
@@ -481,10 +484,8 @@ export function writeRefusal(writes: LineFacts['writes'], namesOurSettings: bool
     if (s && (namesOurSettings || (w.op !== 'append' && prot.settingsHaveOurs()))) return settingsRefusal();
   }
   if (!writes.length) return undefined;
-  for (const config of prot.gateConfigs()) {
-    if (writes.some(w => relation(w.path, config) && w.op !== 'append')) return gateConfigRefusal(config);
-  }
-  return undefined;
+  const [config] = prot.gateConfigs(c => writes.some(w => relation(w.path, c) && w.op !== 'append'));
+  return config === undefined ? undefined : gateConfigRefusal(config);
 }
 
 export function memoryRefusal(op: WriteOp | 'edit'): Refusal {
