@@ -364,7 +364,6 @@ const GENERIC = new Set(
     'undefined expected received tobe expect assert assertion warning warn info debug').split(' '),
 );
 
-/** The words that name what an approach is about: its program, targets, modules, packages. */
 /** Date.parse, remembered: applying a run compares it with every approach's last failure (a hook applies up to a journal's runs). */
 const parsed = new Map<string, number>();
 function parsedTime(iso: string): number {
@@ -376,6 +375,7 @@ function parsedTime(iso: string): number {
   return t;
 }
 
+/** The words that name what an approach is about: its program, targets, modules, packages. */
 function salientWords(a: Approach): Set<string> {
   const text = `${a.label} ${a.lastErrorSignature}`.toLowerCase();
   const words = new Set<string>();

@@ -144,8 +144,7 @@ function partialView(fd: number, index: ParsedIndex, wanted: Set<string>): { vie
         made.add(a);
         sizes.set(a, bytes);
       }
-      if (key === '__proto__') Object.defineProperty(data.approaches, key, { value: a, enumerable: true, writable: true, configurable: true });
-      else data.approaches[key] = a;
+      putOwn(data.approaches, key, a);
     }
     if (!readLists(fd, index, data)) return undefined;
   } catch {
@@ -186,15 +185,9 @@ function lazyView(fd: number, index: ParsedIndex, wanted: Set<string>, guard: He
     const heads = headsOf(index);
     // heads that cannot be read: whatever the reader decides is decided again from the whole memory
     if (!heads) return void (guard.touched = true);
-    const head = watcher(guard, HEAD_FIELDS);
+    const head = headWatcher(guard);
     index.spans.forEach(([key], i) => {
-      let a = wholes.get(key);
-      if (!a) {
-        const h = headOf(key, heads[i]);
-        a = head(h, Array.isArray(h.streakErrors) ? 'streakErrors' : undefined);
-      }
-      if (key === '__proto__') Object.defineProperty(all, key, { value: a, enumerable: true, writable: true, configurable: true });
-      else all[key] = a;
+      putOwn(all, key, wholes.get(key) ?? head(headOf(key, heads[i])));
     });
   };
   const named = (p: PropertyKey): p is string => typeof p === 'string' && keys.has(p);
@@ -211,26 +204,31 @@ function lazyView(fd: number, index: ParsedIndex, wanted: Set<string>, guard: He
   return { data: watcher(guard, MEMORY_FIELDS)(data), sizeOf: approachBytes };
 }
 
+/** `obj[key] = value`, also for the key `__proto__` (a command a person or a crafted memory.json may name). */
+function putOwn(obj: Record<string, Approach>, key: string, value: Approach): void {
+  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
+}
+
 /** The fields a head holds exactly as the full approach has them (headOf; a streak only when the head has one). */
 const HEAD_FIELDS: ReadonlySet<PropertyKey> = new Set(['key', 'label', 'command', 'cwd', 'status', 'failures', 'updatedAt', 'lastFailure', 'lastErrorSignature']);
 /** What a partial memory holds as a full read has it: all but the reflections and the time it was written. */
 const MEMORY_FIELDS: ReadonlySet<PropertyKey> = new Set(['schemaVersion', 'approaches', 'journal', ...LISTS]);
 
-/**
- * The view with its heads (those still in it) and the memory itself watched by `guard`. A head's
- * exact fields are HEAD_FIELDS, and its streak when its index entry had one; the memory's, MEMORY_FIELDS.
- */
+/** The view with its heads (those still in it) and the memory itself watched by `guard` (the memory's exact fields: MEMORY_FIELDS). */
 function watchView(view: View, heads: Set<Approach>, guard: HeadGuard): View {
   const approaches = view.data.approaches;
-  const head = watcher(guard, HEAD_FIELDS);
+  const head = headWatcher(guard);
   for (const key of Object.keys(approaches)) {
-    const a = approaches[key];
-    if (!heads.has(a)) continue;
-    const watched = head(a, Array.isArray(a.streakErrors) ? 'streakErrors' : undefined);
-    if (key === '__proto__') Object.defineProperty(approaches, key, { value: watched, enumerable: true, writable: true, configurable: true });
-    else approaches[key] = watched;
+    if (heads.has(approaches[key])) putOwn(approaches, key, head(approaches[key]));
   }
   return { ...view, data: watcher(guard, MEMORY_FIELDS)(view.data) };
+}
+
+/** Watches heads: a head's exact fields are HEAD_FIELDS, and its streak when its index entry had one. */
+function headWatcher(guard: HeadGuard): (head: Approach) => Approach {
+  const watch = watcher(guard, HEAD_FIELDS);
+  return head => watch(head, Array.isArray(head.streakErrors) ? 'streakErrors' : undefined);
 }
 
 /**
@@ -309,7 +307,7 @@ export function readApproach(dir: string, key: string, ctx: Pick<ApplyContext, '
       if (span) {
         const whole = readSlice(fd, span[1], span[2]);
         if (!isApproach(whole) || whole.key !== key) return null;
-        Object.defineProperty(mine.approaches, key, { value: whole, enumerable: true, writable: true, configurable: true });
+        putOwn(mine.approaches, key, whole);
       }
     } else {
       const view = wholeView(fd, stat.size);
@@ -317,7 +315,7 @@ export function readApproach(dir: string, key: string, ctx: Pick<ApplyContext, '
       mine.journal = view.data.journal;
       for (const name of LISTS) (mine as unknown as Record<string, unknown>)[name] = view.data[name];
       const found = Object.prototype.hasOwnProperty.call(view.data.approaches, key) ? view.data.approaches[key] : undefined;
-      if (found) Object.defineProperty(mine.approaches, key, { value: found, enumerable: true, writable: true, configurable: true });
+      if (found) putOwn(mine.approaches, key, found);
     }
     return { approach: ownRuns(mine, key, journal, ctx) };
   } catch {

@@ -131,8 +131,9 @@ function settingsFor(workspace: string): EngineSettings {
 /**
  * Memory as the hook sees it: memory.json with the runs other hooks journaled since it was written,
  * read without the lock and without the store (see store/quickView.ts), with the approaches of
- * `keys` loaded whole (all of them for 'all'). The store's own read when the quick one cannot use
- * the file (an older schema, damaged: the store migrates or moves it aside).
+ * `keys` loaded whole (all of them for 'all'), the others' heads watched by `guard` when given (see
+ * readView). The store's own read when the quick one cannot use the file (an older schema, damaged:
+ * the store migrates or moves it aside).
  */
 export function readMemorySnapshot(workspace: string, keys: readonly string[] | 'all' = 'all', guard?: HeadGuard): MemoryData | null | undefined {
   // a fix lesson in a journaled run is redacted with the workspace's patterns: loaded only then
