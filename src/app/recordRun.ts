@@ -5,8 +5,8 @@
 
 import { applyRecord, isRunRecord, runRecord, type RunOutcome, type RunRecord } from '../core/journal';
 import { comparisonHead } from '../core/rules/ledger';
-import { applyAttempt, hasWorkspaceEffects } from '../core/memory';
-import type { Approach, Attempt, EngineSettings, MemoryData } from '../core/types';
+import { applyAttempt, hasWorkspaceEffects, touchesPatterns } from '../core/memory';
+import type { Approach, Attempt, EngineSettings, MemoryData, PatternRecord } from '../core/types';
 import { committedFiles, readGitState, type GitOptions } from '../store/gitContext';
 import { FOLD_BYTES, FOLD_RECORDS, type Appended } from '../store/journal';
 import type { RecordEffect } from '../store/journalStore';
@@ -14,7 +14,7 @@ import type { RecordEffect } from '../store/journalStore';
 /** The store's journal side (JournalStore, or MemoryStore which uses one). */
 export interface JournalPort {
   readFor(keys: readonly string[]): Promise<MemoryData | undefined>;
-  readApproach(key: string): Promise<{ approach: Approach | undefined } | undefined>;
+  readApproach(key: string): Promise<{ approach: Approach | undefined; patterns?: PatternRecord[] } | undefined>;
   appendRecord<T>(record: RunRecord, effect?: RecordEffect<T>): Promise<{ result: T | undefined; appended: Appended } | undefined>;
 }
 
@@ -47,9 +47,10 @@ export interface RecordedRun {
  */
 export async function recordRun(attempt: Attempt, found: RunRecord['learnings'], r: RunRecorder): Promise<RecordedRun | undefined> {
   const current = r.tell === 'view' ? await r.store.readFor([attempt.key]) : undefined;
-  const own = current ? { approach: current.approaches[attempt.key] } : await r.store.readApproach(attempt.key);
+  const own = current ? { approach: current.approaches[attempt.key], patterns: current.patterns } : await r.store.readApproach(attempt.key);
   if (!own) return undefined;
-  if (!found.length && (attempt.outcome === 'success' || attempt.outcome === 'interrupted') && !own.approach && !hasWorkspaceEffects(attempt.command, attempt.outcome)) {
+  const quiet = !own.approach && !hasWorkspaceEffects(attempt.command, attempt.outcome) && !touchesPatterns({ patterns: own.patterns }, attempt);
+  if (!found.length && (attempt.outcome === 'success' || attempt.outcome === 'interrupted') && quiet) {
     // most commands succeed and were never remembered: nothing is written, no git is asked
     return { ...(current ? { outcome: { ...applyAttempt(current, attempt, r.settings), learnings: [] } } : {}), journaled: false, fold: false };
   }

@@ -15,6 +15,7 @@ import {
   findApproach,
   hasWorkspaceEffects,
   markResolved,
+  touchesPatterns,
   newId,
   prepareAttempt,
   summarize,
@@ -132,7 +133,8 @@ export class WorkspaceMemory {
       // Most commands succeed and were never remembered: answer from a lock-free read and write
       // nothing, so `ls` and `git status` cost one read, not a lock, no git and no rewrite of the file.
       current = await this.store.read();
-      if (!current.approaches[attempt.key]) {
+      // …unless it answers for a pattern record (the database answered) or may fix one: then it is written
+      if (!current.approaches[attempt.key] && !touchesPatterns(current, attempt)) {
         const r = { ...applyAttempt(current, attempt, this._settings), learnings: [] };
         await this.team?.afterRecord(r);
         return r;

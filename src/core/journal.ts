@@ -133,6 +133,7 @@ export function isRunRecord(v: unknown): v is RunRecord {
 }
 
 const OUTCOMES = new Set(['success', 'failure', 'interrupted', 'unknown']);
+const CAUSE_CLASSES = new Set(['service', 'credentials', 'resources', 'toolchain', 'files', 'code']);
 
 function isAttempt(v: unknown): v is Attempt {
   if (!isObject(v)) return false;
@@ -142,7 +143,12 @@ function isAttempt(v: unknown): v is Attempt {
   if (!(v.exitCode === null || (typeof v.exitCode === 'number' && Number.isInteger(v.exitCode)))) return false;
   if (!optional(v.note, 'string') || !optional(v.startedAt, 'string') || !optional(v.durationMs, 'number')) return false;
   if (!optional(v.errorLine, 'string') || !optional(v.noErrorLine, 'boolean')) return false;
+  if (v.cause !== undefined && !isCause(v.cause)) return false;
   return isTestResults(v.testResults) && (v.git === undefined || isGitState(v.git));
+}
+
+function isCause(v: unknown): boolean {
+  return isObject(v) && typeof v.kind === 'string' && CAUSE_CLASSES.has(v.cls as string) && typeof v.key === 'string' && isObject(v.factors) && Object.values(v.factors).every(f => typeof f === 'string');
 }
 
 function isTestResults(v: unknown): boolean {

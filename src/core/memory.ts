@@ -14,6 +14,8 @@ import { shellEffects } from './rules/shellEffects';
 import { recordRun, type LedgerUpdate } from './rules/ledger';
 import { computeProgress, detectPatterns, type Pattern, type ProgressStatus } from './rules/patterns';
 import { flakyVerdict } from './rules/flaky';
+import { causeOf } from './rules/causes';
+import { logsIn, mayFixCause, notePatternFailure, notePatternRun, resolvePatternsOf, successAnswers } from './rules/patternRecords';
 import { parseTestResults } from './testResults';
 import type {
   Approach,
@@ -24,6 +26,7 @@ import type {
   MemoryData,
   MemoryLimits,
   Outcome,
+  PatternRecord,
   TestResults,
 } from './types';
 
@@ -45,6 +48,10 @@ export interface RecordResult {
   ledger: LedgerUpdate;
   /** The approach alternates pass and fail on the same code (see ./flaky.ts): never exhausted for it. */
   flaky: boolean;
+  /** [patterns] The pattern record this failure joined (its cause across approaches), when its cause is known. */
+  pattern?: PatternRecord;
+  /** [patterns] Patterns this run resolved (a success of a command that needed the same thing). */
+  resolvedPatterns: PatternRecord[];
   /** false when nothing was kept (a success or interrupt of a command that never failed here). */
   stored: boolean;
   reason: string;
@@ -113,6 +120,12 @@ export function prepareAttempt(
   const output = settings.storeOutput ? stored.text : '';
   // the stored output is the one read above unless it had to be cut
   const errorLine = signature && output ? printedErrorLine(stored.truncated ? output : redacted, signatureHead(signature)) : undefined;
+  // [patterns] the cause, read once from the whole redacted output (the stored one may be cut, or off)
+  const noErrorLine = outcome === 'failure' && !!redacted.source.trim() && !real;
+  const cause =
+    outcome === 'failure'
+      ? causeOf({ exitCode: isExitCode(input.exitCode) ? input.exitCode : null, errorSignature: signature, errorLine: errorLine ?? printedErrorLine(redacted, signatureHead(signature)), output: redacted.source, noErrorLine })
+      : undefined;
   return {
     id: newId(now.getTime()),
     command,
@@ -131,9 +144,10 @@ export function prepareAttempt(
     errorSignature: signature,
     ...(errorLine !== undefined ? { errorLine } : {}),
     // no output line reads like an error: the signature is only the output's last line (a JSON brace, a pip notice)
-    ...(outcome === 'failure' && redacted.source.trim() && !real ? { noErrorLine: true } : {}),
+    ...(noErrorLine ? { noErrorLine: true } : {}),
     testResults: judged.testResults,
     timestamp: now.toISOString(),
+    ...(cause ? { cause } : {}),
   };
 }
 
@@ -264,8 +278,9 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Judgi
   // [flaky — see ./flaky.ts] pass and fail on the same code: not a loop, never exhausted for it
   const flaky = stored && flakyVerdict(approach.ledger).flaky;
 
-  // An interrupted run (e.g. the one the guard stopped) does not use up "run anyway once".
-  const usedAllowOnce = !!approach.allowOnce && approach.status === 'exhausted' && attempt.outcome !== 'interrupted';
+  // An interrupted run (e.g. the one the guard stopped) does not use up "run anyway once"; any other
+  // run does, exhausted or not (a cause shared with other approaches may stop one that is not)
+  const usedAllowOnce = !!approach.allowOnce && attempt.outcome !== 'interrupted';
   if (usedAllowOnce) approach.allowOnce = false;
 
   let becameExhausted = false;
@@ -316,11 +331,37 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Judgi
       reason = attempt.note && attempt.source === 'reported' ? `${attempt.note}: recorded, not counted` : 'exit code unknown: recorded, not counted';
   }
 
+  // [patterns — see ./patternRecords.ts] the cause across approaches
+  const { pattern, resolvedPatterns } = notePatterns(data, attempt, approach, stored, ledger);
   const patterns = detectPatterns(approach.attempts);
   const progress = computeProgress(approach.attempts);
   const evicted = stored ? enforceLimits(data, settings.limits, attempt.key, sizeOf) : [];
-  if (stored) data.updatedAt = now;
-  return { attempt, approach, patterns, progress, becameExhausted, resolved, usedAllowOnce, evicted, stored, reason, ledger, flaky };
+  if (stored || resolvedPatterns.length) data.updatedAt = now;
+  return { attempt, approach, patterns, progress, becameExhausted, resolved, usedAllowOnce, evicted, stored, reason, ledger, flaky, ...(pattern ? { pattern } : {}), resolvedPatterns };
+}
+
+/**
+ * A failure joins its cause's pattern; a success of a command that needed the same thing resolves
+ * it; a service start, an install or a login is noted as a candidate fix. A run of a command not
+ * remembered here changes the records only when it touches them (a frozen memory is read, not written).
+ */
+function notePatterns(data: MemoryData, attempt: Attempt, approach: Approach, stored: boolean, ledger: LedgerUpdate): Pick<RecordResult, 'pattern' | 'resolvedPatterns'> {
+  if (attempt.outcome === 'failure') {
+    const pattern = notePatternFailure(data, attempt, approach);
+    return { ...(pattern ? { pattern } : {}), resolvedPatterns: [] };
+  }
+  return { resolvedPatterns: stored || touchesPatterns(data, attempt) ? notePatternRun(data, attempt, ledger.fix?.files) : [] };
+}
+
+/**
+ * Whether recording a run of a command that is not remembered changes the pattern records: a success
+ * that answers for an active one, or a command that may fix one (a service started, an install, a login).
+ */
+export function touchesPatterns(data: Pick<MemoryData, 'patterns'>, attempt: Pick<Attempt, 'key' | 'command' | 'timestamp' | 'outcome'>): boolean {
+  const active = (data.patterns ?? []).filter(p => p.status === 'active');
+  if (!active.length || attempt.outcome === 'interrupted') return false;
+  if (mayFixCause(attempt.command)) return true;
+  return attempt.outcome === 'success' && active.some(p => successAnswers(p, attempt));
 }
 
 /**
@@ -335,13 +376,14 @@ function noteWorkspaceEffects(data: MemoryData, attempt: Attempt): void {
     const ok = attempt.outcome !== 'failure' || (effects.runIndex > effects.firstEdit);
     addEdits(data, shellEditInputs(effects, ok, attempt.timestamp, 'shell'), attempt.timestamp);
   }
-  if (effects.starts || (attempt.outcome === 'unknown' && !effects.readOnly && !runsNothing(attempt.key))) addStart(data, attempt.command, attempt.timestamp);
+  // a login is something a refused or expired credential waits for, as a service is for a refused connection
+  if (effects.starts || logsIn(attempt.command) || (attempt.outcome === 'unknown' && !effects.readOnly && !runsNothing(attempt.key))) addStart(data, attempt.command, attempt.timestamp);
 }
 
-/** True when recording this line changes more than its approach: it edits, installs or starts something. */
+/** True when recording this line changes more than its approach: it edits, installs, starts something or logs in. */
 export function hasWorkspaceEffects(command: string, outcome: Outcome): boolean {
   const effects = shellEffects(command);
-  return effects.firstEdit >= 0 || effects.starts || (outcome === 'unknown' && !effects.readOnly);
+  return effects.firstEdit >= 0 || effects.starts || logsIn(command) || (outcome === 'unknown' && !effects.readOnly);
 }
 
 function linkAlternatives(data: MemoryData, approach: Approach, now: string): void {
@@ -414,10 +456,11 @@ export function findApproach(data: MemoryData, command: string, cwd?: string): A
   return approachOf(data, approachKey(command, normalizeCwd(cwd))) ?? approachOf(data, command);
 }
 
-/** Marks an approach resolved by hand: failures cleared, unblocked. */
+/** Marks an approach resolved by hand: failures cleared, unblocked; the active patterns it is in are resolved with it. */
 export function markResolved(data: MemoryData, key: string, now: string = new Date().toISOString()): Approach | undefined {
   const a = approachOf(data, key);
   if (!a) return undefined;
+  resolvePatternsOf(data, key, now);
   a.status = 'resolved';
   a.failures = 0;
   clearStreak(a);

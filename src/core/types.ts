@@ -70,6 +70,101 @@ export interface Attempt {
   timestamp: string;
   /** The workspace's git state right after the run; absent without git (or when it took too long). */
   git?: GitState;
+  /** A failure's cause (its error concept and salient factors), found once when the run is recorded (rules/causes.ts). */
+  cause?: AttemptCause;
+}
+
+/**
+ * What a failure's cause is about: a service (refused, unresolved, port taken), credentials, the
+ * machine's resources, the toolchain (a program, a module, a variable missing), files, or the code
+ * itself. Only the first four can be systemic: nothing in the workspace's code explains them.
+ */
+export type CauseClass = 'service' | 'credentials' | 'resources' | 'toolchain' | 'files' | 'code';
+
+/** A failure's cause: its error concept and the factors that tell one instance of it from another. */
+export interface AttemptCause {
+  /** The error concept: conn_refused, addr_in_use, command_missing, module_missing, … or `error` (the code's own error). */
+  kind: string;
+  cls: CauseClass;
+  /** What failures of one cause share (the cluster key): the kind and its salient factor, `conn_refused|localhost:5432`. */
+  key: string;
+  /** The salient factors: host, port, service, program, module, variable, file, and the exit code's family (exit). */
+  factors: Record<string, string>;
+}
+
+/** One approach a pattern touched: how often it failed with the cause in the pattern's current stretch, and when last. */
+export interface PatternApproach {
+  key: string;
+  label: string;
+  cwd: string;
+  /** Failures with this cause since the pattern became active (0: only before, in an earlier stretch). */
+  failures: number;
+  lastSeen: string;
+}
+
+/** How a pattern was resolved: the run that passed, the files changed, the command that fixed it. */
+export interface PatternResolution {
+  at: string;
+  /** success: a run that needed the same thing passed; manual: the user marked one of its approaches resolved; team: a teammate's resolution. */
+  by: 'success' | 'manual' | 'team';
+  /** The passing run's id, its command line and approach. */
+  run?: string;
+  command?: string;
+  key?: string;
+  /** Files changed between the pattern's last failure and the resolution (bounded). */
+  files?: string[];
+  /** The command run in between that fixed it (a service started, an install, a login), when one was. */
+  fix?: string;
+}
+
+/** A fix that worked for a pattern, reinforced each time it works again (the root cause → fix mapping). */
+export interface PatternFix {
+  command: string;
+  worked: number;
+  lastWorked: string;
+}
+
+/**
+ * A pattern record: one cause failing one or several approaches. Clustered
+ * by the cause's key (rules/patternRecords.ts): different causes never merge, and a factor like the
+ * port keeps two services apart. Self-contained: deciding with it never reads another approach.
+ */
+export interface PatternRecord {
+  /** A stable id derived from the cause key (the same cause has the same id on every machine). */
+  id: string;
+  cause: string;
+  kind: string;
+  cls: CauseClass;
+  /** The cause in words: "the database at localhost:5432", "`ffmpeg` (not installed)". */
+  subject: string;
+  /** What every occurrence had in common: the cause's own factors, and those shared by chance (folder, exit family). */
+  factors: Record<string, string>;
+  /** Approaches it failed, most recent last (bounded). */
+  approaches: PatternApproach[];
+  /** Ids of its latest failing runs, oldest first (bounded). */
+  runs: string[];
+  /** Failures with this cause ever recorded here. */
+  occurrences: number;
+  /** Failures since it became active (what the gate counts). */
+  failures: number;
+  firstSeen: string;
+  /** The first failure of the current stretch. */
+  since: string;
+  lastSeen: string;
+  /** The git fingerprint at its last failure (a changed working tree lifts its stops). */
+  lastGit?: string;
+  /** The last error line as printed (redacted, bounded). */
+  lastError: string;
+  /** Spans several approaches and nothing in the workspace's code explains it (service, credentials, resources, toolchain). */
+  systemic: boolean;
+  status: 'active' | 'resolved';
+  resolvedAt?: string;
+  /** The latest resolution: kept when the cause comes back, as "last time: …". */
+  resolution?: PatternResolution;
+  /** Fixes that worked, most reinforced first (bounded). */
+  fixes?: PatternFix[];
+  /** Commands that could fix it, run while it was active: a service started, an install, a login (bounded, newest last). */
+  tried?: Array<{ command: string; at: string }>;
 }
 
 /**
@@ -231,6 +326,8 @@ export interface MemoryData {
   starts?: StartEvent[];
   /** Recent asks and denies of the gate, also those shadow mode only recorded, oldest first (bounded). */
   decisions?: DecisionRecord[];
+  /** Pattern records: one cause across approaches (bounded; see rules/patternRecords.ts). */
+  patterns?: PatternRecord[];
   updatedAt: string;
   /** What of the hooks' journal (journal.jsonl) this memory already holds (see core/journal.ts). */
   journal?: JournalState;
@@ -247,10 +344,10 @@ export interface JournalState {
   carried?: Array<{ kind: string; id: string } & Record<string, unknown>>;
 }
 
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export function emptyMemory(now: string = new Date().toISOString()): MemoryData {
-  return { schemaVersion: SCHEMA_VERSION, approaches: {}, reflections: [], learnings: [], edits: [], starts: [], decisions: [], updatedAt: now };
+  return { schemaVersion: SCHEMA_VERSION, approaches: {}, reflections: [], learnings: [], edits: [], starts: [], decisions: [], patterns: [], updatedAt: now };
 }
 
 /** Settings the engine needs; the host maps VS Code configuration onto this, the CLI uses defaults/flags. */

@@ -6,7 +6,7 @@
 import { existsSync, renameSync } from 'node:fs';
 import type { JournalRecord } from '../core/journal';
 import { approachBytes } from '../core/memory';
-import { emptyMemory, type Approach, type MemoryData } from '../core/types';
+import { emptyMemory, type Approach, type MemoryData, type PatternRecord } from '../core/types';
 import type { FolderLock } from './folderLock';
 import { appendRecordLocked, journalFile, readJournalSync, type Appended } from './journal';
 import { errnoCode, releaseSync, tryLockSync } from './lock';
@@ -49,7 +49,7 @@ export class JournalStore {
    * whether it exists and its own history, without the rest of memory. undefined: memory.json needs
    * the store's full read.
    */
-  async readApproach(key: string): Promise<{ approach: Approach | undefined } | undefined> {
+  async readApproach(key: string): Promise<{ approach: Approach | undefined; patterns: PatternRecord[] } | undefined> {
     await this.lock.checkPath();
     return readApproach(this.dir, key, { redact: this.redact }, this.indexCache) ?? undefined;
   }

@@ -10,13 +10,14 @@ import { approachBytes } from '../core/memory';
 import type { Approach, JournalState, MemoryData } from '../core/types';
 
 export const INDEX_FILE_NAME = 'memory.index.json';
-const INDEX_FORMAT = 2;
+const INDEX_FORMAT = 3;
 
 /**
- * The lists of memory.json beside the approaches that a partial read loads whole: the learnings, and
- * the edit events, starts and decisions the gate weighs (what changed since a failure, what started).
+ * The lists of memory.json beside the approaches that a partial read loads whole: the learnings, the
+ * edit events, starts and decisions the gate weighs (what changed since a failure, what started), and
+ * the pattern records (bounded: the gate counts a cause across approaches without reading them).
  */
-export const LISTS = ['learnings', 'edits', 'starts', 'decisions'] as const;
+export const LISTS = ['learnings', 'edits', 'starts', 'decisions', 'patterns'] as const;
 export type ListName = (typeof LISTS)[number];
 export type ListSpans = Partial<Record<ListName, [start: number, length: number]>>;
 

@@ -2,6 +2,7 @@
 // turns parsed JSON into MemoryData (anything that is not memory is refused, never trusted).
 
 import { readJournalState } from '../core/journal';
+import { isPatternRecord, seedPatterns } from '../core/rules/patternRecords';
 import { SCHEMA_VERSION, type Approach, type DecisionRecord, type EditEvent, type MemoryData, type StartEvent } from '../core/types';
 import { CorruptMemoryError, StoreError } from './storeError';
 
@@ -19,7 +20,13 @@ const migrations: Record<number, (doc: Doc) => Doc> = {
   // v2 → v3: the workspace's edit events, the jobs and services started, and the gate's decisions (all
   // start empty: nothing of the kind was recorded before)
   2: doc => ({ ...doc, schemaVersion: 3, edits: [], starts: [], decisions: [] }),
+  // v3 → v4: pattern records (one cause across approaches), seeded after validation from the
+  // approaches' short-term windows (seedPatterns): a memory that already holds the runs knows their causes
+  3: doc => ({ ...doc, schemaVersion: 4, patterns: [] }),
 };
+
+/** The first version that holds pattern records: an older memory gets them seeded from its runs. */
+const PATTERNS_SINCE = 4;
 
 function mapObject(v: unknown, fn: (a: Doc) => Doc): unknown {
   if (!isObject(v)) return v;
@@ -55,7 +62,9 @@ export function migrateMemory(raw: unknown, file = MEMORY_FILE_NAME): MemoryData
   }
   let doc: Doc = raw;
   for (let v = version; v < SCHEMA_VERSION; v++) doc = migrations[v](doc);
-  return normalize(doc);
+  const data = normalize(doc);
+  if (version < PATTERNS_SINCE) seedPatterns(data);
+  return data;
 }
 
 function normalize(doc: Doc): MemoryData {
@@ -80,6 +89,7 @@ function normalize(doc: Doc): MemoryData {
     edits: field(doc, 'edits', Array.isArray, []).filter(isEditEvent),
     starts: field(doc, 'starts', Array.isArray, []).filter(isStartEvent),
     decisions: field(doc, 'decisions', Array.isArray, []).filter(isDecisionRecord),
+    patterns: field(doc, 'patterns', Array.isArray, []).filter(isPatternRecord),
     updatedAt: field(doc, 'updatedAt', isString, now),
   };
 }

@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import type { Adapter, Low as LowType } from 'lowdb' with { 'resolution-mode': 'import' };
 import { applyRecord, foldedState, isKnownKind, pendingRecords, type JournalContents, type JournalRecord } from '../core/journal';
 import { createRedactor } from '../core/text/redact';
-import { emptyMemory, type Approach, type MemoryData } from '../core/types';
+import { emptyMemory, type Approach, type MemoryData, type PatternRecord } from '../core/types';
 import { exists, removeStaleTemps, workspaceRootOf, writeFileAtomic } from './fsx';
 import { cloneJson, deepFreeze } from './frozen';
 import { MEMORY_FILE_NAME, migrateMemory } from './memorySchema';
@@ -82,7 +82,7 @@ export interface MemoryStorePort {
   /** Memory with only the approaches of `keys` loaded whole (a hook's read); absent: read() is used. */
   readFor?(keys: readonly string[]): Promise<MemoryData>;
   /** One approach as it stands, for a hook about to record a run of it (see JournalStore.readApproach). */
-  readApproach?(key: string): Promise<{ approach: Approach | undefined }>;
+  readApproach?(key: string): Promise<{ approach: Approach | undefined; patterns?: PatternRecord[] }>;
   /** Appends a record to the journal (a hook's write); absent: update() is used. See MemoryStore.appendRecord. */
   appendRecord?<T>(
     record: JournalRecord,
@@ -201,11 +201,11 @@ export class MemoryStore implements MemoryStorePort {
   }
 
   /** One approach for a hook about to record a run of it (see JournalStore.readApproach); the full read when memory.json needs it. */
-  async readApproach(key: string): Promise<{ approach: Approach | undefined }> {
+  async readApproach(key: string): Promise<{ approach: Approach | undefined; patterns: PatternRecord[] }> {
     const quick = await this.journal.readApproach(key);
     if (quick) return quick;
     const data = await this.read();
-    return { approach: Object.prototype.hasOwnProperty.call(data.approaches, key) ? cloneJson(data.approaches[key]) : undefined };
+    return { approach: Object.prototype.hasOwnProperty.call(data.approaches, key) ? cloneJson(data.approaches[key]) : undefined, patterns: cloneJson(data.patterns ?? []) };
   }
 
   /** A hook's write into the journal (see JournalStore.appendRecord). */

@@ -11,9 +11,10 @@
 
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { applyRecord, pendingRecords, readJournalState, recordKey, type ApplyContext, type JournalContents } from '../core/journal';
+import { applyRecord, isRunRecord, pendingRecords, readJournalState, recordKey, type ApplyContext, type JournalContents } from '../core/journal';
+import { notePatternFailure } from '../core/rules/patternRecords';
 import { approachBytes } from '../core/memory';
-import { emptyMemory, SCHEMA_VERSION, type Approach, type Learning, type MemoryData } from '../core/types';
+import { emptyMemory, SCHEMA_VERSION, type Approach, type Learning, type MemoryData, type PatternRecord } from '../core/types';
 import { readJournalSync } from './journal';
 import { describes, headOf, headsOf, INDEX_FILE_NAME, LISTS, parseIndex, type ParsedIndex } from './memoryIndex';
 import { MEMORY_FILE_NAME } from './memorySchema';
@@ -283,7 +284,7 @@ function readLists(fd: number, index: ParsedIndex, data: MemoryData): boolean {
  * to it (an eviction, an alternative linked) is not seen: read with readView for anything that
  * depends on them. null: memory.json cannot be read here (ask the store).
  */
-export function readApproach(dir: string, key: string, ctx: Pick<ApplyContext, 'redact'>, cache: IndexCache = {}): { approach: Approach | undefined } | null {
+export function readApproach(dir: string, key: string, ctx: Pick<ApplyContext, 'redact'>, cache: IndexCache = {}): { approach: Approach | undefined; patterns: PatternRecord[] } | null {
   const journalRead = readJournalSync(dir);
   const journal = journalRead.kind === 'ok' ? journalRead.contents : undefined;
   const mine = emptyMemory();
@@ -293,7 +294,7 @@ export function readApproach(dir: string, key: string, ctx: Pick<ApplyContext, '
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT' && code !== 'ENOTDIR') return null;
-    return { approach: ownRuns(mine, key, journal, ctx) };
+    return ownView(mine, key, journal, ctx);
   }
   try {
     const stat = fstatSync(fd);
@@ -317,13 +318,31 @@ export function readApproach(dir: string, key: string, ctx: Pick<ApplyContext, '
       const found = Object.prototype.hasOwnProperty.call(view.data.approaches, key) ? view.data.approaches[key] : undefined;
       if (found) putOwn(mine.approaches, key, found);
     }
-    return { approach: ownRuns(mine, key, journal, ctx) };
+    return ownView(mine, key, journal, ctx);
   } catch {
     return null;
   } finally {
     closeSync(fd);
   }
 }
+
+/**
+ * The approach of `key` with the journal's pending runs of it applied, and the pattern records with
+ * every pending failure's cause counted in (whether a success answers for a pattern does not depend
+ * on the other approaches' histories, only on their keys).
+ */
+function ownView(mine: MemoryData, key: string, journal: JournalContents | undefined, ctx: Pick<ApplyContext, 'redact'>): { approach: Approach | undefined; patterns: PatternRecord[] } {
+  const approach = ownRuns(mine, key, journal, ctx);
+  const records = { ...emptyMemory(), patterns: cloneList(mine.patterns) };
+  for (const r of pendingRecords(mine, journal)) {
+    if (!isRunRecord(r) || recordKey(r) === key || r.attempt.outcome !== 'failure') continue;
+    const t = r.attempt;
+    notePatternFailure(records, t, { key: t.key, label: t.command.split('\n')[0].slice(0, 200), cwd: t.cwd } as Approach);
+  }
+  return { approach, patterns: records.patterns ?? [] };
+}
+
+const cloneList = <T>(v: T[] | undefined): T[] => (Array.isArray(v) ? (JSON.parse(JSON.stringify(v)) as T[]) : []);
 
 /** The approach of `key` in `mine` with the journal's pending runs of that approach applied. */
 function ownRuns(mine: MemoryData, key: string, journal: JournalContents | undefined, ctx: Pick<ApplyContext, 'redact'>): Approach | undefined {

@@ -7,7 +7,7 @@ import { ago, changedFiles, describeHistory, fixLessonText, LEDGER_SIZE, ledgerS
 import { checkCommand } from '../../src/core/rules/check';
 import { applyAttempt } from '../../src/core/memory';
 import { recall } from '../../src/core/recall';
-import { DEFAULT_SETTINGS, emptyMemory, type GitState, type MemoryData } from '../../src/core/types';
+import { DEFAULT_SETTINGS, emptyMemory, SCHEMA_VERSION, type GitState, type MemoryData } from '../../src/core/types';
 import { migrateMemory } from '../../src/store/memoryStore';
 import { recorder } from '../support/recorder';
 
@@ -93,7 +93,7 @@ void describe('run ledger', () => {
       updatedAt: '2026-11-20T10:00:00Z',
     };
     const data = migrateMemory(v1);
-    assert.equal(data.schemaVersion, 3);
+    assert.equal(data.schemaVersion, SCHEMA_VERSION);
     const l = data.approaches['.::jest'].ledger!;
     assert.deepEqual(l.map(r => r.outcome), ['success', 'failure']);
     assert.deepEqual(l[0].tests, { passed: 4, failed: 0, total: 4 });

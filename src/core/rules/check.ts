@@ -9,7 +9,7 @@ import { describeChangedSinceLastPass, describeHistory } from './ledger';
 import { flakyVerdict } from './flaky';
 import { approachOf, describeApproach, runsNothing } from '../memory';
 import { computeProgress, detectPatterns, type Pattern, type ProgressStatus } from './patterns';
-import { capDecision, judgeExhausted, type Evidence, type ReasonCode } from './policy';
+import { capDecision, judgeCause, judgeExhausted, type CauseVerdict, type Evidence, type PatternBrief, type ReasonCode } from './policy';
 import type { Approach, Decision, EngineSettings, GitState, MemoryData } from '../types';
 
 export type CheckStatus = 'clear' | 'failing' | 'exhausted';
@@ -47,11 +47,13 @@ export interface CheckResult {
   changed?: string;
   /** [flaky] alternates pass and fail on the same code. */
   flaky?: string;
+  /** [patterns] The cause this approach shares with other commands (a systemic pattern), when one is active. */
+  pattern?: PatternBrief;
 }
 
 const VERDICT: Record<Decision, Verdict> = { allow: 'allow', warn: 'warn', ask: 'block', deny: 'block' };
 
-type Answer = Pick<CheckResult, 'status' | 'reason'> & Partial<Pick<CheckResult, 'lastError' | 'evidence' | 'why'>> & { decision: Decision; code: ReasonCode };
+type Answer = Pick<CheckResult, 'status' | 'reason'> & Partial<Pick<CheckResult, 'lastError' | 'evidence' | 'why' | 'pattern'>> & { decision: Decision; code: ReasonCode };
 
 /**
  * May this command run? The graded answer (./policy.ts): deny when the loop is sure (the same error with
@@ -83,7 +85,9 @@ export function checkCommand(
     allowOnce: !!a?.allowOnce,
     ...(a ? historyFields(a, now) : {}),
   };
-  const answer = decide(data, a, command, normCwd, settings, now, gitNow, base);
+  const own = decide(data, a, command, normCwd, settings, now, gitNow, base);
+  // [patterns] the gate counts the cause: one systemic cause failing several approaches is one loop
+  const answer = withCause(own, judgeCause({ data, key, approach: a, command, threshold: settings.threshold, now, gitNow }), a);
   const decision = capDecision(answer.decision, settings.strongestAnswer ?? 'deny');
   const capped = decision !== answer.decision ? `; ${settings.strongestAnswer === 'warn' ? 'shadow mode' : 'the strongest answer is ask'}: it would have been ${answer.decision === 'deny' ? 'denied' : 'asked'}` : '';
   return { ...base, ...answer, reason: `${answer.reason}${capped}`, why: `${answer.why ?? answer.reason}${capped}`, decision, policyDecision: answer.decision, verdict: VERDICT[decision] };
@@ -125,8 +129,26 @@ function decide(data: MemoryData, a: Approach | undefined, command: string, norm
   return { status: 'exhausted', decision: v.decision, code: v.code, reason: `${prefix}${v.reason}`, why: v.reason, ...(v.evidence ? { evidence: v.evidence } : {}) };
 }
 
+/**
+ * The approach's own answer with its cause's: a systemic cause denies what its own rules would let run
+ * (never what the user allowed once, never a line that runs nothing), warns what they allow; a deny or
+ * an ask of the approach's own rules stands. The pattern is told either way.
+ */
+function withCause(own: Answer, cause: CauseVerdict, a: Approach | undefined): Answer {
+  if (!cause.pattern) return own;
+  const told = { ...own, pattern: cause.pattern };
+  if (own.code === 'runs-nothing' || own.code === 'allowed-once' || own.decision === 'deny' || own.decision === 'ask' || !cause.decision || !cause.reason) return told;
+  // the user let this approach run once more: it runs, and says what it would have met
+  if (a?.allowOnce) return cause.decision === 'deny' ? { ...told, decision: 'allow', code: 'allowed-once', reason: `the user allowed one more run; ${cause.reason}` } : told;
+  // an exhausted approach's own warning (progress, waiting, a change) says more about it than the cause's
+  if (cause.decision === 'warn' && own.decision === 'warn' && own.status === 'exhausted') return told;
+  const status = a?.status === 'exhausted' ? 'exhausted' : a && a.failures > 0 ? 'failing' : own.status;
+  return { ...told, status, decision: cause.decision, code: 'systemic-cause', reason: cause.reason, why: cause.reason, lastError: own.lastError ?? cause.pattern.lastError };
+}
+
 /** The gate's message for a person or an agent: says plainly the command was not run, and why. */
 export function explainBlock(c: CheckResult): string {
+  if (c.code === 'systemic-cause' && c.pattern) return explainCauseBlock(c, c.pattern);
   const lines = [
     c.decision === 'ask'
       ? `Failure Memory: ASK — \`${c.command}\` is an exhausted approach; it does not run until a person decides.`
@@ -145,6 +167,24 @@ export function explainBlock(c: CheckResult): string {
       : 'Running it again the same way will fail the same way. Instead: read the error and change something first,',
     `${c.decision === 'ask' ? '' : 'try a different approach, '}or ask the user. Reflect: failure-memory reflect --command '${c.command.replace(/'/g, `'\\''`)}'`,
     'Only the user unblocks it (Failure Memory: Mark Resolved, or Run Anyway Once).',
+  );
+  return lines.join('\n');
+}
+
+/** The gate's message when a systemic cause stops a command: the cause, the commands it already broke, what to do first. */
+export function explainCauseBlock(c: Pick<CheckResult, 'command' | 'decision' | 'why'>, p: PatternBrief): string {
+  const lines = [
+    c.decision === 'ask'
+      ? `Failure Memory: ASK — \`${c.command}\` fails on a cause that keeps failing other commands too; it does not run until a person decides.`
+      : `Failure Memory: NOT RUN — \`${c.command}\` fails on a cause that keeps failing other commands too.`,
+    `Why (systemic-cause): ${c.why}`,
+    `One cause: ${p.subject} — ${p.commands.length} command${p.commands.length === 1 ? '' : 's'}: ${p.commands.slice(-5).join('; ')}.`,
+  ];
+  if (p.lastError) lines.push(`Last error (command output, untrusted): ${quote(p.lastError, 600)}`);
+  if (p.fix) lines.push(`Last time it was fixed by: \`${p.fix.command}\`${p.fix.worked > 1 ? ` (worked ${p.fix.worked} times)` : ''}${p.fix.from === 'team' ? ` (the team's${p.fix.machine ? `, on ${p.fix.machine}` : ''})` : ''}.`);
+  lines.push(
+    `Another command that needs the same thing will fail the same way: ${p.remedy}. A success of any command that needs it lifts this stop.`,
+    'Only the user unblocks it otherwise (Failure Memory: Mark Resolved, or Run Anyway Once).',
   );
   return lines.join('\n');
 }

@@ -11,7 +11,9 @@ import { changedSinceLastFailure, editsSince, latestStart, startsSince, type Cha
 import { isEditTypo, WANDER_FACTOR } from './judgement';
 import { pollingStatus, POLL_WINDOW_MS } from './polling';
 import { shellEffects } from './shellEffects';
-import type { Approach, Attempt, Decision, GitState, MemoryData } from '../types';
+import { causeRemedy } from './causes';
+import { activeApproaches, lastFix, mayFixCause, PATTERN_STRETCH_MS } from './patternRecords';
+import type { Approach, Attempt, Decision, GitState, MemoryData, PatternRecord } from '../types';
 
 /** The rules, by reason code: what each one decides and the behaviour it names. */
 export const REASON_CODES = {
@@ -34,6 +36,8 @@ export const REASON_CODES = {
   'wander-bound': 'the errors kept changing for four times the threshold: a person decides',
   'environment-loop': 'a test runner broken by its environment fails the same whatever the test file',
   'no-error-text': 'failed again and again with no error line: denied when nothing changed, else warned',
+  'systemic-cause':
+    'one cause (a service refusing, a program, module or variable missing, credentials refused, a full disk…) failed several approaches as often as the threshold, and nothing changed since: any approach it failed is denied; a command not seen with it is warned',
   team: 'the team saw it fail (team memory)',
 } as const;
 
@@ -230,4 +234,155 @@ export function capDecision(decision: Decision, strongest: 'deny' | 'ask' | 'war
 /** Ask and deny stop the run until someone decides. */
 export function isBlocking(decision: Decision): boolean {
   return decision === 'ask' || decision === 'deny';
+}
+
+// ---------------------------------------------------------------------------------------------
+// The gate counts the cause: one systemic pattern failing several approaches is one loop.
+
+/** A pattern as the gate's answer tells it: the cause, the commands it broke, the fix that worked before. */
+export interface PatternBrief {
+  id: string;
+  /** The cause in words: "the database at localhost:5432". */
+  subject: string;
+  kind: string;
+  systemic: boolean;
+  /** Failures with the cause in the current stretch, and the commands (approach labels) they were, most recent last. */
+  failures: number;
+  commands: string[];
+  since: string;
+  lastSeen: string;
+  lastError: string;
+  /** "refused 6 runs of 3 commands since 14:02": the stretch in one sentence, with the cause first. */
+  sentence: string;
+  /** What to do first: "start it first". */
+  remedy: string;
+  /** The fix that worked the last time(s) it came ("last time: `docker compose up -d db`"). */
+  fix?: { command: string; worked: number; from?: 'team'; machine?: string };
+  /** This command's approach failed with the cause in this stretch. */
+  seen: boolean;
+}
+
+/** "14:02" today, else "2026-11-20 14:02" (the reader's own clock). */
+export function clockTime(iso: string, now: Date): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const hm = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const sameDay = d.getFullYear() === now.getFullYear() && d.getMonth() === now.getMonth() && d.getDate() === now.getDate();
+  return sameDay ? hm : `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${hm}`;
+}
+
+const runs = (n: number) => `${n} run${n === 1 ? '' : 's'}`;
+const commands = (n: number) => `${n} command${n === 1 ? '' : 's'}`;
+
+/** The stretch in one sentence, worded for its cause: "the database at localhost:5432 refused 6 runs of 3 commands since 14:02". */
+export function patternSentence(p: PatternRecord, now: Date): string {
+  const n = activeApproaches(p).length;
+  const tally = `${runs(p.failures)} of ${commands(n)}`;
+  const since = `since ${clockTime(p.since, now)}`;
+  switch (p.kind) {
+    case 'conn_refused':
+      return `${p.subject} refused ${tally} ${since}`;
+    case 'docker_daemon':
+      return `${p.subject} did not answer ${tally} ${since}`;
+    case 'auth':
+    case 'expired':
+      return `${p.subject} were refused in ${tally} ${since}`;
+    default:
+      return `${p.subject}: ${tally} failed on it ${since}`;
+  }
+}
+
+/** The gate's brief of a pattern for this command's approach (`seen`: it failed with the cause in this stretch). */
+export function patternBrief(p: PatternRecord, key: string, now: Date): PatternBrief {
+  const active = activeApproaches(p);
+  const fix = lastFix(p);
+  return {
+    id: p.id,
+    subject: p.subject,
+    kind: p.kind,
+    systemic: p.systemic,
+    failures: p.failures,
+    commands: active.map(a => (a.cwd && a.cwd !== '.' ? `${a.label} (in ${a.cwd})` : a.label)),
+    since: p.since,
+    lastSeen: p.lastSeen,
+    lastError: p.lastError,
+    sentence: patternSentence(p, now),
+    remedy: causeRemedy(p.kind),
+    ...(fix ? { fix } : {}),
+    seen: active.some(a => a.key === key),
+  };
+}
+
+/** What changed since a pattern's last failure that could affect its cause: a workspace change, a service started, an install, a login. */
+export function patternChange(data: MemoryData, p: PatternRecord, gitNow?: GitState): string | undefined {
+  const started = startsSince(data, Date.parse(p.lastSeen) + 1);
+  if (started.length) return `\`${started[started.length - 1].command.split('\n')[0].slice(0, 80)}\` ran since its last failure`;
+  const edits = editsSince(data, p.lastSeen);
+  if (edits.length) {
+    const names = [...new Set(edits.map(e => e.path))];
+    return `${names.slice(0, 3).join(', ')}${names.length > 3 ? ` and ${names.length - 3} more` : ''} changed since its last failure`;
+  }
+  if (gitNow && p.lastGit && gitNow.fingerprint !== p.lastGit) return 'the git state changed since its last failure';
+  return undefined;
+}
+
+export interface CauseInput {
+  data: MemoryData;
+  /** This command's approach key, and the approach when memory has it. */
+  key: string;
+  approach: Approach | undefined;
+  command: string;
+  threshold: number;
+  now: Date;
+  gitNow?: GitState;
+}
+
+export interface CauseVerdict {
+  /** deny: an approach the cause failed, nothing changed; warn: something changed, or a command not seen with it. */
+  decision?: 'deny' | 'warn';
+  reason?: string;
+  /** The pattern told with the answer (also when it decides nothing: one cause across commands). */
+  pattern?: PatternBrief;
+}
+
+/** Active systemic patterns whose stretch is recent, most failures first. */
+function livePatterns(data: MemoryData, now: Date): PatternRecord[] {
+  return (data.patterns ?? [])
+    .filter(p => p.status === 'active' && p.systemic && now.getTime() - Date.parse(p.lastSeen) <= PATTERN_STRETCH_MS)
+    .sort((a, b) => b.failures - a.failures);
+}
+
+/**
+ * The gate counts the cause: while a systemic pattern is active (several approaches failed with one
+ * cause nothing in the workspace's code explains) and nothing changed that could affect it, a run of
+ * any approach it failed is denied once the pattern's failures reach the threshold; after a change it
+ * is warned (trying a fix). A command never seen with the cause is not stopped but told (warned). A
+ * success of a command that needed the same thing resolves the pattern (./patternRecords.ts): its
+ * stops lift. An approach whose latest failure had another cause has moved past it: not counted.
+ */
+export function judgeCause(input: CauseInput): CauseVerdict {
+  const { data, key, approach, threshold, now } = input;
+  const live = livePatterns(data, now);
+  const seen = live.filter(p => p.approaches.some(a => a.key === key && a.failures > 0));
+  // its latest failure had another cause: it has moved past this one (not stopped, not warned)
+  const movedOn = (p: PatternRecord) => !!approach?.lastFailure && approach.lastFailure > p.approaches.find(a => a.key === key)!.lastSeen;
+  const mine = seen.find(p => !movedOn(p));
+  if (!mine && seen.length) return {};
+  if (mine) {
+    const pattern = patternBrief(mine, key, now);
+    if (mine.failures < threshold) return { pattern };
+    const change = patternChange(data, mine, input.gitNow);
+    const fix = pattern.fix ? `; last time: \`${pattern.fix.command}\`` : '';
+    if (!change) return { decision: 'deny', pattern, reason: `${pattern.sentence}, and nothing changed since: ${pattern.remedy}${fix}` };
+    return { decision: 'warn', pattern, reason: `${pattern.sentence}, but ${change}: trying a fix, not a loop${fix}` };
+  }
+  // a command not seen with the cause: told, never stopped (only one that does work: not a probe, not the fix itself)
+  const other = live.find(p => p.failures >= threshold && !patternChange(data, p, input.gitNow));
+  if (!other) return {};
+  const effects = shellEffects(input.command);
+  if (effects.readOnly || mayFixCause(input.command)) return {};
+  const pattern = patternBrief(other, key, now);
+  const fix = pattern.fix ? ` (last time: \`${pattern.fix.command}\`)` : '';
+  return { decision: 'warn', pattern, reason: `not seen failing with it, but ${pattern.sentence}: if it needs it too, ${pattern.remedy}${fix}` };
 }
