@@ -33,6 +33,7 @@ import { fileURLToPath } from 'node:url';
 import { readCorpusFile } from '../src/replay/corpus.ts';
 import { replayTrajectory } from '../src/replay/replay.ts';
 import { errorLine, outcome, stuckRuns, waitingRuns } from './judgementTruth.mjs';
+import { crossCounts, inspectEnd, inspectStep, spanTable, stopTable, tallyRun, wrongStops } from './crossApproach.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -108,13 +109,26 @@ async function measure() {
   const t0 = performance.now();
   const corpora = files.map(f => ({ file: path.basename(f), corpus: readCorpusFile(f) }));
   const results = [];
+  const cross = [];
+  const spans = new Map([['all', crossCounts()]]);
   for (const n of THRESHOLDS) {
+    const counts = crossCounts();
+    cross.push({ threshold: n, counts });
     const groups = new Map([['all', emptyCounts()]]);
     const rules = new Map(); // code -> {decision: count, failed, succeeded, unknown}
     const group = name => (groups.has(name) ? groups.get(name) : (groups.set(name, emptyCounts()), groups.get(name)));
     for (const { file, corpus } of corpora) {
       for (const t of corpus.trajectories) {
-        const steps = await replayTrajectory(t, { threshold: n });
+        // the cross-approach view (./crossApproach.mjs) from the same replay; what the memories end with, once
+        const span = n === THRESHOLDS[0] ? [spans.get('all'), spans.get(`corpus ${file}`) ?? spans.set(`corpus ${file}`, crossCounts()).get(`corpus ${file}`)] : [];
+        const steps = await replayTrajectory(t, {
+          threshold: n,
+          inspect: step => {
+            inspectStep(counts, t, step, n);
+            span.forEach(c => tallyRun(c, step.recorded));
+          },
+          onEnd: data => span.forEach(c => inspectEnd(c, data)),
+        });
         const stuck = stuckRuns(t.commands, n);
         const waiting = waitingRuns(t.commands);
         for (const s of steps) {
@@ -137,7 +151,7 @@ async function measure() {
   const trajectories = corpora.reduce((k, c) => k + c.corpus.trajectories.length, 0);
   const commands = corpora.reduce((k, c) => k + c.corpus.trajectories.reduce((j, t) => j + t.commands.length, 0), 0);
   const edits = corpora.reduce((k, c) => k + c.corpus.trajectories.reduce((j, t) => j + t.commands.reduce((e, x) => e + (x.editsBefore?.length ?? 0), 0), 0), 0);
-  return { corpora, trajectories, commands, edits, results, seconds: (performance.now() - t0) / 1000 };
+  return { corpora, trajectories, commands, edits, results, cross, spans, seconds: (performance.now() - t0) / 1000 };
 }
 
 const pct = (a, b) => (b ? `${((100 * a) / b).toFixed(1)}%` : '—');
@@ -184,9 +198,13 @@ function details(m) {
 const m = await measure();
 const table = report(m);
 const rules = rulesTable(m);
+const span = spanTable(m.spans);
+const stops = stopTable(m.cross);
+const crossWrong = wrongStops(m.cross, short, shortSource);
 console.log(table);
 console.log(`\nDecisions per rule (exhausted approaches, and every ask or deny):\n\n${rules}`);
-if (!quiet) console.log(details(m));
+console.log(`\nCauses across approaches:\n\n${span}\n\nStopping by cause:\n\n${stops}`);
+if (!quiet) console.log(details(m), `\n${crossWrong}`);
 
 if (write) {
   const file = path.join(root, 'BENCHMARKS.md');
@@ -212,7 +230,16 @@ if (write) {
       })
       .join('\n\n');
     const body = `${START}\n_Measured ${new Date().toISOString().slice(0, 10)} on Node ${process.version}._\n\n${table}\n\nDecisions per rule (every run of an exhausted approach, and every ask or deny):\n\n${rules}\n\n${wrongList}\n\n${missedList}\n${END}`;
-    fs.writeFileSync(file, md.slice(0, a) + body + md.slice(b + END.length));
+    let next = md.slice(0, a) + body + md.slice(b + END.length);
+    const XS = '<!-- patterns:start (written by npm run bench:judgement) -->';
+    const XE = '<!-- patterns:end -->';
+    const xa = next.indexOf(XS);
+    const xb = next.indexOf(XE);
+    if (xa >= 0 && xb > xa) {
+      const xbody = `${XS}\n_Measured ${new Date().toISOString().slice(0, 10)} on Node ${process.version}, in the same replays._\n\nCauses across approaches (the pattern records each trajectory's memory ended with):\n\n${span}\n\nStopping by cause, the product's policy and the alternatives it was chosen against:\n\n${stops}\n\n${crossWrong || 'No stop of a run that did not fail.'}\n${XE}`;
+      next = next.slice(0, xa) + xbody + next.slice(xb + XE.length);
+    } else console.error('BENCHMARKS.md has no patterns markers: the cross-approach figures were not written.');
+    fs.writeFileSync(file, next);
     console.log('\nBENCHMARKS.md updated.');
   }
 }

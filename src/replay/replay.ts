@@ -6,9 +6,10 @@
 // lives in memory, and the clock is the replay's own: the corpora carry no times, so each event is
 // REPLAY_STEP_MS after the one before.
 
-import type { CheckStatus, Verdict } from '../core/rules/check';
+import type { CheckResult, CheckStatus, Verdict } from '../core/rules/check';
 import type { Evidence, ReasonCode } from '../core/rules/policy';
-import type { Decision } from '../core/types';
+import type { Decision, MemoryData } from '../core/types';
+import type { RecordOutcome } from '../app/workspaceMemory';
 import { InMemoryStore } from '../store/inMemoryStore';
 import { openWorkspaceMemory } from '../app/openMemory';
 import { settingsFrom } from '../app/settings';
@@ -44,6 +45,10 @@ export const REPLAY_STEP_MS = 10_000;
 
 export interface ReplayOptions {
   threshold?: number;
+  /** Told each command with the memory its check read, its time, the check and what recording it did (the benchmark's cross-approach view). */
+  inspect?: (step: { index: number; before: MemoryData; now: Date; check: CheckResult; recorded: RecordOutcome }) => void;
+  /** Told the memory as the trajectory left it. */
+  onEnd?: (data: MemoryData) => void;
 }
 
 /**
@@ -74,6 +79,8 @@ export async function replayTrajectory(t: Trajectory, options: ReplayOptions = {
     }
     time += REPLAY_STEP_MS;
     const cwd = relativeCwd(workspace, c.cwd);
+    const before = options.inspect ? await memory.read() : undefined;
+    const now = new Date(time);
     const check = await memory.check(c.command, cwd);
     steps.push({
       source: t.source,
@@ -91,8 +98,10 @@ export async function replayTrajectory(t: Trajectory, options: ReplayOptions = {
       attempts: check.attempts,
     });
     time += 1;
-    await memory.record({ command: c.command, cwd, exitCode: c.exitCode, output: c.output, source: 'agent' });
+    const recorded = await memory.record({ command: c.command, cwd, exitCode: c.exitCode, output: c.output, source: 'agent' });
+    if (before) options.inspect?.({ index, before, now, check, recorded });
   }
+  if (options.onEnd) options.onEnd(await memory.read());
   return steps;
 }
 

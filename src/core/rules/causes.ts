@@ -147,10 +147,11 @@ function program(text: string, input: CauseInput): Record<string, string> | unde
 const MODULE_RE =
   /no module named '?([\w.-]{1,200})|cannot find (?:module|package) '([^'\s]{1,200})'|can't resolve '([^'\s]{1,200})'|err_module_not_found[^'\n]{0,200}'([^'\s]{1,200})'|cannot load such file -- (\S{1,200})|could not find gem '([\w.-]{1,100})|no required module provides package ([^\s;]{1,200})|unresolved import `([\w:]{1,200})`/i;
 
-function moduleName(text: string): Record<string, string> {
+/** No module named: not this concept (a module we cannot name would merge unrelated failures). */
+function moduleName(text: string): Record<string, string> | undefined {
   const m = MODULE_RE.exec(text);
   const raw = m?.slice(1).find(Boolean)?.replace(/['"]$/, '');
-  if (!raw) return {};
+  if (!raw) return undefined;
   if (/^(?:\.{1,2}\/|\/|[a-z]:[\\/])/i.test(raw)) return { module: raw, relative: 'yes' };
   const top = raw.startsWith('@') ? raw.split('/').slice(0, 2).join('/') : (raw.split(/[/.:]/)[0] ?? raw);
   return { module: top };
@@ -172,12 +173,13 @@ function variable(text: string): Record<string, string> | undefined {
 /** A path: the one after `open`, `stat`, `access`…, a quoted one, or a shell's `prog: path: No such file`. */
 const PATH_RE = /\b(?:open|stat|access|lstat|mkdir|unlink|scandir|opendir|rename|chmod|copyfile|readfile)\s+'([^'\n]{1,300})'|: '([^'\n]{1,300})'$|^[\w.-]{1,40}: (?:cannot \w{1,20} '?)?([^\s:'"]{1,300})'?: (?:no such file|permission denied)|"([^"\n]{1,300})"|'([^'\n]{1,300})'/i;
 
-function filePath(text: string): Record<string, string> {
+/** The file named; undefined when none is (then the failure is the code's own error: an unnamed missing file tells nothing). */
+function filePath(text: string): Record<string, string> | undefined {
   for (const line of text.split('\n')) {
     const p = PATH_RE.exec(line)?.slice(1).find(Boolean);
     if (p && !p.includes('<tmp>') && !/\s/.test(p) && /[/.]/.test(p)) return { file: p };
   }
-  return {};
+  return undefined;
 }
 
 const none = () => ({});

@@ -315,15 +315,39 @@ export function patternBrief(p: PatternRecord, key: string, now: Date): PatternB
 }
 
 /** What changed since a pattern's last failure that could affect its cause: a workspace change, a service started, an install, a login. */
-export function patternChange(data: MemoryData, p: PatternRecord, gitNow?: GitState): string | undefined {
+export function patternChange(data: MemoryData, p: PatternRecord, gitNow?: GitState, editsLift = true): string | undefined {
   const started = startsSince(data, Date.parse(p.lastSeen) + 1);
   if (started.length) return `\`${started[started.length - 1].command.split('\n')[0].slice(0, 80)}\` ran since its last failure`;
-  const edits = editsSince(data, p.lastSeen);
+  const edits = editsSince(data, p.lastSeen).filter(e => editsLift || e.path === '(packages)');
   if (edits.length) {
     const names = [...new Set(edits.map(e => e.path))];
     return `${names.slice(0, 3).join(', ')}${names.length > 3 ? ` and ${names.length - 3} more` : ''} changed since its last failure`;
   }
   if (gitNow && p.lastGit && gitNow.fingerprint !== p.lastGit) return 'the git state changed since its last failure';
+  return undefined;
+}
+
+/**
+ * The knobs of the cause rule, measured on the development corpora (bench/judgement.mjs): which
+ * patterns count as systemic (default: the record's own flag), and whether a workspace edit lifts a stop.
+ */
+export interface CauseKnobs {
+  systemic?: (p: PatternRecord) => boolean;
+  /** Default true: a workspace change could affect the cause (a config, a .env, a script). */
+  editsLift?: boolean;
+}
+
+/** A line that sets up the environment it runs in: another interpreter, another PATH, an activated environment. */
+const ENV_SETUP_RE = /(?:^|[;&|(]\s*)(?:(?:source|\.)\s+\S*activate\b|(?:conda|mamba|micromamba) activate\b|nvm use\b|pyenv (?:shell|local)\b|volta run\b|(?:export )?PATH=|(?:uv|poetry|pipenv|hatch|pdm) run\b|nix(?:-shell| develop| shell)\b|devbox (?:run|shell)\b)/;
+
+/**
+ * The command line itself sets up what a cause lacks, so it is not the same loop: an environment
+ * activated for a missing program or module (`source .venv/bin/activate && python …`), the missing
+ * variable given on the line (`DATABASE_URL=… npm test`, `export DATABASE_URL=…`).
+ */
+export function lineSetsUp(p: Pick<PatternRecord, 'kind' | 'factors'>, command: string): string | undefined {
+  if (p.kind === 'env_missing' && p.factors.variable && new RegExp(`(?:^|[\\s;&|(])(?:export\\s+)?${p.factors.variable}=`).test(command)) return `the line sets ${p.factors.variable}`;
+  if ((p.kind === 'module_missing' || p.kind === 'command_missing' || p.kind === 'engine_version') && ENV_SETUP_RE.test(command)) return 'the line sets up its environment (an activated environment, another PATH)';
   return undefined;
 }
 
@@ -336,6 +360,7 @@ export interface CauseInput {
   threshold: number;
   now: Date;
   gitNow?: GitState;
+  knobs?: CauseKnobs;
 }
 
 export interface CauseVerdict {
@@ -347,9 +372,9 @@ export interface CauseVerdict {
 }
 
 /** Active systemic patterns whose stretch is recent, most failures first. */
-function livePatterns(data: MemoryData, now: Date): PatternRecord[] {
+function livePatterns(data: MemoryData, now: Date, systemic: (p: PatternRecord) => boolean = p => p.systemic): PatternRecord[] {
   return (data.patterns ?? [])
-    .filter(p => p.status === 'active' && p.systemic && now.getTime() - Date.parse(p.lastSeen) <= PATTERN_STRETCH_MS)
+    .filter(p => p.status === 'active' && systemic(p) && now.getTime() - Date.parse(p.lastSeen) <= PATTERN_STRETCH_MS)
     .sort((a, b) => b.failures - a.failures);
 }
 
@@ -363,7 +388,8 @@ function livePatterns(data: MemoryData, now: Date): PatternRecord[] {
  */
 export function judgeCause(input: CauseInput): CauseVerdict {
   const { data, key, approach, threshold, now } = input;
-  const live = livePatterns(data, now);
+  const live = livePatterns(data, now, input.knobs?.systemic);
+  const editsLift = input.knobs?.editsLift ?? true;
   const seen = live.filter(p => p.approaches.some(a => a.key === key && a.failures > 0));
   // its latest failure had another cause: it has moved past this one (not stopped, not warned)
   const movedOn = (p: PatternRecord) => !!approach?.lastFailure && approach.lastFailure > p.approaches.find(a => a.key === key)!.lastSeen;
@@ -372,13 +398,13 @@ export function judgeCause(input: CauseInput): CauseVerdict {
   if (mine) {
     const pattern = patternBrief(mine, key, now);
     if (mine.failures < threshold) return { pattern };
-    const change = patternChange(data, mine, input.gitNow);
+    const change = lineSetsUp(mine, input.command) ?? patternChange(data, mine, input.gitNow, editsLift);
     const fix = pattern.fix ? `; last time: \`${pattern.fix.command}\`` : '';
     if (!change) return { decision: 'deny', pattern, reason: `${pattern.sentence}, and nothing changed since: ${pattern.remedy}${fix}` };
     return { decision: 'warn', pattern, reason: `${pattern.sentence}, but ${change}: trying a fix, not a loop${fix}` };
   }
   // a command not seen with the cause: told, never stopped (only one that does work: not a probe, not the fix itself)
-  const other = live.find(p => p.failures >= threshold && !patternChange(data, p, input.gitNow));
+  const other = live.find(p => p.failures >= threshold && !patternChange(data, p, input.gitNow, editsLift));
   if (!other) return {};
   const effects = shellEffects(input.command);
   if (effects.readOnly || mayFixCause(input.command)) return {};
