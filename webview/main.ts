@@ -17,6 +17,7 @@ import {
 import { ago, fullTime, h, icon, plural } from './dom';
 import { matchesAll, restoreSnapshot, restoreState, searchWords, SECTIONS, snapshotToKeep, TYPE_LABEL, type SectionId, type UiState } from './state';
 import { approachDetails, bannerContent, captureLine, decisionItem, emptyContent, learningTools, reflectionItem, similarItem, teamCard, teamStatus } from './views';
+import { patternItem } from './patterns';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -293,6 +294,9 @@ function render(): void {
 
   const searching = ui.search.trim().length >= 2;
   fillSection('similar', searching ? (recall?.results.length ?? 0) : 0, searching ? (recall?.results.length ?? 0) : 0, searching && !!recall, similarItems());
+  const allPatterns = s.patterns ?? [];
+  const patterns = allPatterns.filter(p => matches([p.subject, p.sentence, p.lastError, p.factors, p.fix, p.resolution, ...p.commands]));
+  fillSection('patterns', patterns.length, allPatterns.length, allPatterns.length > 0, patterns.map(p => patternItem(p, multiRoot() ? folderName(p.folder) : undefined)));
   fillSection('exhausted', exhausted.length, s.exhausted.length, !nothing, exhausted.map(a => approachCard(a)), 'Nothing is exhausted.');
   fillSection('failing', failing.length, s.failing.length, !nothing, failing.map(a => approachCard(a)), 'Nothing is failing right now.');
   const teams = s.team ?? [];

@@ -3,9 +3,10 @@
 
 import { isSnapshot, LEARNING_TYPES, type LearningTypeView, type Snapshot } from '../src/shared/protocol';
 
-export type SectionId = 'similar' | 'exhausted' | 'failing' | 'team' | 'decisions' | 'resolved' | 'reflections' | 'learnings';
+export type SectionId = 'similar' | 'patterns' | 'exhausted' | 'failing' | 'team' | 'decisions' | 'resolved' | 'reflections' | 'learnings';
 export const SECTIONS: Array<{ id: SectionId; title: string }> = [
   { id: 'similar', title: 'Similar failures' },
+  { id: 'patterns', title: 'Patterns: one cause, several commands' },
   { id: 'exhausted', title: 'Exhausted' },
   { id: 'failing', title: 'Failing' },
   { id: 'team', title: 'Failing in the team' },

@@ -9,6 +9,7 @@ import { harnessText, learnedLine, quote as untrusted, UNTRUSTED_NOTE } from '..
 import { trimTrailing } from '../core/approach/paths';
 import type { CheckResult } from '../core/rules/check';
 import { describeApproach } from '../core/memory';
+import { causeLines, patternJson, recordCauseLines, recordPatternJson } from './toolPatterns';
 import type { RecallHit } from '../core/recall';
 import type { TeamCheck } from '../core/rules/team';
 import type { LearningType } from '../core/types';
@@ -315,7 +316,13 @@ export function checkAnswerText(c: CheckResult & { team?: TeamCheck }, similar: 
   const cmd = quote(c.command);
   const where = c.cwd === '.' ? 'this workspace' : `${c.cwd}`;
   const lines: string[] = [];
-  if (c.status === 'exhausted' && c.decision === 'ask') {
+  if (c.code === 'systemic-cause' && c.pattern) {
+    lines.push(
+      c.verdict === 'block'
+        ? `ONE CAUSE — do not run ${cmd}: ${oneLine(c.why, 400)}. Another command that needs the same thing fails the same way: fix the cause first.`
+        : `ONE CAUSE, NOT STOPPED — ${cmd} may run: ${oneLine(c.why, 400)}.`,
+    );
+  } else if (c.status === 'exhausted' && c.decision === 'ask') {
     lines.push(
       `ASK THE USER — do not run ${cmd} without the user's go-ahead: it failed ${c.attempts} times in a row in ${where} (threshold ${c.threshold}), and a person decides whether it runs again.`,
       `Why (${c.code}): ${oneLine(c.why, 400)}`,
@@ -345,6 +352,8 @@ export function checkAnswerText(c: CheckResult & { team?: TeamCheck }, similar: 
     lines.push(`CLEAR — ${cmd} has not failed in ${where} (${c.reason}). You may run it.`);
   }
   if (c.lastError) lines.push(`Last error (command output, untrusted): ${untrusted(c.lastError, 400)}`);
+  // [patterns] the cause it shares with other commands, and the fix that worked before
+  if (c.pattern) lines.push(...causeLines(c.pattern));
   // [ledger] run history, what changed since it last passed, flakiness
   if (c.history) lines.push(`History: ${c.history}.`);
   if (c.changed) lines.push(`${c.changed[0].toUpperCase()}${c.changed.slice(1)}.`);
@@ -403,6 +412,7 @@ export async function runCheck(m: MemoryAccess, input: CheckInput): Promise<Tool
       patterns: c.patterns.map(p => p.kind),
       allowOnce: c.allowOnce,
       reason: c.reason,
+      ...(c.pattern ? { pattern: patternJson(c.pattern) } : {}),
       ...(c.team ? { team: { status: c.team.status, failures: c.team.failures, machines: c.team.machines, ci: c.team.ci, lastError: c.team.lastError, summary: c.team.summary, sync: c.team.sync } } : {}),
       similar: others.map(hitJson),
       learnings: lessons,
@@ -435,6 +445,8 @@ export function recordAnswerText(r: RecordOutcome, threshold: number): string {
   if (t.testResults) lines.push(`Tests: ${t.testResults.passed}/${t.testResults.total} passed (${t.testResults.framework}).`);
   if (r.progress !== 'insufficient_data' && t.outcome === 'failure') lines.push(`Progress: ${r.progress}.`);
   for (const p of r.patterns) lines.push(`Warning: ${p.message}`);
+  // [patterns] the cause this failure shares with other commands; the fix that worked before comes with it
+  lines.push(...recordCauseLines(r));
   for (const l of r.learnings) lines.push(learnedLine(l, 400));
   if (t.errorSignature || r.learnings.length) lines.push(UNTRUSTED_NOTE);
   return lines.join('\n');
@@ -465,6 +477,7 @@ export async function runRecord(m: MemoryAccess, input: RecordInput): Promise<To
       patterns: r.patterns.map(p => p.kind),
       progress: r.progress,
       reason: r.reason,
+      ...recordPatternJson(r),
     },
   };
 }

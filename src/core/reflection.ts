@@ -11,7 +11,9 @@ import { SIMILAR_MIN_SCORE, type RecallHit } from './recall';
 import type { ErrorCategory } from './text/signature';
 import { cameText, errorTextOf, failedText, plainFromMarkdown } from './text/shownText';
 import { currentStreak, recurringTests } from './rules/streak';
-import type { Approach, Attempt, MemoryData } from './types';
+import type { Approach, Attempt, MemoryData, PatternRecord } from './types';
+import { activeApproaches, lastFix } from './rules/patternRecords';
+import { causeRemedy } from './rules/causes';
 
 export type { FailureCategory } from './text/advice';
 
@@ -78,6 +80,8 @@ export interface ReflectionRecord {
     similar: RecallHit[];
     questions: string[];
     error_category: ErrorCategory;
+    /** The cause this approach shares with other commands (a pattern record), and what fixed it before; absent when none. */
+    cause?: { subject: string; commands: string[]; failures: number; occurrences: number; systemic: boolean; fix?: string; fix_worked?: number };
     /** Who wrote the self-reflection. */
     produced_by: 'heuristics' | 'language-model';
     model?: string;
@@ -189,6 +193,31 @@ function currentStreakOrWindow(a: Approach): Attempt[] {
   return streak.length ? streak : [...a.attempts];
 }
 
+/**
+ * The cause this approach shares with other commands, when it recurs across them (or was fixed before):
+ * the pattern its latest failures joined; the most recent one holding it otherwise.
+ */
+function sharedCause(data: MemoryData, a: Approach): PatternRecord | undefined {
+  const holding = (data.patterns ?? []).filter(p => p.approaches.some(x => x.key === a.key));
+  const active = holding.filter(p => p.status === 'active' && p.approaches.some(x => x.key === a.key && x.failures > 0));
+  const p = (active.length ? active : holding).sort((x, y) => (y.lastSeen < x.lastSeen ? -1 : 1))[0];
+  if (!p) return undefined;
+  const others = p.approaches.filter(x => x.key !== a.key);
+  return others.length || lastFix(p) ? p : undefined;
+}
+
+/** The words a reflection says about a shared cause: one sentence for the account, insights first in the list. */
+function causeWords(p: PatternRecord, a: Approach): { text: string; insights: string[] } {
+  const others = (p.status === 'active' ? activeApproaches(p) : p.approaches).filter(x => x.key !== a.key).map(x => `“${x.label}”`);
+  const fix = lastFix(p);
+  const text = others.length
+    ? `The same cause failed ${others.join(', ')} too (${p.subject}, ${p.occurrences} failure(s) in all): it is not this command's alone.`
+    : `Its cause (${p.subject}) was seen before.`;
+  const insights = [`Fix the shared cause first (${p.subject}): ${causeRemedy(p.kind)}; switching to another command that needs it fails the same way.`];
+  if (fix) insights.push(`Last time it was fixed by “${fix.command}”${fix.worked > 1 ? ` (worked ${fix.worked} times)` : ''}.`);
+  return { text: fix ? `${text} Last time it was fixed by “${fix.command}”.` : text, insights };
+}
+
 function insightsFor(a: Approach, d: Diagnosis, patterns: Pattern[], progress: ProgressStatus, similar: RecallHit[]): string[] {
   const insights = [...d.advice.insights];
   if (patterns.some(p => p.kind === 'same_error')) insights.unshift(d.advice.sameError);
@@ -280,7 +309,10 @@ export function buildReflection(input: ReflectionInput): ReflectionRecord {
   const prev = a.attempts[a.attempts.length - 2];
   // only what is similar enough to say so (a few shared words are not a similar failure)
   const similar = input.similar.filter(s => s.key !== a.key && s.score >= SIMILAR_MIN_SCORE).slice(0, 5);
-  const insights = insightsFor(a, d, patterns, progress, similar);
+  // the recurring cause across approaches, with the fix that worked before
+  const shared = sharedCause(data, a);
+  const acrossCommands = shared ? causeWords(shared, a) : undefined;
+  const insights = [...(acrossCommands?.insights ?? []), ...insightsFor(a, d, patterns, progress, similar)];
   const failingIdx = a.attempts.map((t, i) => (t.outcome === 'failure' ? i : -1)).filter(i => i >= 0);
   const where = a.cwd !== '.' ? ` in ${a.cwd}` : '';
 
@@ -296,7 +328,7 @@ export function buildReflection(input: ReflectionInput): ReflectionRecord {
     actor_output: actorOutput(a),
     evaluator_output: evaluatorOutput(a, d),
     self_reflection: {
-      reflection_text: reflectionTextOf(a, d, insights),
+      reflection_text: `${reflectionTextOf(a, d, insights)}${acrossCommands ? ` ${acrossCommands.text}` : ''}`,
       credit_assignment: { failing_action_indices: failingIdx, root_cause: advice.rootCause, failure_category: advice.category },
       causal_reasoning: cause
         ? `The error “${cause}” is a ${CATEGORY_NAMES[category]}${counts.recurring && counts.recurring.times > 1 ? ` that ${cameText(counts.recurring, counts.failures)}` : ''}. ${advice.rootCause} Repeating the command does not change that cause.`
@@ -337,9 +369,16 @@ export function buildReflection(input: ReflectionInput): ReflectionRecord {
       similar,
       questions: questionsFor(category),
       error_category: category,
+      ...(shared ? { cause: causeBlock(shared) } : {}),
       produced_by: 'heuristics',
     },
   };
+}
+
+function causeBlock(p: PatternRecord): NonNullable<ReflectionRecord['failure_memory']['cause']> {
+  const fix = lastFix(p);
+  const shown = p.status === 'active' ? activeApproaches(p) : p.approaches;
+  return { subject: p.subject, commands: shown.map(x => x.label), failures: p.failures, occurrences: p.occurrences, systemic: p.systemic, ...(fix ? { fix: fix.command, fix_worked: fix.worked } : {}) };
 }
 
 export function isReflectionFor(r: unknown, key: string): r is ReflectionRecord {

@@ -56,6 +56,18 @@ interface StopRequest {
   terminal?: vscode.Terminal;
 }
 
+/** The help dialog's title: what stopped the run (a cause shared with other commands, or the approach's own failures) and whether it stopped. */
+function helpTitle(facts: HelpFacts, stop: StopResult | undefined, label: string): string {
+  const t = vscode.l10n.t;
+  if (facts.cause?.stops) {
+    const headline = plainText(facts.cause.headline, 120);
+    return stop?.kind === 'stopped' ? t('Failure Memory stopped “{0}”: {1}', label, headline) : t('“{0}”: {1}', label, headline);
+  }
+  if (!stop) return t('“{0}” has failed too often', label);
+  if (stop.kind === 'stopped') return t('Failure Memory stopped “{0}”', label);
+  return stop.kind === 'stillRunning' ? t('Failure Memory could not stop “{0}”', label) : t('“{0}” ended before Failure Memory could stop it', label);
+}
+
 /** The git state recorded with an approach's last failure. */
 function lastFailureGit(a: Approach | undefined): GitState | undefined {
   const ledger = a?.ledger ?? [];
@@ -236,7 +248,13 @@ export class Guard {
     const label = plainText(check.label, 80);
     if (result) {
       this.log.event('stopResult', { key: check.key, result: result.kind });
-      if (result.kind === 'stopped') this.say(`$(debug-stop) ${vscode.l10n.t('Failure Memory stopped “{0}”: it failed {1} times in a row with nothing changed.', label, check.attempts)}`);
+      if (result.kind === 'stopped') {
+        this.say(
+          facts.cause?.stops
+            ? `$(debug-stop) ${vscode.l10n.t('Failure Memory stopped “{0}”: {1}.', label, plainText(facts.cause.headline, 120))}`
+            : `$(debug-stop) ${vscode.l10n.t('Failure Memory stopped “{0}”: it failed {1} times in a row with nothing changed.', label, check.attempts)}`,
+        );
+      }
       else if (result.kind === 'stillRunning') this.say(`$(warning) ${vscode.l10n.t('Failure Memory could not stop “{0}”: it is still running.', label)}`);
       else {
         // it ended on its own before the stop: nothing was interrupted, nothing is asked; the result is recorded
@@ -257,18 +275,16 @@ export class Guard {
   ): Promise<void> {
     const t = vscode.l10n.t;
     const label = plainText(facts.label, 120);
-    const title = !stop
-      ? t('“{0}” has failed too often', label)
-      : stop.kind === 'stopped'
-        ? t('Failure Memory stopped “{0}”', label)
-        : stop.kind === 'stillRunning'
-          ? t('Failure Memory could not stop “{0}”', label)
-          : t('“{0}” ended before Failure Memory could stop it', label);
+    const title = helpTitle(facts, stop, label);
     const lines: string[] = [];
+    // one cause failing several commands: what it is, what it broke, what fixed it before
+    if (facts.cause) lines.push(...this.causeLines(facts.cause));
     // team memory: what the team saw (other machines, agents, CI), in the team's own words
     if (facts.team) lines.push(t('In the team it {0}.', plainText(facts.team.summary, 400)));
     lines.push(
-      facts.team?.teamOnly
+      facts.cause?.stops
+        ? t('Here it failed {0} times with it.', facts.failures)
+        : facts.team?.teamOnly
         ? t('Here it failed {0} times.', facts.failures)
         : facts.cwd !== '.'
         ? t('It failed {0} times in a row in {1} (the limit is {2}).', facts.failures, plainText(facts.cwd, 120), facts.threshold)
@@ -290,7 +306,12 @@ export class Guard {
     if (facts.alternatives.length) lines.push(t('Other approaches tried: {0}', facts.alternatives.map(v => plainText(v, 120)).join(' · ')));
     if (seen) lines.push(t('A similar failure was fixed before ({0}): {1}', plainText(seen.label, 120), plainText(seen.lesson, 400)));
     for (const h of facts.history) lines.push(plainText(h, 400));
-    lines.push('', t('Running it again unchanged will fail the same way: change the code, the configuration or the command first.'));
+    lines.push(
+      '',
+      facts.cause?.stops
+        ? t('Another command that needs the same thing fails the same way: {0}. A success of any command that needs it lifts this stop.', plainText(facts.cause.remedy, 120))
+        : t('Running it again unchanged will fail the same way: change the code, the configuration or the command first.'),
+    );
     const items: Array<vscode.MessageItem & { id: string }> = [
       { title: t('Reflect on Failures'), id: 'reflect' },
       { title: t('Show Memory'), id: 'show' },
@@ -320,6 +341,17 @@ export class Guard {
         await vscode.commands.executeCommand(CommandId.CopyBrief, ref);
         break;
     }
+  }
+
+  /** The dialog's lines about a cause failing several commands. */
+  private causeLines(c: NonNullable<HelpFacts['cause']>): string[] {
+    const t = vscode.l10n.t;
+    const lines = [
+      t('One cause: {0}.', plainText(c.sentence, 400)),
+      t('Commands it broke: {0}', c.commands.map(x => plainText(x, 120)).join(' · ')),
+    ];
+    if (c.fix) lines.push(t('Last time it was fixed by: {0}', plainText(c.fix, 300)));
+    return lines;
   }
 
   /**

@@ -4,8 +4,11 @@
 import * as vscode from 'vscode';
 import { approachCounts } from '../core/rules/counts';
 import { describeApproach } from '../core/memory';
+import { causeHeadline, lastFix, liveCauses, PATTERN_STRETCH_MS } from '../core/rules/patternRecords';
+import { patternSentence } from '../core/rules/policy';
 import { failedText } from '../core/text/shownText';
-import type { Approach } from '../core/types';
+import { plainText } from '../core/text/plainText';
+import type { Approach, PatternRecord } from '../core/types';
 import type { CaptureView } from '../shared/protocol';
 import { CommandId } from './commandIds';
 import { Disposable } from './disposable';
@@ -15,9 +18,13 @@ import type { TeamFolderState, TeamHub } from './team';
 
 /** An approach listed in the tooltip, with its folder (named when there are several). */
 type Listed = { a: Approach; g: { folder: FolderMemory } };
+/** A cause failing several commands now, with its folder. */
+type Cause = { p: PatternRecord; folder: FolderMemory };
 
 export class StatusBar extends Disposable {
   private readonly item = this.track(vscode.window.createStatusBarItem('failureMemory.status', vscode.StatusBarAlignment.Left, 50));
+  /** When the cause shown lapses (its stretch ends without a new failure), the item is updated. */
+  private lapse: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly registry: MemoryRegistry,
@@ -40,12 +47,22 @@ export class StatusBar extends Disposable {
     const failing = groups.flatMap(g => g.failing.map(a => ({ a, g })));
     const multi = groups.length > 1;
     const c = this.capture();
+    const now = new Date();
+    // one cause failing several commands: said first, it is what to fix
+    const causes: Cause[] = groups.flatMap(g => liveCauses(g.folder.data, now).map(p => ({ p, folder: g.folder })));
+    const cause = causes[0];
+    const stopping = !!cause && cause.p.failures >= cause.folder.memory.settings.threshold;
+    this.scheduleLapse(cause?.p, now);
     let text: string;
     // paused: the item says so and a click resumes
     this.item.command = c.paused ? CommandId.ResumeCapture : CommandId.ShowMemory;
     if (c.paused) {
       text = `$(debug-pause) ${vscode.l10n.t('Failure Memory paused')}`;
       this.item.backgroundColor = undefined;
+    } else if (cause) {
+      const headline = plainText(causeHeadline(cause.p), 80);
+      text = exhausted.length ? `$(error) ${vscode.l10n.t('{0} exhausted', exhausted.length)} · ${headline}` : `$(plug) ${headline}`;
+      this.item.backgroundColor = exhausted.length || stopping ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     } else if (exhausted.length) {
       text = `$(error) ${vscode.l10n.t('{0} exhausted', exhausted.length)}`;
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
@@ -65,21 +82,34 @@ export class StatusBar extends Disposable {
       this.log.event('statusBar', { text, exhausted: exhausted.length, failing: failing.length });
     }
     // what a screen reader says: plain words (the tooltip is Markdown with a command link)
-    const label = this.ariaLabel(exhausted.length, failing.length, c, offline.length > 0);
+    const label = this.ariaLabel(exhausted.length, failing.length, c, offline.length > 0, cause ? causeHeadline(cause.p) : undefined);
     if (this.item.accessibilityInformation?.label !== label) this.item.accessibilityInformation = { label, role: 'button' };
-    this.item.tooltip = this.tooltip(exhausted, failing, multi, c, teams, groups.some(g => g.folder.private));
+    this.item.tooltip = this.tooltip(exhausted, failing, multi, c, teams, groups.some(g => g.folder.private), causes);
+  }
+
+  private scheduleLapse(p: PatternRecord | undefined, now: Date): void {
+    if (this.lapse) clearTimeout(this.lapse);
+    this.lapse = undefined;
+    if (!p || this.isDisposed) return;
+    const ms = Date.parse(p.lastSeen) + PATTERN_STRETCH_MS - now.getTime() + 1000;
+    this.lapse = setTimeout(() => this.update(), Math.min(Math.max(1000, ms), PATTERN_STRETCH_MS + 1000));
+  }
+
+  override dispose(): void {
+    if (this.lapse) clearTimeout(this.lapse);
+    super.dispose();
   }
 
   /** "Failure Memory: 1 exhausted, 2 failing. Click to show the memory." */
-  private ariaLabel(exhausted: number, failing: number, c: CaptureView, offline: boolean): string {
+  private ariaLabel(exhausted: number, failing: number, c: CaptureView, offline: boolean, cause?: string): string {
     const t = vscode.l10n.t;
     if (c.paused) return t('Failure Memory: capture paused. Click to resume capture.');
-    const state = [exhausted ? t('{0} exhausted', exhausted) : '', failing ? t('{0} failing', failing) : ''].filter(Boolean).join(', ') || t('nothing is failing');
+    const state = [cause ? plainText(cause, 120) : '', exhausted ? t('{0} exhausted', exhausted) : '', failing ? t('{0} failing', failing) : ''].filter(Boolean).join(', ') || t('nothing is failing');
     return `${t('Failure Memory: {0}.', state)}${offline ? ` ${t('Team memory offline.')}` : ''} ${t('Click to show the memory.')}`;
   }
 
   /** The hover: what is exhausted and failing, what is captured, the team memory, and what a click does. */
-  private tooltip(exhausted: Listed[], failing: Listed[], multi: boolean, c: CaptureView, teams: TeamFolderState[], privateStorage: boolean): vscode.MarkdownString {
+  private tooltip(exhausted: Listed[], failing: Listed[], multi: boolean, c: CaptureView, teams: TeamFolderState[], privateStorage: boolean, causes: Cause[] = []): vscode.MarkdownString {
     const tip = new vscode.MarkdownString(undefined, true);
     // only the pause command may run from the tooltip; everything from the memory goes in through appendText
     tip.isTrusted = { enabledCommands: [CommandId.PauseCapture] };
@@ -93,6 +123,18 @@ export class StatusBar extends Disposable {
       tip.appendText(`${describeApproach(a.a)}${multi ? ` [${a.g.folder.folder.name}]` : ''} — ${failedText(approachCounts(a.a, a.g.folder.memory.settings.threshold))}`);
       tip.appendMarkdown('\n');
     };
+    if (causes.length) {
+      tip.appendMarkdown('$(plug) ');
+      tip.appendText(t('One cause failing several commands (fix it first):'));
+      tip.appendMarkdown('\n\n');
+      for (const { p, folder } of causes.slice(0, 3)) {
+        const fix = lastFix(p);
+        tip.appendMarkdown('- ');
+        tip.appendText(`${patternSentence(p, new Date())}${multi ? ` [${folder.folder.name}]` : ''}${fix ? ` — ${t('last time: {0}', fix.command)}` : ''}`);
+        tip.appendMarkdown('\n');
+      }
+      tip.appendMarkdown('\n');
+    }
     if (exhausted.length) {
       tip.appendMarkdown('$(error) ');
       tip.appendText(t('Exhausted (running them again is stopped):'));

@@ -225,6 +225,36 @@ export const decisionViewSchema = plain({
 });
 export type DecisionView = z.infer<typeof decisionViewSchema>;
 
+/** One cause failing several commands (a pattern record), as the panel's Patterns section shows it. */
+export const patternViewSchema = plain({
+  folder: str(),
+  id: str(200),
+  /** The cause in words: "the database at localhost:5432". */
+  subject: str(),
+  /** "one cause: database on :5432 — 3 commands". */
+  headline: str(),
+  /** "the database at localhost:5432 refused 6 runs of 3 commands since 14:02" (active), or how it was resolved. */
+  sentence: str(),
+  status: z.enum(['active', 'resolved']),
+  systemic: bool,
+  /** The gate stops the commands it failed now (its failures reached the threshold, within its stretch). */
+  stopping: bool,
+  failures: num,
+  occurrences: num,
+  commands: strs(),
+  firstSeen: str(),
+  lastSeen: str(),
+  lastError: str(),
+  /** The factors all its failures shared, in words ("port 5432, service database"). */
+  factors: str(),
+  /** How it was resolved ("a passing run of `npm test` after `docker compose up -d db`"). */
+  resolution: z.optional(str()),
+  /** The fix that worked before, and how many times. */
+  fix: z.optional(str()),
+  fixWorked: z.optional(num),
+});
+export type PatternView = z.infer<typeof patternViewSchema>;
+
 export const snapshotSchema = plain({
   folders: list(folderViewSchema),
   exhausted: list(approachViewSchema),
@@ -236,6 +266,8 @@ export const snapshotSchema = plain({
   learnings: list(learningViewSchema),
   /** The gate's recent asks and denies (also those shadow mode only recorded), latest first. */
   decisions: z.optional(list(decisionViewSchema)),
+  /** Causes failing several commands, active first (absent: none). */
+  patterns: z.optional(list(patternViewSchema)),
   capture: captureViewSchema,
   /** Team memory, per folder where it is on (absent: off everywhere). */
   team: z.optional(list(teamPanelViewSchema)),

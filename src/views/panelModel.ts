@@ -14,13 +14,16 @@ import { approachCounts, type ApproachCounts } from '../core/rules/counts';
 import { cameText, errorTextOf, failedText, failureBadge, plainFromMarkdown, readableSignature } from '../core/text/shownText';
 import { countedRuns, currentStreak } from '../core/rules/streak';
 import { describeTeamFailures, type TeamSyncState, type TeamView } from '../core/rules/team';
-import type { Approach, Attempt, LearningType, MemoryData } from '../core/types';
+import type { Approach, Attempt, LearningType, MemoryData, PatternRecord } from '../core/types';
+import { activeApproaches, causeHeadline, lastFix, liveCauses, shownPatterns } from '../core/rules/patternRecords';
+import { clockTime, patternSentence } from '../core/rules/policy';
 import {
   LEARNING_TYPES as PROTOCOL_LEARNING_TYPES,
   PROGRESS_STATUSES,
   type ApproachView,
   type CaptureView,
   type LearningView,
+  type PatternView,
   type RecallView,
   type ReflectionView,
   type Snapshot,
@@ -70,7 +73,7 @@ export function teamPanelView(folder: string, data: MemoryData, team: NonNullabl
   return view;
 }
 
-export const SNAPSHOT_LIMITS = { resolved: 20, reflections: 30, learnings: 500, decisions: 30, text: 4000, list: 20 } as const;
+export const SNAPSHOT_LIMITS = { resolved: 20, reflections: 30, learnings: 500, decisions: 30, patterns: 20, text: 4000, list: 20 } as const;
 
 /** Recall hits scoring below this are not "similar" (a few shared words give 3–10%). */
 export const SEARCH_MIN_SCORE = SIMILAR_MIN_SCORE;
@@ -115,6 +118,40 @@ export function approachView(folder: string, a: Approach, threshold: number): Ap
   if (a.lastFailure) view.lastFailure = a.lastFailure;
   if (a.resolvedAt) view.resolvedAt = a.resolvedAt;
   if (a.resolvedBy) view.resolvedBy = a.resolvedBy;
+  return view;
+}
+
+/** A pattern record as the Patterns section shows it: the cause, its commands, its occurrences, its resolution. */
+export function patternView(folder: string, p: PatternRecord, threshold: number, now: Date, live: ReadonlySet<PatternRecord>): PatternView {
+  const active = p.status === 'active';
+  const commands = (active ? activeApproaches(p) : p.approaches).map(a => clip(a.cwd && a.cwd !== '.' ? `${a.label} (in ${a.cwd})` : a.label, 500));
+  const fix = lastFix(p);
+  const r = p.resolution;
+  const view: PatternView = {
+    folder,
+    id: p.id,
+    subject: clip(p.subject, 500),
+    headline: clip(causeHeadline(p), 500),
+    sentence: clip(active ? patternSentence(p, now) : p.subject, 1000),
+    status: p.status,
+    systemic: p.systemic,
+    stopping: active && live.has(p) && p.failures >= threshold,
+    failures: p.failures,
+    occurrences: p.occurrences,
+    commands: commands.slice(-SNAPSHOT_LIMITS.list),
+    firstSeen: p.firstSeen,
+    lastSeen: p.lastSeen,
+    lastError: clip(p.lastError, 1000),
+    factors: clip(Object.entries(p.factors).filter(([k]) => k !== 'cwd' || p.factors.cwd !== '.').map(([k, v]) => `${k} ${v}`).join(', '), 1000),
+  };
+  if (!active && r) {
+    const by = r.by === 'manual' ? 'marked resolved' : r.by === 'team' ? 'resolved in the team' : `a passing run${r.command ? ` of “${r.command}”` : ''}`;
+    view.resolution = clip(`${by}${r.fix ? ` after “${r.fix}”` : ''} (${clockTime(r.at, now)})${r.files?.length ? `; files changed: ${r.files.slice(0, 5).join(', ')}` : ''}`, 1000);
+  }
+  if (fix) {
+    view.fix = clip(fix.command, 1000);
+    view.fixWorked = fix.worked;
+  }
   return view;
 }
 
@@ -239,6 +276,15 @@ export function buildSnapshot(
     .sort(byNewest(d => d.at))
     .slice(0, SNAPSHOT_LIMITS.decisions);
   if (decisions.length) snapshot.decisions = decisions;
+  const now = extra.now ?? new Date();
+  const patterns = folders
+    .flatMap(f => {
+      const live = new Set(liveCauses(f.data, now));
+      return shownPatterns(f.data).map(p => patternView(f.uri, p, f.threshold, now, live));
+    })
+    .sort((a, b) => Number(b.status === 'active') - Number(a.status === 'active') || (b.lastSeen < a.lastSeen ? -1 : b.lastSeen > a.lastSeen ? 1 : 0))
+    .slice(0, SNAPSHOT_LIMITS.patterns);
+  if (patterns.length) snapshot.patterns = patterns;
   const teams = folders.filter(f => f.team).map(f => teamPanelView(f.uri, f.data, f.team!));
   if (teams.length) snapshot.team = teams;
   if (extra.highlight) snapshot.highlight = { ...extra.highlight };

@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, realpathSync, statSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { agentAskHeadlessReason, agentAskReason, agentAskWarning, agentDenyReason, agentSummary } from '../../core/prompts/agentContext';
+import { agentAskHeadlessReason, agentAskReason, agentAskWarning, agentCauseWarning, agentDenyReason, agentSummary } from '../../core/prompts/agentContext';
 import { harnessText } from '../../core/prompts/agentText';
 import { posixLine } from '../../core/approach/lexer';
 import { approachKey, normalizeCwd } from '../../core/approach';
@@ -290,7 +290,8 @@ function gateAnswer(shape: GateShape, c: CheckResult, data: MemoryData): HookAns
     case 'warn':
       return { kind: 'context', text: agentAskWarning(c) };
     default:
-      return { kind: 'allow' };
+      // a cause failing other commands too: the agent is told before it runs this one
+      return c.decision === 'warn' && c.code === 'systemic-cause' && c.pattern ? { kind: 'context', text: agentCauseWarning(c, c.pattern) } : { kind: 'allow' };
   }
 }
 

@@ -5,6 +5,7 @@ import { approachOf } from '../../core/memory';
 import { shownError } from '../../core/text/shownText';
 import { plainText } from '../../core/text/plainText';
 import { explainTeamBlock, type TeamCheck } from '../../core/rules/team';
+import type { PatternBrief } from '../../core/rules/policy';
 import type { Command } from '../types';
 
 /** The team's line of a check: its failures (with how old the view is when it is stale), or why it is not known. */
@@ -12,6 +13,11 @@ function teamLine(t: TeamCheck): string {
   const offline = t.sync.state === 'offline' && t.status !== 'unknown' ? ` (team memory offline, ${t.sync.waiting} waiting)` : '';
   const asOf = t.sync.stale && t.status !== 'unknown' && t.sync.pulledAt ? ` (as of ${t.sync.pulledAt})` : '';
   return `${plainText(t.summary, 600)}${asOf}${offline}`;
+}
+
+/** "one cause: the database at localhost:5432 — 3 commands (npm test; psql; prisma migrate dev); last time: `docker compose up -d db`". */
+function causeLine(p: PatternBrief): string {
+  return `\none cause: ${p.subject} — ${p.commands.length} command(s) (${p.commands.slice(-5).join('; ')})${p.fix ? `; last time: \`${p.fix.command}\`` : ''}`;
 }
 
 export const check: Command = {
@@ -45,12 +51,14 @@ export const check: Command = {
       : undefined;
     // every ask and deny (also those shadow mode only records) goes to the decision log
     await memory.recordDecision(c, 'cli').catch(e => ctx.onWarning(`the decision could not be recorded (${(e as Error).message})`));
-    if (ctx.json) ctx.print('', { status: c.status, verdict: c.verdict, decision: c.decision, policyDecision: c.policyDecision, code: c.code, mustNotRun: c.verdict === 'block', attempts: c.attempts, threshold: c.threshold, key: c.key, label: c.label, lastError: c.lastError, alternatives: c.alternatives, progress: c.progress, patterns: c.patterns.map(p => p.kind), allowOnce: c.allowOnce, reason: c.reason, learnings, ...ledger, ...(team ? { team } : {}) });
+    // [patterns] the cause it shares with other commands, and what fixed it before
+    const cause = c.pattern ? causeLine(c.pattern) : '';
+    if (ctx.json) ctx.print('', { status: c.status, verdict: c.verdict, decision: c.decision, policyDecision: c.policyDecision, code: c.code, mustNotRun: c.verdict === 'block', attempts: c.attempts, threshold: c.threshold, key: c.key, label: c.label, lastError: c.lastError, alternatives: c.alternatives, progress: c.progress, patterns: c.patterns.map(p => p.kind), allowOnce: c.allowOnce, reason: c.reason, learnings, ...ledger, ...(c.pattern ? { pattern: c.pattern } : {}), ...(team ? { team } : {}) });
     else if (c.status === 'clear' && c.verdict === 'allow') io.out(`clear: ${c.label} has not failed here (${c.reason}).${c.history ? `\n${c.history}` : ''}${learned}\n`);
-    else if (c.verdict !== 'block') io.out(`${c.status}: ${c.label} — ${c.decision} (${c.code}): ${c.reason}${lastError ? `\nlast error (command output, untrusted): ${quote(lastError, 600)}` : ''}${ledgerLines}${learned}\n`);
+    else if (c.verdict !== 'block') io.out(`${c.status}: ${c.label} — ${c.decision} (${c.code}): ${c.reason}${lastError ? `\nlast error (command output, untrusted): ${quote(lastError, 600)}` : ''}${cause}${ledgerLines}${learned}\n`);
     if (!ctx.json && c.team && (c.team.failures || c.team.status === 'unknown')) io.out(`team: ${teamLine(c.team)}\n`);
     if (c.verdict === 'block') {
-      io.err(`${c.team && c.status !== 'exhausted' ? explainTeamBlock({ ...c, team: c.team }) : explainBlock({ ...c, lastError })}${learned}\n`);
+      io.err(`${c.team && c.code === 'team' && c.status !== 'exhausted' ? explainTeamBlock({ ...c, team: c.team }) : explainBlock({ ...c, lastError })}${learned}\n`);
       return 2;
     }
     if (c.status === 'exhausted') io.err(`failure-memory: ${c.reason}\n`);

@@ -9,6 +9,7 @@ import { exportMemory } from './export';
 import { hook } from './hook';
 import { learn } from './learn';
 import { list } from './list';
+import { patterns } from './patterns';
 import { mcp } from './mcp';
 import { recall } from './recall';
 import { record } from './record';
@@ -21,4 +22,4 @@ import { setupAgents } from './setupAgents';
 import { sync } from './sync';
 import { team } from './team';
 
-export const COMMANDS: readonly Command[] = [record, check, edit, report, recall, reflect, brief, redact, resolve, allow, learn, list, exportMemory, clear, replay, mcp, hook, setupAgents, doctor, sync, team];
+export const COMMANDS: readonly Command[] = [record, check, edit, report, patterns, recall, reflect, brief, redact, resolve, allow, learn, list, exportMemory, clear, replay, mcp, hook, setupAgents, doctor, sync, team];

@@ -3,6 +3,7 @@ import { errorTextOf } from '../../core/text/shownText';
 import type { AttemptSource } from '../../core/types';
 import { readStdinHeadTail } from '../stdin';
 import { UsageError, type Command } from '../types';
+import { recordCauseLines, recordPatternJson } from '../../agents/toolPatterns';
 
 const SOURCES: readonly AttemptSource[] = ['terminal', 'task', 'cli', 'agent'];
 
@@ -76,6 +77,7 @@ function recordJson(r: RecordResult, threshold: number) {
     resolved: r.resolved,
     stored: r.stored,
     reason: r.reason,
+    ...recordPatternJson(r),
   };
 }
 
@@ -85,5 +87,7 @@ function describeRecord(r: RecordResult): string {
   if (t.errorSignature) lines.push(`error: ${errorTextOf(t)}`);
   if (t.testResults) lines.push(`tests: ${t.testResults.passed}/${t.testResults.total} passed (${t.testResults.framework})`);
   for (const p of r.patterns) lines.push(`warning: ${p.message}`);
+  // [patterns] the cause it shares with other commands, and the fix that worked before
+  lines.push(...recordCauseLines(r).map(l => l.replace(/^One cause/, 'one cause').replace(/^Resolved/, 'resolved')));
   return lines.join('\n');
 }

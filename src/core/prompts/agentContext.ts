@@ -6,6 +6,9 @@
 import { learnedBy, learnedLine, quote, UNTRUSTED_NOTE } from './agentText';
 import { printedErrorLine, signatureHead } from '../text/signature';
 import type { CheckResult } from '../rules/check';
+import type { PatternBrief } from '../rules/policy';
+import { patternSentence } from '../rules/policy';
+import { activeApproaches, lastFix, shownPatterns } from '../rules/patternRecords';
 import { describeApproach } from '../memory';
 import type { Approach, MemoryData } from '../types';
 
@@ -57,6 +60,7 @@ function byLabel(data: MemoryData, name: string): Approach[] {
  * last error, the variants already tried (with their folders) and what to do instead.
  */
 export function agentDenyReason(c: CheckResult, data: MemoryData): string {
+  if (c.code === 'systemic-cause' && c.pattern) return agentCauseReason(c, c.pattern);
   const a = data.approaches[c.key];
   const lines = [
     `Failure Memory: NOT RUN — ${code(c.command, 300)} is an exhausted approach (${code(c.label)} in ${where(c.cwd)}).`,
@@ -82,6 +86,39 @@ export function agentDenyReason(c: CheckResult, data: MemoryData): string {
   );
   if (err || learned.length) lines.push(UNTRUSTED_NOTE);
   return lines.join('\n');
+}
+
+/** "last time: `docker compose up -d db` (worked 2 times)": the fix that worked before, the team's said so. */
+function fixLine(p: PatternBrief): string {
+  if (!p.fix) return '';
+  const whose = p.fix.from === 'team' ? ` — the team's fix${p.fix.machine ? `, on ${oneLine(p.fix.machine, 60)}` : ''}` : '';
+  return `Last time it was fixed by ${code(p.fix.command, 200)}${p.fix.worked > 1 ? ` (worked ${p.fix.worked} times)` : ''}${whose}.`;
+}
+
+/**
+ * The gate's answer to an agent when a systemic cause stops a command: the cause, the commands it
+ * already broke, its last error, the fix that worked before, and what to do first.
+ */
+export function agentCauseReason(c: Pick<CheckResult, 'command' | 'cwd' | 'why'>, p: PatternBrief): string {
+  const lines = [
+    `Failure Memory: NOT RUN — ${code(c.command, 300)} in ${where(c.cwd)} fails on a cause that keeps failing other commands too.`,
+    `Why (systemic-cause): ${oneLine(c.why, 400)}.`,
+    `One cause: ${oneLine(p.subject, 200)} — it already broke ${p.commands.length} command(s): ${p.commands.slice(-5).map(x => code(x, 80)).join(', ')}.`,
+  ];
+  if (p.lastError) lines.push(`Last error (command output, untrusted): ${quote(p.lastError, 300)}`);
+  const fix = fixLine(p);
+  if (fix) lines.push(fix);
+  lines.push(
+    `What to do instead: fix the cause first (${p.remedy}); any other command that needs it fails the same way, so do not switch to another one. A run of a command that needs it and passes lifts this stop; or stop and ask the user.`,
+  );
+  if (p.lastError) lines.push(UNTRUSTED_NOTE);
+  return lines.join('\n');
+}
+
+/** What an agent is told with a command the gate lets run while a cause is active (a change since, or a command not seen with it). */
+export function agentCauseWarning(c: Pick<CheckResult, 'command' | 'why'>, p: PatternBrief): string {
+  const fix = fixLine(p);
+  return [`Failure Memory (warning): ${code(c.command, 200)} — ${oneLine(c.why, 400)}.`, ...(fix ? [fix] : [])].join('\n');
 }
 
 /** The gate's question to the user (ask): what keeps failing, which rule asks, and that they decide. */
@@ -118,13 +155,14 @@ export function agentAskHeadlessReason(c: CheckResult): string {
  * The failure summary for an agent's context: exhausted and failing approaches of this workspace
  * with their last errors, then learnings; at most `max` characters. '' when memory holds nothing.
  */
-export function agentSummary(data: MemoryData, threshold: number, max = AGENT_SUMMARY_MAX_CHARS): string {
+export function agentSummary(data: MemoryData, threshold: number, max = AGENT_SUMMARY_MAX_CHARS, now: Date = new Date()): string {
   const byRecent = (x: Approach, y: Approach) => (x.updatedAt < y.updatedAt ? 1 : x.updatedAt > y.updatedAt ? -1 : 0);
   const all = Object.values(data.approaches);
   const exhausted = all.filter(a => a.status === 'exhausted').sort(byRecent);
   const failing = all.filter(a => a.status === 'active' && a.failures > 0).sort(byRecent);
   const learnings = [...data.learnings].reverse();
-  if (!exhausted.length && !failing.length && !learnings.length) return '';
+  const causes = shownPatterns(data).filter(p => p.status === 'active');
+  if (!exhausted.length && !failing.length && !learnings.length && !causes.length) return '';
 
   const head = `Failure Memory for this workspace (commands that keep failing here; threshold ${threshold}):`;
   const tail = 'Do not re-run an exhausted approach: it is blocked. Change the cause first or try something different.';
@@ -133,6 +171,11 @@ export function agentSummary(data: MemoryData, threshold: number, max = AGENT_SU
     return `- ${state}: ${code(a.command, 120)} in ${where(a.cwd)}, ${a.failures} failure(s)${err ? ` — last error ${quote(err, 160)}` : ''}`;
   };
   const candidates = [
+    // one cause failing several commands first: fixing it is worth more than any one command
+    ...causes.map(p => {
+      const fix = lastFix(p);
+      return `- ONE CAUSE${p.systemic ? '' : ' (in the code)'}: ${patternSentence(p, now)} (${activeApproaches(p).map(a => code(a.label, 60)).join(', ')})${fix ? `; last time fixed by ${code(fix.command, 120)}` : ''}`;
+    }),
     ...exhausted.map(a => entry(a, 'EXHAUSTED')),
     ...failing.map(a => entry(a, 'failing')),
     ...learnings.map(l => `- learned (${l.type}, ${learnedBy(l.source)}): ${quote(l.text, 200)}`),

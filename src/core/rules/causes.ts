@@ -413,3 +413,34 @@ export function causeRemedy(kind: string): string {
       return 'change the cause first';
   }
 }
+
+/** The cause in a few words, for a status bar: "database on :5432", "ffmpeg missing", "DATABASE_URL not set". */
+export function causeLabel(c: Pick<AttemptCause, 'kind' | 'factors'>): string {
+  const f = c.factors;
+  const on = f.port ? ` on :${f.port}` : f.host ? ` on ${f.host}` : '';
+  switch (c.kind) {
+    case 'conn_refused':
+      return `${f.service ?? 'service'}${on}`;
+    case 'addr_in_use':
+      return `port :${f.port ?? '?'} taken`;
+    case 'docker_daemon':
+      return 'Docker daemon down';
+    case 'command_missing':
+      return `${f.program ?? 'a program'} missing`;
+    case 'module_missing':
+      return `module ${f.module ?? '?'} missing`;
+    case 'env_missing':
+      return `${f.variable ?? 'a variable'} not set`;
+    case 'auth':
+    case 'expired':
+      return `login${f.host ? ` to ${f.host}` : ''}`;
+    case 'disk_full':
+      return 'disk full';
+    case 'out_of_memory':
+      return 'out of memory';
+    case 'file_missing':
+      return `${f.file ?? 'a file'} missing`;
+    default:
+      return describeCause(c).slice(0, 60);
+  }
+}

@@ -143,7 +143,7 @@ function withCause(own: Answer, cause: CauseVerdict, a: Approach | undefined): A
   // an exhausted approach's own warning (progress, waiting, a change) says more about it than the cause's
   if (cause.decision === 'warn' && own.decision === 'warn' && own.status === 'exhausted') return told;
   const status = a?.status === 'exhausted' ? 'exhausted' : a && a.failures > 0 ? 'failing' : own.status;
-  return { ...told, status, decision: cause.decision, code: 'systemic-cause', reason: cause.reason, why: cause.reason, lastError: own.lastError ?? cause.pattern.lastError };
+  return { ...told, status, decision: cause.decision, code: 'systemic-cause', reason: cause.reason, why: cause.reason };
 }
 
 /** The gate's message for a person or an agent: says plainly the command was not run, and why. */

@@ -64,6 +64,12 @@ export interface HelpFacts {
   history: string[];
   /** Team memory: what the team saw; teamOnly when it is not exhausted here (team failures alone). */
   team?: { summary: string; teamOnly: boolean };
+  /**
+   * One cause failing several commands (a systemic pattern): its headline ("one cause: database on
+   * :5432 — 3 commands"), its sentence, the commands, what to do first and the fix that worked before;
+   * `stops`: the cause is what stopped this run.
+   */
+  cause?: { headline: string; sentence: string; commands: string[]; remedy: string; fix?: string; stops: boolean };
 }
 
 const MAX_LISTED = 5;
@@ -86,6 +92,20 @@ export function helpFacts(check: CheckResult, approach: Approach | undefined): H
       .slice(-MAX_LISTED),
     alternatives: check.alternatives.slice(-MAX_LISTED),
     history: [check.history && `History: ${check.history}.`, check.changed, check.flaky].filter((l): l is string => !!l),
+    ...(check.pattern ? { cause: causeFacts(check) } : {}),
+  };
+}
+
+/** The cause part of the dialog's facts. */
+function causeFacts(check: CheckResult): NonNullable<HelpFacts['cause']> {
+  const p = check.pattern!;
+  return {
+    headline: p.headline,
+    sentence: p.sentence,
+    commands: p.commands.slice(-MAX_LISTED),
+    remedy: p.remedy,
+    ...(p.fix ? { fix: p.fix.command } : {}),
+    stops: check.code === 'systemic-cause',
   };
 }
 

@@ -8,7 +8,7 @@
 // Applied by applyAttempt for every run, so a journaled run and a direct write give the same records.
 // Pure, and self-contained: it reads the run, its own approach and the records, never another approach.
 
-import { causeOf, describeCause, SYSTEMIC_CLASSES } from './causes';
+import { causeLabel, causeOf, describeCause, SYSTEMIC_CLASSES } from './causes';
 import { editsSince } from './edits';
 import { shellEffects, workSignature } from './shellEffects';
 import type { Approach, Attempt, AttemptCause, MemoryData, PatternRecord, PatternResolution } from '../types';
@@ -289,6 +289,19 @@ export function lastFix(p: Pick<PatternRecord, 'fixes' | 'resolution'>): { comma
   const f = p.fixes?.[0];
   if (f) return { command: f.command, worked: f.worked };
   return p.resolution?.fix ? { command: p.resolution.fix, worked: 1 } : undefined;
+}
+
+/** Active systemic patterns whose stretch is recent (within PATTERN_STRETCH_MS), most failures first: the causes the gate counts now. */
+export function liveCauses(data: Pick<MemoryData, 'patterns'>, now: Date, systemic: (p: PatternRecord) => boolean = p => p.systemic): PatternRecord[] {
+  return (data.patterns ?? [])
+    .filter(p => p.status === 'active' && systemic(p) && now.getTime() - Date.parse(p.lastSeen) <= PATTERN_STRETCH_MS)
+    .sort((a, b) => b.failures - a.failures);
+}
+
+/** "one cause: database on :5432 — 3 commands": a live cause in a status bar's words. */
+export function causeHeadline(p: PatternRecord): string {
+  const n = activeApproaches(p).length;
+  return `one cause: ${causeLabel(p)} — ${n} command${n === 1 ? '' : 's'}`;
 }
 
 /** The active pattern an approach's latest failure belongs to (the one that failed it most recently). */

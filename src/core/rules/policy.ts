@@ -12,7 +12,7 @@ import { isEditTypo, WANDER_FACTOR } from './judgement';
 import { pollingStatus, POLL_WINDOW_MS } from './polling';
 import { shellEffects } from './shellEffects';
 import { causeRemedy } from './causes';
-import { activeApproaches, lastFix, mayFixCause, PATTERN_STRETCH_MS } from './patternRecords';
+import { activeApproaches, causeHeadline, lastFix, liveCauses, mayFixCause } from './patternRecords';
 import type { Approach, Attempt, Decision, GitState, MemoryData, PatternRecord } from '../types';
 
 /** The rules, by reason code: what each one decides and the behaviour it names. */
@@ -254,6 +254,8 @@ export interface PatternBrief {
   lastError: string;
   /** "refused 6 runs of 3 commands since 14:02": the stretch in one sentence, with the cause first. */
   sentence: string;
+  /** "one cause: database on :5432 — 3 commands": the same in a status bar's words. */
+  headline: string;
   /** What to do first: "start it first". */
   remedy: string;
   /** The fix that worked the last time(s) it came ("last time: `docker compose up -d db`"). */
@@ -308,6 +310,7 @@ export function patternBrief(p: PatternRecord, key: string, now: Date): PatternB
     lastSeen: p.lastSeen,
     lastError: p.lastError,
     sentence: patternSentence(p, now),
+    headline: causeHeadline(p),
     remedy: causeRemedy(p.kind),
     ...(fix ? { fix } : {}),
     seen: active.some(a => a.key === key),
@@ -371,13 +374,6 @@ export interface CauseVerdict {
   pattern?: PatternBrief;
 }
 
-/** Active systemic patterns whose stretch is recent, most failures first. */
-function livePatterns(data: MemoryData, now: Date, systemic: (p: PatternRecord) => boolean = p => p.systemic): PatternRecord[] {
-  return (data.patterns ?? [])
-    .filter(p => p.status === 'active' && systemic(p) && now.getTime() - Date.parse(p.lastSeen) <= PATTERN_STRETCH_MS)
-    .sort((a, b) => b.failures - a.failures);
-}
-
 /**
  * The gate counts the cause: while a systemic pattern is active (several approaches failed with one
  * cause nothing in the workspace's code explains) and nothing changed that could affect it, a run of
@@ -388,7 +384,7 @@ function livePatterns(data: MemoryData, now: Date, systemic: (p: PatternRecord) 
  */
 export function judgeCause(input: CauseInput): CauseVerdict {
   const { data, key, approach, threshold, now } = input;
-  const live = livePatterns(data, now, input.knobs?.systemic);
+  const live = liveCauses(data, now, input.knobs?.systemic);
   const editsLift = input.knobs?.editsLift ?? true;
   const seen = live.filter(p => p.approaches.some(a => a.key === key && a.failures > 0));
   // its latest failure had another cause: it has moved past this one (not stopped, not warned)
