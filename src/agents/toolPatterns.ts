@@ -24,24 +24,29 @@ export function patternJson(p: PatternBrief) {
   return { id: p.id, cause: p.subject, kind: p.kind, systemic: p.systemic, failures: p.failures, commands: p.commands, since: p.since, lastSeen: p.lastSeen, seen: p.seen, remedy: p.remedy, fix: p.fix ?? null };
 }
 
-/** What a recorded run did to the patterns: the cause it joined (when it spans commands or has a fix), the causes it resolved. */
-export function recordCauseLines(r: Pick<RecordResult, 'pattern' | 'resolvedPatterns'>): string[] {
+type TeamFix = { command: string; worked: number; machine: string };
+
+/** What a recorded run did to the patterns: the cause it joined (when it spans commands or has a fix, here or in the team), the causes it resolved. */
+export function recordCauseLines(r: Pick<RecordResult, 'pattern' | 'resolvedPatterns'> & { teamFix?: TeamFix }): string[] {
   const lines: string[] = [];
   const p = r.pattern;
   const commands = p ? p.approaches.filter(a => a.failures > 0).map(a => quote(a.label)) : [];
-  const fix = p ? lastFix(p) : undefined;
+  const local = p ? lastFix(p) : undefined;
+  const fix = local ?? r.teamFix;
   if (p && (commands.length >= 2 || fix)) {
-    lines.push(`One cause: ${p.subject} — ${p.failures} failure(s) of ${commands.length} command(s) (${commands.join('; ')}).${fix ? ` Last time it was fixed by ${quote(fix.command)}${fix.worked > 1 ? ` (worked ${fix.worked} times)` : ''}.` : ''}`);
+    const whose = !local && r.teamFix ? ` — the team's fix, on ${oneLine(r.teamFix.machine, 60)}` : '';
+    lines.push(`One cause: ${p.subject} — ${p.failures} failure(s) of ${commands.length} command(s) (${commands.join('; ')}).${fix ? ` Last time it was fixed by ${quote(fix.command)}${fix.worked > 1 ? ` (worked ${fix.worked} times)` : ''}${whose}.` : ''}`);
   }
   for (const x of r.resolvedPatterns) lines.push(`Resolved: ${x.subject} answers again${x.resolution?.fix ? ` (after ${quote(x.resolution.fix)})` : ''}.`);
   return lines;
 }
 
 /** The same for a record's JSON answer. */
-export function recordPatternJson(r: Pick<RecordResult, 'pattern' | 'resolvedPatterns'>): Record<string, unknown> {
+export function recordPatternJson(r: Pick<RecordResult, 'pattern' | 'resolvedPatterns'> & { teamFix?: TeamFix }): Record<string, unknown> {
   const p = r.pattern;
+  const fix = p ? (lastFix(p) ?? (r.teamFix ? { ...r.teamFix, from: 'team' } : null)) : null;
   return {
-    ...(p ? { pattern: { id: p.id, cause: p.subject, kind: p.kind, systemic: p.systemic, failures: p.failures, commands: p.approaches.filter(a => a.failures > 0).map(a => a.label), fix: lastFix(p) ?? null } } : {}),
+    ...(p ? { pattern: { id: p.id, cause: p.subject, kind: p.kind, systemic: p.systemic, failures: p.failures, commands: p.approaches.filter(a => a.failures > 0).map(a => a.label), fix } } : {}),
     ...(r.resolvedPatterns.length ? { resolvedPatterns: r.resolvedPatterns.map(x => ({ id: x.id, cause: x.subject, fix: x.resolution?.fix ?? null })) } : {}),
   };
 }

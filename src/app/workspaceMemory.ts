@@ -22,6 +22,7 @@ import {
   type MemorySummary,
 } from '../core/memory';
 import { recall, type RecallHit, type Scorer, lexicalScorer } from '../core/recall';
+import { lastFix } from '../core/rules/patternRecords';
 import { createRedactor, type Redactor, type RedactorOptions } from '../core/text/redact';
 import { buildReflection, storeReflection, type ReflectionRecord } from '../core/reflection';
 import {
@@ -70,8 +71,11 @@ export interface WorkspaceMemoryOptions extends StoreOptions {
   clock?: () => Date;
 }
 
-/** What recording a run did, with the learnings it added (LEARNING[type]: lines of its output, the fix lesson). */
-export type RecordOutcome = RunOutcome;
+/**
+ * What recording a run did, with the learnings it added (LEARNING[type]: lines of its output, the fix
+ * lesson), and the fix the team knows for the cause of a failure that has none here.
+ */
+export type RecordOutcome = RunOutcome & { teamFix?: { command: string; worked: number; machine: string } };
 
 export class WorkspaceMemory {
   readonly store: MemoryStorePort;
@@ -127,7 +131,7 @@ export class WorkspaceMemory {
     const found = extractLearnings(attempt.output);
     // a run whose reported success must be witnessed is judged against memory under the lock: the store writes it
     const journaled = input.witnessRequired ? undefined : await this.recordIntoJournal(attempt, found);
-    if (journaled) return journaled;
+    if (journaled) return this.withTeamFix(journaled);
     let current: MemoryData | undefined;
     if (!found.length && (attempt.outcome === 'success' || attempt.outcome === 'interrupted') && !hasWorkspaceEffects(attempt.command, attempt.outcome)) {
       // Most commands succeed and were never remembered: answer from a lock-free read and write
@@ -150,7 +154,14 @@ export class WorkspaceMemory {
       return applyRun(data, attempt, found, this._settings, { redact: t => this.redact(t), newId: () => newId() });
     });
     await this.tellTeam(r);
-    return r;
+    return this.withTeamFix(r);
+  }
+
+  /** [patterns] A failure whose cause has no fix here: the one the team knows, from its cached view (never the network). */
+  private async withTeamFix(r: RecordOutcome): Promise<RecordOutcome> {
+    if (!r.pattern || !this.team || lastFix(r.pattern)) return r;
+    const fix = await this.team.patternFix(r.pattern.id).catch(() => undefined);
+    return fix ? { ...r, teamFix: fix } : r;
   }
 
   /**

@@ -117,6 +117,59 @@ describe('a run a hook records goes into the journal, and every reader sees it a
   });
 });
 
+describe('pattern records: a journaled run counts the cause as a full write does', () => {
+  const NODE_PG = ' FAIL test/db.test.js\n  ● db › connects\n\n    connect ECONNREFUSED 127.0.0.1:5432\n';
+  const PG = 'psql: error: connection to server at "localhost" (127.0.0.1), port 5432 failed: Connection refused\n';
+  const REDIS = 'Could not connect to Redis at 127.0.0.1:6379: Connection refused\n';
+  const RUNS: Array<[string, number, string]> = [
+    ['npm test', 1, NODE_PG],
+    ['psql -h localhost -U app -c "select 1"', 2, PG],
+    ['redis-cli ping', 1, REDIS],
+    ['npx prisma migrate dev', 1, "Error: P1001: Can't reach database server at `localhost`:`5432`\n"],
+    ['npm test', 1, NODE_PG],
+    ['psql -h localhost -U app -c "select 1"', 2, PG],
+    ['docker compose up -d db', 0, 'Container db Started\n'],
+    ['pg_isready -h localhost -p 5432', 0, 'localhost:5432 - accepting connections\n'],
+    ['node worker.js', 1, 'Error: connect ECONNREFUSED 127.0.0.1:6379\n'],
+  ];
+  /** The records without the run ids (each memory's attempts have their own ids). */
+  const shape = (d: MemoryData) => (d.patterns ?? []).map(p => ({ ...p, runs: p.runs.length, resolution: p.resolution && { ...p.resolution, run: typeof p.resolution.run } }));
+
+  test('the same runs recorded by hooks (into the journal) and written at once give the same pattern records; readers and the fold agree', async () => {
+    const direct = workspace();
+    const hooked = workspace();
+    let t = T0;
+    for (const [command, exitCode, output] of RUNS) {
+      t += 10_000;
+      const clock = () => new Date(t);
+      await openWorkspaceMemory({ workspace: direct, git: false, clock }).memory.record({ command, exitCode, output, source: 'agent' });
+      await openWorkspaceMemory({ workspace: hooked, journal: true, git: false, clock }).memory.record({ command, exitCode, output, source: 'agent' });
+    }
+    assert.ok(fs.existsSync(journalPath(hooked)), 'the hooks wrote into the journal');
+    const want = await new MemoryStore(memoryDirFor(direct), { cache: false }).read();
+    assert.deepEqual(want.patterns?.map(p => [p.cause, p.status, p.failures, p.occurrences]), [
+      ['conn_refused|localhost:5432', 'resolved', 5, 5],
+      ['conn_refused|localhost:6379', 'active', 2, 2],
+    ]);
+    const got = await new MemoryStore(memoryDirFor(hooked), { cache: false }).read();
+    assert.deepEqual(shape(got), shape(want));
+    assert.deepEqual(readView(memoryDirFor(hooked), 'all', { redact })!.data.patterns, got.patterns, "the hooks' own read");
+    assert.deepEqual(readView(memoryDirFor(hooked), [approachKey('npm test', '.')], { redact })!.data.patterns, got.patterns, "the gate's partial read");
+    await new MemoryStore(memoryDirFor(hooked)).update(() => undefined);
+    assert.ok(!fs.existsSync(journalPath(hooked)), 'folded');
+    assert.deepEqual(shape(await new MemoryStore(memoryDirFor(hooked), { cache: false }).read()), shape(want));
+  });
+
+  test('a success of a command never seen failing that answers for a pending cause is journaled, not dropped as nothing to remember', async () => {
+    const ws = workspace();
+    for (const [command, exitCode, output] of RUNS.slice(0, 6)) await hookMemory(ws).record({ command, exitCode, output, source: 'agent' });
+    await hookMemory(ws).record({ command: 'pg_isready -h localhost -p 5432', exitCode: 0, output: 'accepting connections\n', source: 'agent' });
+    const p = (await new MemoryStore(memoryDirFor(ws), { cache: false }).read()).patterns?.find(x => x.cause === 'conn_refused|localhost:5432');
+    assert.equal(p?.status, 'resolved');
+    assert.equal(p?.resolution?.command, 'pg_isready -h localhost -p 5432');
+  });
+});
+
 describe('folding: the next full write takes the journal into memory.json, each run once', () => {
   test('a full write folds the journal and removes it; nothing is counted twice', async () => {
     const ws = await seeded();
@@ -282,6 +335,7 @@ describe('the quick partial read answers as the full read', () => {
           const f = checkCommand(full, command, cwd, settings, now);
           assert.deepEqual(q, f, `${command} in ${cwd}`);
           assert.deepEqual(view.data.approaches[key], full.approaches[key]);
+          assert.deepEqual(view.data.patterns, full.patterns);
           // a writer's read of the one approach: its own history as the full read has it (others may only add alternatives)
           const own = readApproach(dir, key, { redact })?.approach;
           if (full.approaches[key]) assert.deepEqual({ ...own, alternativesTried: [] }, { ...full.approaches[key], alternativesTried: [] }, `own history of ${command} in ${cwd}`);
@@ -289,7 +343,7 @@ describe('the quick partial read answers as the full read', () => {
           const next = runRecord(prepareAttempt({ command, cwd, exitCode: 1, source: 'agent', output: ERRORS[0](1) }, settings, redactor, now), settings, []);
           const a = applyRecord(view.data, next, { redact, sizeOf: view.sizeOf })!;
           const b = applyRecord(JSON.parse(JSON.stringify(full)) as MemoryData, next, { redact })!;
-          assert.deepEqual([a.becameExhausted, a.evicted, a.reason, a.approach], [b.becameExhausted, b.evicted, b.reason, b.approach], `next run of ${command} in ${cwd}`);
+          assert.deepEqual([a.becameExhausted, a.evicted, a.reason, a.approach, a.pattern], [b.becameExhausted, b.evicted, b.reason, b.approach, b.pattern], `next run of ${command} in ${cwd}`);
         }
       }
     });

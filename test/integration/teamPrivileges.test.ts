@@ -55,7 +55,7 @@ describe('least privilege', () => {
     const init = cli(owner, ['team', 'init', '--grant', 'fm_app'], url('fm_owner', OWNER_PASSWORD));
     assert.equal(init.code, 0, init.stderr);
     assert.match(init.stdout, /version 0 -> 3, applied 1: .*; 2: .*; 3: /);
-    assert.match(init.stdout, /granted: GRANT USAGE ON SCHEMA "public" TO "fm_app"; GRANT SELECT, INSERT, UPDATE, DELETE ON "public"\.fm_schema_migrations, .*"public"\.fm_embeddings TO "fm_app"/);
+    assert.match(init.stdout, /granted: GRANT USAGE ON SCHEMA "public" TO "fm_app"; GRANT SELECT, INSERT, UPDATE, DELETE ON "public"\.fm_schema_migrations, .*"public"\.fm_embeddings, "public"\.fm_patterns TO "fm_app"/);
     const again = cli(owner, ['team', 'init'], url('fm_owner', OWNER_PASSWORD));
     assert.match(again.stdout, /already at version 3/);
 

@@ -2,6 +2,7 @@ import { quote, UNTRUSTED_NOTE } from '../../core/prompts/agentText';
 import { clockTime, patternSentence } from '../../core/rules/policy';
 import { activeApproaches, lastFix, shownPatterns } from '../../core/rules/patternRecords';
 import type { PatternRecord } from '../../core/types';
+import { isTeamPattern, type TeamPattern } from '../../core/rules/teamPatterns';
 import type { Command } from '../types';
 
 /** How a pattern was resolved, in one line: by what run, after which command, with which files changed. */
@@ -32,6 +33,12 @@ function patternLines(p: PatternRecord, now: Date): string[] {
   return lines;
 }
 
+/** A cause as the team knows it, in one line. */
+function teamLine(p: TeamPattern): string {
+  const fix = p.fix ? `; fixed by \`${p.fix.command}\` on ${p.fix.machine}${p.fix.worked > 1 ? ` (worked ${p.fix.worked} times)` : ''}` : '';
+  return `  ${p.status === 'active' ? 'ACTIVE' : 'resolved'} — ${p.subject}: ${p.occurrences} failure(s) of ${p.commands.length} command(s) on ${p.machines.length} machine(s) (${p.machines.join(', ')})${fix}`;
+}
+
 export const patterns: Command = {
   name: 'patterns',
   usage: 'patterns [--all]',
@@ -43,10 +50,18 @@ export const patterns: Command = {
     const data = await ctx.memory().read();
     const now = new Date();
     const list = ctx.flag('all') ? [...(data.patterns ?? [])].sort((a, b) => (b.lastSeen < a.lastSeen ? -1 : 1)) : shownPatterns(data);
-    const human = list.length
-      ? [`One cause across commands (${list.length}):`, ...list.flatMap(p => patternLines(p, now)), UNTRUSTED_NOTE].join('\n')
-      : `No cause has failed several commands here${data.patterns?.length ? ` (${data.patterns.length} cause(s) of one command each: --all lists them)` : ''}.`;
-    ctx.print(human, { patterns: list.map(p => ({ ...p, sentence: patternSentence(p, now), fix: lastFix(p) ?? null })) });
+    const here = list.length
+      ? [`One cause across commands (${list.length}):`, ...list.flatMap(p => patternLines(p, now))]
+      : [`No cause has failed several commands here${data.patterns?.length ? ` (${data.patterns.length} cause(s) of one command each: --all lists them)` : ''}.`];
+    // team memory on: the team's causes from its cached view (never the network)
+    const { team } = ctx.team();
+    const teamPatterns = team ? ((await team.view().catch(() => undefined))?.view?.patterns ?? []).filter(isTeamPattern) : [];
+    const inTeam = teamPatterns.length ? [`In the team (${teamPatterns.length}, from the last pull):`, ...teamPatterns.slice(0, 20).map(teamLine)] : [];
+    const quoted = list.some(p => p.lastError) ? [UNTRUSTED_NOTE] : [];
+    ctx.print([...here, ...inTeam, ...quoted].join('\n'), {
+      patterns: list.map(p => ({ ...p, sentence: patternSentence(p, now), fix: lastFix(p) ?? null })),
+      ...(team ? { team: teamPatterns } : {}),
+    });
     return 0;
   },
 };

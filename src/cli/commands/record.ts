@@ -1,4 +1,5 @@
-import { describeApproach, type RecordResult } from '../../core/memory';
+import { describeApproach } from '../../core/memory';
+import type { RecordOutcome } from '../../app/workspaceMemory';
 import { errorTextOf } from '../../core/text/shownText';
 import type { AttemptSource } from '../../core/types';
 import { readStdinHeadTail } from '../stdin';
@@ -54,7 +55,7 @@ export const record: Command = {
   },
 };
 
-function recordJson(r: RecordResult, threshold: number) {
+function recordJson(r: RecordOutcome, threshold: number) {
   const t = r.attempt;
   return {
     id: t.id,
@@ -81,7 +82,7 @@ function recordJson(r: RecordResult, threshold: number) {
   };
 }
 
-function describeRecord(r: RecordResult): string {
+function describeRecord(r: RecordOutcome): string {
   const t = r.attempt;
   const lines = [`recorded: ${t.command} → ${t.outcome}${t.exitCode !== null ? ` (exit ${t.exitCode})` : ''}`, `approach: ${describeApproach(r.approach)} — ${r.approach.status}, ${r.reason}`];
   if (t.errorSignature) lines.push(`error: ${errorTextOf(t)}`);

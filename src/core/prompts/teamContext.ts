@@ -10,6 +10,7 @@ import { stripAnsi } from '../text/ansi';
 import type { CheckResult } from '../rules/check';
 import type { MemoryData } from '../types';
 import { describeTeamFailures, type TeamApproach, type TeamCheck, type TeamView } from '../rules/team';
+import { isTeamPattern, type TeamPattern } from '../rules/teamPatterns';
 
 /** The team part of an agent's context stays under this many characters. */
 export const TEAM_SUMMARY_MAX_CHARS = 1000;
@@ -77,14 +78,17 @@ export function agentTeamSummary(view: TeamView | undefined, local: MemoryData, 
     .sort((x, y) => Number(y.failures >= threshold) - Number(x.failures >= threshold) || (y.lastFailure ?? '').localeCompare(x.lastFailure ?? ''));
   const lessons = [...view.learnings.map(l => ({ type: l.type, text: l.text, machine: l.machine, at: l.createdAt })), ...view.reflections.flatMap(r => r.lessons.map(text => ({ type: 'reflection', text, machine: r.machine, at: r.createdAt })))]
     .sort((a, b) => (a.at < b.at ? 1 : -1));
-  if (!failing.length && !lessons.length) return '';
+  // the causes the team fixed before: what worked, and where (a local failure of the same cause gets it in the deny reason too)
+  const fixes = (view.patterns ?? []).filter(isTeamPattern).filter(p => p.fix).slice(0, 3);
+  if (!failing.length && !lessons.length && !fixes.length) return '';
   const entry = (a: TeamApproach) => `- ${a.failures >= threshold ? 'EXHAUSTED in the team' : 'failing in the team'}: ${code(a.command || a.label, 120)} in ${where(a.cwd)}, ${failuresLine(a, view.windowDays)}`;
   const head = `Failure Memory — your team's failures in this project (other machines, their agents and CI; pulled ${age(view.pulledAt, now)}; threshold ${threshold}):`;
   const tail = 'These are the team\'s, not this workspace\'s: an approach the team has exhausted will most likely fail here too. Change its cause first or try something different.';
   const lines = [head];
   let size = head.length + tail.length + UNTRUSTED_NOTE.length + 3;
   let left = 0;
-  for (const c of [...failing.map(entry), ...lessons.slice(0, 6).map(l => `- ${lessonLine(l)}`)]) {
+  const fixLine = (p: TeamPattern) => `- the team fixed ${line(p.subject, 120)} (${p.commands.length} command(s) on ${p.machines.length} machine(s)) with ${code(p.fix!.command, 160)} on ${line(p.fix!.machine, 60)}`;
+  for (const c of [...failing.map(entry), ...fixes.map(fixLine), ...lessons.slice(0, 6).map(l => `- ${lessonLine(l)}`)]) {
     if (size + c.length + 1 > max - 40) {
       left++;
       continue;

@@ -5,6 +5,7 @@
 import type { CheckResult } from './check';
 import { runsNothing } from '../memory';
 import type { Approach, Attempt, Learning, MemoryData, TestResults } from '../types';
+import { teamFixFor, type SharedPattern, type TeamPattern } from './teamPatterns';
 
 // ---------------------------------------------------------------------------------------------
 // Project identity
@@ -127,6 +128,7 @@ export interface SharedResolve {
 
 export type OutboxEntry =
   | { kind: 'attempt'; id: string; queuedAt: string; machine: string; ci: boolean; attempt: SharedAttempt }
+  | { kind: 'pattern'; id: string; queuedAt: string; machine: string; ci: boolean; pattern: SharedPattern }
   | { kind: 'learning'; id: string; queuedAt: string; machine: string; ci: boolean; learning: SharedLearning }
   | { kind: 'reflection'; id: string; queuedAt: string; machine: string; ci: boolean; reflection: SharedReflection }
   | { kind: 'resolve'; id: string; queuedAt: string; machine: string; ci: boolean; resolve: SharedResolve };
@@ -211,6 +213,8 @@ export interface TeamView {
   approaches: Record<string, TeamApproach>;
   learnings: Array<SharedLearning & { machine: string }>;
   reflections: Array<SharedReflection & { machine: string }>;
+  /** The causes the team met across commands, each machine's records merged (absent: a database without them, or an older pull). */
+  patterns?: TeamPattern[];
 }
 
 export function emptyTeamView(project: string, now = new Date().toISOString()): TeamView {
@@ -241,6 +245,8 @@ export interface TeamCheckOptions {
   sync: TeamCheck['sync'];
   /** How many days the view counted (its windowDays). */
   windowDays?: number;
+  /** The team's pattern records (their fixes come with a local pattern of the same cause that has none). */
+  patterns?: readonly unknown[];
 }
 
 /**
@@ -290,7 +296,7 @@ export function mergeTeamCheck(local: CheckResult, team: TeamApproach | undefine
     sync: opts.sync,
     summary: status === 'unknown' ? describeUnknown(opts.sync) : describeTeamFailures(t, opts.windowDays),
   };
-  const out: CheckResult & { team: TeamCheck } = { ...local, team: info };
+  const out: CheckResult & { team: TeamCheck } = { ...local, team: info, ...withTeamFix(local, opts.patterns) };
   // a success anywhere in the team after our last failure: the approach works now
   if (local.status !== 'clear' && t.lastCleared && localApproach?.lastFailure && t.lastCleared > localApproach.lastFailure) {
     return {
@@ -321,6 +327,13 @@ export function mergeTeamCheck(local: CheckResult, team: TeamApproach | undefine
     };
   }
   return out;
+}
+
+/** The local pattern with the team's fix for its cause, when it has none of its own ("last time: … — the team's, on ci-1"). */
+function withTeamFix(local: CheckResult, patterns: readonly unknown[] | undefined): Pick<CheckResult, 'pattern'> {
+  if (!local.pattern || local.pattern.fix) return {};
+  const fix = teamFixFor(patterns, local.pattern.id);
+  return fix ? { pattern: { ...local.pattern, fix: { command: fix.command, worked: fix.worked, from: 'team', machine: fix.machine } } } : {};
 }
 
 /** Why the team's part of a check is unknown, in one clause. */

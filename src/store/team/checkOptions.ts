@@ -11,6 +11,7 @@ export function teamCheckOptions(o: { threshold: () => number; settings: Pick<Te
     threshold: o.threshold(),
     canBlock: o.settings.blockOnTeamFailures,
     ...(view?.windowDays ? { windowDays: view.windowDays } : {}),
+    ...(view?.patterns?.length ? { patterns: view.patterns } : {}),
     sync: {
       state: file.state,
       waiting,

@@ -6,7 +6,7 @@
 import type { Pool, PoolClient } from 'pg';
 import type { OutboxEntry, TeamView } from '../../core/rules/team';
 import type { TeamConnection } from './config';
-import { LATEST_SCHEMA, REQUIRED_SCHEMA, TEAM_TABLES } from './migrations';
+import { LATEST_SCHEMA, PATTERNS_SCHEMA, REQUIRED_SCHEMA, TEAM_TABLES } from './migrations';
 import { readTeamView } from './pullQuery';
 import { queryRecallCandidates, vectorBytes, type QueryVector, type RecallCandidates } from './recallQuery';
 import { applyRetention, type RetentionPolicy, type RetentionResult } from './retention';
@@ -91,6 +91,14 @@ const INSERT_LEARNINGS = `INSERT INTO fm_learnings (id, project, key, type, text
    SELECT x.id, $1, x.key, x.type, x.text, x.machine, x."createdAt"
    FROM jsonb_to_recordset($2::jsonb) AS x(id text, key text, type text, text text, machine text, "createdAt" timestamptz)
    ON CONFLICT (id) DO NOTHING`;
+// a machine's newer snapshot of a pattern replaces its older one; a retried or late older one changes nothing
+const UPSERT_PATTERNS = `INSERT INTO fm_patterns (project, id, machine, cause, kind, cls, subject, factors, commands, failures, occurrences, systemic, status, since, last_seen, resolved_at, last_error, fix, fix_worked, updated_at)
+   SELECT $1, x.id, x.machine, x.cause, x.kind, x.cls, x.subject, x.factors, x.commands, x.failures, x.occurrences, x.systemic, x.status, x.since, x."lastSeen", x."resolvedAt", x."lastError", x.fix, coalesce(x."fixWorked", 0), x."updatedAt"
+   FROM jsonb_to_recordset($2::jsonb) AS x(id text, machine text, cause text, kind text, cls text, subject text, factors jsonb, commands jsonb, failures integer, occurrences integer, systemic boolean, status text, since timestamptz, "lastSeen" timestamptz, "resolvedAt" timestamptz, "lastError" text, fix text, "fixWorked" integer, "updatedAt" timestamptz)
+   ON CONFLICT (project, id, machine) DO UPDATE SET cause = EXCLUDED.cause, kind = EXCLUDED.kind, cls = EXCLUDED.cls, subject = EXCLUDED.subject, factors = EXCLUDED.factors,
+     commands = EXCLUDED.commands, failures = EXCLUDED.failures, occurrences = EXCLUDED.occurrences, systemic = EXCLUDED.systemic, status = EXCLUDED.status, since = EXCLUDED.since,
+     last_seen = EXCLUDED.last_seen, resolved_at = EXCLUDED.resolved_at, last_error = EXCLUDED.last_error, fix = EXCLUDED.fix, fix_worked = EXCLUDED.fix_worked, updated_at = EXCLUDED.updated_at
+   WHERE EXCLUDED.updated_at > fm_patterns.updated_at`;
 const INSERT_REFLECTIONS = `INSERT INTO fm_reflections (id, project, key, text, lessons, machine, created_at)
    SELECT x.id, $1, x.key, x.text, x.lessons, x.machine, x."createdAt"
    FROM jsonb_to_recordset($2::jsonb) AS x(id text, key text, text text, lessons jsonb, machine text, "createdAt" timestamptz)
@@ -101,6 +109,17 @@ async function insertJson(c: PoolClient, sql: string, project: string, rows: rea
   if (!rows.length) return 0;
   const r = await c.query(sql, [project, JSON.stringify(rows)]);
   return r.rowCount ?? 0;
+}
+
+/** The newest snapshot of each pattern in a batch (a conflict key is updated once per statement). */
+function latestPatterns(entries: readonly OutboxEntry[]): Array<Extract<OutboxEntry, { kind: 'pattern' }>> {
+  const latest = new Map<string, Extract<OutboxEntry, { kind: 'pattern' }>>();
+  for (const e of entries) {
+    if (e.kind !== 'pattern') continue;
+    const had = latest.get(`${e.pattern.id}\u0000${e.machine}`);
+    if (!had || had.pattern.updatedAt <= e.pattern.updatedAt) latest.set(`${e.pattern.id}\u0000${e.machine}`, e);
+  }
+  return [...latest.values()];
 }
 
 /** A shared document's vector, pushed beside the document (derived from its already-redacted text). */
@@ -121,6 +140,8 @@ export class TeamDatabase {
   private ready: Promise<void> | undefined;
   private readonly projects = new Set<string>();
   private mode: VectorMode | undefined;
+  /** The schema's version, once connected: pattern records need PATTERNS_SCHEMA. */
+  private version = 0;
 
   constructor(
     private readonly connection: TeamConnection,
@@ -194,12 +215,14 @@ export class TeamDatabase {
    */
   private async prepare(c: PoolClient): Promise<void> {
     const s = await readSchemaState(c);
+    this.version = s.version;
     if (s.version >= LATEST_SCHEMA) {
       this.mode = await readVectorMode(c);
       return;
     }
     if (s.mayMigrate) {
       this.mode = (await migrate(c, this.options.onInfo)).vectorMode;
+      this.version = LATEST_SCHEMA;
       return;
     }
     if (s.version < REQUIRED_SCHEMA) throw schemaProblem(s, this.target);
@@ -221,6 +244,7 @@ export class TeamDatabase {
       }
       const r = await migrate(c, this.options.onInfo);
       this.mode = r.vectorMode;
+      this.version = LATEST_SCHEMA;
       this.ready = Promise.resolve();
       const granted = grantTo ? grantStatements(s.schema, grantTo) : [];
       for (const g of granted) await c.query(g);
@@ -250,6 +274,8 @@ export class TeamDatabase {
         let inserted = 0;
         const batches: Array<[sql: string, rows: object[]]> = [
           [INSERT_ATTEMPTS, entries.filter(e => e.kind === 'attempt').map(e => ({ ...e.attempt, machine: e.machine, ci: e.ci }))],
+          // a database whose schema predates pattern records (a role that may not migrate it): the snapshots are dropped, the next ones wait for it
+          [UPSERT_PATTERNS, this.hasPatterns ? latestPatterns(entries).map(e => ({ ...e.pattern, machine: e.machine })) : []],
           [INSERT_RESOLVES, entries.filter(e => e.kind === 'resolve').map(e => ({ ...e.resolve, machine: e.machine }))],
           [INSERT_LEARNINGS, entries.filter(e => e.kind === 'learning').map(e => ({ ...e.learning, machine: e.machine }))],
           [INSERT_REFLECTIONS, entries.filter(e => e.kind === 'reflection').map(e => ({ ...e.reflection, machine: e.machine }))],
@@ -300,14 +326,19 @@ export class TeamDatabase {
     );
   }
 
+  /** The schema holds pattern records (known once connected). */
+  get hasPatterns(): boolean {
+    return this.version >= PATTERNS_SCHEMA;
+  }
+
   /** The team view of a project (./pullQuery.ts: the last PULL_WINDOW_DAYS). */
   async pull(project: string, now: Date = new Date()): Promise<TeamView> {
-    return this.withClient(c => readTeamView(c, project, now));
+    return this.withClient(c => readTeamView(c, project, now, undefined, this.hasPatterns));
   }
 
   /** Applies retention to one project's rows (./retention.ts). */
   async retain(project: string, policy: RetentionPolicy, now: Date = new Date()): Promise<RetentionResult> {
-    return this.withClient(c => applyRetention(c, project, policy, now));
+    return this.withClient(c => applyRetention(c, project, policy, now, this.hasPatterns));
   }
 
   /** What team recall compares (./recallQuery.ts), from this project only. */
@@ -316,15 +347,16 @@ export class TeamDatabase {
   }
 
   /** Counts (for tests and `failure-memory sync --json`). */
-  async counts(project: string): Promise<{ attempts: number; learnings: number; reflections: number; resolves: number }> {
+  async counts(project: string): Promise<{ attempts: number; learnings: number; reflections: number; resolves: number; patterns: number }> {
     return this.withClient(async c => {
-      const r = await c.query<{ a: string; l: string; f: string; r: string }>(
+      const r = await c.query<{ a: string; l: string; f: string; r: string; p: string }>(
         `SELECT (SELECT count(*) FROM fm_attempts WHERE project = $1) AS a, (SELECT count(*) FROM fm_learnings WHERE project = $1) AS l,
-                (SELECT count(*) FROM fm_reflections WHERE project = $1) AS f, (SELECT count(*) FROM fm_resolves WHERE project = $1) AS r`,
+                (SELECT count(*) FROM fm_reflections WHERE project = $1) AS f, (SELECT count(*) FROM fm_resolves WHERE project = $1) AS r,
+                ${this.hasPatterns ? '(SELECT count(*) FROM fm_patterns WHERE project = $1)' : '0'} AS p`,
         [project],
       );
       const row = r.rows[0];
-      return { attempts: Number(row.a), learnings: Number(row.l), reflections: Number(row.f), resolves: Number(row.r) };
+      return { attempts: Number(row.a), learnings: Number(row.l), reflections: Number(row.f), resolves: Number(row.r), patterns: Number(row.p) };
     });
   }
 

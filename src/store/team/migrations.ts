@@ -11,7 +11,7 @@ export interface Migration {
 }
 
 /** The tables a role that only reads and writes needs SELECT, INSERT, UPDATE and DELETE on. */
-export const TEAM_TABLES = ['fm_schema_migrations', 'fm_meta', 'fm_projects', 'fm_attempts', 'fm_resolves', 'fm_learnings', 'fm_reflections', 'fm_embeddings'] as const;
+export const TEAM_TABLES = ['fm_schema_migrations', 'fm_meta', 'fm_projects', 'fm_attempts', 'fm_resolves', 'fm_learnings', 'fm_reflections', 'fm_embeddings', 'fm_patterns'] as const;
 
 /**
  * The oldest schema this client reads and writes: a database at this version or later works with a
@@ -135,7 +135,42 @@ CREATE INDEX IF NOT EXISTS fm_attempts_project_time ON fm_attempts (project, end
 CREATE INDEX IF NOT EXISTS fm_resolves_project_time ON fm_resolves (project, at);
 `,
   },
+  {
+    version: 4,
+    name: 'pattern records: one cause across commands, per machine',
+    // One row per project, cause (the pattern id) and machine: each push of a machine's record
+    // replaces its older snapshot (updated_at), never a newer one; the pull merges the machines' rows.
+    sql: `
+CREATE TABLE IF NOT EXISTS fm_patterns (
+  project text NOT NULL,
+  id text NOT NULL,
+  machine text NOT NULL,
+  cause text NOT NULL,
+  kind text NOT NULL,
+  cls text NOT NULL,
+  subject text NOT NULL,
+  factors jsonb NOT NULL DEFAULT '{}',
+  commands jsonb NOT NULL DEFAULT '[]',
+  failures integer NOT NULL,
+  occurrences integer NOT NULL,
+  systemic boolean NOT NULL,
+  status text NOT NULL,
+  since timestamptz NOT NULL,
+  last_seen timestamptz NOT NULL,
+  resolved_at timestamptz,
+  last_error text NOT NULL DEFAULT '',
+  fix text,
+  fix_worked integer NOT NULL DEFAULT 0,
+  updated_at timestamptz NOT NULL,
+  PRIMARY KEY (project, id, machine)
+);
+CREATE INDEX IF NOT EXISTS fm_patterns_project_time ON fm_patterns (project, last_seen DESC);
+`,
+  },
 ];
+
+/** The first schema that holds pattern records (a database below it is used without them). */
+export const PATTERNS_SCHEMA = 4;
 
 /** The newest schema version this client knows. */
 export const LATEST_SCHEMA = MIGRATIONS[MIGRATIONS.length - 1].version;

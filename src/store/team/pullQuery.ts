@@ -5,6 +5,7 @@
 
 import type { PoolClient } from 'pg';
 import type { TeamApproach, TeamView } from '../../core/rules/team';
+import { mergeTeamPatterns, type PatternRow } from '../../core/rules/teamPatterns';
 
 /** How far back a pull counts failures and clearings. */
 export const PULL_WINDOW_DAYS = 30;
@@ -12,6 +13,9 @@ export const PULL_WINDOW_DAYS = 30;
 const PULL_MAX_APPROACHES = 500;
 const PULL_LEARNINGS = 200;
 const PULL_REFLECTIONS = 50;
+/** The machines' pattern rows read per pull (the most recent), merged into at most PULL_PATTERNS causes. */
+const PULL_PATTERN_ROWS = 400;
+const PULL_PATTERNS = 100;
 
 /** One row of the approach query (PostgreSQL returns counts as strings). */
 interface ApproachRow {
@@ -74,7 +78,7 @@ function teamApproachOf(r: ApproachRow): TeamApproach {
 }
 
 /** The team view of a project: per approach, failures in the window since the last success or resolve anywhere. */
-export async function readTeamView(c: PoolClient, project: string, now: Date, windowDays = PULL_WINDOW_DAYS): Promise<TeamView> {
+export async function readTeamView(c: PoolClient, project: string, now: Date, windowDays = PULL_WINDOW_DAYS, patterns = false): Promise<TeamView> {
   const approaches = await c.query<ApproachRow>(APPROACHES_SQL, [project, now.toISOString(), windowDays, PULL_MAX_APPROACHES]);
   const learnings = await c.query<{ id: string; key: string | null; type: string; text: string; machine: string; created_at: Date }>(
     'SELECT id, key, type, text, machine, created_at FROM fm_learnings WHERE project = $1 ORDER BY created_at DESC LIMIT $2',
@@ -95,5 +99,40 @@ export async function readTeamView(c: PoolClient, project: string, now: Date, wi
   for (const r of reflections.rows.reverse()) {
     view.reflections.push({ id: r.id, key: r.key, text: r.text, lessons: Array.isArray(r.lessons) ? r.lessons : [], createdAt: r.created_at.toISOString(), machine: r.machine });
   }
+  if (patterns) view.patterns = mergeTeamPatterns(await readPatternRows(c, project, now, windowDays), PULL_PATTERNS);
   return view;
+}
+
+interface PatternRowDb {
+  id: string; machine: string; cause: string; kind: string; cls: string; subject: string; factors: Record<string, string>; commands: string[]; failures: number; occurrences: number;
+  systemic: boolean; status: string; since: Date; last_seen: Date; resolved_at: Date | null; last_error: string; fix: string | null; fix_worked: number; updated_at: Date;
+}
+
+/** The machines' records of the project's causes seen in the window, newest first. */
+async function readPatternRows(c: PoolClient, project: string, now: Date, windowDays: number): Promise<PatternRow[]> {
+  const r = await c.query<PatternRowDb>(
+    `SELECT id, machine, cause, kind, cls, subject, factors, commands, failures, occurrences, systemic, status, since, last_seen, resolved_at, last_error, fix, fix_worked, updated_at
+     FROM fm_patterns WHERE project = $1 AND last_seen > $2::timestamptz - make_interval(days => $3) ORDER BY last_seen DESC LIMIT $4`,
+    [project, now.toISOString(), windowDays, PULL_PATTERN_ROWS],
+  );
+  return r.rows.map(x => ({
+    id: x.id,
+    machine: x.machine,
+    cause: x.cause,
+    kind: x.kind,
+    cls: x.cls as PatternRow['cls'],
+    subject: x.subject,
+    factors: x.factors && typeof x.factors === 'object' ? x.factors : {},
+    commands: Array.isArray(x.commands) ? x.commands.filter(v => typeof v === 'string') : [],
+    failures: x.failures,
+    occurrences: x.occurrences,
+    systemic: x.systemic,
+    status: x.status === 'resolved' ? 'resolved' : 'active',
+    since: x.since.toISOString(),
+    lastSeen: x.last_seen.toISOString(),
+    ...(x.resolved_at ? { resolvedAt: x.resolved_at.toISOString() } : {}),
+    lastError: x.last_error,
+    ...(x.fix ? { fix: x.fix, fixWorked: x.fix_worked } : {}),
+    updatedAt: x.updated_at.toISOString(),
+  }));
 }

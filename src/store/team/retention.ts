@@ -16,6 +16,8 @@ export interface RetentionResult {
   attempts: number;
   resolves: number;
   vectors: number;
+  /** Machines' pattern records not seen within the age limit. */
+  patterns?: number;
 }
 
 /** How often one machine applies retention to its project. */
@@ -36,10 +38,12 @@ async function deleteBatched(c: PoolClient, table: string, where: string, params
 }
 
 /** Applies the policy to one project's rows. */
-export async function applyRetention(c: PoolClient, project: string, policy: RetentionPolicy, now: Date = new Date()): Promise<RetentionResult> {
+export async function applyRetention(c: PoolClient, project: string, policy: RetentionPolicy, now: Date = new Date(), patterns = false): Promise<RetentionResult> {
   const out: RetentionResult = { attempts: 0, resolves: 0, vectors: 0 };
   if (policy.days > 0) {
     const before = new Date(now.getTime() - policy.days * 86400_000).toISOString();
+    // a cause not seen anywhere within the limit goes too
+    if (patterns) out.patterns = await deleteBatched(c, 'fm_patterns', 'project = $1 AND last_seen < $2', [project, before]);
     out.attempts += await deleteBatched(c, 'fm_attempts', 'project = $1 AND ended_at < $2', [project, before]);
     out.resolves += await deleteBatched(c, 'fm_resolves', 'project = $1 AND at < $2', [project, before]);
     // an approach's vector is as old as its latest failure: older than the limit, its failures are gone too

@@ -9,6 +9,7 @@ import type { ReflectionRecord } from '../../core/reflection';
 import { machineIdentity, mergeTeamCheck, sharedAttempt, shouldShare, SHARED_LIMITS, type OutboxEntry, type TeamCheck, type TeamView } from '../../core/rules/team';
 import { teamLessons, type TeamLesson } from '../../core/prompts/teamContext';
 import type { Approach, Learning } from '../../core/types';
+import { sharedPattern, teamFixFor, worthSharing, type TeamPattern } from '../../core/rules/teamPatterns';
 import type { TeamSettings } from './config';
 import { Outbox } from './outbox';
 import { teamCheckOptions } from './checkOptions';
@@ -28,6 +29,8 @@ export interface TeamLink {
   mergeCheckCached(check: CheckResult, approach: Approach | undefined): CheckResult & { team?: TeamCheck };
   /** The team's lessons about an approach, from the cached view (newest first). */
   lessons(key: string): Promise<TeamLesson[]>;
+  /** The fix the team knows for a cause (a pattern id), from the cached view. */
+  patternFix(id: string): Promise<TeamPattern['fix'] | undefined>;
 }
 
 export interface TeamLinkOptions {
@@ -94,11 +97,32 @@ export class TeamLocal implements TeamLink {
       const { view } = await this.view();
       teamKnows = view ? !!view.approaches[key]?.failures : undefined;
     }
+    await this.sharePatterns(r);
     if (!shouldShare(r.attempt, r.stored, teamKnows)) return;
     const entry = this.entry('attempt', r.attempt.id, { attempt: sharedAttempt(r.attempt, r.approach.label, this.options.settings.shareOutput) });
     // shared because the view is unknown: the latest success of the approach is enough to clear it
     const replaces = teamKnows === undefined ? (e: OutboxEntry) => e.kind === 'attempt' && e.attempt.key === key && e.attempt.outcome === 'success' : undefined;
     await this.enqueue([entry], replaces);
+  }
+
+  /**
+   * The patterns a run changed, as the team shares them: the cause a failure joined (once it spans
+   * commands, is systemic or has a fix) and those a success resolved. A newer snapshot of a pattern
+   * replaces one still waiting.
+   */
+  private async sharePatterns(r: RecordResult): Promise<void> {
+    const changed = [...(r.pattern ? [r.pattern] : []), ...r.resolvedPatterns].filter(worthSharing);
+    if (!changed.length) return;
+    const at = r.attempt.timestamp;
+    const ids = new Set(changed.map(p => p.id));
+    await this.enqueue(
+      changed.map(p => this.entry('pattern', newId(), { pattern: sharedPattern(p, at) })),
+      e => e.kind === 'pattern' && ids.has(e.pattern.id),
+    );
+  }
+
+  async patternFix(id: string): Promise<TeamPattern['fix'] | undefined> {
+    return teamFixFor((await this.view()).view?.patterns, id);
   }
 
   async afterLearning(l: Learning): Promise<void> {
