@@ -190,6 +190,55 @@ describe('failure-memory CLI', () => {
   });
 });
 
+describe('the CLI: one cause across commands', () => {
+  const NODE_PG = ' FAIL test/db.test.js\n  ● db › connects\n\n    connect ECONNREFUSED 127.0.0.1:5432\n';
+  const PG = 'psql: error: connection to server at "localhost" (127.0.0.1), port 5432 failed: Connection refused\n';
+  const PRISMA_DB = "Error: P1001: Can't reach database server at `localhost`:`5432`\n";
+
+  test('three commands refused twice each by the database: check exits 2 naming the cause, `patterns` lists it, a success lifts it and `patterns` keeps the fix', () => {
+    const ws = workspace();
+    for (let i = 0; i < 2; i++) {
+      for (const [command, code, out] of [['npm test', '1', NODE_PG], ['psql -h localhost -U app -c "select 1"', '2', PG], ['npx prisma migrate dev', '1', PRISMA_DB]]) {
+        assert.equal(cli(ws, ['record', '--command', command, '--exit-code', code], out).code, 0);
+      }
+    }
+    const check = cli(ws, ['check', '--command', 'npm test']);
+    assert.equal(check.code, 2);
+    assert.match(check.stderr, /^Failure Memory: NOT RUN — `npm test` fails on a cause that keeps failing other commands too\.$/m);
+    assert.match(check.stderr, /^Why \(systemic-cause\): the database at localhost:5432 refused 6 runs of 3 commands since \d\d:\d\d, and nothing changed since: start it first$/m);
+    const json = cli(ws, ['check', '--command', 'npx prisma migrate dev', '--json']).json();
+    assert.equal(json.code, 'systemic-cause');
+    assert.equal(json.mustNotRun, true);
+    assert.deepEqual(json.pattern.commands, ['npm test', 'psql', 'prisma migrate dev']);
+    const warn = cli(ws, ['check', '--command', 'python manage.py migrate']);
+    assert.equal(warn.code, 0);
+    assert.match(warn.stdout, /warn \(systemic-cause\): not seen failing with it, but the database at localhost:5432 refused 6 runs of 3 commands/);
+
+    const listed = cli(ws, ['patterns']);
+    assert.equal(listed.code, 0);
+    assert.match(listed.stdout, /^  ACTIVE, systemic — the database at localhost:5432 refused 6 runs of 3 commands since \d\d:\d\d$/m);
+    assert.match(listed.stdout, /^      commands: npm test; psql; prisma migrate dev$/m);
+
+    assert.equal(cli(ws, ['record', '--command', 'docker compose up -d db', '--exit-code', '0', '--no-stdin']).code, 0);
+    const pass = cli(ws, ['record', '--command', 'npm test', '--exit-code', '0'], 'Tests: 3 passed, 3 total\n');
+    assert.match(pass.stdout, /^resolved: the database at localhost:5432 answers again \(after `docker compose up -d db`\)\.$/m);
+    assert.equal(cli(ws, ['check', '--command', 'npx prisma migrate dev']).code, 0);
+    const after = cli(ws, ['patterns', '--json']).json();
+    assert.equal(after.patterns[0].status, 'resolved');
+    assert.deepEqual(after.patterns[0].fix, { command: 'docker compose up -d db', worked: 1 });
+    assert.match(cli(ws, ['patterns']).stdout, /^      fixed before by: `docker compose up -d db`$/m);
+  });
+
+  test('`patterns` says so when no cause failed several commands', () => {
+    const ws = workspace();
+    assert.equal(cli(ws, ['record', '--command', 'npm test', '--exit-code', '1'], NODE_PG).code, 0);
+    const r = cli(ws, ['patterns']);
+    assert.equal(r.code, 0);
+    assert.equal(r.stdout, 'No cause has failed several commands here (1 cause(s) of one command each: --all lists them).\n');
+    assert.match(cli(ws, ['patterns', '--all']).stdout, /^  ACTIVE — the database at localhost:5432 refused 1 run of 1 command/m);
+  });
+});
+
 describe('write amplification', () => {
   test('a command that succeeds and never failed does not rewrite the memory file', () => {
     const ws = workspace();

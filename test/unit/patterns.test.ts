@@ -7,7 +7,8 @@ import { WorkspaceMemory } from '../../src/app/workspaceMemory';
 import { checkCommand, explainBlock } from '../../src/core/rules/check';
 import { REASON_CODES } from '../../src/core/rules/policy';
 import { boundPatterns, isPatternRecord, MAX_PATTERNS, patternId, shownPatterns } from '../../src/core/rules/patternRecords';
-import { emptyMemory, type GateAnswer, type PatternRecord } from '../../src/core/types';
+import { emptyMemory, SCHEMA_VERSION, type GateAnswer, type PatternRecord } from '../../src/core/types';
+import { migrateMemory } from '../../src/store/memorySchema';
 import { InMemoryStore } from '../../src/store/inMemoryStore';
 
 type Step = [command: string, exitCode: number | null, output: string] | { edit: string };
@@ -261,5 +262,27 @@ describe('shown patterns', () => {
     const { m, play } = memory();
     await play([['npx eslint .', 1, LINT], ...SIX_REFUSALS]);
     assert.deepEqual(shownPatterns(await m.read()).map(p => p.kind), ['conn_refused']);
+  });
+});
+
+describe('memory written before pattern records', () => {
+  test('a schema-3 memory migrates with its pattern records seeded from the runs it holds', async () => {
+    const { m, play } = memory();
+    await play([...SIX_REFUSALS, ['docker compose up -d db', 0, ''], ['npm test', 0, 'ok\n']]);
+    const now = structuredClone(await m.read());
+    const v3 = { ...now, schemaVersion: 3 } as Record<string, unknown>;
+    delete v3.patterns;
+    const data = migrateMemory(v3);
+    assert.equal(data.schemaVersion, SCHEMA_VERSION);
+    const [p] = data.patterns ?? [];
+    assert.equal(p.cause, 'conn_refused|localhost:5432');
+    assert.equal(p.occurrences, 6);
+    assert.equal(p.status, 'resolved', 'the success in the window resolved it');
+    assert.deepEqual(p.approaches.map(a => a.label), ['npm test', 'psql', 'prisma migrate dev']);
+  });
+
+  test('a pattern record of the wrong shape is dropped, not a reason to refuse the memory', () => {
+    const data = migrateMemory({ schemaVersion: SCHEMA_VERSION, approaches: {}, patterns: [{ id: 'x' }, 'nope'] });
+    assert.deepEqual(data.patterns, []);
   });
 });

@@ -228,7 +228,7 @@ export class TeamDatabase {
     if (s.version < REQUIRED_SCHEMA) throw schemaProblem(s, this.target);
     this.mode = await readVectorMode(c);
     this.options.onWarning?.(
-      `team memory database ${this.target}: its schema is version ${s.version} (${s.whyNot ?? 'this role may not upgrade it'}); it works, but version ${LATEST_SCHEMA} keeps pulls and recall fast on a large database. Have the owner run \`failure-memory team init\`.`,
+      `team memory database ${this.target}: its schema is version ${s.version} (${s.whyNot ?? 'this role may not upgrade it'}); it works${s.version < PATTERNS_SCHEMA ? ' without sharing pattern records' : ''}, but version ${LATEST_SCHEMA} keeps pulls and recall fast on a large database${s.version < PATTERNS_SCHEMA ? ' and shares them' : ''}. Have the owner run \`failure-memory team init\`.`,
     );
   }
 
