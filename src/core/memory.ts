@@ -348,8 +348,11 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Judgi
 function notePatterns(data: MemoryData, attempt: Attempt, approach: Approach, stored: boolean, ledger: LedgerUpdate): Pick<RecordResult, 'pattern' | 'resolvedPatterns'> {
   if (attempt.outcome === 'failure') {
     const pattern = notePatternFailure(data, attempt, approach);
+    // the cause is in its pattern now (and in the journal's record, for every reader that applies it): memory.json need not keep it per attempt
+    delete attempt.cause;
     return { ...(pattern ? { pattern } : {}), resolvedPatterns: [] };
   }
+  delete attempt.cause;
   return { resolvedPatterns: stored || touchesPatterns(data, attempt) ? notePatternRun(data, attempt, ledger.fix?.files) : [] };
 }
 

@@ -70,7 +70,10 @@ export interface Attempt {
   timestamp: string;
   /** The workspace's git state right after the run; absent without git (or when it took too long). */
   git?: GitState;
-  /** A failure's cause (its error concept and salient factors), found once when the run is recorded (rules/causes.ts). */
+  /**
+   * A failure's cause (its error concept and salient factors), found once when the run is recorded
+   * (rules/causes.ts) from the whole output: carried by the journal's record, dropped once its pattern holds it.
+   */
   cause?: AttemptCause;
 }
 

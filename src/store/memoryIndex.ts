@@ -54,6 +54,11 @@ export interface MemoryIndex {
   journal?: JournalState;
   /** Byte spans of the lists in memory.json (a list memory.json has not got: absent). */
   lists: ListSpans;
+  /**
+   * Byte spans of the pattern records the gate can count (active and systemic): a gate's read parses
+   * only these, not the whole list (the cause rule looks at nothing else of it). Absent: read the list.
+   */
+  gatePatterns?: Array<[start: number, length: number]>;
   /** In memory.json's order. */
   spans: IndexSpan[];
 }
@@ -63,6 +68,8 @@ export interface SerializedMemory {
   text: string;
   approaches: Array<[key: string, start: number, length: number]>;
   lists: ListSpans;
+  /** The byte span of each pattern record, in the list's order. */
+  patterns: Array<[start: number, length: number]>;
 }
 
 /**
@@ -78,6 +85,7 @@ export function serializeMemory(data: MemoryData): SerializedMemory {
   };
   const spans: SerializedMemory['approaches'] = [];
   const lists: ListSpans = {};
+  const patterns: SerializedMemory['patterns'] = [];
   put('{');
   let first = true;
   for (const [k, v] of Object.entries(data)) {
@@ -93,6 +101,19 @@ export function serializeMemory(data: MemoryData): SerializedMemory {
         firstApproach = false;
       }
       put('}');
+    } else if (k === 'patterns' && Array.isArray(v)) {
+      // each record's span too: the gate reads only those it can count
+      put(`${first ? '' : ','}${JSON.stringify(k)}:`);
+      const start = at;
+      put('[');
+      v.forEach((p, i) => {
+        const text = (JSON.stringify(p) as string | undefined) ?? 'null';
+        if (i) put(',');
+        patterns.push([at, Buffer.byteLength(text, 'utf8')]);
+        put(text);
+      });
+      put(']');
+      lists.patterns = [start, at - start];
     } else {
       const text = JSON.stringify(v) as string | undefined;
       if (text === undefined) continue;
@@ -103,7 +124,7 @@ export function serializeMemory(data: MemoryData): SerializedMemory {
     first = false;
   }
   put('}');
-  return { text: parts.join(''), approaches: spans, lists };
+  return { text: parts.join(''), approaches: spans, lists, patterns };
 }
 
 /** The index of `data` as written in memory.json (`written`: its serialization; `stat`: the file after the rename). */
@@ -122,6 +143,7 @@ export function indexText(data: MemoryData, written: SerializedMemory, stat: Sta
     schemaVersion: data.schemaVersion,
     ...(data.journal ? { journal: data.journal } : {}),
     lists: written.lists,
+    gatePatterns: (data.patterns ?? []).flatMap((p, i) => (p && p.status === 'active' && p.systemic && written.patterns[i] ? [written.patterns[i]] : [])),
     spans,
   };
   return `${JSON.stringify(index)}\n${JSON.stringify(heads)}\n`;

@@ -12,11 +12,11 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { applyRecord, isRunRecord, pendingRecords, readJournalState, recordKey, type ApplyContext, type JournalContents } from '../core/journal';
-import { notePatternFailure } from '../core/rules/patternRecords';
+import { isPatternRecord, notePatternFailure } from '../core/rules/patternRecords';
 import { approachBytes } from '../core/memory';
 import { emptyMemory, SCHEMA_VERSION, type Approach, type Learning, type MemoryData, type PatternRecord } from '../core/types';
 import { readJournalSync } from './journal';
-import { describes, headOf, headsOf, INDEX_FILE_NAME, LISTS, parseIndex, type ParsedIndex } from './memoryIndex';
+import { describes, headOf, headsOf, INDEX_FILE_NAME, LISTS, parseIndex, type ListName, type ParsedIndex } from './memoryIndex';
 import { MEMORY_FILE_NAME } from './memorySchema';
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -161,6 +161,9 @@ function partialView(fd: number, index: ParsedIndex, wanted: Set<string>): { vie
  * other approach (most do not) parses no head at all.
  */
 function lazyView(fd: number, index: ParsedIndex, wanted: Set<string>, guard: HeadGuard): View | undefined {
+  // the gate counts only active systemic patterns: those alone are read (the others change no decision)
+  const gate = gateRecords(fd, index);
+  const skip: ReadonlySet<ListName> = gate ? new Set(['patterns']) : new Set();
   const data = emptyMemory();
   data.journal = readJournalState(index.journal);
   const wholes = new Map<string, Approach>();
@@ -173,7 +176,8 @@ function lazyView(fd: number, index: ParsedIndex, wanted: Set<string>, guard: He
       if (!isApproach(whole) || whole.key !== key) return undefined;
       wholes.set(key, whole);
     }
-    if (!readLists(fd, index, data)) return undefined;
+    if (!readLists(fd, index, data, skip)) return undefined;
+    if (gate) data.patterns = gate;
   } catch {
     return undefined;
   }
@@ -204,6 +208,21 @@ function lazyView(fd: number, index: ParsedIndex, wanted: Set<string>, guard: He
   });
   return { data: watcher(guard, MEMORY_FIELDS)(data), sizeOf: approachBytes };
 }
+
+/** The pattern records the index says the gate can count, each parsed alone; undefined when the index has no such spans, or one is not a record. */
+function gateRecords(fd: number, index: ParsedIndex): PatternRecord[] | undefined {
+  const spans = index.gatePatterns;
+  if (!Array.isArray(spans) || !spans.every(s => isSpan(s, index.file.size))) return undefined;
+  const out: PatternRecord[] = [];
+  for (const [start, length] of spans) {
+    const p = readSlice(fd, start, length);
+    if (!isPatternRecord(p)) return undefined;
+    out.push(p);
+  }
+  return out;
+}
+
+const isSpan = (s: unknown, size: number): s is [number, number] => Array.isArray(s) && s.length === 2 && Number.isInteger(s[0]) && Number.isInteger(s[1]) && s[0] >= 0 && s[1] > 0 && s[0] + s[1] <= size;
 
 /** `obj[key] = value`, also for the key `__proto__` (a command a person or a crafted memory.json may name). */
 function putOwn(obj: Record<string, Approach>, key: string, value: Approach): void {
@@ -262,10 +281,14 @@ function watcher(guard: HeadGuard, base: ReadonlySet<PropertyKey>): <T extends o
   };
 }
 
-/** The lists beside the approaches (learnings, edits, starts, decisions) into `data`; false when one is not a list. */
-function readLists(fd: number, index: ParsedIndex, data: MemoryData): boolean {
+/** The lists beside the approaches (learnings, edits, starts, decisions, patterns) into `data`, but `skip` (left empty); false when one is not a list. */
+function readLists(fd: number, index: ParsedIndex, data: MemoryData, skip: ReadonlySet<ListName> = new Set()): boolean {
   for (const name of LISTS) {
     const span = index.lists[name];
+    if (skip.has(name)) {
+      (data as unknown as Record<string, unknown>)[name] = [];
+      continue;
+    }
     if (!span) {
       if (name !== 'learnings') delete data[name];
       continue;
