@@ -283,7 +283,9 @@ export class Guard {
     if (facts.team) lines.push(t('In the team it {0}.', plainText(facts.team.summary, 400)));
     lines.push(
       facts.cause?.stops
-        ? t('Here it failed {0} times with it.', facts.failures)
+        ? facts.failures === 1
+          ? t('Here it failed once with it.')
+          : t('Here it failed {0} times with it.', facts.failures)
         : facts.team?.teamOnly
         ? t('Here it failed {0} times.', facts.failures)
         : facts.cwd !== '.'
@@ -303,7 +305,8 @@ export class Guard {
     lines.push(facts.lastErrorLine ? t('Last error: {0}', plainText(facts.lastErrorLine, 400)) : t('No error output was captured.'));
     if (facts.lastErrorCame) lines.push(t('The same error {0}.', facts.lastErrorCame));
     if (facts.variants.length) lines.push(t('Also run as: {0}', facts.variants.map(v => plainText(v, 120)).join(' · ')));
-    if (facts.alternatives.length) lines.push(t('Other approaches tried: {0}', facts.alternatives.map(v => plainText(v, 120)).join(' · ')));
+    // the cause's own line names the commands it broke already
+    if (facts.alternatives.length && !facts.cause?.stops) lines.push(t('Other approaches tried: {0}', facts.alternatives.map(v => plainText(v, 120)).join(' · ')));
     if (seen) lines.push(t('A similar failure was fixed before ({0}): {1}', plainText(seen.label, 120), plainText(seen.lesson, 400)));
     for (const h of facts.history) lines.push(plainText(h, 400));
     lines.push(
