@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HARNESSES } from './harnesses.mjs';
 import { evidenceScenarios } from './evidence.mjs';
+import { causeScenarios } from './causes.mjs';
 import { startMockModel } from './mockModel.mjs';
 import { approachOf, cleanup, CLEAR, cliJson, FAILING, memoryOf, runsLogged, session, setupAgents, tempRoot, THRESHOLD, VARIANTS, workspace } from './session.mjs';
 
@@ -200,5 +201,6 @@ export const scenarios = [
     run: t => launcherMissing(id, channel, t),
   })),
   ...evidenceScenarios,
+  ...causeScenarios,
   { name: 'Claude Code in two clones of one repository with team memory: the second agent sees and is refused what the first exhausted', harnesses: ['claude'], run: t => teamTwoClones(t) },
 ];
