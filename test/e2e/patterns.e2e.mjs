@@ -6,7 +6,6 @@
 // - the database is started (`docker compose up -d db`) and a run passes: the pattern is resolved,
 //   and the panel keeps the fix.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { findPanelFrame } from './harness.mjs';
@@ -29,7 +28,6 @@ export const options = {
     'migrate.sh': needsDb('migrations'),
     'seed.sh': needsDb('seed'),
     'bin/docker': '#!/bin/bash\nsleep 1\ntouch .db-up\necho "Container shop-db-1  Started"\n',
-    '.gitignore': '.vscode/failure-memory/\n.db-up\n',
   },
 };
 
@@ -40,10 +38,6 @@ export async function run(h) {
   const memoryFile = path.join(h.workspace, '.vscode/failure-memory/memory.json');
   const readMemory = () => JSON.parse(fs.readFileSync(memoryFile, 'utf8'));
   fs.chmodSync(path.join(h.workspace, 'bin/docker'), 0o755);
-  const git = (...args) => execFileSync('git', args, { cwd: h.workspace, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'e2e', GIT_AUTHOR_EMAIL: 'e2e@x', GIT_COMMITTER_NAME: 'e2e', GIT_COMMITTER_EMAIL: 'e2e@x' } });
-  git('init', '-q');
-  git('add', '.');
-  git('commit', '-qm', 'start');
 
   await h.waitForActivation();
   await h.openTerminal();

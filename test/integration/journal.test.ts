@@ -25,6 +25,7 @@ import { MemoryStore, memoryDirFor } from '../../src/store/memoryStore';
 import { readApproach, readView } from '../../src/store/quickView';
 import { runHook } from '../../src/agents/hooks/runner';
 import { tempFolders } from '../support/tempFolders';
+import { NODE_PG, PG, PRISMA, PSQL, REDIS } from '../support/dbRefusals';
 
 const workspace = tempFolders('fm-journal-');
 const redactor = createRedactor();
@@ -118,16 +119,13 @@ describe('a run a hook records goes into the journal, and every reader sees it a
 });
 
 describe('pattern records: a journaled run counts the cause as a full write does', () => {
-  const NODE_PG = ' FAIL test/db.test.js\n  ● db › connects\n\n    connect ECONNREFUSED 127.0.0.1:5432\n';
-  const PG = 'psql: error: connection to server at "localhost" (127.0.0.1), port 5432 failed: Connection refused\n';
-  const REDIS = 'Could not connect to Redis at 127.0.0.1:6379: Connection refused\n';
   const RUNS: Array<[string, number, string]> = [
-    ['npm test', 1, NODE_PG],
-    ['psql -h localhost -U app -c "select 1"', 2, PG],
+    ['npm test', 1, NODE_PG()],
+    [PSQL, 2, PG()],
     ['redis-cli ping', 1, REDIS],
-    ['npx prisma migrate dev', 1, "Error: P1001: Can't reach database server at `localhost`:`5432`\n"],
-    ['npm test', 1, NODE_PG],
-    ['psql -h localhost -U app -c "select 1"', 2, PG],
+    ['npx prisma migrate dev', 1, PRISMA],
+    ['npm test', 1, NODE_PG()],
+    [PSQL, 2, PG()],
     ['docker compose up -d db', 0, 'Container db Started\n'],
     ['pg_isready -h localhost -p 5432', 0, 'localhost:5432 - accepting connections\n'],
     ['node worker.js', 1, 'Error: connect ECONNREFUSED 127.0.0.1:6379\n'],

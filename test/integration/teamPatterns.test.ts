@@ -8,19 +8,16 @@ import { recordAnswerText } from '../../src/agents/tools';
 import { agentTeamSummary } from '../../src/core/prompts/teamContext';
 import { queryRows, startCluster, type PgCluster } from '../support/pgCluster';
 import { cloneWorkspace, machine, type Machine } from '../support/teamWorkspace';
+import { NODE_PG as NODE_PG_PLAIN, PG as PG_PLAIN, PRISMA, REFUSED_RUNS } from '../support/dbRefusals';
 
 let pg: PgCluster;
 const ORIGIN = 'git@github.com:Acme/Shop.git';
 const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> => queryRows<T>(pg.url, text, params);
 
-const NODE_PG = ' FAIL test/db.test.js\n  ● db › connects\n\n    connect ECONNREFUSED 127.0.0.1:5432 (postgres://app:s3cretpw@localhost:5432/app)\n';
-const PG = 'psql: error: connection to server at "localhost" (127.0.0.1), port 5432 failed: Connection refused\n';
-const PRISMA = "Error: P1001: Can't reach database server at `localhost`:`5432`\n";
-const RUNS: Array<[string, number, string]> = [
-  ['npm test', 1, NODE_PG],
-  ['psql -h localhost -U app -c "select 1"', 2, PG],
-  ['npx prisma migrate dev', 1, PRISMA],
-];
+// a password in the refused URL: redacted before anything is shared
+const NODE_PG = `${NODE_PG_PLAIN().trimEnd()} (postgres://app:s3cretpw@localhost:5432/app)\n`;
+const PG = PG_PLAIN();
+const RUNS: Array<[string, number, string]> = [['npm test', 1, NODE_PG], ...REFUSED_RUNS.slice(1)];
 
 async function refusals(m: Machine, rounds = 2): Promise<void> {
   for (let i = 0; i < rounds; i++) for (const [command, exitCode, output] of RUNS) await m.memory.record({ command, exitCode, output, source: 'terminal' });

@@ -18,15 +18,9 @@ import { buildSnapshot } from '../../src/views/panelModel';
 import { fill, fixture, parse } from '../support/hookPayloads';
 import { tempDir } from '../support/tempFolders';
 import { validateReflection } from '../support/reflection';
+import { REFUSED_RUNS } from '../support/dbRefusals';
 
-const NODE_PG = ' FAIL test/db.test.js\n  ● db › connects\n\n    connect ECONNREFUSED 127.0.0.1:5432\n';
-const PG = 'psql: error: connection to server at "localhost" (127.0.0.1), port 5432 failed: Connection refused\n';
-const PRISMA = "Error: P1001: Can't reach database server at `localhost`:`5432`\n";
-const RUNS: Array<[string, number, string]> = [
-  ['npm test', 1, NODE_PG],
-  ['psql -h localhost -U app -c "select 1"', 2, PG],
-  ['npx prisma migrate dev', 1, PRISMA],
-];
+const RUNS = REFUSED_RUNS;
 
 async function played(fix = false) {
   let t = Date.parse('2026-11-20T14:02:00Z');

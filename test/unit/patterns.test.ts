@@ -10,6 +10,7 @@ import { boundPatterns, isPatternRecord, MAX_PATTERNS, patternId, shownPatterns 
 import { emptyMemory, SCHEMA_VERSION, type GateAnswer, type PatternRecord } from '../../src/core/types';
 import { migrateMemory } from '../../src/store/memorySchema';
 import { InMemoryStore } from '../../src/store/inMemoryStore';
+import { NODE_PG, PG, REDIS, REFUSED_RUNS } from '../support/dbRefusals';
 
 type Step = [command: string, exitCode: number | null, output: string] | { edit: string };
 
@@ -26,21 +27,10 @@ function memory(threshold = 5, strongestAnswer: GateAnswer = 'deny') {
   return { m, play, tick: (ms: number) => (t += ms) };
 }
 
-const PG = (port = 5432) => `psql: error: connection to server at "localhost" (127.0.0.1), port ${port} failed: Connection refused\n\tIs the server running on that host and accepting TCP/IP connections?\n`;
-const NODE_PG = (port = 5432) => ` FAIL test/db.test.js\n  ● db › connects\n\n    connect ECONNREFUSED 127.0.0.1:${port}\n`;
-const PRISMA = "Error: P1001: Can't reach database server at `localhost`:`5432`\n\nPlease make sure your database server is running at `localhost`:`5432`.\n";
-const REDIS = 'Could not connect to Redis at 127.0.0.1:6379: Connection refused\n';
 const LINT = "/w/src/a.ts\n  3:7  error  'x' is assigned a value but never used  no-unused-vars\n\n✖ 1 problem (1 error, 0 warnings)\n";
 
 /** The issue's case: three approaches failing twice each with the database refusing connections on :5432. */
-const SIX_REFUSALS: Step[] = [
-  ['npm test', 1, NODE_PG()],
-  ['psql -h localhost -U app -c "select 1"', 2, PG()],
-  ['npx prisma migrate dev', 1, PRISMA],
-  ['npm test', 1, NODE_PG()],
-  ['psql -h localhost -U app -c "select 1"', 2, PG()],
-  ['npx prisma migrate dev', 1, PRISMA],
-];
+const SIX_REFUSALS: Step[] = [...REFUSED_RUNS, ...REFUSED_RUNS];
 
 describe('pattern records: one cause across approaches', () => {
   test('the same cause across three approaches is one pattern, systemic, with its runs, times and common factors', async () => {

@@ -5,33 +5,18 @@
 // machine says nothing of another's).
 
 import { activeApproaches, lastFix } from './patternRecords';
-import type { CauseClass, PatternRecord } from '../types';
+import type { PatternRecord } from '../types';
 
-/** A pattern as one machine shares it. */
-export interface SharedPattern {
-  /** The pattern's id (from its cause: the same cause has the same id on every machine). */
-  id: string;
-  cause: string;
-  kind: string;
-  cls: CauseClass;
-  subject: string;
-  factors: Record<string, string>;
+/** A pattern as one machine shares it: the record's own fields (bounded), its commands by label, its fix, and when it was taken. */
+export type SharedPattern = Pick<PatternRecord, 'id' | 'cause' | 'kind' | 'cls' | 'subject' | 'factors' | 'failures' | 'occurrences' | 'systemic' | 'status' | 'since' | 'lastSeen' | 'resolvedAt' | 'lastError'> & {
   /** The commands it failed (approach labels), most recent last. */
   commands: string[];
-  failures: number;
-  occurrences: number;
-  systemic: boolean;
-  status: 'active' | 'resolved';
-  since: string;
-  lastSeen: string;
-  resolvedAt?: string;
-  lastError: string;
   /** The fix that worked, and how many times, on this machine. */
   fix?: string;
   fixWorked?: number;
   /** When this snapshot was taken: a newer one of the same machine replaces it. */
   updatedAt: string;
-}
+};
 
 /** A cause as the team knows it: every machine's record of it merged. */
 export interface TeamPattern extends Omit<SharedPattern, 'updatedAt' | 'fix' | 'fixWorked'> {
