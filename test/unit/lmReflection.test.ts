@@ -1,5 +1,5 @@
 // Self-reflection by a chat model, the pure parts: the prompt from redacted attempts, and the
-// model's answer validated and merged into the heuristics record (still seed 003 schema-valid).
+// model's answer validated and merged into the heuristics record (still valid against the reflection-memory schema).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildReflectionPrompt, extractJsonObject, mergeModelReflection, parseModelReflection, ReflectionAnswerError } from '../../src/core/prompts/lmReflection';

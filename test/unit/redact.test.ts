@@ -345,7 +345,7 @@ describe('redact: result, user patterns, robustness', () => {
   });
 });
 
-describe('redact: misses found in issue 12', () => {
+describe('redact: secrets in the places they hid before', () => {
   test('a token as the URL user name without a password (git prints these)', () => {
     const hex = 'f3a9c0d1e2b4a5968778695a4b3c2d1e0f9a8b7c';
     assert.equal(red(`fatal: unable to access 'https://${hex}@github.com/org/repo.git/': 403`), "fatal: unable to access 'https://[REDACTED:url-credentials]@github.com/org/repo.git/': 403");

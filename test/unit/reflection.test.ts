@@ -17,7 +17,7 @@ async function reflect(data: MemoryData, key: string, omega = 3) {
   return buildReflection({ data, approach: a, threshold: 5, similar, omega, id: `r${now().getTime()}`, now: now() });
 }
 
-describe('reflection record (seed 003 schema)', () => {
+describe('reflection record (the reflection-memory schema)', () => {
   test('a missing-module loop gives a schema-valid record with heuristics', async () => {
     const data = emptyMemory();
     for (let i = 0; i < 5; i++) run(data, 'npx prisma generate', 1, "Error: Cannot find module '@prisma/client'");
