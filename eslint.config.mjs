@@ -142,7 +142,8 @@ export default tseslint.config(
   },
   // the layers: only src/host and src/extension.ts may import vscode
   { files: ['src/shared/**/*.ts'], rules: layerRules.shared },
-  { files: ['src/agents/**/*.ts', 'src/cli.ts', 'src/cli/**/*.ts', 'src/replay/**/*.ts', 'src/hook.ts', 'src/hookLoader.ts'], rules: layerRules.doors },
+  // every entry at src/'s top (the CLI's, the hooks' and their loader, the team sync's) is a door; only extension.ts is the host's
+  { files: ['src/agents/**/*.ts', 'src/cli/**/*.ts', 'src/replay/**/*.ts', 'src/*.ts'], ignores: ['src/extension.ts'], rules: layerRules.doors },
   { files: ['src/core/**/*.ts'], rules: layerRules.core },
   { files: ['src/views/**/*.ts'], rules: layerRules.views },
   { files: ['src/store/**/*.ts'], rules: layerRules.store },
