@@ -7,9 +7,9 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, realpathS
 import { join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { appendElement, appendProperty, removeAt, styleOf } from '../../src/agents/jsoncEdit';
-import { isOurCommand } from '../../src/agents/setup';
+import { hookCommand, isOurCommand } from '../../src/agents/setup';
 import { applySetup, planSetup, SetupWriteError } from '../../src/agents/setupFiles';
-import type { HarnessId } from '../../src/agents/hooks/types';
+import { HARNESS_IDS, HOOK_EVENTS, type HarnessId } from '../../src/agents/hooks/types';
 import { tempFolders } from '../support/tempFolders';
 
 const CLI = resolve(__dirname, '../../dist/cli.js');
@@ -210,5 +210,7 @@ describe('the JSONC editor', () => {
   test('our entries are recognised, whichever harness wrote them', () => {
     assert.ok(isOurCommand('f="${FAILURE_MEMORY_BIN:-$HOME/.failure-memory/bin/failure-memory}"; exec "$f" hook claude pre'));
     assert.ok(!isOurCommand('echo hook claude pre'));
+    for (const h of HARNESS_IDS) for (const e of HOOK_EVENTS) assert.ok(isOurCommand(hookCommand(h, e)), `${h} ${e}`);
+    assert.ok(!isOurCommand('failure-memory hook claudex pre'));
   });
 });
