@@ -13,7 +13,6 @@ import { openWorkspaceMemory, type OpenedMemory } from '../app/openMemory';
 import { COMMANDS } from './commands';
 import { UsageError, type Command, type Context, type Io, type OptionSpec } from './types';
 
-export { VERSION } from './version';
 import { VERSION } from './version';
 
 const GLOBAL_OPTIONS: Record<string, OptionSpec> = {

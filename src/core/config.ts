@@ -174,8 +174,3 @@ export function mergeSettings(s: Partial<EngineSettings> = {}): EngineSettings {
     limits: { ...DEFAULT_SETTINGS.limits, ...(s.limits ?? {}) },
   } as EngineSettings;
 }
-
-/** deny, ask or warn; undefined for anything else. */
-export function parseGateAnswer(v: unknown): GateAnswer | undefined {
-  return v === 'deny' || v === 'ask' || v === 'warn' ? v : undefined;
-}
