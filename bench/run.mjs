@@ -547,7 +547,7 @@ async function engine() {
   const build = performance.now() - t0;
   const total = Object.values(data.approaches).reduce((s, a) => s + a.totalAttempts, 0);
   const size = fs.statSync(memory.store.file).size;
-  line(`Store: ${total.toLocaleString('en')} attempts recorded over ${Object.keys(data.approaches).length} approaches (each keeps its last ${DEFAULT_SETTINGS.window} attempts with output), memory.json ${mb(size)}; built in ${ms(build)}.`);
+  line(`Store: ${total.toLocaleString('en')} attempts recorded over ${Object.keys(data.approaches).length} approaches (each keeps its last ${DEFAULT_SETTINGS.shortTermWindow} attempts with output), memory.json ${mb(size)}; built in ${ms(build)}.`);
   line('');
   line('| operation | through | median | p95 | runs |');
   line('|---|---|---|---|---|');

@@ -3,7 +3,7 @@
 // act on the memory only; showing the result is the caller's business.
 
 import * as vscode from 'vscode';
-import type { ExtensionConfig } from '../core/config';
+import type { Settings } from '../core/config';
 import { describeApproach } from '../core/memory';
 import { plainText } from '../core/text/plainText';
 import { approachCounts } from '../core/rules/counts';
@@ -27,7 +27,7 @@ export class ApproachActions {
   constructor(
     private readonly registry: MemoryRegistry,
     private readonly log: Logger,
-    private readonly config: () => ExtensionConfig,
+    private readonly config: () => Settings,
     private readonly writeReflection: ReflectionWriter,
   ) {}
 
@@ -64,7 +64,7 @@ export class ApproachActions {
   /** Builds, writes (heuristics or a model) and saves a reflection on one approach. */
   async reflect(target: Target): Promise<ReflectionRecord | undefined> {
     const t0 = Date.now();
-    let record = await target.f.memory.reflect(target.a.key, undefined, { store: false, omega: this.config().omega });
+    let record = await target.f.memory.reflect(target.a.key, undefined, { store: false });
     if (!record) return undefined;
     record = await this.writeReflection(record, target.f);
     const saved = record;

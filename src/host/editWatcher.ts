@@ -4,7 +4,7 @@
 // the ones not written yet, so a command started right after Ctrl+S is never judged "nothing changed".
 
 import * as vscode from 'vscode';
-import type { ExtensionConfig } from '../core/config';
+import type { Settings } from '../core/config';
 import type { EditEvent } from '../core/types';
 import { Disposable } from './disposable';
 import type { Logger } from './logger';
@@ -25,7 +25,7 @@ export class EditWatcher extends Disposable {
   constructor(
     private readonly registry: MemoryRegistry,
     private readonly log: Logger,
-    private readonly config: () => ExtensionConfig,
+    private readonly config: () => Settings,
   ) {
     super();
     this.track(vscode.workspace.onDidSaveTextDocument(d => this.note(d.uri, 'save')));
@@ -42,7 +42,7 @@ export class EditWatcher extends Disposable {
   private note(uri: vscode.Uri, tool: string): void {
     const cfg = this.config();
     // paused (or capture off): nothing is recorded
-    if (!cfg.captureTerminal && !cfg.captureTasks) return;
+    if (!cfg['capture.terminal'] && !cfg['capture.tasks']) return;
     if (uri.scheme !== 'file') return;
     const where = this.registry.locate(uri.fsPath);
     if (!where || where.relCwd === '.' || where.relCwd.startsWith('.vscode/failure-memory')) return;

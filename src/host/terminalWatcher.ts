@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { OutputBuffer } from '../core/text/output';
 import { plainText } from '../core/text/plainText';
-import type { ExtensionConfig } from '../core/config';
+import type { Settings } from '../core/config';
 import { claimAgentRun, finishAgentRun, handedOutput } from '../store/agentRuns';
 import { memoryDirFor } from '../store/paths';
 import { Disposable } from './disposable';
@@ -62,7 +62,7 @@ export class TerminalWatcher extends Disposable {
     private readonly registry: MemoryRegistry,
     private readonly guard: Guard,
     private readonly log: Logger,
-    private readonly config: () => ExtensionConfig,
+    private readonly config: () => Settings,
   ) {
     super();
     this.noticeShown = context.globalState.get<boolean>(NOTICE_KEY, false);
@@ -115,7 +115,7 @@ export class TerminalWatcher extends Disposable {
   }
 
   private async tellOnce(name: string): Promise<void> {
-    if (this.noticeShown || !this.config().captureTerminal) return;
+    if (this.noticeShown || !this.config()['capture.terminal']) return;
     this.noticeShown = true;
     await this.context.globalState.update(NOTICE_KEY, true);
     const openSetting = vscode.l10n.t('Open Setting');
@@ -141,7 +141,7 @@ export class TerminalWatcher extends Disposable {
 
   private onStart(e: vscode.TerminalShellExecutionStartEvent): void {
     const cfg = this.config();
-    if (!cfg.captureTerminal) return;
+    if (!cfg['capture.terminal']) return;
     this.onIntegration(e.terminal);
     const execution = e.execution;
     // read() must be called right away, in this very listener

@@ -35,7 +35,7 @@ test('a slow holder keeps its lock fresh (heartbeat) and is not broken as stale'
 test('a record with a pattern over its budget keeps what was scanned and logs why', async () => {
   const ws = realpathSync(workspace());
   const warnings: string[] = [];
-  const m = new WorkspaceMemory(ws, { settings: { extraRedactionPatterns: ['(.*a){100}'], maxOutputBytes: 1024 * 1024 }, git: false, onWarning: w => warnings.push(w) });
+  const m = new WorkspaceMemory(ws, { settings: { 'redaction.extraPatterns': ['(.*a){100}'], maxOutputBytes: 1024 * 1024 }, git: false, onWarning: w => warnings.push(w) });
   const r = await m.record({ command: 'npm test', exitCode: 1, output: `Error: boom\n${'abcdefgh '.repeat(250_000)}`, source: 'cli' });
   assert.equal(r.attempt.outcome, 'failure');
   assert.match(r.attempt.output, /characters not kept: redaction pattern/);

@@ -21,7 +21,7 @@ async function heuristics() {
   run(data, 'npm install @prisma/client', 1, 'npm error code E401\nnpm error Unable to authenticate');
   const a = data.approaches['.::prisma generate'];
   const similar = await recall(data, `${a.label}\n${a.lastErrorSignature}`, 5);
-  return { data, approach: a, record: buildReflection({ data, approach: a, threshold: 5, similar, omega: 3, id: 'r1', now: now() }) };
+  return { data, approach: a, record: buildReflection({ data, approach: a, threshold: 5, similar, earlierReflections: 3, id: 'r1', now: now() }) };
 }
 
 const ANSWER = {

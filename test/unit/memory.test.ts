@@ -161,7 +161,7 @@ describe('exhaustion policy', () => {
 
   test('the short-term window keeps the last N attempts (FIFO)', () => {
     const data = emptyMemory();
-    const s = { ...DEFAULT_SETTINGS, window: 3, threshold: 100 };
+    const s = { ...DEFAULT_SETTINGS, shortTermWindow: 3, threshold: 100 };
     for (let i = 0; i < 7; i++) run(data, `node build.js --n=${i}`, 1, `Error: step ${i} broke`, {}, s);
     const a = data.approaches['.::node build.js'];
     assert.equal(a.attempts.length, 3);

@@ -16,7 +16,7 @@ type Step = [command: string, exitCode: number | null, output: string] | { edit:
 /** A workspace memory whose clock moves 10 s per event, like the replay's. */
 function memory(threshold: number, strongestAnswer: GateAnswer = 'deny') {
   let t = Date.parse('2026-11-20T10:00:00Z');
-  const m = new WorkspaceMemory('/w', { store: new InMemoryStore(), settings: { threshold, strongestAnswer }, git: false, clock: () => new Date(t) });
+  const m = new WorkspaceMemory('/w', { store: new InMemoryStore(), settings: { threshold, 'gate.strongestAnswer': strongestAnswer }, git: false, clock: () => new Date(t) });
   const tick = (ms = 10_000) => (t += ms);
   const play = async (steps: Step[]) => {
     for (const s of steps) {

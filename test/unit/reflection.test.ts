@@ -11,10 +11,10 @@ const validate = validateReflection;
 const { run, now } = makeRecorder();
 const jest = (passed: number, failed: number) => jestOutput({ failing: ['Calc › adds'], passed, failed });
 
-async function reflect(data: MemoryData, key: string, omega = 3) {
+async function reflect(data: MemoryData, key: string, earlierReflections = 3) {
   const a = data.approaches[key];
   const similar = await recall(data, `${a.label}\n${a.lastErrorSignature}`, 5);
-  return buildReflection({ data, approach: a, threshold: 5, similar, omega, id: `r${now().getTime()}`, now: now() });
+  return buildReflection({ data, approach: a, threshold: 5, similar, earlierReflections, id: `r${now().getTime()}`, now: now() });
 }
 
 describe('reflection record (the reflection-memory schema)', () => {
