@@ -6,6 +6,7 @@
 // test/unit/config.test.ts fails until it has run. --check: exit 1 when the file differs.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { writeGenerated } from './writeGenerated.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const out = path.join(root, 'src', 'core', 'settingsDeclared.ts');
@@ -34,13 +35,4 @@ ${lines.join('\n')}
 } as const;
 `;
 
-const current = fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '';
-if (process.argv.includes('--check')) {
-  if (current !== text) {
-    console.error('src/core/settingsDeclared.ts differs from package.json\'s settings: run node scripts/gen-settings.mjs');
-    process.exit(1);
-  }
-} else if (current !== text) {
-  fs.writeFileSync(out, text);
-  console.log('src/core/settingsDeclared.ts written');
-}
+writeGenerated(out, text, { what: 'src/core/settingsDeclared.ts (from package.json\'s settings)', run: 'npm run gen:settings' });
