@@ -8,7 +8,7 @@
 //                clusters, worker threads and store stress: one process per file, against dist/.
 // usage: node scripts/run-tests.mjs unit|integration [FILE...]   (Node 20's --test takes no globs)
 //   env: FM_TEST_REPORTER  node:test reporter (default spec)
-import { accessSync, constants, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
@@ -37,14 +37,25 @@ const args = tier === 'unit'
   : ['--import', 'tsx', '--test', reporter, ...files];
 const tmp = tier === 'unit' ? memoryTemp() : undefined;
 const r = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root, env: tmp ? { ...process.env, TMPDIR: tmp } : process.env });
-if (tmp) rmSync(tmp, { recursive: true, force: true });
 process.exit(r.status ?? 1);
 
-/** A fresh folder on the machine's tmpfs, or undefined (none, or not writable): the OS temp dir is used. */
+/**
+ * This user's folder on the machine's tmpfs, kept between runs (tsx caches its compiled files in the
+ * temp dir too); undefined where there is none, or where the path is not a private folder of this
+ * user's (/dev/shm is everyone's): then the OS temp dir is used.
+ */
 function memoryTemp() {
+  const uid = process.getuid?.();
+  if (uid === undefined) return undefined;
+  const dir = `/dev/shm/failure-memory-tests-${uid}`;
   try {
-    accessSync('/dev/shm', constants.W_OK);
-    return mkdtempSync('/dev/shm/fm-unit-');
+    mkdirSync(dir, { mode: 0o700 });
+  } catch {
+    // there already, or no tmpfs: judged below
+  }
+  try {
+    const st = lstatSync(dir);
+    return st.isDirectory() && st.uid === uid && (st.mode & 0o077) === 0 ? dir : undefined;
   } catch {
     return undefined;
   }

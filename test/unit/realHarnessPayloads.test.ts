@@ -20,6 +20,7 @@ import { claimAgentRun, handedOutput, shortName } from '../../src/store/agentRun
 import { memoryDirFor } from '../../src/store/paths';
 import { RULES_MARKER } from '../../src/agents/hooks/rules';
 import { runHook } from '../../src/agents/hooks/runner';
+import { nextMillisecond } from '../support/hookPayloads';
 
 const FIXTURES = resolve(__dirname, '../fixtures/hooks');
 
@@ -140,6 +141,7 @@ describe('payloads captured from the real harness programs', () => {
     test(`${name}: five identical failures, then an edit: the gate's ask reaches this harness as ${f.expect.decision}`, async () => {
       const ws = workspace();
       for (let i = 0; i < 5; i++) await recordHookResult({ workspace: ws, command: 'bash build.sh', cwd: '.', exitCode: 1, output: "Error: Cannot find module 'left-pad'" });
+      nextMillisecond();
       await recordHookEdits({ workspace: ws, edits: [{ path: join(ws, 'fix2.txt'), ok: true, tool: 'Write' }], via: f.harness });
       const opts = { record: recordHookResult, readFull: readMemoryFull, recordDecision: recordHookDecision, env: {} };
       const r = await runHook(f.harness, 'pre', JSON.stringify(payloadFor(f, ws)), opts);
