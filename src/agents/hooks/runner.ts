@@ -202,7 +202,7 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
     const file = edit.paths.find(p => isAbsolute(p));
     const where = locate(input.root, input.cwd ?? (file ? dirname(file) : undefined));
     if (typeof where === 'string') return answer({ kind: 'allow' });
-    const refusal = editRefusal(edit, join(where.workspace, where.rel), protectedFor(where.workspace));
+    const refusal = editRefusal(edit, join(where.workspace, where.rel), protectedFor(where.workspace, { home: safeHome(), dist: ownDist() }));
     return answer(refusal ? { kind: 'deny', reason: refusal.reason } : { kind: 'allow' });
   }
   // our CLI's user-only subcommands are refused wherever the call runs
@@ -213,7 +213,7 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
   const where = locate(input.root, input.cwd);
   if (typeof where === 'string') return failOpen(adapter, 'pre', payload, where);
   for (const command of commands) {
-    const files = selfProtectionRefusal(command, { workspace: toSlash(where.workspace), cwd: where.rel, home }, protectedFor(where.workspace));
+    const files = selfProtectionRefusal(command, { workspace: toSlash(where.workspace), cwd: where.rel, home }, protectedFor(where.workspace, { home, dist: ownDist() }));
     if (files) return answer({ kind: 'deny', reason: files.reason });
   }
   // VS Code's terminal tool: the extension records its runs; the run before this call first
@@ -314,7 +314,7 @@ async function shellPatchPre(input: HookInput, patch: NonNullable<HookInput['pat
   if (typeof where === 'string') return answer({ kind: 'allow' });
   const cwd = resolve(where.workspace, where.rel, patch.dir ?? '.');
   const paths = patchFiles(patch.patch);
-  const refusal = editRefusal({ tool: 'apply_patch', paths, texts: [patch.patch], pairs: [] }, cwd, protectedFor(where.workspace));
+  const refusal = editRefusal({ tool: 'apply_patch', paths, texts: [patch.patch], pairs: [] }, cwd, protectedFor(where.workspace, { home: safeHome(), dist: ownDist() }));
   if (refusal) return answer({ kind: 'deny', reason: refusal.reason });
   const first = !input.callId || claimCall(memoryDirFor(where.workspace), `${input.callId}\nedit`);
   if (paths.length && opts.recordEdits && first) {
@@ -347,6 +347,8 @@ function lastFailureHasGit(data: MemoryData, key: string): boolean {
 }
 
 const toSlash = (p: string) => p.replace(/\\/g, '/');
+/** The folder of the bundle running now when it is Failure Memory's dist/ (protected like the launcher). */
+const ownDist = (): string | undefined => (existsSync(join(__dirname, 'hook.js')) ? __dirname : undefined);
 function safeHome(): string | undefined {
   try {
     return toSlash(homedir());
