@@ -22,6 +22,7 @@ import { hookTeam, refreshTeamView, teamContext, teamGate } from './team';
 import { memoryDirFor } from '../../store/paths';
 import { readView, type HeadGuard } from '../../store/quickView';
 import { claimCall } from './callOnce';
+import { claimPre, noteHarness, takePre } from './witness';
 import { editsOf, patchApplies, patchFiles } from './edits';
 import { editCall, editRefusal, protectedFor } from './protect';
 import type { HookEdits, HookRecord } from './record';
@@ -238,7 +239,15 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
   let reply = quick && !guard.touched ? quick : undefined;
   reply ??= (await gateWith(await readMemory(where.workspace, gate.readFull), false))!;
   if (inAgentTerminal && reply.kind !== 'deny' && reply.kind !== 'ask') expectTerminalRun(where.workspace, input.callId, commands[0]);
+  if (reply.kind !== 'deny' && !inAgentTerminal) witnessed(where.workspace, commands);
   return answer(reply);
+}
+
+/** The calls this pre hook lets run: their posts may record them; and the harness running it, for the CLI to know it (./witness.ts). */
+function witnessed(workspace: string, commands: readonly string[]): void {
+  const dir = memoryDirFor(workspace);
+  for (const c of commands) claimPre(dir, undefined, c);
+  noteHarness(dir);
 }
 
 interface GateContext {
@@ -386,7 +395,11 @@ async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adap
   if (!runs.length) return answer({ kind: 'none' });
   const where = locate(input.root, input.cwd);
   if (typeof where === 'string') return failOpen(adapter, 'post', payload, `${where}: the result is not recorded`);
+  // only what a pre hook let run is evidence: a post nobody's pre saw (one piped into the hook by hand) records nothing
+  const seen = runs.filter(r => takePre(memoryDirFor(where.workspace), undefined, r.command));
   if (input.callId && !claimCall(memoryDirFor(where.workspace), `${input.callId}\n${runs.map(r => r.command).join('\n')}`)) return answer({ kind: 'none' });
+  if (seen.length < runs.length) runs.splice(0, runs.length, ...seen);
+  if (!runs.length) return answer({ kind: 'none' });
   if (input.transcript && runs.length === 1 && runs[0].result!.exitCode === null) {
     const code = await codeFromTranscript(input.transcript);
     if (code !== undefined) runs[0] = { ...runs[0], result: { ...runs[0].result!, exitCode: code } };
