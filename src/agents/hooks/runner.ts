@@ -24,7 +24,7 @@ import { readView, type HeadGuard } from '../../store/quickView';
 import { claimCall } from './callOnce';
 import { claimPre, noteHarness, takePre } from './witness';
 import { editsOf, patchApplies, patchFiles } from './edits';
-import { editCall, editRefusal, protectedFor } from './protect';
+import { agentGatesSetUp, editCall, editRefusal, protectedFor } from './protect';
 import type { HookEdits, HookRecord } from './record';
 import { refreshRules } from './rules';
 import { expectTerminalRun, handTerminalOutput, waitForTerminalRecords } from './terminalHandoff';
@@ -395,10 +395,10 @@ async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adap
   if (!runs.length) return answer({ kind: 'none' });
   const where = locate(input.root, input.cwd);
   if (typeof where === 'string') return failOpen(adapter, 'post', payload, `${where}: the result is not recorded`);
-  // only what a pre hook let run is evidence: a post nobody's pre saw (one piped into the hook by hand) records nothing
+  // where gates are set up, only what a pre hook let run is evidence: a post no pre saw (one piped into the hook by hand) records nothing
   const seen = runs.filter(r => takePre(memoryDirFor(where.workspace), undefined, r.command));
   if (input.callId && !claimCall(memoryDirFor(where.workspace), `${input.callId}\n${runs.map(r => r.command).join('\n')}`)) return answer({ kind: 'none' });
-  if (seen.length < runs.length) runs.splice(0, runs.length, ...seen);
+  if (seen.length < runs.length && agentGatesSetUp(where.workspace)) runs.splice(0, runs.length, ...seen);
   if (!runs.length) return answer({ kind: 'none' });
   if (input.transcript && runs.length === 1 && runs[0].result!.exitCode === null) {
     const code = await codeFromTranscript(input.transcript);

@@ -62,8 +62,18 @@ const NOT_RUN = 'Failure Memory: NOT RUN —';
 const INSTEAD = 'Instead: fix the cause of the failure and try a different approach, or ask the user.';
 /** Text that only Failure Memory's own launcher and bundles hold. */
 const OUR_CODE = /failure-memory launcher \(Failure Memory|Usage: failure-memory hook <harness> <event>|remembers failing commands so you \(or your agent\)|hook-main\.js|hook-record\.js/;
-/** Our CLI named in code (`subprocess.run(['failure-memory', 'resolve'])`, `execSync('node dist/hook.js claude post')`), after normalised(). */
-const CLI_IN_CODE = /(?:failure-memory(?:\.\w{2,3})?|(?:cli|hook[\w-]*)\.[cm]?js)[\s/,]+(?:[^\s/,]+[\s/,]+){0,6}(?:resolve|allow|clear|record|hook|post|setup-agents|edit)(?![\w-])/;
+const CLI_PROGRAM = /^(?:failure-memory(?:\.\w{2,3})?|(?:cli|hook[\w-]*)\.[cm]?js)$/;
+const CLI_DECIDING = /^(?:resolve|allow|clear|record|hook|post|setup-agents|edit)$/;
+
+/** Our CLI run from code (`subprocess.run(['failure-memory', 'resolve'])`, `execSync('node dist/hook.js claude post')`): one of its deciding subcommands within a few words of it. */
+function cliInCode(code: string): boolean {
+  const words = namesText(code).split(/[\s/,()[\];]+/);
+  for (let k = 0; k < words.length; k++) {
+    if (!CLI_PROGRAM.test(words[k])) continue;
+    for (let j = k + 1; j < words.length && j <= k + 7; j++) if (CLI_DECIDING.test(words[j])) return true;
+  }
+  return false;
+}
 
 /** Why an agent may not run `failure-memory <sub>` (resolve, allow, clear). */
 export function userOnlyReason(sub: string): string {
@@ -207,7 +217,7 @@ function codeRefusal(facts: LineFacts, where: Where, prot: Protected): Refusal |
   for (const code of facts.code.slice(0, 16)) {
     const writes = codeWrites(code.text);
     const names = namesIn(code.text);
-    if (CLI_IN_CODE.test(normalisedOnce(code.text))) return { code: 'user-only', reason: userOnlyReason('(from code)').replace('`failure-memory (from code)`', "Failure Memory's CLI run from code") };
+    if (cliInCode(code.text)) return { code: 'user-only', reason: userOnlyReason('(from code)').replace('`failure-memory (from code)`', "Failure Memory's CLI run from code") };
     if (!writes) continue;
     const paths = pathCandidates(code.text)
       .filter(c => /[/\\]|^\.[\w-]|^~/.test(c) || /^(?:failure-memory|settings\.json|hooks\.json|settings\.local\.json)$/i.test(c))
@@ -217,7 +227,6 @@ function codeRefusal(facts: LineFacts, where: Where, prot: Protected): Refusal |
   }
   return undefined;
 }
-const normalisedOnce = (t: string) => namesText(t);
 
 /** An archive unpacked over a folder that holds a protected file: refused when the archive names one. */
 function extractRefusal(facts: LineFacts, prot: Protected): Refusal | undefined {
