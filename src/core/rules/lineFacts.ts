@@ -307,12 +307,15 @@ function interpreter(interp: string, args: string[], w: Walk, stdinText: string 
   }
 }
 
-/** find … -exec CMD {} ;: CMD on every file found (`{}` standing for any of them). */
+/** find … -exec CMD {} ;: CMD on every file found (`{}` standing for what its tests reach under its start folders). */
 function findExec(args: string[], w: Walk, depth: number, line: string): void {
   const exec = args.findIndex(a => /^-(?:exec|execdir|ok|okdir)$/.test(a));
   if (exec < 0) return;
   const end = args.findIndex((a, k) => k > exec && (a === ';' || a === '+'));
-  command({ words: args.slice(exec + 1, end < 0 ? undefined : end).map(a => a.replace(/\{\}/g, '*')), redirs: [], piped: false }, w, depth + 1, line);
+  const words = args.slice(exec + 1, end < 0 ? undefined : end);
+  for (const t of findTargets(args.slice(0, exec)).slice(0, 8)) {
+    command({ words: words.map(a => a.replace(/\{\}/g, resolvePath(t.path, w))), redirs: [], piped: false }, w, depth + 1, line);
+  }
 }
 
 /** tar -x / unzip / cpio -i …: the archive and the folder it is unpacked over. */
@@ -387,29 +390,61 @@ function fileWrites(prog: string, args: string[]): Array<{ path: string; op: Wri
   switch (prog) {
     case 'rm': case 'rmdir': case 'unlink': case 'shred': case 'srm': case 'trash': case 'trash-put': case 'wipe':
       return all('delete');
-    case 'mv':
-      return all('move');
-    case 'cp': case 'install': case 'ln': case 'rsync': case 'scp': case 'ditto': {
-      const target = args.find((a, k) => a.startsWith('--target-directory=') || (k > 0 && args[k - 1] === '-t'));
-      const dest = target ? target.replace(/^--target-directory=/, '') : positional[positional.length - 1];
-      const deletes = prog === 'rsync' && args.some(a => a.startsWith('--delete') || a === '--remove-source-files');
-      return dest === undefined ? [] : [{ path: dest, op: 'write' }, ...(deletes ? positional.slice(0, -1).map(path => ({ path, op: 'delete' as const })) : [])];
-    }
+    case 'mv': case 'cp': case 'install': case 'ln': case 'rsync': case 'scp': case 'ditto':
+      return copyWrites(prog, args, positional);
     case 'tee': case 'truncate': case 'touch': case 'mkfifo': case 'mknod':
       return all(args.includes('-a') || args.includes('--append') ? 'append' : 'write');
     case 'dd':
       return args.filter(a => a.startsWith('of=')).map(a => ({ path: a.slice(3), op: 'write' as const }));
-    case 'sed': case 'perl': case 'ruby':
-      return args.some(a => /^-[A-Za-z]*i/.test(a) || a.startsWith('--in-place')) ? all('write') : [];
+    case 'sed': case 'perl': case 'ruby': {
+      if (!args.some(a => /^-[A-Za-z]*i/.test(a) || a.startsWith('--in-place'))) return [];
+      // the script is the first plain word unless -e gives it
+      const scripted = args.some(a => /^-[A-Za-z]*[eE]$/.test(a) || a === '--expression');
+      const files = args.filter((a, k) => (!a.startsWith('-') || a === '-') && !/^-[A-Za-z]*[eEf]$|^--expression$/.test(args[k - 1] ?? ''));
+      return (scripted ? files : files.slice(1)).map(path => ({ path, op: 'write' as const }));
+    }
     case 'chmod': case 'chown': case 'chgrp': case 'chattr': case 'setfacl': case 'setfattr': case 'xattr':
       return all('mode');
     case 'find':
-      return args.some(a => /^-(?:delete|exec|execdir|ok|okdir|fprint\w*)$/.test(a)) ? findRoots(args).map(path => ({ path, op: 'delete' as const })) : [];
+      return args.some(a => /^-(?:delete|fprint\w*)$/.test(a)) ? findTargets(args) : [];
     case 'git':
       return gitWrites(args);
     default:
       return [];
   }
+}
+
+/**
+ * What a copy or a move writes: into a folder (several sources, `-t DIR`, a DEST ending in / or a
+ * dot folder) each source's name there, else DEST itself; a move (and rsync --delete) also removes
+ * its sources.
+ */
+function copyWrites(prog: string, args: string[], positional: string[]): Array<{ path: string; op: WriteOp }> {
+  const target = args.find((a, k) => a.startsWith('--target-directory=') || (k > 0 && args[k - 1] === '-t'));
+  const dest = target ? target.replace(/^--target-directory=/, '') : positional[positional.length - 1];
+  if (dest === undefined) return [];
+  const sources = positional.filter(p => p !== dest);
+  const intoFolder = target !== undefined || sources.length > 1 || /(?:^|\/)\.{0,2}$/.test(dest);
+  const name = (src: string) => src.replace(/\/+$/, '').replace(/^.*\//, '');
+  const written = intoFolder && sources.length ? sources.map(src => ({ path: name(src) && !/\/\.?$/.test(src) ? `${dest}/${name(src)}` : dest, op: 'write' as const })) : [{ path: dest, op: 'write' as const }];
+  const removes = prog === 'mv' || (prog === 'rsync' && args.some(a => a.startsWith('--delete') || a === '--remove-source-files'));
+  return [...written, ...(removes ? sources.map(path => ({ path, op: prog === 'mv' ? ('move' as const) : ('delete' as const) })) : [])];
+}
+
+/**
+ * What find -delete / -exec removes: under each start folder, the names its -name / -path tests
+ * allow (`root/**\/NAME`), or everything under it when it has none (a negated test narrows nothing).
+ */
+function findTargets(args: string[]): Array<{ path: string; op: WriteOp }> {
+  const names: string[] = [];
+  for (let k = 0; k < args.length - 1; k++) {
+    if (!/^-i?(?:name|path|wholename)$/.test(args[k]) || args[k - 1] === '-not' || args[k - 1] === '!') continue;
+    const last = args[k + 1].replace(/\/+$/, '').replace(/^.*\//, '');
+    if (!/^\**$/.test(last)) names.push(last);
+  }
+  const roots = findRoots(args);
+  if (!names.length) return roots.map(path => ({ path, op: 'delete' }));
+  return roots.flatMap(r => names.map(n => ({ path: `${r}/**/${n}`, op: 'delete' as const })));
 }
 
 /** find's start folders: the words before its first expression (`.` when none). */
@@ -494,8 +529,8 @@ function moveTo(w: Walk, target: string): void {
 export function segmentMatches(pattern: string, name: string): boolean {
   if (pattern === name) return true;
   if (!/[*?[$`]/.test(pattern)) return false;
-  // an unknown variable or substitution may stand for a dot name; a glob's wildcard may not
-  if (name.startsWith('.') && !pattern.startsWith('.') && !/\$|`/.test(pattern)) return false;
+  // an unevaluated substitution may stand for a dot name; a glob's wildcard or a variable may not
+  if (name.startsWith('.') && !pattern.startsWith('.') && !/\$\(|`/.test(pattern)) return false;
   // a bracket expression or an unknown variable stands for any run of characters here
   const glob = pattern.replace(/\[[^\]]{0,64}\]/g, '?').replace(/\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\([^)]{0,1024}\)|`[^`]{0,1024}`/g, '*').slice(0, 256);
   return wildcard(name.slice(0, 256), glob);
@@ -507,9 +542,26 @@ export function relation(target: string, protectedPath: string): 'same' | 'ances
   if (driveOf(target) !== driveOf(protectedPath)) return undefined;
   const t = segments(target.replace(/^[A-Za-z]:/, ''));
   const p = segments(protectedPath.replace(/^[A-Za-z]:/, ''));
+  const deep = t.indexOf('**');
+  if (deep >= 0) return deepRelation(t.slice(0, deep), t.slice(deep + 1), p);
   const n = Math.min(t.length, p.length);
   for (let k = 0; k < n; k++) if (!segmentMatches(t[k], p[k])) return undefined;
   return t.length === p.length ? 'same' : t.length < p.length ? 'ancestor' : 'inside';
+}
+
+/** Names Failure Memory keeps in its folder (what a `find -name` inside it would reach). */
+const INSIDE_NAMES = ['memory.json', 'memory.index.json', 'journal.jsonl', 'team-view.json', 'team-outbox.jsonl', 'team-sync.lock', '.gitignore', 'hook-calls'];
+
+/** `root/**\/NAME` (a find's reach) against a protected path: NAME at or above it under root, or a name its folder holds. */
+function deepRelation(root: string[], tail: string[], p: string[]): 'same' | 'ancestor' | 'inside' | undefined {
+  for (let k = 0; k < root.length; k++) {
+    if (k >= p.length) return 'inside';
+    if (!segmentMatches(root[k], p[k])) return undefined;
+  }
+  const name = tail[tail.length - 1];
+  if (name === undefined) return 'ancestor';
+  for (let k = root.length; k < p.length; k++) if (segmentMatches(name, p[k])) return k === p.length - 1 ? 'same' : 'ancestor';
+  return INSIDE_NAMES.some(n => segmentMatches(name, n)) ? 'inside' : undefined;
 }
 
 /** What the words of a line do to Failure Memory (see LineFacts). */

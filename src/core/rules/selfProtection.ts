@@ -294,7 +294,7 @@ export function writeRefusal(writes: LineFacts['writes'], namesOurSettings: bool
   // any harness configuration, our entries in it or not (settings.local.json's disableAllHooks, an env override), while gates are set up here
   const config = (prot.harnessConfigs ?? []).find(c => writes.some(w => relation(w.path, c) === 'same' || relation(w.path, c) === 'inside' || (!fromCode && relation(w.path, c) === 'ancestor' && w.op !== 'write')));
   if (config && prot.gatesSetUp?.()) return gateConfigRefusal(config);
-  const [ours] = prot.gateConfigs(c => writes.some(w => relation(w.path, c) && w.op !== 'append'));
+  const [ours] = prot.gateConfigs(c => writes.some(w => w.op !== 'append' && (fromCode ? relation(w.path, c) === 'same' : relation(w.path, c))));
   return ours === undefined ? undefined : gateConfigRefusal(ours);
 }
 
