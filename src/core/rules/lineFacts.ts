@@ -181,7 +181,8 @@ function analyse(line: string, w: Walk, depth: number): void {
     w.facts.partial = true;
     return;
   }
-  if (line.length > MAX_LINE) w.facts.partial = true;
+  // past the limit, or in ANSI-C quotes ($'\x2e…') whose escapes the lexer does not decode: what it names decides too
+  if (line.length > MAX_LINE || line.includes("$'")) w.facts.partial = true;
   for (const cmd of simpleCommands(lex(line, { posix: true }), w.facts)) {
     for (const r of cmd.redirs) {
       if (r.op.includes('>')) w.facts.writes.push({ path: resolvePath(wordValue(r.target, w), w), op: r.op.includes('>>') ? 'append' : 'write' });
@@ -217,6 +218,8 @@ function command(cmd: Simple, w: Walk, depth: number, line: string): void {
   if (alias) words = [...alias, ...words.slice(1)];
   const prog = base(words[0]).replace(/\.(?:exe|cmd)$/, '');
   const args = words.slice(1);
+  // a program or a line computed at run time (`$(…)` not evaluated, `eval "$X"`): unknowable here
+  if (/^(?:\$\(|`)/.test(words[0]) || (prog === 'eval' && args.some(a => /\$\(|`|\$\{?[A-Za-z_]/.test(a)))) w.facts.partial = true;
   if (prog === 'eval') return analyse(args.join(' '), w, depth + 1);
   // what a program reading its stdin is given: a heredoc's body, or (piped) whatever the line shows
   const heredoc = cmd.redirs.some(r => r.op.startsWith('<<')) ? heredocBody(line) : undefined;
@@ -272,6 +275,7 @@ function bookkeeping(prog: string, args: string[], w: Walk): boolean {
 /** `sh -c LINE` (read as a line), `sh FILE` (a script run), `sh` fed a heredoc (read as a line too) or a pipe (its text named). */
 function shell(args: string[], w: Walk, depth: number, heredoc: string | undefined, stdinText: string | undefined): void {
   const c = args.findIndex(a => /^-[A-Za-z]+$/.test(a) && a.includes('c'));
+  if (c >= 0 && /\$\(|`|\$\{?[A-Za-z_]/.test(args[c + 1] ?? '')) w.facts.partial = true;
   // the words after -c joined: an argv a harness joined with spaces (`bash -lc rm -rf x`) is read as it was meant
   if (c >= 0) {
     if (args[c + 1] !== undefined) analyse(args.slice(c + 1).join(' '), w, depth + 1);
@@ -377,7 +381,9 @@ function ourCli(words: string[]): LineFacts['cli'][number] | undefined {
   if (NODES.has(node) && inlineCode(interpreterOf(node) ?? 'node', words.slice(1)) === undefined) {
     const script = words.findIndex((x, k) => k > 0 && !x.startsWith('-') && /^[^\s()'"]+$/.test(x));
     if (script > 0 && (OUR_SCRIPT.test(base(words[script])) || /failure-memory/i.test(words[script]))) {
-      return { args: words.slice(script + 1), program: words[script], known: true };
+      // the hook bundles take `<harness> <event>`: the launcher's `hook` is already gone
+      const hook = /^hook/.test(base(words[script])) && words[script + 1] !== 'hook';
+      return { args: [...(hook ? ['hook'] : []), ...words.slice(script + 1)], program: words[script], known: true };
     }
   }
   return undefined;

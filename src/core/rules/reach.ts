@@ -191,9 +191,12 @@ const MEMORY_PATH = /\.vscode\/+failure-memory(?![\w-])/;
 const VSCODE_WORD = /(?:^|[^\w])\.vscode(?![\w-])/;
 const MEMORY_WORD = /(?:^|[^\w.-])failure-memory(?![\w-])/;
 
-/** The names a text spells, in either reading of its backslashes (see normalised()). */
+/** The names a text spells, in either reading of its backslashes (see normalised()), its base64 and hex words decoded too. */
 export function namesIn(text: string): Names {
-  const [a, b] = [normalised(text, 'slashes'), normalised(text, 'escapes')];
+  const decoded: string[] = [];
+  for (const word of text.slice(0, MAX_CODE).split(/[\s'"`;|&()=]+/)) if (word.length >= 8 && decoded.length < 64) decoded.push(...decodedForms(word));
+  const all = decoded.length ? `${text}\n${decoded.join('\n')}` : text;
+  const [a, b] = [normalised(all, 'slashes'), normalised(all, 'escapes')];
   const any = (re: RegExp) => re.test(a) || re.test(b);
   return {
     memory: any(MEMORY_PATH) || (any(VSCODE_WORD) && any(MEMORY_WORD)),

@@ -60,6 +60,8 @@ export interface Protected {
 
 const NOT_RUN = 'Failure Memory: NOT RUN —';
 const INSTEAD = 'Instead: fix the cause of the failure and try a different approach, or ask the user.';
+const CLI_TEXT = /remembers failing commands so you \(or your agent\)|failure-memory launcher \(Failure Memory/;
+const HOOK_TEXT = /Usage: failure-memory hook <harness> <event>|hook-main\.js|hook-record\.js/;
 /** Text that only Failure Memory's own launcher and bundles hold. */
 const OUR_CODE = /failure-memory launcher \(Failure Memory|Usage: failure-memory hook <harness> <event>|remembers failing commands so you \(or your agent\)|hook-main\.js|hook-record\.js/;
 const CLI_PROGRAM = /^(?:failure-memory(?:\.\w{2,3})?|(?:cli|hook[\w-]*)\.[cm]?js)$/;
@@ -189,7 +191,9 @@ function runsRefusal(facts: LineFacts, where: Where, prot: Protected, gated: () 
   for (const run of facts.runs.slice(0, 8)) {
     const text = prot.fileText?.(run.path);
     if (isOurs(run.path, prot, text)) {
-      const r = cliRefusal({ args: run.args, program: run.path, known: true }, gated);
+      // a hook bundle (by its name or its text, not the CLI's) takes `<harness> <event>`
+      const hook = (/^hook[\w-]*\.[cm]?js$/.test(base(run.path)) || (text !== undefined && !CLI_TEXT.test(text) && HOOK_TEXT.test(text))) && run.args[0] !== 'hook';
+      const r = cliRefusal({ args: [...(hook ? ['hook'] : []), ...run.args], program: run.path, known: true }, gated);
       if (r) return r;
       continue;
     }
