@@ -94,9 +94,7 @@ function simpleCommands(tokens: Token[], facts: LineFacts): Simple[] {
       if (cur.words.length || cur.redirs.length) out.push(cur);
       cur = { words: [], redirs: [], piped: t.text === '|' || t.text === '|&' };
     } else if (t.kind === 'redir') {
-      if (t.complete) pendingRedir = undefined;
-      else if (t.text.startsWith('<<')) cur.redirs.push({ op: t.text, target: '' });
-      else pendingRedir = t.text;
+      pendingRedir = t.complete ? undefined : t.text;
     } else if (pendingRedir !== undefined) {
       cur.redirs.push({ op: pendingRedir, target: t.text });
       pendingRedir = undefined;

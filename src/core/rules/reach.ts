@@ -154,7 +154,7 @@ export function pathCandidates(code: string): string[] {
 
 /** Calls in a program's code that write, move, delete or re-permission files, or hand work to a shell. */
 const WRITE_API =
-  /\b(?:write|writelines|write_text|write_bytes|writeFile\w*|appendFile\w*|createWriteStream|rmtree|rmdir\w*|unlink\w*|remove|removedirs|rename\w*|replace|move|copy\w*|cp\w*|rm|rmSync|truncate\w*|chmod\w*|chown\w*|symlink\w*|link\w*|mkdir\w*|makedirs|dump|save\w*|system|popen|spawn\w*|exec\w*|call|check_call|check_output|run|Popen|extractall|unpack_archive|utime|touch|print\s*\{|syswrite|File\.(?:write|open|delete)|FileUtils|Files\.(?:write|delete|move|copy))\s*[(\s{]|\bopen\s*\([^()]{0,512},\s*(?!['"]r[bt]?['"])|(?:^|[^<])>{1,2}\s*['"$]|\bos\.open\b|\bfs\.(?:rm|promises)\b/;
+  /\b(?:write|writelines|write_text|write_bytes|writeFile\w*|appendFile\w*|createWriteStream|rmtree|rm_rf|rm_r|rm_f|remove_dir|remove_entry\w*|mv|cp_r|rmdir\w*|unlink\w*|remove|removedirs|rename\w*|replace|move|copy\w*|cp\w*|rm|rmSync|truncate\w*|chmod\w*|chown\w*|symlink\w*|link\w*|mkdir\w*|makedirs|dump|save\w*|system|popen|spawn\w*|exec\w*|call|check_call|check_output|run|Popen|extractall|unpack_archive|utime|touch|print\s*\{|syswrite|File\.(?:write|open|delete)|FileUtils|Files\.(?:write|delete|move|copy))\s*[(\s{]|\bopen\s*\([^()]{0,512},\s*(?!['"]r[bt]?['"])|(?:^|[^<])>{1,2}\s*['"$]|\bos\.open\b|\bfs\.(?:rm|promises)\b/;
 
 /** Does this code look like it writes files (or runs something that might)? */
 export function codeWrites(code: string): boolean {
