@@ -244,7 +244,7 @@ function command(cmd: Simple, w: Walk, depth: number, line: string): void {
   else if (words[0].includes('/') && !isVariable(words[0])) w.facts.runs.push({ path: resolvePath(words[0], w), args, dir: here(w), shell: false });
   if (prog === 'find') findExec(args, w, depth, line);
   if (UNPACKERS.has(prog)) unpack(prog, args, w);
-  if (prog === 'git' && GIT_TREE.test(args.find(a => !a.startsWith('-')) ?? '')) gitTree(args, w);
+  if (prog === 'git') gitTree(args, w);
   for (const write of fileWrites(prog, args)) w.facts.writes.push({ path: resolvePath(write.path, w), op: write.op });
   copySources(prog, args, cmd, w);
 }
@@ -356,7 +356,7 @@ function gitTree(args: string[], w: Walk): void {
     else rest.push(args[k]);
   }
   const at = rest.findIndex(a => !a.startsWith('-'));
-  w.facts.git.push({ sub: rest[at], args: rest.slice(at + 1), dir });
+  if (at >= 0 && GIT_TREE.test(rest[at])) w.facts.git.push({ sub: rest[at], args: rest.slice(at + 1), dir });
 }
 
 /** The files a copy reads (cp SRC DST, ln, install, rsync, cat SRC > DST, dd if=): absolute. */
