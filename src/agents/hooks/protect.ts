@@ -199,7 +199,7 @@ const hookCount = (text: string) => (text.match(/failure-memory[^\n]{0,400}\bhoo
 
 /** Why an edit tool may not make this change, or undefined. `cwd` is absolute (relative paths start there). */
 export function editRefusal(call: EditCall, cwd: string, prot: Protected): Refusal | undefined {
-  const abs = call.paths.map(p => slash(isAbsolute(p) ? resolve(p) : resolve(cwd, p)));
+  const abs = [...new Set(call.paths.map(p => slash(isAbsolute(p) ? resolve(p) : resolve(cwd, p))))];
   const mentions = (re: RegExp) => call.texts.some(t => re.test(t));
   for (const p of abs) {
     if (relation(p, prot.memoryDir)) return memoryRefusal('edit');

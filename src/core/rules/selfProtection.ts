@@ -285,7 +285,9 @@ function namesRefusal(n: Names, prot: Protected, code: RefusalCode, what = 'this
 }
 
 /** The refusal for writes that touch the memory folder, Failure Memory's settings, its own code or its hook entries. */
-export function writeRefusal(writes: LineFacts['writes'], namesOurSettings: boolean, prot: Protected, fromCode = false): Refusal | undefined {
+export function writeRefusal(all: LineFacts['writes'], namesOurSettings: boolean, prot: Protected, fromCode = false): Refusal | undefined {
+  // a line of 25,000 redirections to one file is one write
+  const writes = [...new Map(all.map(w => [`${w.op}\n${w.path}`, w])).values()];
   for (const w of writes) {
     if (relation(w.path, prot.memoryDir) && !(fromCode && relation(w.path, prot.memoryDir) === 'ancestor' && !/\/\.?vscode$/.test(w.path))) return memoryRefusal(w.op);
     const s = relation(w.path, prot.settings);
