@@ -10,7 +10,7 @@
 import { lex, type Token } from '../approach/lexer';
 import { WRAPPERS } from '../approach/wrappers';
 import { wildcard } from '../approach/glob';
-import { inlineCode, interpreterOf, scriptArg, substitutionValue } from './reach';
+import { baseName, inlineCode, interpreterOf, scriptArg, substitutionValue } from './reach';
 
 /** What a command line does to Failure Memory, as far as its words tell. */
 export interface LineFacts {
@@ -429,8 +429,10 @@ function copyWrites(prog: string, args: string[], positional: string[]): Array<{
   if (dest === undefined) return [];
   const sources = positional.filter(p => p !== dest);
   const intoFolder = target !== undefined || sources.length > 1 || /(?:^|\/)\.{0,2}$/.test(dest);
-  const name = (src: string) => src.replace(/\/+$/, '').replace(/^.*\//, '');
-  const written = intoFolder && sources.length ? sources.map(src => ({ path: name(src) && !/\/\.?$/.test(src) ? `${dest}/${name(src)}` : dest, op: 'write' as const })) : [{ path: dest, op: 'write' as const }];
+  const name = baseName;
+  // `src/.` (and rsync's `src/`) copies what the folder holds, not the folder
+  const contents = (src: string) => src.endsWith('/.') || src === '.' || (prog === 'rsync' && src.endsWith('/'));
+  const written = intoFolder && sources.length ? sources.map(src => ({ path: name(src) && !contents(src) ? `${dest}/${name(src)}` : dest, op: 'write' as const })) : [{ path: dest, op: 'write' as const }];
   const removes = prog === 'mv' || (prog === 'rsync' && args.some(a => a.startsWith('--delete') || a === '--remove-source-files'));
   return [...written, ...(removes ? sources.map(path => ({ path, op: prog === 'mv' ? ('move' as const) : ('delete' as const) })) : [])];
 }
@@ -443,7 +445,7 @@ function findTargets(args: string[]): Array<{ path: string; op: WriteOp }> {
   const names: string[] = [];
   for (let k = 0; k < args.length - 1; k++) {
     if (!/^-i?(?:name|path|wholename)$/.test(args[k]) || args[k - 1] === '-not' || args[k - 1] === '!') continue;
-    const last = args[k + 1].replace(/\/+$/, '').replace(/^.*\//, '');
+    const last = baseName(args[k + 1]);
     if (!/^\**$/.test(last)) names.push(last);
   }
   const roots = findRoots(args);

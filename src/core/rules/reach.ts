@@ -224,13 +224,30 @@ export function substitutionValue(words: readonly string[], pwd: string): string
       return plain.length === 1 && !/[%\\]/.test(plain[0]) ? plain[0] : plain[0] === '%s' ? plain.slice(1).join('') : undefined;
     case 'pwd':
       return pwd;
-    case 'dirname':
-      return plain.length === 1 ? plain[0].replace(/\/+[^/]*\/*$/, '') || (plain[0].startsWith('/') ? '/' : '.') : undefined;
+    case 'dirname': {
+      if (plain.length !== 1) return undefined;
+      const p = trimSlashes(plain[0]);
+      const cut = p.lastIndexOf('/');
+      return cut < 0 ? '.' : trimSlashes(p.slice(0, cut)) || '/';
+    }
     case 'basename':
-      return plain.length >= 1 ? plain[0].replace(/\/+$/, '').replace(/^.*\//, '') : undefined;
+      return plain.length >= 1 ? baseName(plain[0]) : undefined;
     case 'realpath': case 'readlink':
       return plain.length === 1 ? plain[0] : undefined;
     default:
       return undefined;
   }
 }
+
+/** A path without its trailing slashes (linear: no regex backtracking on a run of them). */
+export function trimSlashes(p: string): string {
+  let end = p.length;
+  while (end > 0 && p[end - 1] === '/') end--;
+  return p.slice(0, end);
+}
+
+/** The last segment of a path (`a/b/` → b). */
+export const baseName = (p: string): string => {
+  const t = trimSlashes(p);
+  return t.slice(t.lastIndexOf('/') + 1);
+};

@@ -24,8 +24,6 @@ export interface Refusal {
 
 const GLOBAL_VALUE_OPTIONS = new Set(['--workspace', '--threshold']);
 const INTERRUPT_CODES = new Set([129, 130, 131, 143, 148]);
-/** Our subcommands that only read: allowed by any route. */
-const READ_ONLY_SUBS = new Set(['check', 'list', 'recall', 'reflect', 'brief', 'doctor', 'report', 'export', 'redact', 'help', 'version', 'mcp', 'replay']);
 
 // ---------------------------------------------------------------------------------------------
 // The verdict
