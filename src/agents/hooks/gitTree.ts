@@ -3,7 +3,6 @@
 // on those paths only), and only for such a command: a harness configuration committed before
 // setup-agents changed it is put back by `git checkout .`; an untracked one is deleted by `git clean`.
 
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 
@@ -20,6 +19,8 @@ interface Entry {
 }
 
 function status(dir: string, files: readonly string[]): { top: string; entries: Entry[] } | undefined {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for a git command that rewrites the work tree (a few ms on every hook call otherwise)
+  const { execFileSync } = require('node:child_process') as typeof import('node:child_process');
   try {
     const top = execFileSync('git', ['-C', dir, 'rev-parse', '--show-toplevel'], { encoding: 'utf8', timeout: 3000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
     const inside = files.filter(f => !relative(top, f).startsWith('..'));

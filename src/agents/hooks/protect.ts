@@ -4,7 +4,6 @@
 // the payload of every harness in one pass, so no adapter needs to know about it.
 
 import { readFileSync, statSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import { isAbsolute, join, resolve } from 'node:path';
 import { gateConfigRefusal, memoryRefusal, ownCodeRefusal, relation, settingsRefusal, type Protected, type Refusal } from '../../core/rules/selfProtection';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
@@ -91,7 +90,8 @@ function boundedText(file: string): string | undefined {
     const st = statSync(file);
     if (!st.isFile() || st.size > MAX_READ) return undefined;
     let bytes = readFileSync(file);
-    if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes, { maxOutputLength: 4 * MAX_READ });
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for a gzip archive (it costs every hook call otherwise)
+    if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = (require('node:zlib') as typeof import('node:zlib')).gunzipSync(bytes, { maxOutputLength: 4 * MAX_READ });
     return bytes.toString('latin1');
   } catch {
     return undefined;
