@@ -7,7 +7,7 @@
 
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { shortName } from '../../store/agentRuns';
+import { shortName, writableDir } from '../../store/agentRuns';
 
 /** A claim older than this is no evidence (a call that never posted: refused by the user, the harness gone). */
 const CLAIM_MS = 6 * 60 * 60 * 1000;
@@ -20,7 +20,8 @@ const claimKey = (callId: string | undefined, command: string) => `pre\n${callId
 /** The pre hook lets this call run: one claim for its post (several calls of one command may be in flight). */
 export function claimPre(memoryFolder: string, callId: string | undefined, command: string, now = Date.now()): void {
   try {
-    const dir = join(callsDir(memoryFolder), `pre-${shortName(claimKey(callId, command))}`);
+    // never through a link, and with the memory folder's .gitignore when this makes the folder
+    const dir = join(writableDir(memoryFolder, 'hook-calls'), `pre-${shortName(claimKey(callId, command))}`);
     mkdirSync(dir, { recursive: true });
     closeSync(openSync(join(dir, `${now.toString(36)}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`), 'wx'));
     // claims of this command that never saw their post (a call the user refused, a harness gone)
@@ -83,13 +84,14 @@ function proc(pid: number): Proc | undefined {
 
 const SHELL_COMM = /^(?:sh|bash|dash|zsh|ksh|ash|mksh|fish|busybox|env|timeout|nice|nohup|sudo|failure-memory)$/;
 
-/** This process's ancestors, nearest first (pid 1 and above excluded), at most 64. */
-function ancestors(from = process.ppid): Proc[] {
+/** This process's ancestors, nearest first (pid 1 and above excluded), at most 64; up to the first `until` accepts when given. */
+function ancestors(from = process.ppid, until?: (p: Proc) => boolean): Proc[] {
   const out: Proc[] = [];
   for (let pid = from; pid > 1 && out.length < 64; ) {
     const p = proc(pid);
     if (!p) break;
     out.push(p);
+    if (until?.(p)) break;
     pid = p.ppid;
   }
   return out;
@@ -105,8 +107,8 @@ export function noteHarness(memoryFolder: string): void {
   if (process.platform !== 'linux') return;
   try {
     // the launcher execs the hook's node: the ancestors start at whatever ran the launcher
-    const harness = ancestors().find(p => !SHELL_COMM.test(p.comm));
-    if (!harness) return;
+    const harness = ancestors(process.ppid, p => !SHELL_COMM.test(p.comm)).pop();
+    if (!harness || SHELL_COMM.test(harness.comm)) return;
     const file = join(agentsDir(memoryFolder), `${harness.pid}-${harness.start}`);
     try {
       statSync(file);
@@ -114,7 +116,7 @@ export function noteHarness(memoryFolder: string): void {
     } catch {
       // not noted yet
     }
-    mkdirSync(agentsDir(memoryFolder), { recursive: true });
+    mkdirSync(join(writableDir(memoryFolder, 'hook-calls'), 'agents'), { recursive: true });
     writeFileSync(file, harness.comm.slice(0, 64));
   } catch {
     // nothing noted: the CLI's own check has less to go on, the pre hook's refusals still hold
