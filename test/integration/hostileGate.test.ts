@@ -7,7 +7,7 @@
 // the user may do, and a post no pre hook saw records nothing.
 import assert from 'node:assert/strict';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { tempFolders } from '../support/tempFolders';
@@ -140,6 +140,16 @@ describe('a hostile agent against the Claude Code hooks as setup-agents writes t
       'git clean -fdx',
       `cp -r ${evil}/.vscode .`,
     ]);
+  });
+
+  test('a link to the memory is refused; one made some other way is written through to where it points', () => {
+    refused(['ln -s .vscode/failure-memory m']);
+    symlinkSync('.vscode/failure-memory', join(lab.ws, 'm'));
+    symlinkSync('.vscode/failure-memory/memory.json', join(lab.ws, 'm.json'));
+    refused(['rm -rf m/', 'rm -rf m/*', 'echo {} > m.json', "python3 -c \"import shutil; shutil.rmtree('m/')\"", 'ln .vscode/failure-memory/memory.json hard.json']);
+    // the links are a change of the work tree (a retry after a change is let through): gone again
+    for (const link of ['m', 'm.json']) unlinkSync(join(lab.ws, link));
+    assert.equal(pre(lab, 'npm test').decision, 'deny');
   });
 
   test('an archive unpacked over the workspace, a script written then run: refused by their content', () => {

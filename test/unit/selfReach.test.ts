@@ -135,6 +135,15 @@ describe('the verdict, by path and by content', () => {
     assert.equal(verdict('printf x >> .vscode/settings.json', { ...free, settingsBroken: () => true }), 'settings');
   });
 
+  test('a write through a link is judged where the link points; a hard link to our files is a write of them', () => {
+    const linked = { ...PROT, realPath: (p: string) => p.replace(`${WS}/m`, `${WS}/.vscode/failure-memory`) };
+    assert.equal(verdict('rm -rf m/*', linked), 'memory-files');
+    assert.equal(verdict('echo {} > m/memory.json', linked), 'memory-files');
+    assert.equal(verdict('rm -rf n/*', linked), 'allow');
+    assert.equal(verdict('ln .vscode/failure-memory/memory.json h.json'), 'memory-files');
+    assert.equal(verdict('cp -l ~/.failure-memory/bin/failure-memory x'), 'own-code');
+  });
+
   test('every harness configuration while gates are set up, none of them before', () => {
     for (const line of ['echo \'{"disableAllHooks": true}\' > .claude/settings.local.json', 'rm ~/.claude/settings.json', 'cp /tmp/h .clinerules/hooks/PreToolUse', 'mv .claude x']) {
       assert.equal(verdict(line), 'gate-config', line);

@@ -3,7 +3,7 @@
 // and to its edit tools (Write, Edit, apply_patch, write_file, replace_in_file, …), read here from
 // the payload of every harness in one pass, so no adapter needs to know about it.
 
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { gateConfigRefusal, memoryRefusal, ownCodeRefusal, relation, settingsRefusal, type Protected, type Refusal } from '../../core/rules/selfProtection';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
@@ -75,10 +75,31 @@ export function protectedFor(workspace: string, opts: ProtectOptions = {}): Prot
     },
     fileText: boundedText,
     gitChanges: gitWouldChange,
+    realPath: linkedPath,
   };
 }
 
 const MAX_READ = 8 * 1024 * 1024;
+
+/** A path with the links of its longest existing part resolved (the rest, and everything from a glob on, kept as written). */
+function linkedPath(path: string): string {
+  const glob = path.search(/[*?[$`]/);
+  const cut = glob < 0 ? path.length : path.lastIndexOf('/', glob);
+  if (cut <= 0) return path;
+  let head = path.slice(0, cut);
+  let tail = path.slice(cut);
+  for (let k = 0; k < 64 && head.length > 1; k++) {
+    try {
+      return slash(realpathSync.native(head)) + tail;
+    } catch {
+      const cut = head.lastIndexOf('/');
+      if (cut <= 0) return path;
+      tail = head.slice(cut) + tail;
+      head = head.slice(0, cut);
+    }
+  }
+  return path;
+}
 
 /**
  * A file's text for the gate (a script it would run, an archive it would unpack: gzip is opened, a

@@ -434,7 +434,10 @@ function copyWrites(prog: string, args: string[], positional: string[]): Array<{
   const contents = (src: string) => src.endsWith('/.') || src === '.' || (prog === 'rsync' && src.endsWith('/'));
   const written = intoFolder && sources.length ? sources.map(src => ({ path: name(src) && !contents(src) ? `${dest}/${name(src)}` : dest, op: 'write' as const })) : [{ path: dest, op: 'write' as const }];
   const removes = prog === 'mv' || (prog === 'rsync' && args.some(a => a.startsWith('--delete') || a === '--remove-source-files'));
-  return [...written, ...(removes ? sources.map(path => ({ path, op: prog === 'mv' ? ('move' as const) : ('delete' as const) })) : [])];
+  // a hard link is a second name for the same file: writing to it later writes the source
+  const hardLink = (prog === 'ln' && !args.some(a => /^-[A-Za-z]*s/.test(a) || a === '--symbolic')) || (prog === 'cp' && args.some(a => /^-[A-Za-z]*l/.test(a) || a === '--link'));
+  const sourceOp: WriteOp | undefined = prog === 'mv' ? 'move' : removes ? 'delete' : hardLink ? 'write' : undefined;
+  return [...written, ...(sourceOp ? sources.map(path => ({ path, op: sourceOp })) : [])];
 }
 
 /**

@@ -52,6 +52,8 @@ export interface Protected {
   settingsBroken?: () => boolean;
   /** The text of a file the line runs or unpacks (bounded, an archive's names readable), undefined when it cannot be read. */
   fileText?: (path: string) => string | undefined;
+  /** A path with the links of its existing part resolved (a link in the workspace may point into a protected folder). */
+  realPath?: (path: string) => string;
   /** Would this git command change one of `files` (absolute)? The one it would change, else undefined. */
   gitChanges?: (git: LineFacts['git'][number], files: readonly string[]) => string | undefined;
 }
@@ -284,8 +286,11 @@ function namesRefusal(n: Names, prot: Protected, code: RefusalCode, what = 'this
 
 /** The refusal for writes that touch the memory folder, Failure Memory's settings, its own code or its hook entries. */
 export function writeRefusal(all: LineFacts['writes'], namesOurSettings: boolean, prot: Protected, fromCode = false): Refusal | undefined {
-  // a line of 25,000 redirections to one file is one write
-  const writes = [...new Map(all.map(w => [`${w.op}\n${w.path}`, w])).values()];
+  // a line of 25,000 redirections to one file is one write; a write through a link is a write where it points
+  const unique = [...new Map(all.map(w => [`${w.op}\n${w.path}`, w])).values()].slice(0, 4096);
+  const resolvable = prot.realPath ? unique.slice(0, 64) : [];
+  const linked = resolvable.map(w => ({ ...w, path: prot.realPath!(w.path) })).filter((w, k) => w.path !== resolvable[k].path);
+  const writes = [...unique, ...linked];
   for (const w of writes) {
     if (relation(w.path, prot.memoryDir) && !(fromCode && relation(w.path, prot.memoryDir) === 'ancestor' && !/\/\.?vscode$/.test(w.path))) return memoryRefusal(w.op);
     const s = relation(w.path, prot.settings);
