@@ -4,10 +4,10 @@
 // name; and the witness: a post records only what a pre hook let run, our CLI knows the harness it
 // runs under. (The same attacks through the real hooks: test/integration/hostileGate.test.ts.)
 import assert from 'node:assert/strict';
-import { mkdirSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { agentCliRefusal, claimPre, noteHarness, runByAgent, takePre } from '../../src/agents/hooks/witness';
+import { agentCliRefusal, claimPre, noteHarness, pruneWitness, runByAgent, takePre } from '../../src/agents/hooks/witness';
 import { lineFacts, relation } from '../../src/core/rules/lineFacts';
 import { inlineCode, namesIn, pathCandidates, substitutionValue } from '../../src/core/rules/reach';
 import { selfProtectionRefusal, type Protected } from '../../src/core/rules/selfProtection';
@@ -185,9 +185,14 @@ describe('the witness', () => {
     assert.equal(takePre(dir, undefined, 'npm  test'), false, 'another command line');
     assert.equal(takePre(dir, undefined, 'npm test'), true);
     assert.equal(takePre(dir, undefined, 'npm test'), false);
-    // a claim that never saw its post is no evidence hours later
+    // a claim that never saw its post is no evidence hours later, and is pruned with the call claims
     claimPre(dir, undefined, 'make', Date.now() - 7 * 3600_000);
     assert.equal(takePre(dir, undefined, 'make'), false);
+    claimPre(dir, undefined, 'cargo build', Date.now() - 7 * 3600_000);
+    const calls = join(dir, 'hook-calls');
+    for (const name of readdirSync(calls)) pruneWitness(calls, name, Date.now());
+    assert.deepEqual(readdirSync(calls).filter(n => n.startsWith('pre-')), [], 'taken and stale claims leave no folder behind');
+    assert.ok(existsSync(join(dir, '.gitignore')), 'a claim that makes the memory folder gives it its .gitignore');
   });
 
   test('our CLI knows the harness whose pre hook noted it (Linux), and refuses only the deciding subcommands there', { skip: process.platform !== 'linux' }, () => {

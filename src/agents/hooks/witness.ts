@@ -51,7 +51,14 @@ export function takePre(memoryFolder: string, callId: string | undefined, comman
     } catch {
       continue; // another post took it
     }
-    if (Number.isFinite(made) && now - made <= CLAIM_MS) return true;
+    if (Number.isFinite(made) && now - made <= CLAIM_MS) {
+      try {
+        rmdirSync(dir);
+      } catch {
+        // other calls of this command are in flight
+      }
+      return true;
+    }
   }
   try {
     rmdirSync(dir);
@@ -59,6 +66,22 @@ export function takePre(memoryFolder: string, callId: string | undefined, comman
     // another call's claim came meanwhile
   }
   return false;
+}
+
+/** Housekeeping with the call claims' (./callOnce.ts): claims older than their use, harnesses noted long ago. */
+export function pruneWitness(callsFolder: string, name: string, now: number): boolean {
+  const p = join(callsFolder, name);
+  const keep = name === 'agents' ? AGENT_MS : name.startsWith('pre-') ? CLAIM_MS : undefined;
+  if (keep === undefined) return false;
+  try {
+    // a claim says when it was made in its name; a noted harness, in its file's time
+    const madeAt = (f: string) => (name === 'agents' ? statSync(join(p, f)).mtimeMs : parseInt(f.split('-')[0], 36));
+    for (const f of readdirSync(p)) if (!(now - madeAt(f) <= keep)) rmSync(join(p, f), { force: true });
+    if (name !== 'agents') rmdirSync(p);
+  } catch {
+    // in use, or gone already
+  }
+  return true;
 }
 
 // ---- the harness process ----
