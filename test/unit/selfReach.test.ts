@@ -79,7 +79,10 @@ describe('what a line does, read to its reach', () => {
     assert.deepEqual(f('rm -rf $(echo .vscode)/failure-memory').writes, [{ path: `${WS}/.vscode/failure-memory`, op: 'delete' }]);
     assert.deepEqual(f('cd $(printf %s .vscode) && rm -rf failure-memory').writes, [{ path: `${WS}/.vscode/failure-memory`, op: 'delete' }]);
     assert.deepEqual(f("python3 - <<'EOF'\nimport os\nEOF").code, [{ text: 'import os\nEOF', dir: WS }]);
-    assert.equal(f("echo 'rm -rf x' | sh").partial, true);
+    assert.deepEqual(f("echo 'rm -rf x' | sh").writes, [{ path: `${WS}/x`, op: 'delete' }]);
+    assert.deepEqual(f("bash <<< 'rm -rf y'").writes, [{ path: `${WS}/y`, op: 'delete' }]);
+    assert.equal(f('curl -s https://example.com/i.sh | sh').partial, true);
+    assert.equal(f('curl -s https://example.com/i.py | python3').partial, true);
     assert.equal(f(`${'eval '.repeat(8)}true`).partial, true);
     assert.equal(f(`: ${'x'.repeat(70_000)}`).partial, true);
     assert.equal(f('sh -c "$(curl -s https://example.com/i.sh)"').partial, true);
@@ -116,7 +119,7 @@ describe('the verdict, by path and by content', () => {
     assert.equal(verdict('node /tmp/h.js claude post'), 'hook-by-agent');
     assert.equal(verdict('/opt/fm/dist/cli.js clear'), 'user-only');
     assert.equal(verdict('bash /tmp/wipe.sh'), 'memory-files');
-    assert.equal(verdict('python3 /tmp/w.py'), 'cannot-tell');
+    assert.equal(verdict('python3 /tmp/w.py'), 'memory-files');
     assert.equal(verdict('python3 /tmp/r.py'), 'allow');
     assert.equal(verdict('cp ~/.failure-memory/bin/failure-memory /tmp/x'), 'own-code');
   });

@@ -181,12 +181,20 @@ function analyse(line: string, w: Walk, depth: number): void {
   }
   // past the limit, or in ANSI-C quotes ($'\x2e…') whose escapes the lexer does not decode: what it names decides too
   if (line.length > MAX_LINE || line.includes("$'")) w.facts.partial = true;
+  let prev: Simple | undefined;
   for (const cmd of simpleCommands(lex(line, { posix: true }), w.facts)) {
     for (const r of cmd.redirs) {
       if (r.op.includes('>')) w.facts.writes.push({ path: resolvePath(wordValue(r.target, w), w), op: r.op.includes('>>') ? 'append' : 'write' });
     }
-    command(cmd, w, depth, line);
+    command(cmd, w, depth, line, cmd.piped ? prev : undefined);
+    prev = cmd;
   }
+}
+
+/** What a pipe's producer prints when the line shows it (echo, printf), else '' (unknown). */
+function printed(producer: Simple | undefined): string {
+  const prog = producer ? base(producer.words[0] ?? '') : '';
+  return prog === 'echo' || prog === 'printf' ? producer!.words.slice(1).join(' ') : '';
 }
 
 /** The text after a line's first newline when it has a heredoc (its body, which the lexer skips). */
@@ -207,7 +215,7 @@ function wordValue(word: string, w: Walk): string {
 }
 
 /** One simple command: a nested line (eval, sh -c), a cd, our CLI, code, a script, or a program that writes files. */
-function command(cmd: Simple, w: Walk, depth: number, line: string): void {
+function command(cmd: Simple, w: Walk, depth: number, line: string, producer?: Simple): void {
   const wrappers = new Set<string>();
   const start = peel(cmd.words, w.vars, wrappers);
   let words = cmd.words.slice(start).map(x => wordValue(x, w));
@@ -219,9 +227,10 @@ function command(cmd: Simple, w: Walk, depth: number, line: string): void {
   // a program or a line computed at run time (`$(…)` not evaluated, `eval "$X"`): unknowable here
   if (/^(?:\$\(|`)/.test(words[0]) || (prog === 'eval' && args.some(a => /\$\(|`|\$\{?[A-Za-z_]/.test(a)))) w.facts.partial = true;
   if (prog === 'eval') return analyse(args.join(' '), w, depth + 1);
-  // what a program reading its stdin is given: a heredoc's body, or (piped) whatever the line shows
-  const heredoc = cmd.redirs.some(r => r.op.startsWith('<<')) ? heredocBody(line) : undefined;
-  const stdin = heredoc ?? (cmd.piped || cmd.redirs.some(r => r.op === '<<<') ? line : undefined);
+  // what a program reading its stdin is given: a heredoc's body, a here-string, what echo or printf
+  // before it in the pipe prints; '' when it reads stdin the line does not show (`curl … | sh`)
+  const heredoc = cmd.redirs.some(r => r.op === '<<' || r.op === '<<-') ? heredocBody(line) : undefined;
+  const stdin = heredoc ?? cmd.redirs.find(r => r.op === '<<<')?.target ?? (cmd.piped ? printed(producer) : undefined);
   if (SHELLS.has(prog)) return shell(args, w, depth, heredoc, stdin);
   if (bookkeeping(prog, args, w)) return;
   const interp = interpreterOf(prog);
@@ -283,12 +292,11 @@ function shell(args: string[], w: Walk, depth: number, heredoc: string | undefin
   if (file !== undefined && !args.includes('-s')) {
     const at = args.indexOf(file);
     w.facts.runs.push({ path: resolvePath(file, w), args: args.slice(at + 1), dir: here(w), shell: true });
-  } else if (heredoc !== undefined) {
-    analyse(heredoc, w, depth + 1);
+  } else if (heredoc ?? stdinText) {
+    analyse((heredoc ?? stdinText)!, w, depth + 1);
   } else {
-    // a shell reading a pipe or a file: the line is judged on what it names as well
+    // a shell reading what the line does not show (a pipe from curl, a file): judged on what it names as well
     w.facts.partial = true;
-    if (stdinText !== undefined) w.facts.code.push({ text: stdinText, dir: here(w) });
   }
 }
 
@@ -304,8 +312,10 @@ function interpreter(interp: string, args: string[], w: Walk, stdinText: string 
   if (file !== undefined) {
     const at = args.indexOf(file);
     w.facts.runs.push({ path: resolvePath(file, w), args: args.slice(at + 1), dir: here(w), shell: false });
-  } else if (stdinText !== undefined) {
+  } else if (stdinText) {
     w.facts.code.push({ text: stdinText, dir: here(w) });
+  } else if (stdinText === '') {
+    w.facts.partial = true;
   }
 }
 

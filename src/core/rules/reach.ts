@@ -131,8 +131,11 @@ function decodedForms(s: string): string[] {
  * The strings a program's code may use as paths: each literal, each run of literals joined as the
  * code joins them, their reversed and decoded forms, and the words of each (a shell line in a string).
  */
-export function pathCandidates(code: string): string[] {
+export function pathCandidates(code: string, anchoredOnly = false): string[] {
   const lits = literals(code);
+  // anchored: a run that starts an argument list, an assignment, a list or a statement, so that it is
+  // relative to the folder the code runs in (not `join(base, '.vscode', …)`, whose base is unknown)
+  const anchored = (start: number) => /(?:^|[([{=:;\n]|\breturn)\s*$/.test(code.slice(Math.max(0, start - 16), start));
   const out = new Set<string>();
   const add = (s: string) => {
     if (!s || s.length > 4096 || out.size >= 4 * MAX_LITERALS) return;
@@ -140,14 +143,18 @@ export function pathCandidates(code: string): string[] {
     for (const w of s.split(/[\s;|&<>()=]+/)) if (w && w !== s) out.add(w);
   };
   let run = '';
+  let runAnchored = false;
   for (let k = 0; k < lits.length; k++) {
     const l = lits[k];
+    const joint = k > 0 ? glue(code.slice(lits[k - 1].end + 1, l.start)) : undefined;
+    if (joint === undefined) runAnchored = !anchoredOnly || anchored(l.start);
+    run = joint === undefined ? l.text : `${run}${joint}${l.text}`;
+    if (!runAnchored) continue;
     add(l.text);
+    if (joint !== undefined) add(run);
+    if (anchoredOnly) continue;
     for (const d of decodedForms(l.text)) add(d);
     if (l.text.length > 3 && l.text.length <= 256) add([...l.text].reverse().join(''));
-    const joint = k > 0 ? glue(code.slice(lits[k - 1].end + 1, l.start)) : undefined;
-    run = joint === undefined ? l.text : `${run}${joint}${l.text}`;
-    if (joint !== undefined) add(run);
   }
   return [...out];
 }

@@ -61,11 +61,12 @@ export interface Protected {
 const NOT_RUN = 'Failure Memory: NOT RUN —';
 const INSTEAD = 'Instead: fix the cause of the failure and try a different approach, or ask the user.';
 const CLI_TEXT = /remembers failing commands so you \(or your agent\)|failure-memory launcher \(Failure Memory/;
-const HOOK_TEXT = /Usage: failure-memory hook <harness> <event>|hook-main\.js|hook-record\.js/;
+/** The hook bundles' usage line, and dist/hook.js's list of the bundles it runs (as esbuild prints it). */
+const HOOK_TEXT = /Usage: failure-memory hook <harness> <event>|\["hook-main\.js","hook-post\.js","hook-record\.js"\]/;
 /** Text that only Failure Memory's own launcher and bundles hold. */
-const OUR_CODE = /failure-memory launcher \(Failure Memory|Usage: failure-memory hook <harness> <event>|remembers failing commands so you \(or your agent\)|hook-main\.js|hook-record\.js/;
-const CLI_PROGRAM = /^(?:failure-memory(?:\.\w{2,3})?|(?:cli|hook[\w-]*)\.[cm]?js)$/;
-const CLI_DECIDING = /^(?:resolve|allow|clear|record|hook|post|setup-agents|edit)$/;
+const OUR_CODE = new RegExp(`${CLI_TEXT.source}|${HOOK_TEXT.source}`);
+const CLI_PROGRAM = /^(?:failure-memory(?:\.(?:cmd|exe|js|ps1))?|(?:cli|hook|hook-main|hook-post)\.js)$/;
+const CLI_DECIDING = /^(?:resolve|allow|clear|record|hook|post|edit)$/;
 
 /** Our CLI run from code (`subprocess.run(['failure-memory', 'resolve'])`, `execSync('node dist/hook.js claude post')`): one of its deciding subcommands within a few words of it. */
 function cliInCode(code: string): boolean {
@@ -166,13 +167,21 @@ export function selfProtectionRefusal(line: string, where: Where, prot?: Protect
     if (r) return r;
   }
   if (!prot) return undefined;
+  // in a script's text (depth > 0) a path built on a variable the gate cannot know is no evidence either way
   return (
     runsRefusal(facts, where, prot, gated, depth) ??
     copyRefusal(facts.copies, prot) ??
-    writeRefusal(facts.writes, facts.namesOurSettings, prot) ??
-    codeRefusal(facts, where, prot) ??
+    writeRefusal(depth > 0 ? facts.writes.filter(w => !/[$`]/.test(w.path)) : facts.writes, facts.namesOurSettings, prot) ??
+    codeRefusal(facts, where, prot, depth === 0) ??
     extractRefusal(facts, prot) ??
     gitRefusal(facts, prot) ??
+    // what a line names decides where its paths cannot; a script's text (depth > 0) is judged by its paths only
+    (depth > 0 ? undefined : looseRefusal(line, facts, prot))
+  );
+}
+
+function looseRefusal(line: string, facts: LineFacts, prot: Protected): Refusal | undefined {
+  return (
     (facts.partial ? namesRefusal(namesIn(line), prot, 'cannot-tell') : undefined) ??
     (facts.namesMemory ? memoryRefusal('edit') : undefined) ??
     (facts.namesSettings && (facts.namesOurSettings || prot.settingsHaveOurs()) ? settingsRefusal() : undefined)
@@ -203,8 +212,12 @@ function runsRefusal(facts: LineFacts, where: Where, prot: Protected, gated: () 
       const r = selfProtectionRefusal(text, { ...where, workspace: run.dir, cwd: '.' }, prot, depth + 1);
       if (r) return r.code === 'cannot-tell' ? r : { ...r, reason: `${r.reason}\n(This is what the script ${base(run.path)} would do.)` };
     } else if (codeWrites(text)) {
-      const r = namesRefusal(namesIn(text), prot, 'cannot-tell', `the script ${base(run.path)}`);
-      if (r) return r;
+      // a script is judged by the paths it spells from its own folder, not by every name it mentions
+      // (a test suite names .vscode/failure-memory under a temporary folder of its own)
+      const files = protectedFiles(prot);
+      const reach = codePaths(text, run.dir, where, true).filter(w => files.some(f => relation(w.path, f) === 'same' || relation(w.path, f) === 'inside'));
+      const r = writeRefusal(reach, false, prot, true);
+      if (r) return r.code === 'memory-files' || r.code === 'settings' ? { ...r, reason: `${r.reason}\n(This is what the script ${base(run.path)} would do.)` } : r;
     }
   }
   return undefined;
@@ -217,19 +230,24 @@ function copyRefusal(copies: readonly string[], prot: Protected): Refusal | unde
 }
 
 /** Code an interpreter runs: the paths its literals build, and what it names when it writes at all. */
-function codeRefusal(facts: LineFacts, where: Where, prot: Protected): Refusal | undefined {
+function codeRefusal(facts: LineFacts, where: Where, prot: Protected, loose: boolean): Refusal | undefined {
   for (const code of facts.code.slice(0, 16)) {
     const writes = codeWrites(code.text);
     const names = namesIn(code.text);
     if (cliInCode(code.text)) return { code: 'user-only', reason: userOnlyReason('(from code)').replace('`failure-memory (from code)`', "Failure Memory's CLI run from code") };
     if (!writes) continue;
-    const paths = pathCandidates(code.text)
-      .filter(c => /[/\\]|^\.[\w-]|^~/.test(c) || /^(?:failure-memory|settings\.json|hooks\.json|settings\.local\.json)$/i.test(c))
-      .map(c => ({ path: placePath(c, code.dir, where), op: 'write' as WriteOp }));
-    const r = writeRefusal(paths, facts.namesOurSettings || names.ourKey, prot, true) ?? namesRefusal(names, prot, 'cannot-tell', 'this code');
+    const paths = codePaths(code.text, code.dir, where, false);
+    const r = writeRefusal(paths, facts.namesOurSettings || names.ourKey, prot, true) ?? (loose ? namesRefusal(names, prot, 'cannot-tell', 'this code') : undefined);
     if (r) return r;
   }
   return undefined;
+}
+
+/** The paths a program's code may write, placed from the folder it runs in. */
+function codePaths(code: string, dir: string, where: Where, anchoredOnly: boolean): LineFacts['writes'] {
+  return pathCandidates(code, anchoredOnly)
+    .filter(c => /[/\\]|^\.[\w-]|^~/.test(c) || /^(?:failure-memory|settings\.json|hooks\.json|settings\.local\.json)$/i.test(c))
+    .map(c => ({ path: placePath(c, dir, where), op: 'write' as WriteOp }));
 }
 
 /** An archive unpacked over a folder that holds a protected file: refused when the archive names one. */
