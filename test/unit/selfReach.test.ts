@@ -156,6 +156,15 @@ describe('the verdict, by path and by content', () => {
     assert.equal(verdict('failure-memory record --command x --exit-code 1', { ...PROT, gatesSetUp: () => false }), 'allow');
   });
 
+  test("scripts that name the memory folder under a folder of their own (Failure Memory's own tests and benches) run", () => {
+    files['/tmp/bench.mjs'] = "const dir = path.join(ws, '.vscode', 'failure-memory');\nfs.rmSync(dir, { recursive: true });\n// through the hook, exactly as setup-agents writes it\n";
+    files['/tmp/pairs.sh'] = '#!/bin/sh\nws=$(mktemp -d)\njournal="$ws/.vscode/failure-memory/journal.jsonl"\nrm -f "$journal"\n';
+    files['/tmp/esbuild.mjs'] = "entryPoints: ['src/hook.ts'], outfile: 'dist/hook-main.js'";
+    assert.equal(verdict('node /tmp/bench.mjs'), 'allow');
+    assert.equal(verdict('sh /tmp/pairs.sh after'), 'allow');
+    assert.equal(verdict('node /tmp/esbuild.mjs'), 'allow');
+  });
+
   test('ordinary work goes through', () => {
     for (const line of [
       'cp results/*.json . && ls -la',
