@@ -135,7 +135,11 @@ export function pathCandidates(code: string, anchoredOnly = false): string[] {
   const lits = literals(code);
   // anchored: a run that starts an argument list, an assignment, a list or a statement, so that it is
   // relative to the folder the code runs in (not `join(base, '.vscode', …)`, whose base is unknown)
-  const anchored = (start: number) => /(?:^|[([{=:;\n]|\breturn)\s*$/.test(code.slice(Math.max(0, start - 16), start));
+  const anchored = (start: number) => {
+    let k = start;
+    while (k > 0 && (code[k - 1] === ' ' || code[k - 1] === '\t')) k--;
+    return k === 0 || '([{=:;\n'.includes(code[k - 1]) || code.slice(Math.max(0, k - 6), k) === 'return';
+  };
   const out = new Set<string>();
   const add = (s: string) => {
     if (!s || s.length > 4096 || out.size >= 4 * MAX_LITERALS) return;
