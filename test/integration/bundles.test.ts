@@ -16,13 +16,13 @@ const META = resolve(ROOT, 'dist/meta/bundles.json');
 /** Kilobytes (1,024 bytes) each bundle may weigh. A new bundle needs an entry here. */
 const BUDGET_KB: Record<string, number> = {
   'dist/extension.js': 1600,
-  'dist/cli.js': 2350,
+  'dist/cli.js': 2400,
   'dist/team-sync.js': 1100,
   'dist/embed-worker.js': 1600,
   // the hooks: dist/hook.js loads one of the others
   'dist/hook.js': 4,
-  'dist/hook-main.js': 390,
-  'dist/hook-post.js': 430,
+  'dist/hook-main.js': 410,
+  'dist/hook-post.js': 460,
   'dist/hook-record.js': 460,
   // the panel's browser code
   'dist/webview.js': 110,
