@@ -1,6 +1,6 @@
 // The settings of a workspace as every door outside VS Code sees them (CLI, hooks, MCP): its
-// .vscode/settings.json read once, validated with core/config.ts's schema (the extension validates
-// VS Code's configuration with the same schema). Light on purpose: the pre hook reads this on every
+// .vscode/settings.json read once, validated by core/config.ts against the declarations (the extension validates
+// VS Code's configuration the same way). Light on purpose: the pre hook reads this on every
 // tool call, so it loads no store, no team database and no embeddings.
 
 import { mergeSettings, readConfig, type Settings, type SettingGetter } from '../core/config';

@@ -54,7 +54,7 @@ function shown(v: unknown): string {
 }
 
 /**
- * One setting, validated against the schema: the value, or the default with a problem saying what
+ * One setting, validated against its declaration: the value, or the default with a problem saying what
  * was wrong and what is used instead. Strings are trimmed; a list keeps its usable entries.
  */
 export function readSetting<K extends SettingKey>(get: SettingGetter, key: K, problems: string[]): SettingValue<K> {
