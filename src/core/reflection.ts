@@ -351,3 +351,20 @@ export function storeReflection(data: MemoryData, r: ReflectionRecord, max: numb
   data.reflections.push(r);
   if (data.reflections.length > max) data.reflections.splice(0, data.reflections.length - max);
 }
+
+/**
+ * A reflection kept on screen while its approach moves on, made current: one written by the
+ * heuristics is written again from the approach as it stands (its id and its similar failures
+ * kept); a language model's keeps the model's words, takes the approach's facts (status, counts,
+ * warnings, recent runs) and says at which count the words were written.
+ */
+export function followReflection(shown: ReflectionRecord, current: { data: MemoryData; approach: Approach | undefined; threshold: number; now?: Date }): ReflectionRecord {
+  if (!current.approach) return shown;
+  const fm = shown.failure_memory;
+  const fresh = buildReflection({ data: current.data, approach: current.approach, threshold: current.threshold, similar: fm.similar, id: fm.id, now: current.now });
+  if (fm.produced_by !== 'language-model') return fresh;
+  const then = failedText({ failures: fm.attempts, threshold: fm.threshold });
+  const nowText = failedText(approachCounts(current.approach, current.threshold));
+  const warnings = then === nowText ? fresh.failure_memory.warnings : [`Written by the language model when it ${then}; it has now ${nowText.replace(/^has /, '')}.`, ...fresh.failure_memory.warnings];
+  return { ...shown, failure_memory: { ...fresh.failure_memory, produced_by: fm.produced_by, ...(fm.model ? { model: fm.model } : {}), warnings } };
+}
