@@ -260,7 +260,7 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Judgi
   }
   // [ledger — see ./ledger.ts] every run of a remembered approach, passes included, with its git state
   const wasFailing = approach.failures > 0 || approach.status === 'exhausted';
-  const ledger: LedgerUpdate = stored ? recordRun(approach, attempt, wasFailing) : {};
+  const ledger: LedgerUpdate = stored ? recordRun(approach, attempt, wasFailing, data.edits) : {};
   // [flaky — see ./flaky.ts] pass and fail on the same code: not a loop, never exhausted for it
   const flaky = stored && flakyVerdict(approach.ledger).flaky;
 
