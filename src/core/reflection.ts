@@ -2,7 +2,8 @@
 // The engine fills the self-reflection from heuristics per error category; the host may replace
 // it with a language model's answer and marks which produced it.
 
-import { ADVICE, approachCategory, CATEGORY_NAMES, questionsFor, type Advice, type FailureCategory } from './text/advice';
+import { ADVICE, CATEGORY_NAMES, questionsFor, type Advice, type FailureCategory } from './text/advice';
+import { adviceFor } from './text/specificAdvice';
 import { approachCounts, type ApproachCounts } from './rules/counts';
 import { streakPatterns } from './rules/guardVerdict';
 import { describeApproach } from './memory';
@@ -174,8 +175,8 @@ const errorCount = (t: Attempt | undefined) => (t?.outcome === 'failure' ? Math.
  */
 function diagnose(a: Approach, threshold: number) {
   const counts = approachCounts(a, threshold);
-  const category = approachCategory(a);
-  const advice = ADVICE[category] ?? ADVICE.unknown;
+  const advice = adviceFor(a, threshold);
+  const category = advice.errorCategory;
   const sharedTests = recurringTests(currentStreakOrWindow(a));
   const failingTests = sharedTests.length ? sharedTests.map(t => t.name) : counts.failingTests;
   const lastDiffers = !!counts.recurring && !!counts.last && counts.recurring.times > 1 && counts.last.text !== counts.recurring.text;
@@ -335,7 +336,7 @@ export function buildReflection(input: ReflectionInput): ReflectionRecord {
       warnings: warningsFor(patterns, a, threshold, advice),
       recent: recentAttempts(a),
       similar,
-      questions: questionsFor(category),
+      questions: questionsFor(category, advice.question),
       error_category: category,
       produced_by: 'heuristics',
     },

@@ -41,8 +41,14 @@ export class StatusBar extends Disposable {
     const multi = groups.length > 1;
     const c = this.capture();
     let text: string;
-    // paused: the item says so and a click resumes
-    this.item.command = c.paused ? CommandId.ResumeCapture : CommandId.ShowMemory;
+    // paused: the item says so and a click resumes; with an approach exhausted, a click shows the
+    // memory at the one that failed last (the card of the run just stopped)
+    const latest = [...exhausted].sort((x, y) => ((y.a.lastFailure ?? '') > (x.a.lastFailure ?? '') ? 1 : -1))[0];
+    this.item.command = c.paused
+      ? CommandId.ResumeCapture
+      : latest
+        ? { command: CommandId.ShowMemory, title: vscode.l10n.t('Show Memory'), arguments: [{ folder: latest.g.folder.folder.uri.toString(), key: latest.a.key }] }
+        : CommandId.ShowMemory;
     if (c.paused) {
       text = `$(debug-pause) ${vscode.l10n.t('Failure Memory paused')}`;
       this.item.backgroundColor = undefined;

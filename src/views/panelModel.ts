@@ -9,7 +9,7 @@ import { ledgerLines } from '../core/rules/ledger';
 import { summarize } from '../core/memory';
 import { computeProgress } from '../core/rules/patterns';
 import { SIMILAR_MIN_SCORE, type RecallHit } from '../core/recall';
-import { ADVICE, approachCategory } from '../core/text/advice';
+import { adviceFor } from '../core/text/specificAdvice';
 import { approachCounts, type ApproachCounts } from '../core/rules/counts';
 import { cameText, errorTextOf, failedText, failureBadge, plainFromMarkdown, readableSignature } from '../core/text/shownText';
 import { countedRuns, currentStreak } from '../core/rules/streak';
@@ -108,7 +108,7 @@ export function approachView(folder: string, a: Approach, threshold: number, now
     progress: computeProgress(shown),
     tests: countedRuns(shown).map(t => (t.testResults ? { passed: t.testResults.passed, failed: t.testResults.failed, total: t.testResults.total } : null)),
     // the repeat worded for its cause: "change the code" for an assertion, "start the service" for a refused connection
-    patterns: patterns.map(p => clip(p.kind === 'same_error' ? ADVICE[approachCategory(a)].sameError : p.message, 500)),
+    patterns: patterns.map(p => clip(p.kind === 'same_error' ? adviceFor(a, threshold).sameError : p.message, 500)),
   };
   const history = ledgerLines(a, now);
   if (history.length) view.history = history.map(l => clip(l, 1000));
