@@ -4,9 +4,12 @@
 // content hashes: the larger part of memory.json in a repository), through the engine's own
 // applyAttempt. A fifth of the approaches exhausted, the rest failing one to four times, some
 // resolved by a pass; a few reflections and learnings. memory.json and its index as the store writes them.
+// Run directly, it seeds a folder (the end-to-end tests do so):
+//   node --import tsx bench/memorySeed.mjs DIR [--approaches 500] [--no-git]   → prints what it wrote, as JSON
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { applyAttempt, prepareAttempt } from '../src/core/memory.ts';
 import { addLearnings } from '../src/core/learnings.ts';
 import { buildReflection, storeReflection } from '../src/core/reflection.ts';
@@ -72,4 +75,11 @@ export async function seedWorkspace(ws, { approaches = DEFAULT_SETTINGS.limits.m
   fs.writeFileSync(path.join(dir, INDEX_FILE_NAME), indexText(data, written, fs.statSync(file)));
   const all = Object.values(data.approaches);
   return { approaches: all.length, exhausted: all.filter(a => a.status === 'exhausted').length, bytes: fs.statSync(file).size, file };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--approaches');
+  const seeded = await seedWorkspace(args[0], { git: !args.includes('--no-git'), ...(at >= 0 ? { approaches: Number(args[at + 1]) } : {}) });
+  console.log(JSON.stringify(seeded));
 }
