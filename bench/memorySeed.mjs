@@ -25,6 +25,18 @@ const ERRORS = [
   i => `Error: connect ECONNREFUSED 127.0.0.1:${3000 + i}`,
 ];
 
+/** Writes a memory into `ws` as the store does (memory.json, its index, the folder's .gitignore); returns memory.json's path. */
+export function writeMemory(ws, data) {
+  const dir = path.join(ws, '.vscode', 'failure-memory');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, '.gitignore'), '*\n');
+  const file = path.join(dir, 'memory.json');
+  const written = serializeMemory(data);
+  fs.writeFileSync(file, written.text);
+  fs.writeFileSync(path.join(dir, INDEX_FILE_NAME), indexText(data, written, fs.statSync(file)));
+  return file;
+}
+
 /**
  * Seeds `ws` (created when missing). `git`: a repository with `dirtyFiles` uncommitted files, each run
  * carrying the git state read once. Returns what was written.
@@ -66,13 +78,7 @@ export async function seedWorkspace(ws, { approaches = DEFAULT_SETTINGS.limits.m
   for (let i = 0; i < learnings; i++) {
     addLearnings(data.learnings, [{ type: 'learning', text: `Lesson ${i}: check the input of job${i} before the loop` }], { source: 'user', now: new Date((t += 1000)).toISOString(), newId });
   }
-  const dir = path.join(ws, '.vscode', 'failure-memory');
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, '.gitignore'), '*\n');
-  const file = path.join(dir, 'memory.json');
-  const written = serializeMemory(data);
-  fs.writeFileSync(file, written.text);
-  fs.writeFileSync(path.join(dir, INDEX_FILE_NAME), indexText(data, written, fs.statSync(file)));
+  const file = writeMemory(ws, data);
   const all = Object.values(data.approaches);
   return { approaches: all.length, exhausted: all.filter(a => a.status === 'exhausted').length, bytes: fs.statSync(file).size, file };
 }

@@ -17,8 +17,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { findFrame, findPanelFrame, isFrameOnScreen, REPO_ROOT, startVSCode } from '../test/e2e/harness.mjs';
+import { findFrame, REPO_ROOT, startVSCode } from '../test/e2e/harness.mjs';
 import { seedWorkspace } from './memorySeed.mjs';
+import { panelOpenTimes } from './panelTiming.mjs';
 
 process.env.E2E_QUIET ??= '1';
 const args = process.argv.slice(2);
@@ -41,31 +42,6 @@ async function until(probe, t0, what, limit = 30000) {
     await sleep(10);
   }
   return Math.round(performance.now() - t0);
-}
-
-async function panelTimes(h) {
-  const page = h.page;
-  const icon = page.locator('.activitybar .action-item a[aria-label^="Failure Memory"]').first();
-  const explorer = page.locator('.activitybar .action-item a[aria-label^="Explorer"]').first();
-  const visibleCard = async () => {
-    const frame = await findPanelFrame(page);
-    if (!frame || !(await isFrameOnScreen(frame))) return false;
-    return frame.locator('#section-exhausted article.card').first().isVisible();
-  };
-  const open = async () => {
-    const t0 = performance.now();
-    await icon.click();
-    return until(visibleCard, t0, 'a card in the panel');
-  };
-  const first = await open();
-  const reopen = [];
-  for (let i = 0; i < runs; i++) {
-    await explorer.click();
-    await h.waitFor(async () => !(await visibleCard().catch(() => false)), 10000, 'the panel hidden');
-    await sleep(300);
-    reopen.push(await open());
-  }
-  return { first, reopen };
 }
 
 async function reflectionTimes(h) {
@@ -117,7 +93,7 @@ async function main() {
   const result = { ext, vscode: h.vscode, runs, approaches: seeded.approaches, exhausted: seeded.exhausted, memoryKb: Math.round(seeded.bytes / 1024), loadBefore: os.loadavg().map(l => Math.round(l * 100) / 100) };
   try {
     await h.waitForActivation();
-    Object.assign(result, { panel: await panelTimes(h) });
+    result.panel = await panelOpenTimes(h, runs);
     result.record = recordTimes(h, path.join(ext, 'dist', 'cli.js'));
     result.reflection = await reflectionTimes(h);
     result.loadAfter = os.loadavg().map(l => Math.round(l * 100) / 100);
