@@ -1,6 +1,7 @@
 // One workspace folder's memory: the engine's decisions applied to the store.
 // The CLI and the extension host both go through this class: one behaviour, tested once.
 
+import { existsSync } from 'node:fs';
 import { approachKey, normalizeCwd } from '../core/approach';
 import { addLearnings, extractLearnings } from '../core/learnings';
 import { applyRun, type RunOutcome, type RunRecord } from '../core/journal';
@@ -159,6 +160,8 @@ export class WorkspaceMemory {
   private async recordIntoJournal(attempt: Attempt, found: RunRecord['learnings']): Promise<RecordOutcome | undefined> {
     const { readFor, readApproach, appendRecord } = this.store;
     if (!this.journal || !readFor || !readApproach || !appendRecord) return undefined;
+    // the first record of a folder writes memory.json whole (with the .gitignore that keeps the folder out of commits)
+    if (!existsSync(this.store.file)) return undefined;
     const store = { readFor: readFor.bind(this.store), readApproach: readApproach.bind(this.store), appendRecord: appendRecord.bind(this.store) };
     const run = await recordRun(attempt, found, { workspace: this.workspaceFolder, store, settings: this._settings, redact: t => this.redact(t), git: this.git, tell: this.team ? 'exact' : 'view' });
     if (!run?.outcome) return undefined;
