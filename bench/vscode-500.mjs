@@ -53,6 +53,8 @@ async function reflectionTimes(h) {
     // a view already open is emptied first: its next content is this run's
     if (view) await view.locator('main.reflection').evaluate(el => el.replaceChildren());
     const widget = page.locator('.quick-input-widget');
+    await widget.waitFor({ state: 'hidden', timeout: 10000 }).catch(() => page.keyboard.press('Escape'));
+    const since = h.readEvents().length;
     const t0 = performance.now();
     await h.runCommand('Failure Memory: Reflect on Failures', { waitHidden: false });
     const rows = widget.locator('.monaco-list-row');
@@ -64,6 +66,8 @@ async function reflectionTimes(h) {
       const f = await findFrame(page, 'main.reflection h1');
       return f && (await f.locator('main.reflection h1').innerText()).includes(chosen.slice(0, 30));
     }, t1, 'the reflection view'));
+    // the next one starts once this one is saved
+    await h.waitForEvent(e => e.event === 'reflected', { since, timeout: 60000, what: 'the reflection saved' });
   }
   return { pick, render };
 }
