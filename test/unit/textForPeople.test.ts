@@ -18,7 +18,8 @@ describe('labels are the command as typed', () => {
     assert.equal(shownLabel('npm run build -- --watch'), 'npm run build');
     assert.equal(shownLabel(`node -e "require('left-pad')"`), `node -e "require('left-pad')"`);
     assert.equal(shownLabel(`node -e "import('left-pad')"`), `node -e import('left-pad')`, 'a snippet keyed by its own words is shown as typed, unquoted');
-    assert.equal(shownLabel('curl -sS localhost:3000/health'), 'curl -sS localhost:3000/health', 'the URL made canonical is not what was typed');
+    assert.equal(shownLabel('curl -sS localhost:3000/health'), 'curl http://localhost:3000/health', 'a URL written out whole still reads as typed');
+    assert.equal(shownLabel('ssh deploy@host1 uptime'), 'ssh deploy@host1 uptime', 'a host without its user is a key\'s own word');
     assert.equal(shownLabel('curl -sS http://127.0.0.1:9/health'), 'curl http://127.0.0.1:9/health');
     assert.doesNotMatch(shownLabel(`python -c "import numpy; print(numpy.__version__)"`), /import:/);
   });

@@ -1,10 +1,11 @@
 // How an approach is named to a person (status bar, dialog title, tooltip, panel, `list`): the key's
 // label when it is what was typed, shortened (`npx prisma generate` → `prisma generate`: each of its
-// words is a word of the line), else the line as typed, cut short. The words only a key has — a
-// snippet's imports (`node -e import:left-pad`), a URL made canonical, a host without its user —
-// are for matching runs, never for reading.
+// words is a word of the line, a URL written out whole), else the line as typed, cut short. The words
+// only a key has — a snippet's imports (`node -e import:left-pad`), a host without its user — are for
+// matching runs, never for reading.
 
 import { approachLabel, tokenize } from './parse';
+import { urlWork } from './work';
 
 /** Characters of a typed line kept in a label. */
 export const SHOWN_LABEL_MAX = 60;
@@ -20,8 +21,11 @@ export function shortLine(line: string, max: number = SHOWN_LABEL_MAX): string {
 export function shownLabel(commandLine: string, max: number = SHOWN_LABEL_MAX): string {
   const label = approachLabel(commandLine);
   if (!label) return shortLine(commandLine, max);
-  const words = new Set(tokenize(commandLine));
-  return label.split(' ').every(w => words.has(w)) ? label : shortLine(commandLine, max);
+  const tokens = tokenize(commandLine);
+  const words = new Set(tokens);
+  // a URL as typed, written out whole (`127.0.0.1:9/health` → `http://127.0.0.1:9/health`), still reads as typed
+  const urls = new Set(tokens.map(urlWork).filter((u): u is string => !!u));
+  return label.split(' ').every(w => words.has(w) || urls.has(w)) ? label : shortLine(commandLine, max);
 }
 
 /** The key's own label (`folder::label` → `label`): what judgement compares, whatever a person is shown. */
