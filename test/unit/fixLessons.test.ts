@@ -61,7 +61,7 @@ void describe('a fix lesson names the error of the streak it ends', () => {
     assert.deepEqual(r2.ledger.fix?.files, ['app.js', 'util.js']);
   });
 
-  void test('the recurring error: the one most failures had, the earliest first on a tie', () => {
+  void test('the recurring error: the one most failures had, the earliest first on a tie; none when no error came twice', () => {
     const { data, run } = scenario();
     run(1, SYNTAX_ERROR, git({ 'a.js': '1' }));
     run(1, TYPE_ERROR, git({ 'a.js': '2' }));
@@ -70,9 +70,17 @@ void describe('a fix lesson names the error of the streak it ends', () => {
     assert.match(streak.signature, /TypeError/);
     assert.equal(streak.runs.length, 3);
     const tie = scenario();
-    tie.run(1, TYPE_ERROR, git());
-    tie.run(1, SYNTAX_ERROR, git());
+    for (const out of [TYPE_ERROR, SYNTAX_ERROR, TYPE_ERROR, SYNTAX_ERROR]) tie.run(1, out, git());
     assert.match(endedStreak(tie.data.approaches['.::node app.js'].ledger!).signature, /TypeError/);
+    // each run failed its own way (work in progress): the fix is what changed since the last failure
+    const progress = scenario();
+    progress.run(1, "Error: ENOENT: no such file or directory, open 'build.config.json'\n", git());
+    progress.run(1, TYPE_ERROR, git({ 'build.config.json': 'c1' }));
+    progress.run(1, SYNTAX_ERROR, git({ 'build.config.json': 'c1', 'build.js': 'b1' }));
+    const passed = progress.run(0, 'built\n', git({ 'build.config.json': 'c1', 'build.js': 'b2' }));
+    assert.equal(endedStreak(progress.data.approaches['.::node app.js'].ledger!.slice(0, -1)).signature, '');
+    assert.deepEqual(passed.ledger.fix?.files, ['build.js']);
+    assert.match(passed.ledger.fix!.signature, /SyntaxError/);
   });
 });
 

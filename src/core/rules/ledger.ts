@@ -60,8 +60,10 @@ export function changedFiles(from: GitState, to: GitState): { files: string[]; m
 
 /**
  * The failing streak a pass ends (the failures since the last pass, oldest first) and its recurring
- * error: the signature most of them failed with, the earliest first when two came as often — the
- * error the streak was about, not the one an edit's own typo printed on the way to the fix.
+ * error: the signature most of them failed with (at least twice; the earliest first when two came as
+ * often) — the error the streak was about, not the one an edit's own typo printed once on the way to
+ * the fix. When no error came twice (each run failed its own way: work in progress), there is none,
+ * and the fix is measured from the last failure.
  */
 export function endedStreak(ledger: readonly LedgerRun[]): { runs: LedgerRun[]; signature: string; reference: LedgerRun | undefined } {
   const runs: LedgerRun[] = [];
@@ -69,7 +71,7 @@ export function endedStreak(ledger: readonly LedgerRun[]): { runs: LedgerRun[]; 
   const counts = new Map<string, number>();
   for (const r of runs) if (r.signature) counts.set(r.signature, (counts.get(r.signature) ?? 0) + 1);
   let signature = '';
-  for (const r of runs) if (r.signature && (counts.get(r.signature) ?? 0) > (counts.get(signature) ?? 0)) signature = r.signature;
+  for (const r of runs) if (r.signature && (counts.get(r.signature) ?? 0) >= 2 && (counts.get(r.signature) ?? 0) > (counts.get(signature) ?? 0)) signature = r.signature;
   // the state the fix is measured from: the last run that still failed with that error
   let reference: LedgerRun | undefined;
   for (let i = runs.length - 1; i >= 0 && !reference; i--) if (!signature || runs[i].signature === signature) reference = runs[i];
