@@ -179,7 +179,7 @@ export async function run(h) {
   assert.equal(sixth.exitCode, 130);
   await dialog.waitFor({ timeout: 10000 });
   const text = await dialog.innerText();
-  assert.match(text, /Failure Memory stopped “curl http:\/\/127\.0\.0\.1:9\/health”/);
+  assert.match(text, /Failure Memory stopped “curl http\u200b?:\/\/127\.0\.0\.1:9\/health”/);
   assert.match(text, /It failed 5 times in a row \(the limit is 5\)\./);
   assert.match(text, /The same error came 5 times\./);
   assert.match(text, /Last error: curl: \(7\) Failed to connect to 127\.0\.0\.1 port 9 after \d+ ms: (Couldn't connect to server|Connection refused)/);
