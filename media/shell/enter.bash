@@ -20,6 +20,15 @@ __fm_enter=1
 export -n PROMPT_COMMAND
 
 __fm_enter_continuing=
+__fm_enter_said=
+
+# From PROMPT_COMMAND, before every prompt: a new command starts; say why the last line did not run.
+__fm_enter_prompt() {
+  __fm_enter_continuing=
+  [[ -n $__fm_enter_said ]] || return 0
+  printf '%s\n' "$__fm_enter_said" >&2
+  __fm_enter_said=
+}
 
 # Bound to Enter, before accept-line.
 __fm_enter_accept() {
@@ -30,8 +39,9 @@ __fm_enter_accept() {
     return 0
   fi
   history -s -- "$READLINE_LINE"
-  # on a line of its own: readline's cursor is still on the command line
-  printf '\n%s\n' "$__fm_enter_message" >&2
+  # said once the (emptied) line is accepted: text printed while the line is edited would be taken
+  # by VS Code for the command line itself
+  __fm_enter_said=$__fm_enter_message
   if [[ -n $__fm_enter_continuing ]]; then
     READLINE_LINE=') # Failure Memory: NOT RUN, the whole command is dropped'
   else
@@ -39,6 +49,22 @@ __fm_enter_accept() {
   fi
   READLINE_POINT=0
 }
+
+# VS Code's shell integration reports a command's start from a DEBUG trap, and a DEBUG trap fires
+# for the command a key binding runs too (this gate's check, fzf's Ctrl+R…): VS Code would take the
+# check for the start of a command, and miss the real one. Its preexec functions (and bash-preexec's)
+# are wrapped once to skip what a key binding runs: READLINE_LINE is set only then.
+__fm_enter_skip_bindings() { # <function name>
+  local def
+  def=$(declare -f "$1") || return 0
+  [[ $def == *__fm_enter_orig_* ]] && return 0
+  eval "__fm_enter_orig_$def"
+  eval "$1() { [[ -n \${READLINE_LINE+x} ]] && return 0; __fm_enter_orig_$1 \"\$@\"; }"
+}
+for __fm_fn in __vsc_preexec_only __vsc_preexec_all __bp_preexec_invoke_exec; do
+  __fm_enter_skip_bindings "$__fm_fn"
+done
+unset __fm_fn
 
 # Enter and Ctrl+J in every key map (emacs, and vi's two modes): check, then accept the line.
 for __fm_keymap in emacs vi-insert vi-command; do

@@ -43,8 +43,8 @@ __fm_enter_accept_line() {
     if [[ $__fm_enter_verdict == block ]]; then
       print -s -- "$BUFFER"
       if [[ -n $PREBUFFER ]]; then BUFFER=') # Failure Memory: NOT RUN, the whole command is dropped'; else BUFFER=''; fi
-      zle -I
-      print -u2 -r -- "$__fm_enter_message"
+      # said at the next prompt: text printed while the line is edited would be taken by VS Code for the command line
+      __fm_enter_said=$__fm_enter_message
       zle .accept-line
       return
     fi
@@ -52,9 +52,17 @@ __fm_enter_accept_line() {
   zle __fm_enter_accept_line_before
 }
 
+typeset -g __fm_enter_said=
+__fm_enter_prompt() {
+  [[ -n $__fm_enter_said ]] || return 0
+  print -u2 -r -- "$__fm_enter_said"
+  __fm_enter_said=
+}
+
 # At the first prompt: wrap accept-line as it is then.
 __fm_enter_install() {
   add-zsh-hook -d precmd __fm_enter_install
+  add-zsh-hook precmd __fm_enter_prompt
   zle -A accept-line __fm_enter_accept_line_before 2>/dev/null || zle -A .accept-line __fm_enter_accept_line_before
   zle -N accept-line __fm_enter_accept_line
 }

@@ -48,7 +48,6 @@ export function greeting(serverToken: string): string {
 /** The answer's wire form; the printed line is kept to one line of printable text. */
 export function enterReply(answer: { verdict: 'run' } | { verdict: 'block'; line: string }): string {
   if (answer.verdict === 'run') return 'run\n';
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what must not reach the terminal
   const line = answer.line.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').slice(0, 2000);
   return `block ${line}\n`;
 }

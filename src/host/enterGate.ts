@@ -138,7 +138,7 @@ export class EnterGate extends Disposable {
     // bash: runs before every prompt; loads enter.bash once, keeps $? for what follows in PROMPT_COMMAND
     env.prepend(
       'PROMPT_COMMAND',
-      '__fm_rc=$?; __fm_enter_pc() { [ -n "${__fm_enter-}" ] || . "${FAILURE_MEMORY_SHELL_DIR-}/enter.bash" 2>/dev/null || __fm_enter=0; __fm_enter_continuing=; return "$__fm_rc"; }; __fm_enter_pc\n',
+      '__fm_rc=$?; __fm_enter_pc() { [ -n "${__fm_enter-}" ] || . "${FAILURE_MEMORY_SHELL_DIR-}/enter.bash" 2>/dev/null || __fm_enter=0; [ "$__fm_enter" != 1 ] || __fm_enter_prompt; return "$__fm_rc"; }; __fm_enter_pc\n',
     );
     if (process.platform === 'win32') return;
     env.replace('FAILURE_MEMORY_USER_ZDOTDIR', process.env.ZDOTDIR ?? '');

@@ -38,8 +38,12 @@ const STATUS_MS = 8000;
  * line runs and the start event's interrupt, which waits for git as long as it takes, is the fallback.
  */
 const ENTER_GIT_BUDGET_MS = 700;
-/** How long the help dialog waits for recall's "a similar failure was fixed before" when it is not ready yet. */
-const SIMILAR_WAIT_MS = 120;
+/**
+ * How long the help dialog waits for recall's "a similar failure was fixed before" when it is not ready
+ * yet: it is asked ahead (one failure before an approach is exhausted), so it is mostly ready; a cold
+ * recall at 500 approaches takes most of a second, which the dialog does not wait for.
+ */
+const SIMILAR_WAIT_MS = 60;
 
 export interface StartDecision {
   check: CheckResult & { team?: TeamCheck };
@@ -509,8 +513,10 @@ export class Guard {
         ...(r.ledger.fix ? { fixedBy: r.ledger.fix.files } : {}),
         ...details,
       });
-      if (this.react(r) === 'exhausted') {
-        // the help dialog will want a similar failure's lesson soon: ask recall now, off the hot path
+      this.react(r);
+      // the help dialog will soon want a similar failure's lesson: ask recall now (one failure before the
+      // approach is exhausted, so that a cold recall is warm by then), off the hot path
+      if (t.outcome === 'failure' && r.approach.failures >= where.memory.settings.threshold - 1) {
         const now = this.registry.locate(where.folder.uri.fsPath);
         if (now) void this.askSimilar(now, r.approach.key, r.approach.label, r.approach.lastErrorSignature ?? '');
       }
