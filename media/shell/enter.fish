@@ -1,7 +1,8 @@
 # Failure Memory's Enter gate for fish in VS Code's terminal: Enter first asks the extension whether
 # the command may run (through ask.bash: fish has no sockets of its own, so this costs one bash, a
 # few milliseconds). A command of an exhausted approach with nothing changed since its last failure
-# is not run: the command line is cleared, one line says why, and VS Code shows the help dialog.
+# is not run: the command line is cleared (kept in the history: Up brings it back), one line says why,
+# and VS Code shows the help dialog.
 # fish edits a multi-line command as one buffer, so the whole command is checked once it is complete.
 # The extension puts a folder in front of XDG_DATA_DIRS whose fish/vendor_conf.d/ sources this file.
 
@@ -17,6 +18,8 @@ if status is-interactive; and not set -q __fm_enter; and command -q bash
         end
         set -l reply (bash "$FAILURE_MEMORY_SHELL_DIR/ask.bash" fish $fish_pid "$PWD" "" "$line" 2>/dev/null)
         if string match -q 'block *' -- "$reply"
+            # kept in the history: Up brings it back
+            builtin history append -- "$line" 2>/dev/null
             commandline -r ''
             echo
             string sub -s 7 -- "$reply" >&2

@@ -20,7 +20,7 @@ import * as vscode from 'vscode';
 import type { ExtensionConfig } from '../core/config';
 import type { EnterRequest } from '../core/enterProtocol';
 import { Disposable } from './disposable';
-import { EnterGateServer, type EnterAnswer } from './enterGateServer';
+import { BASH_PROMPT_LOADER, EnterGateServer, type EnterAnswer } from './enterGateServer';
 import type { Guard } from './guard';
 import type { Logger } from './logger';
 import type { MemoryRegistry } from './registry';
@@ -136,10 +136,7 @@ export class EnterGate extends Disposable {
     env.replace('FAILURE_MEMORY_SHELL_DIR', this.shellDir);
     env.replace('FAILURE_MEMORY_ENTER_PS1', join(this.shellDir, 'enter.ps1'));
     // bash: runs before every prompt; loads enter.bash once, keeps $? for what follows in PROMPT_COMMAND
-    env.prepend(
-      'PROMPT_COMMAND',
-      '__fm_rc=$?; __fm_enter_pc() { [ -n "${__fm_enter-}" ] || . "${FAILURE_MEMORY_SHELL_DIR-}/enter.bash" 2>/dev/null || __fm_enter=0; [ "$__fm_enter" != 1 ] || __fm_enter_prompt; return "$__fm_rc"; }; __fm_enter_pc\n',
-    );
+    env.prepend('PROMPT_COMMAND', BASH_PROMPT_LOADER);
     if (process.platform === 'win32') return;
     env.replace('FAILURE_MEMORY_USER_ZDOTDIR', process.env.ZDOTDIR ?? '');
     env.replace('ZDOTDIR', join(this.stubs, 'zdotdir'));

@@ -9,6 +9,14 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import { enterReply, greeting, MAX_REQUEST_BYTES, parseEnterRequest, requestComplete, type EnterRequest } from '../core/enterProtocol';
 
+/**
+ * What the terminal environment puts in front of bash's PROMPT_COMMAND: before every prompt it loads
+ * media/shell/enter.bash once ($FAILURE_MEMORY_SHELL_DIR) and lets it say why a line did not run,
+ * keeping $? for whatever follows in PROMPT_COMMAND.
+ */
+export const BASH_PROMPT_LOADER =
+  '__fm_rc=$?; __fm_enter_pc() { [ -n "${__fm_enter-}" ] || . "${FAILURE_MEMORY_SHELL_DIR-}/enter.bash" 2>/dev/null || __fm_enter=0; [ "$__fm_enter" != 1 ] || __fm_enter_prompt; return "$__fm_rc"; }; __fm_enter_pc\n';
+
 export type EnterAnswer = { verdict: 'run' } | { verdict: 'block'; line: string };
 export type EnterHandler = (request: EnterRequest) => Promise<EnterAnswer>;
 

@@ -365,6 +365,8 @@ export async function startVSCode(o = {}) {
           await h.waitFor(() => JSON.parse(fs.readFileSync(d('udd/User/settings.json'), 'utf8'))['terminal.integrated.defaultProfile.linux'] === name, timeout, `the default profile ${name}`);
         };
         await pickDefault(profile);
+        // the terminal service takes the new default a moment after the setting is written (1.139)
+        await sleep(1500);
         await h.runCommand('Terminal: Create New Terminal');
         restore = () => pickDefault('bash');
       } else {
