@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 import { matchesGlob } from '../core/approach';
 import type { ExtensionConfig } from '../core/config';
 import { decideStart, helpFacts, noticeKey, notRunLine, reactionTo, stopResult, type HelpFacts, type RunEnd, type StartAction, type StopResult } from '../core/rules/guardVerdict';
-import { checkCommand, type CheckResult } from '../core/rules/check';
+import type { CheckResult } from '../core/rules/check';
+import { decideGate, decideGateNow, type GateAnswer, type GateView, type TeamMerge } from '../app/gate';
 import { describeApproach } from '../core/memory';
 import { plainText } from '../core/text/plainText';
 import type { TeamCheck } from '../core/rules/team';
@@ -68,6 +69,7 @@ export interface EnterVerdict {
 interface GateCall {
   redacted: string;
   data: MemoryData;
+  answer: GateAnswer;
   check: CheckResult & { team?: TeamCheck };
   action: StartAction;
   approach: Approach | undefined;
@@ -84,10 +86,10 @@ export interface StopNote {
 
 interface StopRequest {
   source: 'terminal' | 'task';
-  redacted: string;
+  command: string;
   where: Located;
   data: MemoryData;
-  check: CheckResult & { team?: TeamCheck };
+  answer: GateAnswer;
   approach: Approach | undefined;
   ref: ApproachRef;
   interrupt: Interrupt;
@@ -105,13 +107,6 @@ async function withinMs<T>(p: Promise<T>, ms: number): Promise<T | undefined | t
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** The git state recorded with an approach's last failure. */
-function lastFailureGit(a: Approach | undefined): GitState | undefined {
-  const ledger = a?.ledger ?? [];
-  for (let i = ledger.length - 1; i >= 0; i--) if (ledger[i].outcome === 'failure') return ledger[i].git;
-  return undefined;
 }
 
 export class Guard {
@@ -150,9 +145,10 @@ export class Guard {
   private decide(command: string, where: Located, gitNow?: GitState): GateCall {
     const redacted = where.memory.redact(command);
     const data = this.withUnwritten(where);
-    const check = this.checkAt(where, data, redacted, gitNow);
+    const answer = decideGateNow(command, where.relCwd, this.gateView(where, data), { ...this.teamOf(where), ...(gitNow ? { gitNow } : {}) });
+    const check = answer.check;
     const approach = Object.prototype.hasOwnProperty.call(where.data.approaches, check.key) ? where.data.approaches[check.key] : undefined;
-    return { redacted, data, check, action: decideStart(check, this.config().blockMode), approach, ref: { folder: where.folder.uri.toString(), key: check.key } };
+    return { redacted, data, answer, check, action: decideStart(check, this.config().blockMode), approach, ref: { folder: where.folder.uri.toString(), key: check.key } };
   }
 
   /**
@@ -178,7 +174,7 @@ export class Guard {
       this.carryOut(call, source, where, rerun);
       return { check: call.check, blocked: false };
     }
-    void this.stopUnlessChanged({ source, redacted: call.redacted, where, data: call.data, check: call.check, approach: call.approach, ref: call.ref, interrupt, rerun, terminal });
+    void this.stopUnlessChanged({ source, command, where, data: call.data, answer: call.answer, approach: call.approach, ref: call.ref, interrupt, rerun, terminal });
     return { check: call.check, blocked: true };
   }
 
@@ -194,7 +190,7 @@ export class Guard {
       this.carryOut(call, 'terminal', where, rerun);
       return { verdict: 'run', checked: true };
     }
-    if (lastFailureGit(call.approach)) {
+    if (call.answer.needsGit) {
       const gitNow = await withinMs(where.memory.gitState(), ENTER_GIT_BUDGET_MS);
       if (gitNow === TIMED_OUT) {
         this.log.info('guard', `git did not answer within ${ENTER_GIT_BUDGET_MS} ms: "${call.check.label}" is left to the start event`);
@@ -262,10 +258,15 @@ export class Guard {
     return unwritten.length ? { ...where.data, edits: [...(where.data.edits ?? []), ...unwritten] } : where.data;
   }
 
-  private checkAt(where: Located, data: MemoryData, redacted: string, gitNow?: GitState): CheckResult & { team?: TeamCheck } {
-    const local = checkCommand(data, redacted, where.relCwd, where.memory.settings, new Date(), gitNow);
-    // team memory: the cached team view only (no disk, no network)
-    return where.memory.team?.mergeCheckCached(local, data.approaches[local.key]) ?? local;
+  /** What the gate reads here: the folder's cached memory (no disk access: the decision is immediate). */
+  private gateView(where: Located, data: MemoryData): GateView {
+    return { data, settings: where.memory.settings, redact: t => where.memory.redact(t) };
+  }
+
+  /** Team memory: the cached team view only (no disk, no network). */
+  private teamOf(where: Located): { team?: TeamMerge } {
+    const team = where.memory.team;
+    return team ? { team: (c, a) => team.mergeCheckCached(c, a) } : {};
   }
 
   /** Every ask and deny (also the ones shadow mode only records) goes to the decision log. */
@@ -303,10 +304,10 @@ export class Guard {
    * interrupted if it still runs — never a `^C` after it ended.
    */
   private async stopUnlessChanged(s: StopRequest): Promise<void> {
-    let check = s.check;
-    if (lastFailureGit(s.approach)) {
-      const gitNow = await s.where.memory.gitState();
-      if (gitNow) check = this.checkAt(s.where, s.data, s.redacted, gitNow);
+    let check = s.answer.check;
+    if (s.answer.needsGit) {
+      const gated = await decideGate(s.command, s.where.relCwd, this.gateView(s.where, s.data), { ...this.teamOf(s.where), git: () => s.where.memory.gitState() });
+      check = gated.check;
       if (check.decision !== 'deny') {
         this.noteDecision(s.where, check, s.source, 'warn');
         this.notice(s.ref.folder, check, s.approach);
