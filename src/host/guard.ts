@@ -367,7 +367,8 @@ export class Guard {
           return;
       }
     }
-    const rerunnable = !result || result.kind === 'stopped' || result.kind === 'notStarted';
+    // only a line that did not run, or was stopped, is typed again (a warned run is running already)
+    const rerunnable = result?.kind === 'stopped' || result?.kind === 'notStarted';
     await this.showHelp(facts, ref, result, rerunnable ? rerun : undefined, await seen);
   }
 
