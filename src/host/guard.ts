@@ -25,6 +25,8 @@ import type { Located, MemoryRegistry } from './registry';
 const SIMILAR_MIN_SCORE = 0.3;
 /** Recall answers kept for the help dialog (one per streak and set of lessons). */
 const MAX_SIMILAR_KEPT = 256;
+/** Approaches whose lesson is kept asked ahead while the memory changes (the ones looped on lately). */
+const MAX_HOT = 16;
 
 interface Lesson {
   key: string;
@@ -118,6 +120,10 @@ export class Guard {
   readonly stops = new WeakMap<vscode.Terminal, StopNote>();
   /** Recall's lessons for the help dialog, asked ahead (see askSimilar). */
   private readonly similar = new Map<string, Promise<Lesson | undefined>>();
+  /** Approaches at or near exhaustion here lately: their lesson is asked again when the memory changes (a lesson learned). */
+  private readonly hot = new Map<string, { folder: string; key: string }>();
+  private readonly memoryChanged: vscode.Disposable;
+  private rewarm: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly registry: MemoryRegistry,
@@ -125,7 +131,23 @@ export class Guard {
     private readonly config: () => ExtensionConfig,
     /** Saves not written yet (a command started right after Ctrl+S must see them). */
     private readonly edits?: EditWatcher,
-  ) {}
+  ) {
+    this.memoryChanged = registry.onDidChange(() => {
+      if (!this.hot.size) return;
+      clearTimeout(this.rewarm);
+      this.rewarm = setTimeout(() => this.askHotAgain(), 200);
+    });
+  }
+
+  /** After the memory changed: the lessons of the approaches looped on lately, asked again if their inputs changed. */
+  private askHotAgain(): void {
+    for (const { folder, key } of this.hot.values()) {
+      const f = this.registry.byFolderUri(folder);
+      const a = f && Object.prototype.hasOwnProperty.call(f.data.approaches, key) ? f.data.approaches[key] : undefined;
+      const where = f && this.registry.locate(f.folder.uri.fsPath);
+      if (a && where && a.failures > 0) void this.askSimilar(where, key, a.label, a.lastErrorSignature ?? '');
+    }
+  }
 
   isIgnored(command: string): boolean {
     const globs = this.config().ignoreCommands;
@@ -477,6 +499,7 @@ export class Guard {
       asked = where.memory.recall(`${label}\n${lastError}`, 5).then(
         hits => {
           const hit = hits.find(h => h.key !== key && h.lesson && h.score >= SIMILAR_MIN_SCORE);
+          this.log.event('similarReady', { key, found: !!hit?.lesson });
           return hit?.lesson ? { key: hit.key, label: hit.label, lesson: hit.lesson, score: hit.score } : undefined;
         },
         e => {
@@ -521,6 +544,10 @@ export class Guard {
       if (t.outcome === 'failure' && r.approach.failures >= where.memory.settings.threshold - 1) {
         const now = this.registry.locate(where.folder.uri.fsPath);
         if (now) void this.askSimilar(now, r.approach.key, r.approach.label, r.approach.lastErrorSignature ?? '');
+        const id = `${where.folder.uri.toString()}\u0000${r.approach.key}`;
+        this.hot.delete(id);
+        this.hot.set(id, { folder: where.folder.uri.toString(), key: r.approach.key });
+        if (this.hot.size > MAX_HOT) this.hot.delete(this.hot.keys().next().value as string);
       }
       return r;
     } catch (err) {
@@ -562,6 +589,8 @@ export class Guard {
   }
 
   dispose(): void {
+    clearTimeout(this.rewarm);
+    this.memoryChanged.dispose();
     this.status?.dispose();
   }
 }

@@ -96,7 +96,10 @@ export async function run(h) {
     return r.stdout;
   };
   fm(['record', '--command', 'node scripts/seed-db.js', '--exit-code', '1'], "Error: Cannot find module '@prisma/client'\n");
+  const learned = h.readEvents().length;
   fm(['learn', '--type', 'learning', '--text', 'Run npm install @prisma/client first, then prisma generate', '--command', 'node scripts/seed-db.js']);
+  // the extension asks recall again for the approach looped on as soon as it sees the lesson (a person takes seconds to retype)
+  await h.waitForEvent(e => e.event === 'similarReady' && e.key === '.::bash check.sh' && e.found, { since: learned, what: 'the lesson found for the looping approach' });
 
   // 3. the sixth run never starts (the terminal's check at Enter) and the help dialog explains
   let n = h.readEvents().length;
