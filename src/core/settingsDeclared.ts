@@ -8,6 +8,7 @@ export const DECLARED_SETTINGS = {
   "shortTermWindow": { type: "integer", default: 5, minimum: 1, maximum: 100 },
   "capture.terminal": { type: "boolean", default: true },
   "capture.tasks": { type: "boolean", default: true },
+  "terminal.gateAtEnter": { type: "boolean", default: true },
   "storeOutput": { type: "boolean", default: true },
   "maxOutputBytes": { type: "integer", default: 16384, minimum: 1024, maximum: 1048576 },
   "redaction.extraPatterns": { type: "array", default: [] },
