@@ -11,9 +11,11 @@ import { StoreError } from '../store/memoryStore';
 import { TeamMemory } from '../store/team';
 import { openWorkspaceMemory, type OpenedMemory } from '../app/openMemory';
 import { COMMANDS } from './commands';
+import { agentCliRefusal } from '../agents/hooks/witness';
+import { agentGatesSetUp } from '../agents/hooks/protect';
+import { memoryDirFor } from '../store/paths';
 import { UsageError, type Command, type Context, type Io, type OptionSpec } from './types';
 
-export { VERSION } from './version';
 import { VERSION } from './version';
 
 const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
@@ -146,6 +148,11 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   }
   try {
     const ctx = createContext(command, values, io, args);
+    const byAgent = agentCliRefusal(command.name, values.remove === true, memoryDirFor(ctx.workspace), () => agentGatesSetUp(ctx.workspace));
+    if (byAgent) {
+      io.err(`${byAgent}\n`);
+      return 1;
+    }
     return await command.run(ctx);
   } catch (e) {
     if (e instanceof UsageError) {
@@ -194,6 +201,8 @@ function createContext(command: Command, values: Parsed['values'], io: Io, args:
       overrides: { threshold },
       onWarning,
       longLived: command.longLived === true,
+      // a one-shot process waits for git synchronously (see GitOptions.sync)
+      ...(command.journal ? { journal: true, git: { sync: true } } : {}),
       // recall by meaning: the offline embedder (no model), vectors cached beside memory.json, never
       // replacing the vectors of the extension's transformer
       ...(command.semantic && values.lexical !== true ? { scorer: memoryDir => createOfflineScorer({ memoryDir, claim: false, onWarning }) } : {}),

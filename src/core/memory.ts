@@ -3,7 +3,7 @@
 // ./patterns.ts; "may I run this?" is in ./check.ts.
 // Pure functions over MemoryData: the store persists, the host and the CLI show.
 
-import { approachKey, approachLabel, CHARGE_TESTS, lastPipeline, normalizeCwd, parseCommand } from './approach';
+import { approachKey, CHARGE_TESTS, keyLabel, lastPipeline, normalizeCwd, parseCommand, shownLabel } from './approach';
 import { boundOutput, sanitizeText } from './text/output';
 import type { Redactor } from './text/redact';
 import { PlainOutput, stripAnsi } from './text/ansi';
@@ -192,12 +192,20 @@ function judgeOutcome(command: string, exitCode: number | null | undefined, read
 
 /**
  * A success the agent reported itself where its harness's hooks see its runs: it does not clear the
- * approach's failures (an agent cannot clear its own block); it is kept as unknown, with the reason.
+ * approach's failures (an agent cannot clear its own block), nor does a failure it reports of an
+ * exhausted approach change that approach's error; either is kept as unknown, with the reason.
  * Mutates `attempt`; true when it did.
  */
 export function distrustReportedSuccess(data: MemoryData, attempt: Attempt): boolean {
-  if (attempt.source !== 'reported' || attempt.outcome !== 'success') return false;
+  if (attempt.source !== 'reported') return false;
   const a = approachOf(data, attempt.key);
+  // a failure it reports of an exhausted approach would be its newest error: "the error changed" would let it run again
+  if (attempt.outcome === 'failure' && a?.status === 'exhausted') {
+    attempt.outcome = 'unknown';
+    attempt.note = 'a failure the agent reported itself of an exhausted approach: only a run its harness or the terminal saw changes its error';
+    return true;
+  }
+  if (attempt.outcome !== 'success') return false;
   if (!a || (a.failures === 0 && a.status !== 'exhausted')) return false;
   attempt.outcome = 'unknown';
   attempt.note = 'a success the agent reported itself: only a run its harness or the terminal saw clears failures';
@@ -208,7 +216,7 @@ function newApproach(attempt: Attempt, now: string): Approach {
   return {
     key: attempt.key,
     command: attempt.command,
-    label: approachLabel(attempt.command) || attempt.command,
+    label: shownLabel(attempt.command) || attempt.command,
     cwd: attempt.cwd,
     status: 'active',
     failures: 0,
@@ -257,10 +265,12 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Judgi
   noteWorkspaceEffects(data, attempt);
 
   approach.command = attempt.command;
+  // named as last typed (a label made of the key's own words is never shown)
+  approach.label = shownLabel(attempt.command) || attempt.command;
   approach.totalAttempts += 1;
   approach.updatedAt = now;
   approach.attempts.push(attempt);
-  const window = Math.max(1, settings.window);
+  const window = Math.max(1, settings.shortTermWindow);
   if (approach.attempts.length > window) approach.attempts.splice(0, approach.attempts.length - window);
 
   // an exit-0 pipeline whose output shows the error this approach keeps failing with failed (the pipe hid it)
@@ -274,7 +284,7 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Judgi
   }
   // [ledger — see ./ledger.ts] every run of a remembered approach, passes included, with its git state
   const wasFailing = approach.failures > 0 || approach.status === 'exhausted';
-  const ledger: LedgerUpdate = stored ? recordRun(approach, attempt, wasFailing) : {};
+  const ledger: LedgerUpdate = stored ? recordRun(approach, attempt, wasFailing, data.edits) : {};
   // [flaky — see ./flaky.ts] pass and fail on the same code: not a loop, never exhausted for it
   const flaky = stored && flakyVerdict(approach.ledger).flaky;
 
@@ -331,17 +341,15 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Judgi
       reason = attempt.note && attempt.source === 'reported' ? `${attempt.note}: recorded, not counted` : 'exit code unknown: recorded, not counted';
   }
 
-  // [patterns — see ./patternRecords.ts] the cause across approaches
-  const { pattern, resolvedPatterns } = notePatterns(data, attempt, approach, stored, ledger);
   const patterns = detectPatterns(approach.attempts);
   const progress = computeProgress(approach.attempts);
   const evicted = stored ? enforceLimits(data, settings.limits, attempt.key, sizeOf) : [];
-  if (stored || resolvedPatterns.length) data.updatedAt = now;
-  return { attempt, approach, patterns, progress, becameExhausted, resolved, usedAllowOnce, evicted, stored, reason, ledger, flaky, ...(pattern ? { pattern } : {}), resolvedPatterns };
+  if (stored) data.updatedAt = now;
+  return { attempt, approach, patterns, progress, becameExhausted, resolved, usedAllowOnce, evicted, stored, reason, ledger, flaky, ...notePatterns(data, attempt, approach, stored, ledger) };
 }
 
 /**
- * A failure joins its cause's pattern; a success of a command that needed the same thing resolves
+ * [patterns — see ./patternRecords.ts] The cause across approaches: a failure joins its cause's pattern; a success of a command that needed the same thing resolves
  * it; a service start, an install or a login is noted as a candidate fix. A run of a command not
  * remembered here changes the records only when it touches them (a frozen memory is read, not written).
  */
@@ -353,7 +361,9 @@ function notePatterns(data: MemoryData, attempt: Attempt, approach: Approach, st
     return { ...(pattern ? { pattern } : {}), resolvedPatterns: [] };
   }
   delete attempt.cause;
-  return { resolvedPatterns: stored || touchesPatterns(data, attempt) ? notePatternRun(data, attempt, ledger.fix?.files) : [] };
+  const resolvedPatterns = stored || touchesPatterns(data, attempt) ? notePatternRun(data, attempt, ledger.fix?.files) : [];
+  if (resolvedPatterns.length) data.updatedAt = attempt.timestamp;
+  return { resolvedPatterns };
 }
 
 /**
@@ -422,7 +432,7 @@ function parsedTime(iso: string): number {
 
 /** The words that name what an approach is about: its program, targets, modules, packages. */
 function salientWords(a: Approach): Set<string> {
-  const text = `${a.label} ${a.lastErrorSignature}`.toLowerCase();
+  const text = `${keyLabel(a.key)} ${a.lastErrorSignature}`.toLowerCase();
   const words = new Set<string>();
   for (const w of text.match(/[a-z0-9@][a-z0-9@/._-]{2,}/g) ?? []) {
     for (const part of [w, ...w.split(/[/._-]+/)]) {
@@ -441,8 +451,8 @@ function salientWords(a: Approach): Set<string> {
  */
 function isAlternative(a: Approach, aWords: Set<string>, b: Approach): boolean {
   if (a.cwd !== b.cwd) return false;
-  const program = a.label.split(' ')[0];
-  if (program === b.label.split(' ')[0] && !GENERIC.has(program)) return true;
+  const program = keyLabel(a.key).split(' ')[0];
+  if (program === keyLabel(b.key).split(' ')[0] && !GENERIC.has(program)) return true;
   for (const w of salientWords(b)) if (aWords.has(w)) return true;
   return false;
 }

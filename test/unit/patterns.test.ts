@@ -16,7 +16,7 @@ type Step = [command: string, exitCode: number | null, output: string] | { edit:
 
 function memory(threshold = 5, strongestAnswer: GateAnswer = 'deny') {
   let t = Date.parse('2026-11-20T14:02:00Z');
-  const m = new WorkspaceMemory('/w', { store: new InMemoryStore(), settings: { threshold, strongestAnswer }, git: false, clock: () => new Date(t) });
+  const m = new WorkspaceMemory('/w', { store: new InMemoryStore(), settings: { threshold, 'gate.strongestAnswer': strongestAnswer }, git: false, clock: () => new Date(t) });
   const play = async (steps: Step[]) => {
     for (const s of steps) {
       t += 10_000;

@@ -20,6 +20,7 @@ import { claimAgentRun, handedOutput, shortName } from '../../src/store/agentRun
 import { memoryDirFor } from '../../src/store/paths';
 import { RULES_MARKER } from '../../src/agents/hooks/rules';
 import { runHook } from '../../src/agents/hooks/runner';
+import { nextMillisecond } from '../support/hookPayloads';
 
 const FIXTURES = resolve(__dirname, '../fixtures/hooks');
 
@@ -140,6 +141,7 @@ describe('payloads captured from the real harness programs', () => {
     test(`${name}: five identical failures, then an edit: the gate's ask reaches this harness as ${f.expect.decision}`, async () => {
       const ws = workspace();
       for (let i = 0; i < 5; i++) await recordHookResult({ workspace: ws, command: 'bash build.sh', cwd: '.', exitCode: 1, output: "Error: Cannot find module 'left-pad'" });
+      nextMillisecond();
       await recordHookEdits({ workspace: ws, edits: [{ path: join(ws, 'fix2.txt'), ok: true, tool: 'Write' }], via: f.harness });
       const opts = { record: recordHookResult, readFull: readMemoryFull, recordDecision: recordHookDecision, env: {} };
       const r = await runHook(f.harness, 'pre', JSON.stringify(payloadFor(f, ws)), opts);
@@ -231,8 +233,8 @@ describe('VS Code 1.139.1: its agent terminal runs, recorded by the extension wi
     const id = claimAgentRun(memoryDirFor(ws), 'bash build.sh', Date.now() - 1000)!;
     const next = real('pre', ws);
     next.payload.tool_use_id = 'call_next';
+    // started before the record: whenever it looks, the run is still being recorded until .ended goes
     const answer = runHook(next.f.hook!, 'pre', JSON.stringify(next.payload), recorder().opts);
-    await new Promise(r => setTimeout(r, 200));
     await recordHookResult({ workspace: ws, command: 'bash build.sh', cwd: '.', exitCode: 1, output: "Error: Cannot find module 'left-pad'" });
     rmSync(join(memoryDirFor(ws), 'agent-runs', `${id}.ended`));
     const r = await answer;

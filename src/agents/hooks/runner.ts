@@ -24,8 +24,9 @@ import { hookTeam, refreshTeamView, teamContext, teamMerger, teamWords } from '.
 import { memoryDirFor } from '../../store/paths';
 import { readView, type HeadGuard } from '../../store/quickView';
 import { claimCall } from './callOnce';
+import { claimPre, noteHarness, takePre } from './witness';
 import { editsOf, patchApplies, patchFiles } from './edits';
-import { editCall, editRefusal, protectedFor } from './protect';
+import { agentGatesSetUp, editCall, editRefusal, protectedFor } from './protect';
 import type { HookEdits, HookRecord } from './record';
 import { refreshRules } from './rules';
 import { expectTerminalRun, handTerminalOutput, waitForTerminalRecords } from './terminalHandoff';
@@ -140,7 +141,7 @@ function settingsFor(workspace: string): EngineSettings {
 export function readMemorySnapshot(workspace: string, keys: readonly string[] | 'all' = 'all', guard?: HeadGuard): MemoryData | null | undefined {
   // a fix lesson in a journaled run is redacted with the workspace's patterns: loaded only then
   let redactor: ReturnType<typeof createRedactor> | undefined;
-  const redact = (t: string) => (redactor ??= createRedactor(settingsFor(workspace).extraRedactionPatterns)).redact(t).text;
+  const redact = (t: string) => (redactor ??= createRedactor(settingsFor(workspace)['redaction.extraPatterns'])).redact(t).text;
   const view = readView(memoryDirFor(workspace), keys, { redact }, {}, guard);
   return view ? view.data : view;
 }
@@ -204,7 +205,7 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
     const file = edit.paths.find(p => isAbsolute(p));
     const where = locate(input.root, input.cwd ?? (file ? dirname(file) : undefined));
     if (typeof where === 'string') return answer({ kind: 'allow' });
-    const refusal = editRefusal(edit, join(where.workspace, where.rel), protectedFor(where.workspace));
+    const refusal = editRefusal(edit, join(where.workspace, where.rel), protectedFor(where.workspace, { home: safeHome(), dist: ownDist() }));
     return answer(refusal ? { kind: 'deny', reason: refusal.reason } : { kind: 'allow' });
   }
   // our CLI's user-only subcommands are refused wherever the call runs
@@ -215,7 +216,7 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
   const where = locate(input.root, input.cwd);
   if (typeof where === 'string') return failOpen(adapter, 'pre', payload, where);
   for (const command of commands) {
-    const files = selfProtectionRefusal(command, { workspace: toSlash(where.workspace), cwd: where.rel, home }, protectedFor(where.workspace));
+    const files = selfProtectionRefusal(command, { workspace: toSlash(where.workspace), cwd: where.rel, home }, protectedFor(where.workspace, { home, dist: ownDist() }));
     if (files) return answer({ kind: 'deny', reason: files.reason });
   }
   // VS Code's terminal tool: the extension records its runs; the run before this call first
@@ -223,7 +224,7 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
   if (inAgentTerminal) await waitForTerminalRecords(where.workspace);
   const ws = loadWorkspaceSettings(where.workspace);
   const settings = ws.engine;
-  const redactor = createRedactor(settings.extraRedactionPatterns);
+  const redactor = createRedactor(settings['redaction.extraPatterns']);
   // team memory on: the cached team view too (off: nothing more is read)
   const team = hookTeam(where.workspace, ws);
   if (team) refreshTeamView(team, gate.env ?? process.env, gate.syncScript);
@@ -239,7 +240,15 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
   let reply = quick && !guard.touched ? quick : undefined;
   reply ??= (await gateCommands(commands, await readMemory(where.workspace, gate.readFull), false, g))!;
   if (inAgentTerminal && reply.kind !== 'deny' && reply.kind !== 'ask') expectTerminalRun(where.workspace, input.callId, commands[0]);
+  if (reply.kind !== 'deny' && !inAgentTerminal) witnessed(where.workspace, commands);
   return answer(reply);
+}
+
+/** The calls this pre hook lets run: their posts may record them; and the harness running it, for the CLI to know it (./witness.ts). */
+function witnessed(workspace: string, commands: readonly string[]): void {
+  const dir = memoryDirFor(workspace);
+  for (const c of commands) claimPre(dir, undefined, c);
+  noteHarness(dir);
 }
 
 interface GateContext {
@@ -326,7 +335,7 @@ async function shellPatchPre(input: HookInput, patch: NonNullable<HookInput['pat
   if (typeof where === 'string') return answer({ kind: 'allow' });
   const cwd = resolve(where.workspace, where.rel, patch.dir ?? '.');
   const paths = patchFiles(patch.patch);
-  const refusal = editRefusal({ tool: 'apply_patch', paths, texts: [patch.patch], pairs: [] }, cwd, protectedFor(where.workspace));
+  const refusal = editRefusal({ tool: 'apply_patch', paths, texts: [patch.patch], pairs: [] }, cwd, protectedFor(where.workspace, { home: safeHome(), dist: ownDist() }));
   if (refusal) return answer({ kind: 'deny', reason: refusal.reason });
   const first = !input.callId || claimCall(memoryDirFor(where.workspace), `${input.callId}\nedit`);
   if (paths.length && opts.recordEdits && first) {
@@ -337,6 +346,8 @@ async function shellPatchPre(input: HookInput, patch: NonNullable<HookInput['pat
 }
 
 const toSlash = (p: string) => p.replace(/\\/g, '/');
+/** The folder of the bundle running now when it is Failure Memory's dist/ (protected like the launcher). */
+const ownDist = (): string | undefined => (existsSync(join(__dirname, 'hook.js')) ? __dirname : undefined);
 function safeHome(): string | undefined {
   try {
     return toSlash(homedir());
@@ -374,7 +385,11 @@ async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adap
   if (!runs.length) return answer({ kind: 'none' });
   const where = locate(input.root, input.cwd);
   if (typeof where === 'string') return failOpen(adapter, 'post', payload, `${where}: the result is not recorded`);
+  // where gates are set up, only what a pre hook let run is evidence: a post no pre saw (one piped into the hook by hand) records nothing
+  const seen = runs.filter(r => takePre(memoryDirFor(where.workspace), undefined, r.command));
   if (input.callId && !claimCall(memoryDirFor(where.workspace), `${input.callId}\n${runs.map(r => r.command).join('\n')}`)) return answer({ kind: 'none' });
+  if (seen.length < runs.length && agentGatesSetUp(where.workspace)) runs.splice(0, runs.length, ...seen);
+  if (!runs.length) return answer({ kind: 'none' });
   if (input.transcript && runs.length === 1 && runs[0].result!.exitCode === null) {
     const code = await codeFromTranscript(input.transcript);
     if (code !== undefined) runs[0] = { ...runs[0], result: { ...runs[0].result!, exitCode: code } };
@@ -395,7 +410,7 @@ async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adap
 function handOver(input: HookInput, runs: ShellRun[], answer: (a: HookAnswer) => HookReply): HookReply {
   const where = runs.length === 1 ? locate(input.root, input.cwd) : undefined;
   if (where && typeof where !== 'string') {
-    const redactor = createRedactor(settingsFor(where.workspace).extraRedactionPatterns);
+    const redactor = createRedactor(settingsFor(where.workspace)['redaction.extraPatterns']);
     handTerminalOutput(where.workspace, input.callId, redactor.redact(runs[0].result!.output).text);
   }
   return answer({ kind: 'none' });

@@ -355,30 +355,6 @@ export function describeCause(c: Pick<AttemptCause, 'kind' | 'factors'>): string
   }
 }
 
-/** What a cause did to a run, as a verb phrase: "refused", "could not find", for "… refused 6 runs of 3 commands". */
-export function causeVerb(kind: string): string {
-  switch (kind) {
-    case 'conn_refused':
-      return 'refused';
-    case 'docker_daemon':
-      return 'did not answer';
-    case 'command_missing':
-    case 'module_missing':
-    case 'env_missing':
-    case 'file_missing':
-      return 'was missing for';
-    case 'addr_in_use':
-      return 'was taken for';
-    case 'auth':
-    case 'expired':
-      return 'were refused for';
-    case 'dns':
-      return 'did not resolve for';
-    default:
-      return 'failed';
-  }
-}
-
 /** What to do about a cause first, in a few words: "start it first", "install it first". */
 export function causeRemedy(kind: string): string {
   switch (kind) {

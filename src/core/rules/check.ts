@@ -2,7 +2,7 @@
 // message that says plainly why a command was not run. Recording lives in ./memory.ts.
 
 import { quote } from '../prompts/agentText';
-import { approachKey, approachLabel, normalizeCwd } from '../approach';
+import { approachKey, normalizeCwd, shownLabel } from '../approach';
 import { changedSinceLastFailure } from './edits';
 import { environmentLoop } from './judgement';
 import { describeChangedSinceLastPass, describeHistory } from './ledger';
@@ -73,7 +73,7 @@ export function checkCommand(
   const a = approachOf(data, key);
   const base = {
     key,
-    label: a?.label ?? (approachLabel(command) || command.trim()),
+    label: a?.label ?? (shownLabel(command) || command.trim()),
     command: command.trim(),
     cwd: normCwd,
     threshold: settings.threshold,
@@ -88,8 +88,8 @@ export function checkCommand(
   const own = decide(data, a, command, normCwd, settings, now, gitNow, base);
   // [patterns] the gate counts the cause: one systemic cause failing several approaches is one loop
   const answer = withCause(own, judgeCause({ data, key, approach: a, command, threshold: settings.threshold, now, gitNow }), a);
-  const decision = capDecision(answer.decision, settings.strongestAnswer ?? 'deny');
-  const capped = decision !== answer.decision ? `; ${settings.strongestAnswer === 'warn' ? 'shadow mode' : 'the strongest answer is ask'}: it would have been ${answer.decision === 'deny' ? 'denied' : 'asked'}` : '';
+  const decision = capDecision(answer.decision, settings['gate.strongestAnswer'] ?? 'deny');
+  const capped = decision !== answer.decision ? `; ${settings['gate.strongestAnswer'] === 'warn' ? 'shadow mode' : 'the strongest answer is ask'}: it would have been ${answer.decision === 'deny' ? 'denied' : 'asked'}` : '';
   return { ...base, ...answer, reason: `${answer.reason}${capped}`, why: `${answer.why ?? answer.reason}${capped}`, decision, policyDecision: answer.decision, verdict: VERDICT[decision] };
 }
 

@@ -54,10 +54,6 @@ function recordsOf(data: MemoryData): PatternRecord[] {
   return data.patterns;
 }
 
-export function findPattern(data: Pick<MemoryData, 'patterns'>, id: string): PatternRecord | undefined {
-  return (data.patterns ?? []).find(p => p.id === id || p.cause === id);
-}
-
 function newPattern(cause: AttemptCause, at: string): PatternRecord {
   return {
     id: patternId(cause.key),
@@ -302,21 +298,6 @@ export function liveCauses(data: Pick<MemoryData, 'patterns'>, now: Date, system
 export function causeHeadline(p: PatternRecord): string {
   const n = activeApproaches(p).length;
   return `one cause: ${causeLabel(p)} — ${n} command${n === 1 ? '' : 's'}`;
-}
-
-/** The active pattern an approach's latest failure belongs to (the one that failed it most recently). */
-export function patternOfApproach(data: Pick<MemoryData, 'patterns'>, key: string): PatternRecord | undefined {
-  let best: PatternRecord | undefined;
-  let at = '';
-  for (const p of data.patterns ?? []) {
-    if (p.status !== 'active') continue;
-    const a = p.approaches.find(x => x.key === key && x.failures > 0);
-    if (a && a.lastSeen > at) {
-      best = p;
-      at = a.lastSeen;
-    }
-  }
-  return best;
 }
 
 /** Patterns worth showing: active ones spanning several approaches (systemic first), then those resolved with a known fix; newest first. */
