@@ -137,13 +137,20 @@ describe('pattern records: a journaled run counts the cause as a full write does
     const direct = workspace();
     const hooked = workspace();
     let t = T0;
+    let journaled = 0;
     for (const [command, exitCode, output] of RUNS) {
       t += 10_000;
       const clock = () => new Date(t);
       await openWorkspaceMemory({ workspace: direct, git: false, clock }).memory.record({ command, exitCode, output, source: 'agent' });
       await openWorkspaceMemory({ workspace: hooked, journal: true, git: false, clock }).memory.record({ command, exitCode, output, source: 'agent' });
+      if (!fs.existsSync(journalPath(hooked))) continue;
+      journaled++;
+      // runs pending in the journal: the hooks' own read and the gate's partial read see the store's records
+      const full = (await new MemoryStore(memoryDirFor(hooked), { cache: false }).read()).patterns;
+      assert.deepEqual(readView(memoryDirFor(hooked), 'all', { redact })!.data.patterns, full, `after ${command}: the hooks' own read`);
+      assert.deepEqual(readView(memoryDirFor(hooked), [approachKey('npm test', '.')], { redact })!.data.patterns, full, `after ${command}: the partial read`);
     }
-    assert.ok(fs.existsSync(journalPath(hooked)), 'the hooks wrote into the journal');
+    assert.ok(journaled >= 5, `the hooks wrote into the journal (it held runs after ${journaled} of ${RUNS.length})`);
     const want = await new MemoryStore(memoryDirFor(direct), { cache: false }).read();
     assert.deepEqual(want.patterns?.map(p => [p.cause, p.status, p.failures, p.occurrences]), [
       ['conn_refused|localhost:5432', 'resolved', 5, 5],
