@@ -374,13 +374,13 @@ function render(): void {
 
   lists.begin();
   fillSection('similar', hits, hits, searching && !!recall, similarRows(), recall ? 'No similar failure in memory.' : undefined);
-  // one cause failing several commands (pattern records): its own section, before the approaches it failed
+  fillSection('exhausted', exhausted.length, s.exhausted.length, !nothing, approachRows(exhausted, ctx), 'Nothing is exhausted.');
+  fillSection('failing', failing.length, s.failing.length, !nothing, approachRows(failing, ctx), 'Nothing is failing right now.');
+  // one cause failing several commands (pattern records): its own section, after the approaches
   const allPatterns = s.patterns ?? [];
   const patterns = allPatterns.filter(p => matches([p.subject, p.sentence, p.lastError, p.factors, p.fix, p.resolution, ...p.commands]));
   const patternRows = patterns.map(p => ({ key: `p:${p.folder}\u0000${p.id}`, version: json(p), render: () => patternItem(p, multiRoot() ? folderName(p.folder) : undefined) }));
   fillSection('patterns', patterns.length, allPatterns.length, allPatterns.length > 0, patternRows);
-  fillSection('exhausted', exhausted.length, s.exhausted.length, !nothing, approachRows(exhausted, ctx), 'Nothing is exhausted.');
-  fillSection('failing', failing.length, s.failing.length, !nothing, approachRows(failing, ctx), 'Nothing is failing right now.');
   const threshold = (folder: string) => s.folders.find(f => f.uri === folder)?.threshold ?? 5;
   const teamRows: Row[] = [
     ...teams.map(t => ({ key: `ts:${t.folder}`, version: json(t), render: () => teamStatus(t, multiRoot() ? folderName(t.folder) : undefined) })),

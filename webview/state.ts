@@ -6,9 +6,9 @@ import { isSnapshot, LEARNING_TYPES, type ApproachView, type LearningTypeView, t
 export type SectionId = 'similar' | 'patterns' | 'exhausted' | 'failing' | 'team' | 'decisions' | 'resolved' | 'reflections' | 'learnings';
 export const SECTIONS: Array<{ id: SectionId; title: string }> = [
   { id: 'similar', title: 'Similar failures' },
-  { id: 'patterns', title: 'Patterns: one cause, several commands' },
   { id: 'exhausted', title: 'Exhausted' },
   { id: 'failing', title: 'Failing' },
+  { id: 'patterns', title: 'Patterns: one cause, several commands' },
   { id: 'team', title: 'Failing in the team' },
   { id: 'decisions', title: 'Gate decisions' },
   { id: 'resolved', title: 'Resolved recently' },

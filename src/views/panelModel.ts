@@ -130,7 +130,8 @@ export function patternView(folder: string, p: PatternRecord, threshold: number,
   const view: PatternView = {
     folder,
     id: p.id,
-    subject: clip(p.subject, 500),
+    // the code's own error is named by its line (lastError), not by its folded form
+    subject: clip(p.kind === 'error' ? `The same error in ${commands.length} commands` : p.subject, 500),
     headline: clip(causeHeadline(p), 500),
     sentence: clip(active ? patternSentence(p, now) : p.subject, 1000),
     status: p.status,
@@ -142,7 +143,7 @@ export function patternView(folder: string, p: PatternRecord, threshold: number,
     firstSeen: p.firstSeen,
     lastSeen: p.lastSeen,
     lastError: clip(p.lastError, 1000),
-    factors: clip(Object.entries(p.factors).filter(([k]) => k !== 'cwd' || p.factors.cwd !== '.').map(([k, v]) => `${k} ${v}`).join(', '), 1000),
+    factors: clip(Object.entries(p.factors).filter(([k, v]) => k !== 'error' && (k !== 'cwd' || v !== '.')).map(([k, v]) => `${k} ${v}`).join(', '), 1000),
   };
   if (!active && r) {
     const by = r.by === 'manual' ? 'marked resolved' : r.by === 'team' ? 'resolved in the team' : `a passing run${r.command ? ` of “${r.command}”` : ''}`;

@@ -174,7 +174,8 @@ export function agentSummary(data: MemoryData, threshold: number, max = AGENT_SU
     // one cause failing several commands first: fixing it is worth more than any one command
     ...causes.map(p => {
       const fix = lastFix(p);
-      return `- ONE CAUSE${p.systemic ? '' : ' (in the code)'}: ${patternSentence(p, now)} (${activeApproaches(p).map(a => code(a.label, 60)).join(', ')})${fix ? `; last time fixed by ${code(fix.command, 120)}` : ''}`;
+      const error = p.kind === 'error' && p.lastError ? ` — ${quote(p.lastError, 160)}` : '';
+      return `- ONE CAUSE${p.systemic ? '' : ' (in the code)'}: ${patternSentence(p, now)}${error} (${activeApproaches(p).map(a => code(a.label, 60)).join(', ')})${fix ? `; last time fixed by ${code(fix.command, 120)}` : ''}`;
     }),
     ...exhausted.map(a => entry(a, 'EXHAUSTED')),
     ...failing.map(a => entry(a, 'failing')),

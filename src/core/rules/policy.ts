@@ -290,6 +290,8 @@ export function patternSentence(p: PatternRecord, now: Date): string {
     case 'auth':
     case 'expired':
       return `${p.subject} were refused in ${tally} ${since}`;
+    case 'error':
+      return `the same error in ${tally} ${since}`;
     default:
       return `${p.subject}: ${tally} failed on it ${since}`;
   }
