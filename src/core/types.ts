@@ -70,6 +70,12 @@ export interface Attempt {
   timestamp: string;
   /** The workspace's git state right after the run; absent without git (or when it took too long). */
   git?: GitState;
+  /**
+   * What the run did for its approach, cosmetics aside: the work signatures of the steps of its line
+   * that are this approach, its scripts resolved (`npm test` whose script is `jest`: `jest`). Another
+   * spelling of the same work later is no change.
+   */
+  work?: string[];
 }
 
 /**
@@ -185,6 +191,8 @@ export interface EditEvent {
   source: EditSource;
   /** The tool that made it (Edit, write_file, apply_patch, sed…), when known. */
   tool?: string;
+  /** A hash of the file's content after the edit ('deleted': gone), when the recorder read it: the same bytes again is no change. */
+  hash?: string;
 }
 
 /** Something started that a status probe may be waiting for: a background job or a service command. */
@@ -268,6 +276,11 @@ export interface EngineSettings {
   /** The strongest answer the gate gives: deny (default), ask (deny becomes ask) or warn (shadow mode: records only). */
   strongestAnswer: GateAnswer;
   limits: MemoryLimits;
+  /**
+   * Changes in a row that each ended in the same loop before the gate asks a person (default
+   * CHANGE_BUDGET in rules/policy.ts). Not a user setting: the judgement benchmark measures others.
+   */
+  changeBudget?: number;
 }
 
 /** What recording a run is judged with: the recorder's threshold, window and caps. */

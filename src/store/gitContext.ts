@@ -105,6 +105,11 @@ function field(r: string, n: number): string {
   return r.slice(at);
 }
 
+/** A file's content hash as a run's git state gives it ('deleted' when it is gone): what an edit left. */
+export function fileHash(file: string): string {
+  return contentHashSync(file);
+}
+
 /** contentHash without the asynchronous file machinery (a one-shot process: see GitOptions.sync). */
 function contentHashSync(file: string): string {
   let fd: number | undefined;
