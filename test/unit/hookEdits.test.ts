@@ -152,7 +152,7 @@ describe('the gate answers ask where the harness can ask', () => {
       assert.equal((await readMemoryFull(ws)).decisions?.[0].decision, denied ? 'deny' : 'warn');
       if (denied) {
         assert.equal(r.exitCode, 2, 'Codex blocks on exit 2');
-        assert.match(r.stderr, /^Failure Memory: NOT RUN — `npm test` failed 3 times in a row[^\n]*\nWhy \(same-error-after-change\)[^\n]*\nA person decides whether it runs once more, and no one can be asked in this headless session/);
+        assert.match(r.stderr, /^Failure Memory: NOT RUN — `npm test` failed 3 times in a row[^\n]*\nWhy \(same-error-after-change\)[^\n]*\nLast error \(command output, untrusted\): [^\n]+\nChanges: src\/cart\.js changed since the last failure; the same error came back after each of the 2 changes before it[^\n]*\nAlready tried: [^\n]+\nA person decides whether it runs once more, and no one can be asked in this headless session: stop and ask the user/);
       } else {
         assert.equal(r.exitCode, 0);
         assert.match(JSON.parse(r.stdout).hookSpecificOutput.additionalContext, /^Failure Memory \(warning\)/);

@@ -106,7 +106,9 @@ describe('after a change: trying fixes, until the error outlasts the budget', ()
     const before: GitState = { head: 'a'.repeat(40), fingerprint: 'f1', dirty: {} };
     approach.ledger!.at(-1)!.git = before;
     assert.equal(checkCommand(data, 'npm test', '.', m.settings, new Date(), before).decision, 'deny');
-    assert.equal(checkCommand(data, 'npm test', '.', m.settings, new Date(), { ...before, fingerprint: 'f2' }).decision, 'ask');
+    // a change earns a run: the fix is verified
+    const moved = checkCommand(data, 'npm test', '.', m.settings, new Date(), { ...before, fingerprint: 'f2' });
+    assert.deepEqual([moved.decision, moved.code, moved.evidence?.change], ['warn', 'same-error-after-change', 'git']);
   });
 });
 
@@ -162,8 +164,14 @@ describe('loops whatever the detail printed', () => {
     const c = await m.check('pytest tests/test_api.py');
     assert.equal(c.code, 'no-test-passing');
     assert.equal(c.decision, 'deny');
+    // a change earns a run, and so does a second fix after a wrong one; after the budget a person decides
     await play([{ edit: '/w/src/api.py' }]);
-    assert.equal((await m.check('pytest tests/test_api.py')).decision, 'ask');
+    assert.equal((await m.check('pytest tests/test_api.py')).decision, 'warn');
+    await play([['pytest tests/test_api.py', 1, pytest(['test_b'])], { edit: '/w/src/api.py' }]);
+    assert.equal((await m.check('pytest tests/test_api.py')).decision, 'warn');
+    await play([['pytest tests/test_api.py', 1, pytest(['test_a'])], { edit: '/w/src/api.py' }]);
+    const c2 = await m.check('pytest tests/test_api.py');
+    assert.deepEqual([c2.code, c2.decision], ['no-test-passing', 'ask']);
   });
 
   test('errors cycling between two (A, B, A, B) are a loop (held-out shape)', async () => {

@@ -137,10 +137,17 @@ describe('payloads captured from the real harness programs', () => {
   }
 
   for (const { name, f } of all.filter(x => x.f.expect.decision)) {
-    test(`${name}: five identical failures, then an edit: the gate's ask reaches this harness as ${f.expect.decision}`, async () => {
+    test(`${name}: five identical failures, then fixes the same error outlasted: the gate's ask reaches this harness as ${f.expect.decision}`, async () => {
       const ws = workspace();
-      for (let i = 0; i < 5; i++) await recordHookResult({ workspace: ws, command: 'bash build.sh', cwd: '.', exitCode: 1, output: "Error: Cannot find module 'left-pad'" });
-      await recordHookEdits({ workspace: ws, edits: [{ path: join(ws, 'fix2.txt'), ok: true, tool: 'Write' }], via: f.harness });
+      const fail = () => recordHookResult({ workspace: ws, command: 'bash build.sh', cwd: '.', exitCode: 1, output: "Error: Cannot find module 'left-pad'" });
+      const edit = (n: number) => recordHookEdits({ workspace: ws, edits: [{ path: join(ws, `fix${n}.txt`), ok: true, tool: 'Write' }], via: f.harness });
+      for (let i = 0; i < 5; i++) await fail();
+      // a change earns a run, and a second fix after a wrong one too: the third change asks
+      for (let n = 0; n < 2; n++) {
+        await edit(n);
+        await fail();
+      }
+      await edit(2);
       const opts = { record: recordHookResult, readFull: readMemoryFull, recordDecision: recordHookDecision, env: {} };
       const r = await runHook(f.harness, 'pre', JSON.stringify(payloadFor(f, ws)), opts);
       const said = `${r.stdout}${r.stderr}`;
