@@ -14,6 +14,13 @@ import { pollingStatus, POLL_WINDOW_MS } from './polling';
 import { shellEffects } from './shellEffects';
 import type { Approach, Attempt, Decision, GitState, MemoryData } from '../types';
 
+/**
+ * Changes in a row that each ended in the same loop shape before the gate stops the run again (ask):
+ * below it, a change earns a run — the fix is verified, and so is a second fix after a wrong one.
+ * Chosen on both development corpora (bench/judgement.mjs --budget, BENCHMARKS.md).
+ */
+export const CHANGE_BUDGET = 3;
+
 /** The rules, by reason code: what each one decides and the behaviour it names. */
 export const REASON_CODES = {
   clear: 'never failed here, or the last run passed',
@@ -29,7 +36,7 @@ export const REASON_CODES = {
   'edit-typo': 'the last failure was a syntax error, the typo of an edit: its fix comes next',
   'error-changed': 'the error changed from the attempt before: progress',
   'same-error-unchanged': 'the same error again with nothing changed since the last failure: the surest loop',
-  'same-error-after-change': 'the same error again after a change: a fix attempt, it runs (warned); after the same error followed each of the last 2 changes, a person decides',
+  'same-error-after-change': `the same error again after a change: a fix attempt, it runs (warned); once the same error followed each of the last ${CHANGE_BUDGET} changes, a person decides`,
   'error-cycle': 'the errors cycle between two (A, B, A, B): a loop',
   'no-test-passing': 'no test passed in three attempts, whatever the detail printed: no progress (after a change it runs, within the same budget)',
   'wander-bound': 'the errors kept changing for four times the threshold: a person decides',
@@ -58,13 +65,6 @@ export interface Evidence {
   changedInRun: number;
   failures: number;
 }
-
-/**
- * Changes in a row that each ended in the same loop shape before the gate stops the run again (ask):
- * below it, a change earns a run — the fix is verified, and so is a second fix after a wrong one.
- * Chosen on both development corpora (bench/judgement.mjs --budget, BENCHMARKS.md).
- */
-export const CHANGE_BUDGET = 2;
 
 /** How long after a job or service was started a probe or a poll counts as waiting for it. */
 export const WAIT_WINDOW_MS = POLL_WINDOW_MS;
@@ -149,6 +149,26 @@ const budgetOf = (input: PolicyInput): number => (Number.isInteger(input.budget)
 /** Changes among the last `span` comparable failures (each one's change since the one before it, the first's left out). */
 function fixesAmong(a: Approach, span: number): number {
   return comparable(a).slice(-span).slice(1).filter(x => x.changed).length;
+}
+
+/** How many failures at the end of the streak ran tests of which none passed (the short-term window's). */
+function noTestPassingRun(a: Approach): number {
+  const failures = windowFailures(a);
+  let n = 0;
+  for (let i = failures.length - 1; i >= 0; i--) {
+    const t = failures[i].testResults;
+    if (!(t && t.total > 0 && t.passed === 0 && t.failed > 0)) break;
+    n++;
+  }
+  return n;
+}
+
+/** How many comparable failures at the end of the streak take turns between two errors (A, B, A, B…). */
+function cycleRun(a: Approach): number {
+  const e = comparable(a).map(x => x.error);
+  let n = Math.min(2, e.length);
+  while (n < e.length && e[e.length - 1 - n] === e[e.length - 1 - n + 2] && e[e.length - 1 - n] !== e[e.length - n]) n++;
+  return n;
 }
 
 /** The errors of the streak that compare (syntax errors, the typos of edits, left out). */
@@ -282,9 +302,9 @@ function judge(input: PolicyInput): PolicyVerdict {
     return loop(change, ['same-error-unchanged', 'same-error-after-change'], `the same error ${trailingRun(real)} times in a row`, fixes, budgetOf(input));
   }
   // no test passing in three attempts is no progress, whatever the detail printed
-  if (noTestPassing(a)) return loop(change, ['no-test-passing', 'no-test-passing'], 'no test passed in the last three attempts, whatever each printed', fixesAmong(a, 3), budgetOf(input));
+  if (noTestPassing(a)) return loop(change, ['no-test-passing', 'no-test-passing'], 'no test passed in the last three attempts, whatever each printed', fixesAmong(a, noTestPassingRun(a)), budgetOf(input));
   // cycling between two errors (A, B, A, B) is a loop
-  if (cyclesBetweenTwo(errors)) return loop(change, ['error-cycle', 'error-cycle'], 'the errors take turns between the same two', fixesAmong(a, 4), budgetOf(input));
+  if (cyclesBetweenTwo(errors)) return loop(change, ['error-cycle', 'error-cycle'], 'the errors take turns between the same two', fixesAmong(a, cycleRun(a)), budgetOf(input));
   if (isEditTypo(last)) return { decision: 'warn', code: 'edit-typo', reason: 'the last run failed on a syntax error (the typo of an edit), not on the approach' };
   // wandering has a bound: a person decides
   const bound = WANDER_FACTOR * threshold;

@@ -274,6 +274,27 @@ function innerLines(stage: Stage): string[] {
   return out;
 }
 
+/**
+ * A pipeline as one command line: each stage's words, and the heredoc each one reads (the script
+ * `python - <<'EOF' … EOF` runs is its work: another body is other work).
+ */
+function pipelineLine(stages: readonly Stage[]): string {
+  const bodies: string[] = [];
+  const parts: string[] = [];
+  for (const st of stages) {
+    if (!st.words.length) continue;
+    if (st.heredoc === undefined) {
+      parts.push(argvLine(st.words));
+      continue;
+    }
+    let delim = 'FM_EOF';
+    while (st.heredoc.split('\n').includes(delim)) delim += '_';
+    parts.push(`${argvLine(st.words)} <<'${delim}'`);
+    bodies.push(`${st.heredoc}\n${delim}`);
+  }
+  return parts.length ? [parts.join(' | '), ...bodies].join('\n') : '';
+}
+
 /** Each step of `line` (recursively into the lines its steps run), with the `cd`s and assignments before it. */
 function innerSteps(line: string, depth: number, prefix: readonly string[], editBefore: boolean): Array<Omit<GateLine, 'whole'>> {
   const out: Array<Omit<GateLine, 'whole'>> = [];
@@ -289,7 +310,7 @@ function innerSteps(line: string, depth: number, prefix: readonly string[], edit
     }
     let editsHere = false;
     // a pipeline is one step (`cat p2.lean | python run.py -` runs other data than `cat p.lean | …`); what its stages hand a shell is another
-    const pipeline = stages.filter(st => st.words.length).map(st => argvLine(st.words)).join(' | ');
+    const pipeline = pipelineLine(stages);
     if (pipeline) out.push({ line: [...before, pipeline].join(' && '), editBefore: edited });
     for (const stage of stages) {
       if (depth < MAX_DEPTH) for (const inner of innerLines(stage)) {
@@ -375,8 +396,9 @@ function judge(whole: string, cwd: string | undefined, tables: ScriptTables | un
     const r = resolveLine(g.line, at, tables);
     for (const n of r.missing) missing.set(needKey(n), n);
     const j = judged({ ...g, cwd: at }, r.key, r.line);
-    const id = `${j.key}\u0000${j.editBefore ? 1 : 0}\u0000${j.resolved}`;
-    if (seen.has(id)) continue;
+    // judged once per approach, edit context and work (the work read only when the approach came up before)
+    const id = `${j.key}\u0000${j.editBefore ? 1 : 0}`;
+    if (seen.has(id) && lines.some(l => l.key === j.key && l.editBefore === j.editBefore && l.work === j.work)) continue;
     seen.add(id);
     lines.push(j);
     if (r.body && depth < MAX_SCRIPT_DEPTH) {
