@@ -28,42 +28,40 @@ function table(): Record<string, string[]> {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** package.json's `scripts` (only that field is read). */
-export function packageScripts(pkg: unknown): Record<string, string[]> {
+/** A JSON manifest's `scripts` object (only that field is read), each entry made command lines by `lines` (none: left out). */
+function jsonScripts(doc: unknown, lines: (value: unknown) => string[]): Record<string, string[]> {
   const out = table();
-  const scripts = isObject(pkg) ? pkg.scripts : undefined;
+  const scripts = isObject(doc) ? doc.scripts : undefined;
   if (!isObject(scripts)) return out;
-  let n = 0;
-  for (const [name, cmd] of Object.entries(scripts)) {
-    if (n++ >= MAX_SCRIPTS) break;
-    if (typeof cmd === 'string' && cmd.trim()) out[name] = [cmd.slice(0, MAX_LINE)];
+  for (const [name, value] of Object.entries(scripts).slice(0, MAX_SCRIPTS)) {
+    const cmds = lines(value).slice(0, MAX_LINES);
+    if (cmds.length) out[name] = cmds.map(l => l.slice(0, MAX_LINE));
   }
   return out;
 }
 
+/** package.json's `scripts`: each a command line. */
+export function packageScripts(pkg: unknown): Record<string, string[]> {
+  return jsonScripts(pkg, cmd => (typeof cmd === 'string' && cmd.trim() ? [cmd] : []));
+}
+
 /**
  * composer.json's `scripts`: a command, or a list of them; `@php x` and `@composer x` run those programs,
- * `@other` runs another script, `@putenv` only sets a variable.
+ * `@other` runs another script, `@putenv` only sets a variable, a PHP callback (Vendor\Class::method)
+ * runs no command line.
  */
 export function composerScripts(doc: unknown): Record<string, string[]> {
-  const out = table();
-  const scripts = isObject(doc) ? doc.scripts : undefined;
-  if (!isObject(scripts)) return out;
-  let n = 0;
-  for (const [name, value] of Object.entries(scripts)) {
-    if (n++ >= MAX_SCRIPTS) break;
+  return jsonScripts(doc, value => {
     const list = (typeof value === 'string' ? [value] : Array.isArray(value) ? value : []).filter((x): x is string => typeof x === 'string');
     const lines: string[] = [];
     for (const cmd of list.slice(0, MAX_LINES)) {
       const c = cmd.trim();
-      if (!c || c.startsWith('@putenv')) continue;
+      if (!c || c.startsWith('@putenv') || /^[\w\\]+::\w+$/.test(c)) continue;
       if (/^@(?:php|composer)\b/.test(c)) lines.push(c.slice(1));
-      else if (c.startsWith('@')) lines.push(`composer run-script ${c.slice(1)}`);
-      else if (!/^[\w\\]+::\w+$/.test(c)) lines.push(c); // a PHP callback (Vendor\Class::method) is no command line
+      else lines.push(c.startsWith('@') ? `composer run-script ${c.slice(1)}` : c);
     }
-    if (lines.length) out[name] = lines.map(l => l.slice(0, MAX_LINE));
-  }
-  return out;
+    return lines;
+  });
 }
 
 /** A Makefile's variable references expanded from its own simple assignments; undefined when one stays unknown. */
