@@ -93,7 +93,7 @@ function decideLines(lines: readonly JudgedLine[], view: GateView, evidence: Gat
     const step = { whole: line.whole, editBefore: line.editBefore, get works() {
       return [line.work];
     } };
-    const local = checkCommand(view.data, line.line, line.cwd, view.settings, now, evidence.gitNow, { key: line.key, step });
+    const local = checkCommand(view.data, line.line, line.cwd, view.settings, now, evidence.gitNow, { key: line.key, step, ...(line.resolved !== line.line ? { resolved: line.resolved } : {}) });
     const approach = approachAt(view.data, local.key);
     if (!evidence.gitNow && local.policyDecision === 'deny' && lastFailureGit(approach)) needsGit = true;
     steps.push({ local, check: evidence.team ? evidence.team(local, approach) : local });

@@ -143,6 +143,13 @@ describe('Makefile targets, pdm and composer scripts', () => {
     assert.equal(key('composer run-script test'), '.::phpunit');
   });
 
+  test("a test runner its environment broke: another test file run through a script is the same loop", () => {
+    const envError = "ImportError while loading conftest '/w/tests/conftest.py'.\ntests/conftest.py:1: in <module>\nE   ModuleNotFoundError: No module named 'fixtures'\n";
+    const { view } = exhausted('pytest tests/test_a.py', envError);
+    const c = decision('pdm run test', view);
+    assert.deepEqual([c.decision, c.code], ['deny', 'environment-loop']);
+  });
+
   test('a table not given yet is asked for, once per manifest and folder', () => {
     const r = resolveLine('cd api && npm test', '.', new Map());
     assert.deepEqual(r.missing, [{ kind: 'npm', folder: 'api' }]);

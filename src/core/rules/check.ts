@@ -59,6 +59,8 @@ export interface CheckOptions {
   key?: string;
   /** The step of a longer line this is, for the change verdict (default: the line is its own step). */
   step?: StepContext;
+  /** The command line that does the work when a script stands for it (`jest` for `npm test`): what a test runner's rule reads. */
+  resolved?: string;
 }
 
 /**
@@ -92,7 +94,7 @@ export function checkCommand(
     allowOnce: !!a?.allowOnce,
     ...(a ? historyFields(a, now) : {}),
   };
-  const answer = decide({ data, approach: a, command, threshold: settings.threshold, now, gitNow, ...(options.step ? { step: options.step } : {}), ...(settings.changeBudget ? { budget: settings.changeBudget } : {}) }, normCwd, base);
+  const answer = decide({ data, approach: a, command, threshold: settings.threshold, now, gitNow, ...(options.step ? { step: options.step } : {}), ...(settings.changeBudget ? { budget: settings.changeBudget } : {}) }, normCwd, base, options.resolved ?? command);
   const decision = capDecision(answer.decision, settings.strongestAnswer ?? 'deny');
   const capped = decision !== answer.decision ? `; ${settings.strongestAnswer === 'warn' ? 'shadow mode' : 'the strongest answer is ask'}: it would have been ${answer.decision === 'deny' ? 'denied' : 'asked'}` : '';
   return { ...base, ...answer, reason: `${answer.reason}${capped}`, why: `${answer.why ?? answer.reason}${capped}`, decision, policyDecision: answer.decision, verdict: VERDICT[decision] };
@@ -100,12 +102,12 @@ export function checkCommand(
 
 type DecideInput = Omit<PolicyInput, 'approach'> & { approach: Approach | undefined };
 
-function decide(input: DecideInput, normCwd: string, base: { key: string; patterns: Pattern[]; progress: ProgressStatus; flaky?: string }): Answer {
-  const { data, approach: a, command, threshold } = input;
+function decide(input: DecideInput, normCwd: string, base: { key: string; patterns: Pattern[]; progress: ProgressStatus; flaky?: string }, resolved: string): Answer {
+  const { data, approach: a, threshold } = input;
   if (runsNothing(base.key)) return { status: 'clear', decision: 'allow', code: 'runs-nothing', reason: 'runs nothing (only variable assignments, a comment or blank)' };
   if (!a || a.status !== 'exhausted') {
     // a test runner broken by its environment fails the same way whatever the test file
-    const sibling = environmentLoop(data, command, normCwd, threshold);
+    const sibling = environmentLoop(data, resolved, normCwd, threshold);
     if (sibling) {
       const v = judgeEnvironmentLoop({ ...input, approach: sibling });
       return { status: 'exhausted', decision: v.decision, code: v.code, lastError: sibling.lastErrorSignature, reason: `${describeApproach(sibling)} failed ${sibling.failures} times with the same environment error, whatever the test file: ${v.reason}`, ...(v.evidence ? { evidence: v.evidence } : {}) };
