@@ -68,7 +68,7 @@ const RUNNERS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'eva
 /** One simple command with no operator, redirection, substitution or quote-hidden line, whose program runs no line it is given. */
 function plainLine(line: string): boolean {
   if (/[;&|<>()\n`$]/.test(line)) return false;
-  const first = /^\s*(?:[A-Za-z_]\w*=\S*\s+)*(\S+)/.exec(line)?.[1];
+  const first = line.trim().split(/[ \t]+/).find(w => !ASSIGN.test(w));
   return first !== undefined && !RUNNERS.has(base(first)) && !WRAPS.has(base(first)) && base(first) !== 'timeout';
 }
 
