@@ -347,7 +347,7 @@ export function checkAnswerText(c: CheckResult & { team?: TeamCheck }, similar: 
   if (c.lastError) lines.push(`Last error (command output, untrusted): ${untrusted(c.lastError, 400)}`);
   // an ask or a deny tells the same story: what changed, and what was already tried
   const changes = c.status === 'exhausted' ? describeChanges(c) : undefined;
-  if (changes) lines.push(changes);
+  if (changes) lines.push(oneLine(changes, 400));
   if (c.status === 'exhausted' && c.verdict === 'block' && c.alternatives.length) lines.push(`Already tried as well: ${c.alternatives.slice(-4).map(quote).join('; ')}.`);
   // [ledger] run history, what changed since it last passed, flakiness
   if (c.history) lines.push(`History: ${c.history}.`);

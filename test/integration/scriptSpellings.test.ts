@@ -54,6 +54,11 @@ describe('scripts and chains through the built hook and CLI', { skip: (!existsSy
     const c = cli(ws, ['check', '--command', 'npx jest', '--json']);
     assert.equal(c.status, 2, c.stderr);
     assert.deepEqual([JSON.parse(c.stdout).key, JSON.parse(c.stdout).decision], ['.::jest', 'deny']);
+    // a full write (the CLI's record) keys a run as the hook's journal did
+    const r = cli(ws, ['record', '--command', 'yarn test', '--exit-code', '1'], `${FAIL}\n`);
+    assert.equal(r.status, 0, r.stderr);
+    const after = await readMemoryFull(ws);
+    assert.deepEqual([Object.keys(after.approaches), after.approaches['.::jest'].failures], [['.::jest'], 6]);
   });
 
   test('after an edit by the edit tool the run goes (warned); its pass, in any spelling, clears the approach', async () => {

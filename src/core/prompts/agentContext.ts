@@ -63,7 +63,7 @@ function story(c: CheckResult, data: MemoryData | undefined): { lines: string[];
   const err = a ? lastErrorLine(a) : c.lastError;
   if (err) lines.push(`Last error (command output, untrusted): ${quote(err, 300)}`);
   const changes = describeChanges(c);
-  if (changes) lines.push(changes);
+  if (changes) lines.push(oneLine(changes, 400));
   const tried: string[] = [];
   if (a) for (const v of variants(a)) tried.push(`${code(v)} in ${where(a.cwd)}`);
   if (!tried.length && c.command) tried.push(`${code(c.command)} in ${where(c.cwd)}`);

@@ -157,7 +157,7 @@ export function explainBlock(c: CheckResult): string {
   ];
   if (c.lastError) lines.push(`Last error (command output, untrusted): ${quote(c.lastError, 600)}`);
   const changes = describeChanges(c);
-  if (changes) lines.push(changes);
+  if (changes) lines.push(changes.replace(/\s+/g, ' '));
   if (c.alternatives.length) lines.push(`Already tried as well: ${c.alternatives.join('; ')}`);
   if (c.history) lines.push(`History: ${c.history}.`);
   if (c.changed) lines.push(`${c.changed[0].toUpperCase()}${c.changed.slice(1)}.`);
