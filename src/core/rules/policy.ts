@@ -104,7 +104,7 @@ function loop(change: ChangeVerdict, codes: [ReasonCode, ReasonCode], what: stri
   if (!change.changed) return { decision: 'deny', code: codes[0], reason: `${what}, and nothing changed since the last failure` };
   if (fixes < budget) {
     const before = fixes ? `; ${fixes === 1 ? 'one change' : `${fixes} changes`} before ended the same way, a person decides after ${budget}` : '';
-    return { decision: 'warn', code: codes[1], reason: `${what}, but ${change.what}: a fix attempt, it runs${before}` };
+    return { decision: 'warn', code: codes[1], reason: `${what}; ${change.what}: a fix attempt, it runs${before}` };
   }
   return { decision: 'ask', code: codes[1], reason: `${what}, and it came back after each of the last ${fixes} changes: the changes do not reach it; the user decides whether it runs again` };
 }
