@@ -1,9 +1,8 @@
 // The project's manifests, read for the scripts they name (src/core/approach/manifests.ts): the nearest
 // package.json (only its `scripts`) or pyproject.toml (only `[tool.pdm.scripts]`) at or above a folder,
-// the folder's Makefile or composer.json. Read only when a command line runs such a script, bounded in
-// size, never followed out of the file system's own files (no network), and kept per file until its
-// size or modification time changes. A manifest that cannot be read or parsed is no table: the line is
-// then judged as written.
+// the folder's Makefile or composer.json, inside the workspace folder. Read only when a command line runs
+// such a script, bounded in size, and kept per file until its size or modification time changes. A
+// manifest that cannot be read or parsed is no table: the line is then judged as written.
 
 import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
@@ -70,10 +69,13 @@ export function scriptReader(workspace: string): ScriptReader {
     cache.set(file, { stamp, table });
     return table;
   };
+  const inside = (dir: string) => dir === root || dir.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
   return need => {
     const kind = KINDS[need.kind];
     if (!kind || need.folder === '~' || need.folder.startsWith('~/')) return null;
     let dir = path.isAbsolute(need.folder) ? path.resolve(need.folder) : path.resolve(root, need.folder);
+    // the project's own manifests: a folder outside the workspace names none
+    if (!inside(dir)) return null;
     for (let level = 0; level < MAX_LEVELS; level++) {
       for (const name of kind.names) {
         const found = tableAt(path.join(dir, name), kind);
@@ -89,8 +91,7 @@ export function scriptReader(workspace: string): ScriptReader {
   };
 }
 
-/** A folder as approach keys name it: relative to the workspace inside it, else absolute. */
+/** A folder inside the workspace as approach keys name it: relative to the workspace. */
 function folderOf(root: string, dir: string): string {
-  const rel = path.relative(root, dir);
-  return normalizeCwd(rel.startsWith('..') || path.isAbsolute(rel) ? dir : rel || '.');
+  return normalizeCwd(path.relative(root, dir) || '.');
 }

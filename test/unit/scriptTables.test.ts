@@ -96,6 +96,8 @@ describe('the store reads them, bounded and cached', () => {
     assert.deepEqual({ ...api, scripts: { ...api?.scripts } }, { kind: 'npm', folder: 'packages/api', scripts: { test: ['vitest run'] } });
     assert.equal(read({ kind: 'npm', folder: 'packages' })?.folder, '.');
     assert.equal(read({ kind: 'make', folder: 'packages/api' }), null, 'make reads the folder\'s own Makefile only');
+    assert.equal(read({ kind: 'npm', folder: '/' }), null, 'a folder outside the workspace names no scripts of the project');
+    assert.equal(read({ kind: 'npm', folder: '..' }), null);
   });
 
   test('a changed manifest is read again; a broken or too large one is no table', () => {
