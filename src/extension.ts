@@ -9,6 +9,7 @@ import { AgentGates } from './host/agentGates';
 import { CommandHandlers } from './host/commands';
 import { CapturePause } from './host/capturePause';
 import { EditWatcher } from './host/editWatcher';
+import { EnterGate } from './host/enterGate';
 import { Guard } from './host/guard';
 import { createLogger } from './host/logger';
 import { LanguageModelReflection } from './host/lmReflection';
@@ -55,7 +56,9 @@ export function activate(context: vscode.ExtensionContext): void {
   // edits as evidence: saves and file operations in the editor (the guard also reads the unwritten ones)
   const edits = new EditWatcher(registry, log, captureConfig);
   const guard = new Guard(registry, log, currentConfig, edits);
-  const terminals = new TerminalWatcher(context, registry, guard, log, captureConfig);
+  // the terminal's check at Enter (a loop repeated never starts); the start event's interrupt is its fallback
+  const enterGate = new EnterGate(context, registry, guard, log, captureConfig);
+  const terminals = new TerminalWatcher(context, registry, guard, log, captureConfig, enterGate);
   const tasks = new TaskWatcher(registry, guard, log, captureConfig);
   const capture = (): CaptureView => ({ terminal: config.captureTerminal, tasks: config.captureTasks, terminalsWithIntegration: terminals.activeCount, terminals: terminals.terminalCount, paused: pause.paused });
   const status = new StatusBar(registry, capture, log, team);
@@ -76,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): void {
     registry,
     edits,
     guard,
+    enterGate,
     terminals,
     tasks,
     status,
@@ -97,6 +101,7 @@ export function activate(context: vscode.ExtensionContext): void {
       }
       config = loadConfig();
       registry.applyConfig(config);
+      enterGate.apply();
       status.update();
       log.info('config', `settings applied: ${JSON.stringify(config)}`);
       log.event('settingsApplied');

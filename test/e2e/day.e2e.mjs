@@ -8,7 +8,9 @@
 // the moment of a block. Screenshots: test-artifacts/e2e/day-*.png (docs/images/ with
 // E2E_UPDATE_DOCS_IMAGES=1).
 //
-// The terminal's own policy is asserted on the way: a run is interrupted only when nothing changed since
+// The day runs where the shell has no check at Enter (failureMemory.terminal.gateAtEnter off), so that the
+// start event's interrupt, the fallback for such shells, is asserted on the way; the check at Enter is
+// entergate*.e2e. A run is interrupted only when nothing changed since
 // the last failure (the user's fix runs to the end), no ^C is typed after the fact, and a probe counts as
 // waiting only while something it waits for was started (the dead endpoint, nothing starting, is stopped).
 import assert from 'node:assert/strict';
@@ -43,6 +45,7 @@ const HEALTH = 'curl -sS --retry 2 --retry-delay 1 --retry-connrefused 127.0.0.1
 
 export const options = {
   settings: {
+    'failureMemory.terminal.gateAtEnter': false,
     'workbench.activityBar.location': 'default',
     // the model could be downloaded: it must be offered in the panel, never by a prompt at a block
     'failureMemory.embeddings.allowDownload': true,

@@ -7,6 +7,8 @@ import { approachKey, approachLabel } from '../../src/core/approach';
 import { failedStep, isEnvironmentError, judgeStreak, payloadKeyForTest } from '../support/judgement';
 import { InMemoryStore } from '../../src/store/inMemoryStore';
 import { WorkspaceMemory } from '../../src/app/workspaceMemory';
+import { environmentLoop } from '../../src/core/rules/judgement';
+import { cloneJson, deepFreeze } from '../../src/store/frozen';
 
 const memory = (threshold: number) => new WorkspaceMemory('/testbed', { store: new InMemoryStore(), settings: { threshold } });
 const tb = (last: string) => `Traceback (most recent call last):\n  File "/testbed/reproduce_issue.py", line 12, in <module>\n    main()\n${last}\n`;
@@ -252,5 +254,18 @@ describe('test runners: another test file', () => {
     assert.match(c.reason, /environment error/);
     assert.ok(isEnvironmentError("ModuleNotFoundError: No module named 'hypothesis'"));
     assert.ok(!isEnvironmentError('AssertionError: assert 1 == 2'));
+  });
+
+  test('the environment loop is found the same in memory the store hands out (frozen, indexed once) and in memory being written', async () => {
+    const m = memory(3);
+    const env = "ImportError while loading conftest '/testbed/conftest.py'.\nModuleNotFoundError: No module named 'hypothesis'\n";
+    for (let i = 0; i < 3; i++) await m.record({ command: 'pytest tests/test_api.py', exitCode: 4, output: env, source: 'agent' });
+    for (let i = 0; i < 3; i++) await m.record({ command: 'make build', exitCode: 2, output: 'make: *** [build] Error 2', source: 'agent' });
+    const open = cloneJson(await m.store.read());
+    const frozen = deepFreeze(cloneJson(open));
+    for (const [command, cwd] of [['pytest tests/test_models.py', '.'], ['pytest tests/test_models.py', 'pkg'], ['npx jest a.test.ts', '.'], ['make build', '.']] as const) {
+      assert.equal(environmentLoop(frozen, command, cwd, 3)?.key, environmentLoop(open, command, cwd, 3)?.key, `${command} in ${cwd}`);
+    }
+    assert.equal(environmentLoop(frozen, 'pytest tests/test_models.py', '.', 3)?.key, '.::pytest tests/test_api.py');
   });
 });

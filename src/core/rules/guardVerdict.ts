@@ -130,13 +130,39 @@ export function reactionTo(r: RecordFacts, notifySameError: boolean): Reaction {
 }
 
 /**
- * Did Ctrl+C stop the run? Only an end with an interrupt exit (130, 143…) within the wait says
- * so; an end with another code means it finished first; no end means it is still running.
+ * What became of a run the guard denied. notStarted: the Enter gate kept it from starting (nothing ran).
+ * Otherwise the interrupt was sent: only an end with an interrupt exit (130, 143…) within the wait is
+ * "stopped", with how long the run lasted; an end with another code means it finished first; no end
+ * means it is still running, unless its process is known to be gone (ended: it did end, by what is unknown).
  */
-export type StopResult = { kind: 'stopped' } | { kind: 'endedFirst'; exitCode: number | undefined } | { kind: 'stillRunning' };
+export type StopResult =
+  | { kind: 'notStarted' }
+  | { kind: 'stopped'; afterMs?: number }
+  | { kind: 'endedFirst'; exitCode: number | undefined }
+  | { kind: 'ended' }
+  | { kind: 'stillRunning' };
 
-export function stopResult(end: { exitCode: number | undefined } | undefined): StopResult {
-  if (!end) return { kind: 'stillRunning' };
-  return classifyExit(end.exitCode) === 'interrupted' ? { kind: 'stopped' } : { kind: 'endedFirst', exitCode: end.exitCode };
+/** What ended a run after the interrupt, as the host saw it: its end event, or that its process is gone. */
+export interface RunEnd {
+  exitCode: number | undefined;
+  /** ms from the run's start to its end, when both are known. */
+  ranMs?: number;
+  /** The end event never came, but the run's processes are gone. */
+  gone?: boolean;
 }
 
+export function stopResult(end: RunEnd | undefined): StopResult {
+  if (!end) return { kind: 'stillRunning' };
+  if (end.gone) return { kind: 'ended' };
+  if (classifyExit(end.exitCode) !== 'interrupted') return { kind: 'endedFirst', exitCode: end.exitCode };
+  return end.ranMs !== undefined && end.ranMs >= 0 ? { kind: 'stopped', afterMs: Math.round(end.ranMs) } : { kind: 'stopped' };
+}
+
+/**
+ * The line the Enter gate prints in the terminal for a line it kept from running: what happened and
+ * where to read more. One line of plain text; `label` comes cleaned by the caller (no control characters).
+ */
+export function notRunLine(attempts: number, label: string): string {
+  const what = attempts > 0 ? `failed ${attempts} times in a row; run again unchanged, it would fail the same way` : 'repeats a loop that keeps failing the same way';
+  return `Failure Memory: NOT RUN — “${label}” ${what}. VS Code shows what to do; Up brings the line back.`;
+}
