@@ -66,11 +66,11 @@ export function activate(context: vscode.ExtensionContext): void {
   // what can be done to an approach, and where it shows: the panel and the reflection view
   const lmReflection = new LanguageModelReflection(context, log, currentConfig);
   const actions = new ApproachActions(registry, log, currentConfig, lmReflection.write);
-  const reflections = new ReflectionView(context.extensionUri, log);
+  const reflections = new ReflectionView(context.extensionUri, log, registry);
   const panel = new MemoryPanel(context.extensionUri, registry, actions, reflections, log, capture, terminals.onDidChangeState, team, models);
   // the walkthrough's steps tick themselves off for what the user has done (shell integration on, memory shown…)
   const walkthrough = new WalkthroughProgress(context, () => terminals.activeCount, terminals.onDidChangeState);
-  const views = { showMemory: (ref?: ApproachRef) => (walkthrough.mark('memoryShown'), panel.reveal(ref)), showReflection: (r: ReflectionRecord) => reflections.show(r), exported: () => walkthrough.mark('exported') };
+  const views = { showMemory: (ref?: ApproachRef) => (walkthrough.mark('memoryShown'), panel.reveal(ref)), showReflection: (r: ReflectionRecord, folder: string) => reflections.show(r, folder), exported: () => walkthrough.mark('exported') };
   const commands = new CommandHandlers(registry, actions, views, log);
 
   context.subscriptions.push(

@@ -578,7 +578,7 @@ export class Guard {
         this.say(`$(check) ${t('“{0}” succeeded: its failures are cleared.', name)}`);
         break;
       case 'sameError':
-        this.say(`$(warning) ${t('Same error twice in “{0}”: {1}', name, plainText(reaction.line, 160))}`);
+        this.say(`$(warning) ${reaction.times === 2 ? t('Same error twice in “{0}”: {1}', name, plainText(reaction.line, 160)) : t('Same error {2} times in a row in “{0}”: {1}', name, plainText(reaction.line, 160), reaction.times)}`);
         break;
       case 'sameTest':
         this.say(`$(warning) ${t('The same test failed twice in “{0}”: {1}', name, plainText(reaction.test, 160))}`);

@@ -118,7 +118,7 @@ export async function run(h) {
   const frame = await h.waitFor(() => findPanelFrame(page), 20000, 'the memory panel webview frame');
   const decisions = frame.locator('#section-decisions');
   await decisions.waitFor({ timeout: 10000 });
-  await h.waitFor(async () => (await decisions.innerText()).includes('curl 127.0.0.1/health'), 10000, 'the curl deny in Gate decisions');
+  await h.waitFor(async () => (await decisions.innerText()).includes('curl http://127.0.0.1:9/health'), 10000, 'the curl deny in Gate decisions');
   const listed = await decisions.innerText();
   assert.match(listed, /Denied: bash test\.sh/);
   assert.match(listed, /Rule same-error-unchanged · via terminal/);

@@ -39,8 +39,8 @@ const STATUS = '.statusbar-item[id*="failureMemory.status"]';
 
 export async function run(h) {
   const { page } = h;
-  const memoryFile = path.join(h.workspace, '.vscode/failure-memory/memory.json');
-  const readMemory = () => JSON.parse(fs.readFileSync(memoryFile, 'utf8'));
+  // memory as every reader sees it: memory.json with the runs `record` journaled beside it
+  const readMemory = () => JSON.parse(spawnSync(process.execPath, [path.join(REPO_ROOT, 'dist/cli.js'), 'export', '--workspace', h.workspace], { encoding: 'utf8' }).stdout);
   const statusText = async () => (await page.locator(STATUS).first().innerText()).trim();
   const events = since => h.readEvents().slice(since);
 

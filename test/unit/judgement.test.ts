@@ -221,8 +221,13 @@ describe('keys keep the work', () => {
     assert.equal(approachKey('rencrypt --help'), approachKey('rencrypt -h'));
   });
 
-  test('URL host and path, ssh host, applied file, push target, test file', () => {
-    assert.equal(approachLabel('curl -s http://localhost:8080/api/health'), 'curl localhost/api/health');
+  test('URL scheme, host, port and path, ssh host, applied file, push target, test file', () => {
+    assert.equal(approachLabel('curl -s http://localhost:8080/api/health'), 'curl http://localhost:8080/api/health');
+    // a refused :9 and a listening :3000 are two approaches; a scheme's default port and a missing scheme (curl's http) fold
+    assert.notEqual(approachKey('curl http://127.0.0.1:9/health'), approachKey('curl http://127.0.0.1:3000/health'));
+    assert.notEqual(approachKey('curl http://example.com/x'), approachKey('curl https://example.com/x'));
+    assert.equal(approachKey('curl https://example.com:443/x/'), approachKey('curl https://example.com/x'));
+    assert.equal(approachKey('curl -s localhost:3000/health'), approachKey('curl http://localhost:3000/health?verbose=1'));
     assert.notEqual(approachKey('curl https://a.example.com/x'), approachKey('curl https://b.example.com/x'));
     assert.equal(approachKey('curl -sS https://api.example.com/v1?x=1'), approachKey('curl https://api.example.com/v1 -H "A: b"'));
     assert.notEqual(approachKey('ssh deploy@host1 uptime'), approachKey('ssh host2 uptime'));

@@ -4,3 +4,4 @@ export { chosenWords, exitStatusOwner, workingElements, type StatusOwner } from 
 export { matchesGlob } from './glob';
 export { normalizeCwd } from './paths';
 export { CHARGE_TESTS } from './work';
+export { keyLabel, shortLine, shownLabel } from './shownLabel';

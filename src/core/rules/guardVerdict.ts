@@ -94,7 +94,7 @@ export type Reaction =
   | { kind: 'none' }
   | { kind: 'exhausted'; failures: number }
   | { kind: 'resolved' }
-  | { kind: 'sameError'; line: string }
+  | { kind: 'sameError'; line: string; times: number }
   | { kind: 'sameTest'; test: string };
 
 export interface RecordFacts {
@@ -125,8 +125,16 @@ export function reactionTo(r: RecordFacts, notifySameError: boolean): Reaction {
   const sameTest = patterns.find(p => p.kind === 'same_test_failure');
   if (sameTest?.subject) return { kind: 'sameTest', test: sameTest.subject };
   const sameError = patterns.find(p => p.kind === 'same_error');
-  if (sameError) return { kind: 'sameError', line: lastErrorLine(currentStreak(r.approach), sameError.subject ?? '') };
+  if (sameError) return { kind: 'sameError', line: lastErrorLine(currentStreak(r.approach), sameError.subject ?? ''), times: sameErrorInARow(r.approach) };
   return { kind: 'none' };
+}
+
+/** How many of the streak's last failures in a row had the last failure's error (at least 2: the pattern saw two). */
+function sameErrorInARow(a: Approach): number {
+  const keys = Array.isArray(a.streakErrors) ? a.streakErrors : [];
+  let n = 0;
+  for (let i = keys.length - 1; i >= 0 && keys[i] === keys[keys.length - 1]; i--) n++;
+  return Math.max(2, n);
 }
 
 /**

@@ -3,7 +3,7 @@
 // real agents' command histories (bench/judgement.mjs over the development corpora): each rule names the
 // behaviour it captures; none is tuned to one trajectory.
 
-import { parseCommand } from '../approach';
+import { keyLabel, parseCommand } from '../approach';
 import { errorCategory } from '../text/signature';
 import type { Approach, MemoryData, TestResults } from '../types';
 
@@ -190,7 +190,7 @@ export function environmentLoop(data: MemoryData, command: string, cwd: string, 
   const candidates = exhaustedIn(data.approaches)?.get(`${cwd}\u0000${parsed.program}`) ?? (Object.isFrozen(data.approaches) ? [] : Object.values(data.approaches));
   for (const other of candidates) {
     if (other.status !== 'exhausted' || other.cwd !== cwd || other.failures < threshold) continue;
-    if (other.label.split(' ')[0] !== parsed.program) continue;
+    if (keyLabel(other.key).split(' ')[0] !== parsed.program) continue;
     const errors = Array.isArray(other.streakErrors) ? other.streakErrors : [];
     const last = errors[errors.length - 1] ?? '';
     if (isEnvironmentError(last) && judgeStreak(other, threshold).loop) return other;
