@@ -1,7 +1,7 @@
 // Composition root: build the objects, register them, no logic. Nothing heavy loads here.
 
 import * as vscode from 'vscode';
-import { readConfig, RESTRICTED_SETTINGS, SECTION, type ExtensionConfig } from './core/config';
+import { readConfig, RESTRICTED_SETTINGS, SECTION, type Settings } from './core/config';
 import type { ReflectionRecord } from './core/reflection';
 import { ApproachActions } from './host/actions';
 import { CommandId, type ApproachRef } from './host/commandIds';
@@ -34,8 +34,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const log = createLogger(channel);
 
   const settingsProblems = new SettingsProblems(log);
-  let config: ExtensionConfig = loadConfig();
-  function loadConfig(): ExtensionConfig {
+  let config: Settings = loadConfig();
+  function loadConfig(): Settings {
     const settings = vscode.workspace.getConfiguration(SECTION);
     // in Restricted Mode a restricted setting (redaction.extraPatterns) comes from the user's settings only
     const trusted = vscode.workspace.isTrusted;
@@ -60,7 +60,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const enterGate = new EnterGate(context, registry, guard, log, captureConfig);
   const terminals = new TerminalWatcher(context, registry, guard, log, captureConfig, enterGate);
   const tasks = new TaskWatcher(registry, guard, log, captureConfig);
-  const capture = (): CaptureView => ({ terminal: config.captureTerminal, tasks: config.captureTasks, terminalsWithIntegration: terminals.activeCount, terminals: terminals.terminalCount, paused: pause.paused });
+  const capture = (): CaptureView => ({ terminal: config['capture.terminal'], tasks: config['capture.tasks'], terminalsWithIntegration: terminals.activeCount, terminals: terminals.terminalCount, paused: pause.paused });
   const status = new StatusBar(registry, capture, log, team);
 
   // what can be done to an approach, and where it shows: the panel and the reflection view
@@ -120,7 +120,7 @@ export function activate(context: vscode.ExtensionContext): void {
   );
 
   const took = Date.now() - t0;
-  log.info('activate', `Failure Memory activated in ${took} ms (capture: terminal ${config.captureTerminal ? 'on' : 'off'}, tasks ${config.captureTasks ? 'on' : 'off'}; blockMode ${config.blockMode}; threshold ${config.threshold})`);
+  log.info('activate', `Failure Memory activated in ${took} ms (capture: terminal ${config['capture.terminal'] ? 'on' : 'off'}, tasks ${config['capture.tasks'] ? 'on' : 'off'}; blockMode ${config.blockMode}; threshold ${config.threshold})`);
   log.event('activated', { ms: took, vscode: vscode.version, extensionPath: context.extensionPath, folders: registry.all().map(f => f.folder.name) });
 }
 

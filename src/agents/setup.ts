@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { HARNESSES } from './hooks';
 import { rulesText } from './hooks/rules';
-import { HARNESS_IDS, type HarnessId, type HookEvent } from './hooks/types';
+import { HARNESS_IDS, HOOK_EVENTS, type HarnessId, type HookEvent } from './hooks/types';
 import { shellQuote } from '../core/approach/lexer';
 
 /** Where the launcher lives, as a shell expression (committed files must not name a user's home). */
@@ -42,9 +42,12 @@ export function hookCommandPowerShell(harness: HarnessId, event: HookEvent): str
   );
 }
 
+/** `hook <harness> <event>` of any harness and event, wherever it stands in a command. */
+const OUR_HOOK = new RegExp(`\\bhook (?:${HARNESS_IDS.join('|')}) (?:${HOOK_EVENTS.join('|')})\\b`);
+
 /** Is this hook command ours (any harness, any event, any version of the wording)? */
 export function isOurCommand(command: unknown): boolean {
-  return typeof command === 'string' && /failure-memory/.test(command) && /\bhook (?:vscode|claude|copilot|cursor|gemini|codex|cline|windsurf) (?:pre|post|session-start|prompt)\b/.test(command);
+  return typeof command === 'string' && /failure-memory/.test(command) && OUR_HOOK.test(command);
 }
 
 export type Json = Record<string, unknown>;
@@ -195,6 +198,11 @@ const SIGNS: Record<HarnessId, string[]> = {
   cline: ['.clinerules', '.clineignore'],
   windsurf: ['.windsurf', '.windsurfrules'],
 };
+
+/** The folders (and files) at a workspace's top that tell a harness is used there: `.claude`, `.github`, … */
+export function harnessSignNames(): string[] {
+  return [...new Set(HARNESS_IDS.map(h => SIGNS[h][0].split('/')[0]))];
+}
 
 /** The harnesses whose folders or files are present in the workspace. */
 export function detectHarnesses(workspace: string): HarnessId[] {

@@ -111,7 +111,7 @@ export class WorkspaceMemory {
     this._settings = mergeSettings(options.settings);
     // a user pattern over its time budget: the text it did not scan is dropped, and the reason said
     this.redactorOptions = { onOverBudget: (m: string) => options.onWarning?.(`redaction: ${m}`) };
-    this.redactor = createRedactor(this._settings.extraRedactionPatterns, this.redactorOptions);
+    this.redactor = createRedactor(this._settings['redaction.extraPatterns'], this.redactorOptions);
     this.scorer = options.scorer ?? lexicalScorer;
     this.git = options.git ?? {};
     this.team = options.team;
@@ -144,7 +144,7 @@ export class WorkspaceMemory {
   /** Applies new settings (throws RedactionPatternError for an invalid extra pattern, keeping the old ones). */
   setSettings(s: Partial<EngineSettings>): void {
     const next = mergeSettings(s);
-    this.redactor = createRedactor(next.extraRedactionPatterns, this.redactorOptions);
+    this.redactor = createRedactor(next['redaction.extraPatterns'], this.redactorOptions);
     this._settings = next;
   }
 
@@ -315,12 +315,12 @@ export class WorkspaceMemory {
    * Builds, stores and returns a reflection for an approach (default: the most recent failing or
    * exhausted one). undefined when memory holds nothing to reflect on.
    */
-  async reflect(commandOrKey?: string, cwd?: string, opts: { omega?: number; store?: boolean; similarWithinMs?: number } = {}): Promise<ReflectionRecord | undefined> {
+  async reflect(commandOrKey?: string, cwd?: string, opts: { store?: boolean; similarWithinMs?: number } = {}): Promise<ReflectionRecord | undefined> {
     const data = await this.store.read();
     const approach = commandOrKey ? this.findIn(data, this.redact(commandOrKey), cwd) : defaultReflectionTarget(data);
     if (!approach) return undefined;
     const similar = await this.similarWithin(data, `${approach.label}\n${approach.lastErrorSignature}`, 6, opts.similarWithinMs);
-    const record = buildReflection({ data, approach, threshold: this._settings.threshold, similar, omega: opts.omega, id: newId() });
+    const record = buildReflection({ data, approach, threshold: this._settings.threshold, similar, earlierReflections: this._settings['reflection.earlierReflections'], id: newId() });
     if (opts.store !== false) await this.saveReflection(record);
     return record;
   }

@@ -16,7 +16,6 @@ import { agentGatesSetUp } from '../agents/hooks/protect';
 import { memoryDirFor } from '../store/paths';
 import { UsageError, type Command, type Context, type Io, type OptionSpec } from './types';
 
-export { VERSION } from './version';
 import { VERSION } from './version';
 
 const GLOBAL_OPTIONS: Record<string, OptionSpec> = {

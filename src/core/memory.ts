@@ -287,7 +287,7 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Judgi
   approach.totalAttempts += 1;
   approach.updatedAt = now;
   approach.attempts.push(attempt);
-  const window = Math.max(1, settings.window);
+  const window = Math.max(1, settings.shortTermWindow);
   if (approach.attempts.length > window) approach.attempts.splice(0, approach.attempts.length - window);
 
   // an exit-0 pipeline whose output shows the error this approach keeps failing with failed (the pipe hid it)

@@ -2,6 +2,7 @@
 // The engine fills the self-reflection from heuristics per error category; the host may replace
 // it with a language model's answer and marks which produced it.
 
+import { DEFAULT_SETTINGS } from './config';
 import { ADVICE, CATEGORY_NAMES, questionsFor, type Advice, type FailureCategory } from './text/advice';
 import { adviceFor } from './text/specificAdvice';
 import { approachCounts, type ApproachCounts } from './rules/counts';
@@ -122,8 +123,8 @@ export interface ReflectionInput {
   approach: Approach;
   threshold: number;
   similar: RecallHit[];
-  /** Ω: reflections kept in the working window, FIFO. */
-  omega?: number;
+  /** Ω: earlier reflections kept in the working window, FIFO (failureMemory.reflection.earlierReflections). */
+  earlierReflections?: number;
   now?: Date;
   id: string;
 }
@@ -269,7 +270,7 @@ function evaluatorOutput(a: Approach, d: Diagnosis): ReflectionRecord['evaluator
 export function buildReflection(input: ReflectionInput): ReflectionRecord {
   const { data, approach: a, threshold } = input;
   const now = (input.now ?? new Date()).toISOString();
-  const omega = Math.min(10, Math.max(1, input.omega ?? 3));
+  const capacity = Math.max(1, input.earlierReflections ?? DEFAULT_SETTINGS['reflection.earlierReflections']);
   const d = diagnose(a, threshold);
   const { category, advice, counts } = d;
   const cause = causeText(d);
@@ -287,7 +288,7 @@ export function buildReflection(input: ReflectionInput): ReflectionRecord {
 
   const previous = data.reflections
     .filter((r): r is ReflectionRecord => isReflectionFor(r, a.key))
-    .slice(-omega);
+    .slice(-capacity);
 
   return {
     loop_id: `ralph-fm-${slug(a.label)}`,
@@ -308,8 +309,8 @@ export function buildReflection(input: ReflectionInput): ReflectionRecord {
       related_reflections: previous.map(r => r.iteration),
     },
     memory_metadata: {
-      omega_capacity: omega,
-      current_memory_size: Math.min(omega, previous.length + 1),
+      omega_capacity: capacity,
+      current_memory_size: Math.min(capacity, previous.length + 1),
       reflections_in_context: previous.map(r => r.iteration),
       window_policy: 'fifo',
       total_reflections_generated: data.reflections.filter(r => isReflectionFor(r, a.key)).length + 1,

@@ -3,7 +3,7 @@
 // act on the memory only; showing the result is the caller's business.
 
 import * as vscode from 'vscode';
-import type { ExtensionConfig } from '../core/config';
+import type { Settings } from '../core/config';
 import { describeApproach } from '../core/memory';
 import { plainText } from '../core/text/plainText';
 import { approachCounts } from '../core/rules/counts';
@@ -30,7 +30,7 @@ export class ApproachActions {
   constructor(
     private readonly registry: MemoryRegistry,
     private readonly log: Logger,
-    private readonly config: () => ExtensionConfig,
+    private readonly config: () => Settings,
     private readonly writeReflection: ReflectionWriter,
   ) {}
 
@@ -82,7 +82,7 @@ export class ApproachActions {
    */
   async reflect(target: Target, show?: (record: ReflectionRecord) => Promise<void>): Promise<ReflectionRecord | undefined> {
     const t0 = Date.now();
-    let record = await target.f.memory.reflect(target.a.key, undefined, { store: false, omega: this.config().omega, similarWithinMs: SIMILAR_WITHIN_MS });
+    let record = await target.f.memory.reflect(target.a.key, undefined, { store: false, similarWithinMs: SIMILAR_WITHIN_MS });
     if (!record) return undefined;
     const built = Date.now();
     record = await this.writeReflection(record, target.f);

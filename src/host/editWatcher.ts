@@ -5,7 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import type { ExtensionConfig } from '../core/config';
+import type { Settings } from '../core/config';
 import { SETTINGS_FILE, settingsWithoutOwnKeys } from '../store/workspaceSettings';
 import type { EditEvent } from '../core/types';
 import { Disposable } from './disposable';
@@ -29,7 +29,7 @@ export class EditWatcher extends Disposable {
   constructor(
     private readonly registry: MemoryRegistry,
     private readonly log: Logger,
-    private readonly config: () => ExtensionConfig,
+    private readonly config: () => Settings,
   ) {
     super();
     // a settings.json whose only change is Failure Memory's own settings is no edit of the workspace
@@ -55,7 +55,7 @@ export class EditWatcher extends Disposable {
   private note(uri: vscode.Uri, tool: string): void {
     const cfg = this.config();
     // paused (or capture off): nothing is recorded
-    if (!cfg.captureTerminal && !cfg.captureTasks) return;
+    if (!cfg['capture.terminal'] && !cfg['capture.tasks']) return;
     if (uri.scheme !== 'file') return;
     const where = this.registry.locate(uri.fsPath);
     if (!where || where.relCwd === '.' || where.relCwd.startsWith('.vscode/failure-memory')) return;

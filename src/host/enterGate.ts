@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import type { ExtensionConfig } from '../core/config';
+import type { Settings } from '../core/config';
 import type { EnterRequest } from '../core/enterProtocol';
 import { Disposable } from './disposable';
 import { BASH_PROMPT_LOADER, EnterGateServer, type EnterAnswer } from './enterGateServer';
@@ -47,7 +47,7 @@ export class EnterGate extends Disposable {
     private readonly registry: MemoryRegistry,
     private readonly guard: Guard,
     private readonly log: Logger,
-    private readonly config: () => ExtensionConfig,
+    private readonly config: () => Settings,
   ) {
     super();
     // a window without a workspace has no memory to ask
@@ -63,7 +63,7 @@ export class EnterGate extends Disposable {
 
   /** Turns the gate on or off for the current settings (new terminals follow; a running shell finds no file when off). */
   apply(): void {
-    const on = this.config().gateAtEnter && !!this.addressFile;
+    const on = this.config()['terminal.gateAtEnter'] && !!this.addressFile;
     if (on && !this.server && !this.starting) this.starting = this.start().finally(() => (this.starting = undefined));
     if (!on) this.stop();
   }
@@ -79,7 +79,7 @@ export class EnterGate extends Disposable {
     const server = new EnterGateServer(r => this.answer(r), m => this.log.warn('enterGate', m));
     try {
       const address = await server.listen();
-      if (!this.config().gateAtEnter || this.isDisposed) return server.close();
+      if (!this.config()['terminal.gateAtEnter'] || this.isDisposed) return server.close();
       this.server = server;
       writeFileSync(this.mustAddressFile(), `FM1 ${address.port} ${address.clientToken} ${address.serverToken} ${SHELL_WAIT_S}\n`, { mode: 0o600 });
       this.layOutStubs();
@@ -165,7 +165,7 @@ export class EnterGate extends Disposable {
     const t0 = Date.now();
     const cfg = this.config();
     const line = r.line.trim();
-    if (!cfg.captureTerminal || !line || this.guard.isIgnored(line)) return { verdict: 'run' };
+    if (!cfg['capture.terminal'] || !line || this.guard.isIgnored(line)) return { verdict: 'run' };
     const where = this.registry.locate(r.cwd || undefined);
     if (!where) return { verdict: 'run' };
     const terminal = r.pid ? this.byPid.get(r.pid) : undefined;

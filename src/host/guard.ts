@@ -6,7 +6,7 @@
 
 import * as vscode from 'vscode';
 import { matchesGlob } from '../core/approach';
-import type { ExtensionConfig } from '../core/config';
+import type { Settings } from '../core/config';
 import { decideStart, helpFacts, noticeKey, notRunLine, reactionTo, stopResult, type HelpFacts, type RunEnd, type StartAction, type StopResult } from '../core/rules/guardVerdict';
 import type { CheckResult } from '../core/rules/check';
 import { decideGate, decideGateNow, type GateAnswer, type GateView, type TeamMerge } from '../app/gate';
@@ -128,7 +128,7 @@ export class Guard {
   constructor(
     private readonly registry: MemoryRegistry,
     private readonly log: Logger,
-    private readonly config: () => ExtensionConfig,
+    private readonly config: () => Settings,
     /** Saves not written yet (a command started right after Ctrl+S must see them). */
     private readonly edits?: EditWatcher,
   ) {
@@ -559,7 +559,7 @@ export class Guard {
   /** Tells the user what recording found, in the status bar: exhausted now, resolved, the same error or test twice. */
   react(r: RecordOutcome): ReturnType<typeof reactionTo>['kind'] {
     const cfg = this.config();
-    const reaction = reactionTo(r, cfg.notifySameError);
+    const reaction = reactionTo(r, cfg['notifications.sameError']);
     const name = plainText(describeApproach(r.approach), 80);
     const t = vscode.l10n.t;
     switch (reaction.kind) {

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { OutputBuffer } from '../core/text/output';
 import { plainText } from '../core/text/plainText';
-import type { ExtensionConfig } from '../core/config';
+import type { Settings } from '../core/config';
 import type { RunEnd } from '../core/rules/guardVerdict';
 import { claimAgentRun, finishAgentRun, handedOutput } from '../store/agentRuns';
 import { memoryDirFor } from '../store/paths';
@@ -74,7 +74,7 @@ export class TerminalWatcher extends Disposable {
     private readonly registry: MemoryRegistry,
     private readonly guard: Guard,
     private readonly log: Logger,
-    private readonly config: () => ExtensionConfig,
+    private readonly config: () => Settings,
     /** The Enter gate, which may have decided a run before it started. */
     private readonly enterGate?: EnterGate,
   ) {
@@ -129,7 +129,7 @@ export class TerminalWatcher extends Disposable {
   }
 
   private async tellOnce(name: string): Promise<void> {
-    if (this.noticeShown || !this.config().captureTerminal) return;
+    if (this.noticeShown || !this.config()['capture.terminal']) return;
     this.noticeShown = true;
     await this.context.globalState.update(NOTICE_KEY, true);
     const openSetting = vscode.l10n.t('Open Setting');
@@ -155,7 +155,7 @@ export class TerminalWatcher extends Disposable {
 
   private onStart(e: vscode.TerminalShellExecutionStartEvent): void {
     const cfg = this.config();
-    if (!cfg.captureTerminal) return;
+    if (!cfg['capture.terminal']) return;
     this.onIntegration(e.terminal);
     const execution = e.execution;
     // read() must be called right away, in this very listener

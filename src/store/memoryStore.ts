@@ -25,8 +25,8 @@ import { indexText, INDEX_FILE_NAME, serializeMemory, type SerializedMemory } fr
 import { FolderLock } from './folderLock';
 import { JournalStore, type RecordEffect } from './journalStore';
 
-export { MEMORY_FILE_NAME, migrateMemory } from './memorySchema';
-export { StoreError, type StoreErrorCode } from './storeError';
+export { migrateMemory } from './memorySchema';
+export { StoreError } from './storeError';
 
 export { MEMORY_DIR_NAME, memoryDirFor } from './paths';
 /** A memory.json larger than this is not parsed (moved aside instead). */

@@ -1,4 +1,4 @@
-// A day's work with the packaged extension, as issue 26 tells it, in the oldest supported VS Code
+// A day's work with the packaged extension, as a user lives it, in the oldest supported VS Code
 // and the current one: a failing `npm test` (an assertion bug, five identical failures), the user's
 // fix (git shows src/cart.js modified) and the run after it; a build script fixed error by error
 // (runtime errors, never stopped, "fixed by" naming only the user's file); a dead health endpoint

@@ -67,7 +67,7 @@ export async function run(h) {
     assert.equal(rec.status, i < 4 ? 'active' : 'exhausted');
     if (i === 0) firstOutput = r.output;
     if (i === 1) {
-      // same error twice: said in the status bar (seed 000), not in a notification that stays
+      // same error twice: said in the status bar, not in a notification that stays
       await page.locator('.statusbar-item', { hasText: 'Same error twice' }).first().waitFor({ timeout: 10000 });
       await h.screenshot('same-error-warning');
     }
@@ -200,7 +200,7 @@ export async function run(h) {
   assert.deepEqual(await toasts(), [], 'no notification after Mark Resolved');
 }
 
-// Reflect on Failures from the command palette: the stored record validates against the seed 003 schema.
+// Reflect on Failures from the command palette: the stored record validates against the reflection-memory schema.
 export async function reflectFromPalette(h, readMemory) {
   const n = h.readEvents().length;
   await h.runCommand('Failure Memory: Reflect on Failures', { waitHidden: false });

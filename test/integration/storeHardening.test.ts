@@ -1,4 +1,4 @@
-// Issue 12: the store under hostile file systems and load. Locks that are not lock files, stale
+// The store under hostile file systems and load. Locks that are not lock files, stale
 // locks of every kind, concurrent CLI writers, orphaned temp files, symbolic links out of the
 // workspace, wrong-shaped memory.json, and keys that are Object.prototype names.
 import assert from 'node:assert/strict';

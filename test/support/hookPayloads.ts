@@ -121,3 +121,15 @@ export function prePayload(h: HarnessId, ws: string, command: string): Record<st
     default: return { cwd: ws, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } };
   }
 }
+
+/**
+ * Returns once the clock has moved past the millisecond it was called in: what a hook records next
+ * is later than what it recorded before (the memory keeps times to the millisecond, and an edit in
+ * the same millisecond as a failure is not after it). At most a millisecond, spent in this thread.
+ */
+export function nextMillisecond(): void {
+  const now = Date.now();
+  while (Date.now() <= now) {
+    // the clock moves on its own
+  }
+}

@@ -135,10 +135,10 @@ describe('the terminal\'s own policy (a person at the keyboard)', () => {
     assert.notEqual(changed.decision, 'deny');
     assert.equal(decideStart(changed, 'interrupt'), 'notice', 'a fix was saved: never interrupted');
     const data = await m.read();
-    const capped = checkCommand(JSON.parse(JSON.stringify({ ...data, edits: [] })), 'npm test', '.', { ...DEFAULT_SETTINGS, strongestAnswer: 'ask' });
+    const capped = checkCommand(JSON.parse(JSON.stringify({ ...data, edits: [] })), 'npm test', '.', { ...DEFAULT_SETTINGS, 'gate.strongestAnswer': 'ask' });
     assert.equal(capped.decision, 'ask');
     assert.equal(decideStart(capped, 'interrupt'), 'warn', 'the person decides in the dialog; the run is not interrupted');
-    const shadow = checkCommand(JSON.parse(JSON.stringify({ ...data, edits: [] })), 'npm test', '.', { ...DEFAULT_SETTINGS, strongestAnswer: 'warn' });
+    const shadow = checkCommand(JSON.parse(JSON.stringify({ ...data, edits: [] })), 'npm test', '.', { ...DEFAULT_SETTINGS, 'gate.strongestAnswer': 'warn' });
     assert.equal(decideStart(shadow, 'interrupt'), 'notice');
   });
 });

@@ -13,7 +13,7 @@ import { gateShape } from '../../src/agents/hooks/types';
 import { readMemoryFull, recordHookDecision, recordHookEdits, recordHookResult } from '../../src/agents/hooks/record';
 import { runHook } from '../../src/agents/hooks/runner';
 import { targetFor } from '../../src/agents/setup';
-import { fill, fixture } from '../support/hookPayloads';
+import { fill, fixture, nextMillisecond } from '../support/hookPayloads';
 import { tempFolders } from '../support/tempFolders';
 
 const tempDir = tempFolders('fm-hook-edits-');
@@ -89,6 +89,7 @@ describe('the gate answers ask where the harness can ask', () => {
     // the same error after each of three edits: the fourth asks
     for (let i = 0; i < 4; i++) {
       await recordHookResult({ workspace: ws, command: 'npm test', cwd: '.', exitCode: 1, output: ERR });
+      nextMillisecond();
       await recordHookEdits({ workspace: ws, edits: [{ path: join(ws, 'src', 'cart.js'), ok: true, tool: 'Edit' }], via: 'claude' });
     }
     return ws;

@@ -16,7 +16,7 @@ type Step = [command: string, exitCode: number | null, output: string] | { edit:
 /** A workspace memory whose clock moves 10 s per event, like the replay's. */
 function memory(threshold: number, strongestAnswer: GateAnswer = 'deny') {
   let t = Date.parse('2026-11-20T10:00:00Z');
-  const m = new WorkspaceMemory('/w', { store: new InMemoryStore(), settings: { threshold, strongestAnswer }, git: false, clock: () => new Date(t) });
+  const m = new WorkspaceMemory('/w', { store: new InMemoryStore(), settings: { threshold, 'gate.strongestAnswer': strongestAnswer }, git: false, clock: () => new Date(t) });
   const tick = (ms = 10_000) => (t += ms);
   const play = async (steps: Step[]) => {
     for (const s of steps) {
@@ -161,7 +161,7 @@ describe('new work and waiting are not a loop', () => {
 describe('loops whatever the detail printed', () => {
   const pytest = (names: string[]) => `${names.map(n => `FAILED tests/test_api.py::${n} - AssertionError`).join('\n')}\n==== ${names.length} failed in 0.3s ====\n`;
 
-  test('no test passing in three attempts is no progress, whatever the failing detail (seed 000 no_progress; held-out shape)', async () => {
+  test('no test passing in three attempts is no progress, whatever the failing detail (a shape none of the rules was written from)', async () => {
     const { m, play } = memory(3);
     await play([['pytest tests/test_api.py', 1, pytest(['test_a', 'test_b'])], ['pytest tests/test_api.py', 1, pytest(['test_c'])], ['pytest tests/test_api.py', 1, pytest(['test_a', 'test_d'])]]);
     const c = await m.check('pytest tests/test_api.py');

@@ -239,8 +239,8 @@ describe('VS Code 1.139.1: its agent terminal runs, recorded by the extension wi
     const id = claimAgentRun(memoryDirFor(ws), 'bash build.sh', Date.now() - 1000)!;
     const next = real('pre', ws);
     next.payload.tool_use_id = 'call_next';
+    // started before the record: whenever it looks, the run is still being recorded until .ended goes
     const answer = runHook(next.f.hook!, 'pre', JSON.stringify(next.payload), recorder().opts);
-    await new Promise(r => setTimeout(r, 200));
     await recordHookResult({ workspace: ws, command: 'bash build.sh', cwd: '.', exitCode: 1, output: "Error: Cannot find module 'left-pad'" });
     rmSync(join(memoryDirFor(ws), 'agent-runs', `${id}.ended`));
     const r = await answer;

@@ -11,13 +11,13 @@ const validate = validateReflection;
 const { run, now } = makeRecorder();
 const jest = (passed: number, failed: number) => jestOutput({ failing: ['Calc › adds'], passed, failed });
 
-async function reflect(data: MemoryData, key: string, omega = 3) {
+async function reflect(data: MemoryData, key: string, earlierReflections = 3) {
   const a = data.approaches[key];
   const similar = await recall(data, `${a.label}\n${a.lastErrorSignature}`, 5);
-  return buildReflection({ data, approach: a, threshold: 5, similar, omega, id: `r${now().getTime()}`, now: now() });
+  return buildReflection({ data, approach: a, threshold: 5, similar, earlierReflections, id: `r${now().getTime()}`, now: now() });
 }
 
-describe('reflection record (seed 003 schema)', () => {
+describe('reflection record (the reflection-memory schema)', () => {
   test('a missing-module loop gives a schema-valid record with heuristics', async () => {
     const data = emptyMemory();
     for (let i = 0; i < 5; i++) run(data, 'npx prisma generate', 1, "Error: Cannot find module '@prisma/client'");

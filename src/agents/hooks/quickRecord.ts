@@ -30,7 +30,7 @@ export async function quickRecord(r: HookRecord, fallback: QuickRecordFallback):
   // team memory hears every write through its outbox: the store's own path does that
   if (settings.team.enabled) return fallback.full(r);
   // a redaction pattern over its time budget: said on stderr, where the harness logs it
-  const redactor = createRedactor(settings.engine.extraRedactionPatterns, { onOverBudget: m => void process.stderr.write(`Failure Memory hook: redaction: ${m}\n`) });
+  const redactor = createRedactor(settings.engine['redaction.extraPatterns'], { onOverBudget: m => void process.stderr.write(`Failure Memory hook: redaction: ${m}\n`) });
   const redact = (t: string) => redactor.redact(t).text;
   // the same script tables the gate read: `npm test` is recorded as the approach its script runs
   const tables = scriptTablesFor(preparedCommand(r.command, redactor), r.cwd, scriptReader(r.workspace), redact);

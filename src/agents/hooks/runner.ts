@@ -141,7 +141,7 @@ function settingsFor(workspace: string): EngineSettings {
 export function readMemorySnapshot(workspace: string, keys: readonly string[] | 'all' = 'all', guard?: HeadGuard): MemoryData | null | undefined {
   // a fix lesson in a journaled run is redacted with the workspace's patterns: loaded only then
   let redactor: ReturnType<typeof createRedactor> | undefined;
-  const redact = (t: string) => (redactor ??= createRedactor(settingsFor(workspace).extraRedactionPatterns)).redact(t).text;
+  const redact = (t: string) => (redactor ??= createRedactor(settingsFor(workspace)['redaction.extraPatterns'])).redact(t).text;
   const view = readView(memoryDirFor(workspace), keys, { redact }, {}, guard);
   return view ? view.data : view;
 }
@@ -224,7 +224,7 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
   if (inAgentTerminal) await waitForTerminalRecords(where.workspace);
   const ws = loadWorkspaceSettings(where.workspace);
   const settings = ws.engine;
-  const redactor = createRedactor(settings.extraRedactionPatterns);
+  const redactor = createRedactor(settings['redaction.extraPatterns']);
   // team memory on: the cached team view too (off: nothing more is read)
   const team = hookTeam(where.workspace, ws);
   if (team) refreshTeamView(team, gate.env ?? process.env, gate.syncScript);
@@ -418,7 +418,7 @@ async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adap
 function handOver(input: HookInput, runs: ShellRun[], answer: (a: HookAnswer) => HookReply): HookReply {
   const where = runs.length === 1 ? locate(input.root, input.cwd) : undefined;
   if (where && typeof where !== 'string') {
-    const redactor = createRedactor(settingsFor(where.workspace).extraRedactionPatterns);
+    const redactor = createRedactor(settingsFor(where.workspace)['redaction.extraPatterns']);
     handTerminalOutput(where.workspace, input.callId, redactor.redact(runs[0].result!.output).text);
   }
   return answer({ kind: 'none' });

@@ -4,7 +4,7 @@ import { memoryDirFor } from '../../store/paths';
 import { cliLauncherTarget } from '../../agents/cliLauncher';
 import { diagnose, describeDiagnosis } from '../../agents/doctor';
 import { ensureLauncher, launcherDir } from '../../agents/launcher';
-import { detectHarnesses, parseHarnessList } from '../../agents/setup';
+import { detectHarnesses, harnessSignNames, parseHarnessList } from '../../agents/setup';
 import { applySetup, describeChanges, planSetup, SetupWriteError } from '../../agents/setupFiles';
 import { agentSummary } from '../../core/prompts/agentContext';
 import { HARNESS_IDS, type HarnessId } from '../../agents/hooks/types';
@@ -59,7 +59,7 @@ export const setupAgents: Command = {
       throw new UsageError((e as Error).message);
     }
     if (!harnesses.length) {
-      ctx.print(`No coding agent found in ${ctx.workspace} (.claude, .github, .cursor, .gemini, .codex, .clinerules, .windsurf). Name one: --harness ${HARNESS_IDS.join(',')}`, { workspace: ctx.workspace, harnesses: [], changes: [] });
+      ctx.print(`No coding agent found in ${ctx.workspace} (none of ${harnessSignNames().join(', ')}). Name one: --harness ${HARNESS_IDS.join(',')}`, { workspace: ctx.workspace, harnesses: [], changes: [] });
       return 0;
     }
     const remove = ctx.flag('remove');

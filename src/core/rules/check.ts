@@ -95,8 +95,8 @@ export function checkCommand(
     ...(a ? historyFields(a, now) : {}),
   };
   const answer = decide({ data, approach: a, command, threshold: settings.threshold, now, gitNow, ...(options.step ? { step: options.step } : {}), ...(settings.changeBudget ? { budget: settings.changeBudget } : {}) }, normCwd, base, options.resolved ?? command);
-  const decision = capDecision(answer.decision, settings.strongestAnswer ?? 'deny');
-  const capped = decision !== answer.decision ? `; ${settings.strongestAnswer === 'warn' ? 'shadow mode' : 'the strongest answer is ask'}: it would have been ${answer.decision === 'deny' ? 'denied' : 'asked'}` : '';
+  const decision = capDecision(answer.decision, settings['gate.strongestAnswer'] ?? 'deny');
+  const capped = decision !== answer.decision ? `; ${settings['gate.strongestAnswer'] === 'warn' ? 'shadow mode' : 'the strongest answer is ask'}: it would have been ${answer.decision === 'deny' ? 'denied' : 'asked'}` : '';
   return { ...base, ...answer, reason: `${answer.reason}${capped}`, why: `${answer.why ?? answer.reason}${capped}`, decision, policyDecision: answer.decision, verdict: VERDICT[decision] };
 }
 

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { errnoCode, randomHex } from '../lock';
 import { VIEW_FILE_NAME, type TeamViewFile } from './viewFile';
 
-export { readViewFileSync, VIEW_FILE_NAME, type TeamViewFile } from './viewFile';
+export type { TeamViewFile } from './viewFile';
 
 export class ViewCache {
   readonly file: string;
