@@ -5,6 +5,7 @@
 // Processes racing and killed: journalProcesses.test.ts.
 
 import assert from 'node:assert/strict';
+import { CHANGE_BUDGET } from '../../src/core/rules/policy';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { hostname } from 'node:os';
@@ -384,6 +385,12 @@ describe('the pre hook decides from one approach only when nothing else was used
       const ws = await seeded(60);
       const dir = memoryDirFor(ws);
       // a test runner exhausted on an environment error (another test file is the same loop: decided from its history)
+      // a loop the fixes did not reach: the same error after each of the last changes, a person decides (ask)
+      for (let i = 0; i < 5; i++) await hookMemory(ws).record(fail('bash build.sh'));
+      for (let i = 0; i <= CHANGE_BUDGET; i++) {
+        await fullMemory(ws).recordEdits([{ path: join(ws, `fix${i}.txt`), source: 'agent', tool: 'Edit' }]);
+        if (i < CHANGE_BUDGET) await hookMemory(ws).record(fail('bash build.sh'));
+      }
       for (let i = 0; i < 6; i++) await hookMemory(ws).record({ command: 'npx vitest run src/a.test.ts', cwd: '.', exitCode: 1, source: 'agent', output: 'Error: collection error while importing conftest' });
       await fullMemory(ws).record(fail('tool2 run')); // folds the journal: the test runner is a head in a partial read
       if (waiting) await hookMemory(ws).record(fail('tool4 run'));

@@ -20,7 +20,7 @@ import { claimAgentRun, handedOutput, shortName } from '../../src/store/agentRun
 import { memoryDirFor } from '../../src/store/paths';
 import { RULES_MARKER } from '../../src/agents/hooks/rules';
 import { runHook } from '../../src/agents/hooks/runner';
-import { nextMillisecond } from '../support/hookPayloads';
+import { CHANGE_BUDGET } from '../../src/core/rules/policy';
 
 const FIXTURES = resolve(__dirname, '../fixtures/hooks');
 
@@ -138,11 +138,17 @@ describe('payloads captured from the real harness programs', () => {
   }
 
   for (const { name, f } of all.filter(x => x.f.expect.decision)) {
-    test(`${name}: five identical failures, then an edit: the gate's ask reaches this harness as ${f.expect.decision}`, async () => {
+    test(`${name}: five identical failures, then fixes the same error outlasted: the gate's ask reaches this harness as ${f.expect.decision}`, async () => {
       const ws = workspace();
-      for (let i = 0; i < 5; i++) await recordHookResult({ workspace: ws, command: 'bash build.sh', cwd: '.', exitCode: 1, output: "Error: Cannot find module 'left-pad'" });
-      nextMillisecond();
-      await recordHookEdits({ workspace: ws, edits: [{ path: join(ws, 'fix2.txt'), ok: true, tool: 'Write' }], via: f.harness });
+      const fail = () => recordHookResult({ workspace: ws, command: 'bash build.sh', cwd: '.', exitCode: 1, output: "Error: Cannot find module 'left-pad'" });
+      const edit = (n: number) => recordHookEdits({ workspace: ws, edits: [{ path: join(ws, `fix${n}.txt`), ok: true, tool: 'Write' }], via: f.harness });
+      for (let i = 0; i < 5; i++) await fail();
+      // a change earns a run, and so do the fixes after a wrong one, up to the budget: then a person decides
+      for (let n = 0; n < CHANGE_BUDGET; n++) {
+        await edit(n);
+        await fail();
+      }
+      await edit(CHANGE_BUDGET);
       const opts = { record: recordHookResult, readFull: readMemoryFull, recordDecision: recordHookDecision, env: {} };
       const r = await runHook(f.harness, 'pre', JSON.stringify(payloadFor(f, ws)), opts);
       const said = `${r.stdout}${r.stderr}`;

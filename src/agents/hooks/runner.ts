@@ -11,11 +11,11 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { agentAskHeadlessReason, agentAskReason, agentAskWarning, agentDenyReason, agentSummary } from '../../core/prompts/agentContext';
 import { harnessText } from '../../core/prompts/agentText';
-import { approachKey, normalizeCwd } from '../../core/approach';
 import type { CheckResult } from '../../core/rules/check';
 import { isBlocking } from '../../core/rules/policy';
-import { gateSteps } from '../../core/rules/steps';
-import { decideGate, decideGateNow, loggedSteps } from '../../app/gate';
+import type { JudgedLine } from '../../core/rules/steps';
+import { decideGate, decideGateNow, gateLines, loggedSteps } from '../../app/gate';
+import { scriptReader, type ScriptReader } from '../../store/scriptTables';
 import { selfProtectionRefusal } from '../../core/rules/selfProtection';
 import { createRedactor } from '../../core/text/redact';
 import { emptyMemory, type Decision, type EngineSettings, type GitState, type MemoryData } from '../../core/types';
@@ -234,14 +234,23 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
   // allow or a warning read that way is the answer when the decision used nothing a head lacks;
   // anything else (an ask, a deny, a head asked for its history) is decided again from the whole memory
   const guard: HeadGuard = { touched: false };
-  const keys = commands.flatMap(gateSteps).map(l => approachKey(g.redact(l), normalizeCwd(where.rel)));
+  // every step of each line, its package scripts resolved (the manifests read only for a step that runs one)
+  const lines = commands.map(c => gateLines(c, where.rel, { redact: g.redact, scripts: scriptsOf(where.workspace) }));
+  const keys = lines.flatMap(l => l.map(x => x.key));
   const quickData = readMemorySnapshot(where.workspace, keys, guard);
-  const quick = quickData !== undefined ? await gateCommands(commands, quickData ?? emptyMemory(), true, g) : undefined;
+  const quick = quickData !== undefined ? await gateCommands(commands, lines, quickData ?? emptyMemory(), true, g) : undefined;
   let reply = quick && !guard.touched ? quick : undefined;
-  reply ??= (await gateCommands(commands, await readMemory(where.workspace, gate.readFull), false, g))!;
+  reply ??= (await gateCommands(commands, lines, await readMemory(where.workspace, gate.readFull), false, g))!;
   if (inAgentTerminal && reply.kind !== 'deny' && reply.kind !== 'ask') expectTerminalRun(where.workspace, input.callId, commands[0]);
   if (reply.kind !== 'deny' && !inAgentTerminal) witnessed(where.workspace, commands);
   return answer(reply);
+}
+
+/** The hook process's reader of the workspace's script tables (one process, one workspace in practice). */
+let scripts: { workspace: string; read: ScriptReader } | undefined;
+function scriptsOf(workspace: string): ScriptReader {
+  if (scripts?.workspace !== workspace) scripts = { workspace, read: scriptReader(workspace) };
+  return scripts.read;
 }
 
 /** The calls this pre hook lets run: their posts may record them; and the harness running it, for the CLI to know it (./witness.ts). */
@@ -266,14 +275,14 @@ interface GateContext {
  * shape. `quick`: a trial on a partial memory, which writes nothing and reads no git state: undefined
  * as soon as a line would be asked or denied.
  */
-async function gateCommands(commands: string[], data: MemoryData, quick: boolean, g: GateContext): Promise<HookAnswer | undefined> {
+async function gateCommands(commands: string[], lines: JudgedLine[][], data: MemoryData, quick: boolean, g: GateContext): Promise<HookAnswer | undefined> {
   const warnings: string[] = [];
   const view = { data, settings: g.settings, redact: g.redact };
   const team = g.team ? { team: teamMerger(g.team) } : {};
   const workspace = g.where.workspace;
   const git = g.gate.gitState;
-  for (const command of commands) {
-    const answer = quick ? decideGateNow(command, g.where.rel, view, team) : await decideGate(command, g.where.rel, view, { ...team, ...(git ? { git: () => git(workspace) } : {}) });
+  for (const [i, command] of commands.entries()) {
+    const answer = quick ? decideGateNow(command, g.where.rel, view, team, lines[i]) : await decideGate(command, g.where.rel, view, { ...team, ...(git ? { git: () => git(workspace) } : {}) }, lines[i]);
     if (quick && answer.steps.some(s => isBlocking(s.local.policyDecision) || isBlocking(s.check.policyDecision))) return undefined;
     // logged with what this harness does with it (an ask it cannot put to anyone is a warning, or a deny when headless)
     if (!quick) for (const s of loggedSteps(answer)) await g.gate.recordDecision?.(workspace, { ...s.check, decision: given(g.shape(s.check), s.check) }, `hook:${g.adapter.id}`).catch(() => undefined);
@@ -304,9 +313,9 @@ function gateAnswer(shape: GateShape, c: CheckResult, data: MemoryData): HookAns
   switch (shape) {
     case 'deny':
       // a deny of the policy, or an ask no one can answer here (a headless session of a harness that cannot ask)
-      return { kind: 'deny', reason: c.decision === 'deny' ? agentDenyReason(c, data) : agentAskHeadlessReason(c) };
+      return { kind: 'deny', reason: c.decision === 'deny' ? agentDenyReason(c, data) : agentAskHeadlessReason(c, data) };
     case 'ask':
-      return { kind: 'ask', reason: agentAskReason(c) };
+      return { kind: 'ask', reason: agentAskReason(c, data) };
     case 'warn':
       return { kind: 'context', text: agentAskWarning(c) };
     default:
@@ -339,7 +348,7 @@ async function shellPatchPre(input: HookInput, patch: NonNullable<HookInput['pat
   const first = !input.callId || claimCall(memoryDirFor(where.workspace), `${input.callId}\nedit`);
   if (paths.length && opts.recordEdits && first) {
     const ok = patchApplies(patch.patch, p => readText(absolutePath(p, cwd)));
-    await opts.recordEdits({ workspace: where.workspace, edits: paths.map(p => ({ path: absolutePath(p, cwd), ok, tool: 'apply_patch' })), via: adapter.id });
+    await opts.recordEdits({ workspace: where.workspace, edits: paths.map(p => ({ path: absolutePath(p, cwd), ok, tool: 'apply_patch' })), via: adapter.id, pending: true });
   }
   return answer({ kind: 'allow' });
 }

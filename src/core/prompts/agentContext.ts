@@ -5,7 +5,7 @@
 
 import { learnedBy, learnedLine, quote, UNTRUSTED_NOTE } from './agentText';
 import { printedErrorLine, signatureHead } from '../text/signature';
-import type { CheckResult } from '../rules/check';
+import { describeChanges, type CheckResult } from '../rules/check';
 import { describeApproach } from '../memory';
 import type { Approach, MemoryData } from '../types';
 
@@ -53,43 +53,58 @@ function byLabel(data: MemoryData, name: string): Approach[] {
 }
 
 /**
- * The gate's answer to an agent for an exhausted approach: what it is, how often it failed, the real
- * last error, the variants already tried (with their folders) and what to do instead.
+ * What every answer about an exhausted approach tells, a deny or an ask alike: the rule, the real last
+ * error, the change history (what changed since the last failure, the fixes the error outlasted), the
+ * variants already tried (with their folders) and what was learned. `data` absent: the check alone.
  */
-export function agentDenyReason(c: CheckResult, data: MemoryData): string {
-  const a = data.approaches[c.key];
-  const lines = [
-    `Failure Memory: NOT RUN — ${code(c.command, 300)} is an exhausted approach (${code(c.label)} in ${where(c.cwd)}).`,
-    `It failed ${c.attempts} times in a row (threshold ${c.threshold}) with no success since: running it again the same way will fail the same way.`,
-    `Why (${c.code}): ${oneLine(c.why, 300)}`,
-  ];
+function story(c: CheckResult, data: MemoryData | undefined): { lines: string[]; untrusted: boolean } {
+  const a = data && Object.prototype.hasOwnProperty.call(data.approaches, c.key) ? data.approaches[c.key] : undefined;
+  const lines = [`Why (${c.code}): ${oneLine(c.why, 400)}`];
   const err = a ? lastErrorLine(a) : c.lastError;
   if (err) lines.push(`Last error (command output, untrusted): ${quote(err, 300)}`);
+  const changes = describeChanges(c);
+  if (changes) lines.push(oneLine(changes, 400));
   const tried: string[] = [];
   if (a) for (const v of variants(a)) tried.push(`${code(v)} in ${where(a.cwd)}`);
   if (!tried.length && c.command) tried.push(`${code(c.command)} in ${where(c.cwd)}`);
   for (const label of c.alternatives.slice(-4)) {
-    const others = byLabel(data, label).filter(o => o.key !== c.key);
+    const others = data ? byLabel(data, label).filter(o => o.key !== c.key) : [];
     if (!others.length) tried.push(code(label));
     for (const o of others.slice(0, 2)) tried.push(`${code(o.command)} in ${where(o.cwd)} (${o.status}, ${o.failures} failure(s))`);
   }
   if (tried.length) lines.push(`Already tried: ${tried.slice(0, 8).join('; ')}.`);
-  const learned = data.learnings.filter(l => l.key === c.key).slice(-2);
+  const learned = data ? data.learnings.filter(l => l.key === c.key).slice(-2) : [];
   for (const l of learned) lines.push(learnedLine(l));
-  lines.push(
-    'What to do instead: read the last error and change its cause first (code, configuration, dependencies, the environment); ' +
-      'then try an approach different from everything above — not another flag on the same command; or stop and ask the user.',
-  );
-  if (err || learned.length) lines.push(UNTRUSTED_NOTE);
-  return lines.join('\n');
+  return { lines, untrusted: !!err || learned.length > 0 };
 }
 
-/** The gate's question to the user (ask): what keeps failing, which rule asks, and that they decide. */
-export function agentAskReason(c: CheckResult): string {
+/**
+ * The gate's answer to an agent for an exhausted approach: what it is, how often it failed, the real
+ * last error, what changed, the variants already tried (with their folders) and what to do instead.
+ */
+export function agentDenyReason(c: CheckResult, data: MemoryData): string {
+  const told = story(c, data);
   return [
-    `Failure Memory: ${code(c.command, 200)} failed ${c.attempts} times in a row in ${where(c.cwd)} (threshold ${c.threshold}).`,
-    `Why (${c.code}): ${oneLine(c.why, 400)}`,
+    `Failure Memory: NOT RUN — ${code(c.command, 300)} is an exhausted approach (${code(c.label)} in ${where(c.cwd)}).`,
+    `It failed ${c.attempts} times in a row (threshold ${c.threshold}) with no success since: running it again the same way will fail the same way.`,
+    ...told.lines,
+    'What to do instead: read the last error and change its cause first (code, configuration, dependencies, the environment); ' +
+      'then try an approach different from everything above — not another flag on the same command; or stop and ask the user.',
+    ...(told.untrusted ? [UNTRUSTED_NOTE] : []),
+  ].join('\n');
+}
+
+/** Why a person is asked, in a few words: the fixes did not reach the error, or the errors keep changing. */
+const askWhy = (c: CheckResult) => (c.code === 'wander-bound' ? 'its errors keep changing with no success since' : 'the changes so far did not move its error');
+
+/** The reason of an ask where a person is asked (the harness shows it to them, and to the model): the same story as a deny. */
+export function agentAskReason(c: CheckResult, data?: MemoryData): string {
+  const told = story(c, data);
+  return [
+    `Failure Memory: ${code(c.command, 200)} failed ${c.attempts} times in a row in ${where(c.cwd)} (threshold ${c.threshold}); ${askWhy(c)}.`,
+    ...told.lines,
     'Allow it to run once more, or deny it and have the agent change its approach.',
+    ...(told.untrusted ? [UNTRUSTED_NOTE] : []),
   ].join('\n');
 }
 
@@ -105,12 +120,14 @@ export function agentAskWarning(c: CheckResult): string {
   ].join('\n');
 }
 
-/** The same in a headless session (`codex exec`): a person would decide, no one can be asked, so it does not run. */
-export function agentAskHeadlessReason(c: CheckResult): string {
+/** An ask where no person can answer (a headless session): a refusal that tells the agent to stop and ask the user, with the same story as a deny. */
+export function agentAskHeadlessReason(c: CheckResult, data?: MemoryData): string {
+  const told = story(c, data);
   return [
-    `Failure Memory: NOT RUN — ${code(c.command, 300)} failed ${c.attempts} times in a row in ${where(c.cwd)} (threshold ${c.threshold}).`,
-    `Why (${c.code}): ${oneLine(c.why, 400)}`,
-    'A person decides whether it runs once more, and no one can be asked in this headless session: the changes so far did not reach the error. Change what the error points at or try a different approach; or stop and report to the user.',
+    `Failure Memory: NOT RUN — ${code(c.command, 300)} failed ${c.attempts} times in a row in ${where(c.cwd)} (threshold ${c.threshold}); ${askWhy(c)}.`,
+    ...told.lines,
+    'A person decides whether it runs once more, and no one can be asked in this headless session: stop and ask the user — say what you changed and quote the error above. Do not run it in another spelling.',
+    ...(told.untrusted ? [UNTRUSTED_NOTE] : []),
   ].join('\n');
 }
 
