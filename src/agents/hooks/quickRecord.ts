@@ -10,6 +10,8 @@ import { prepareAttempt } from '../../core/memory';
 import { createRedactor } from '../../core/text/redact';
 import { loadWorkspaceSettings } from '../../app/settings';
 import { recordRun } from '../../app/recordRun';
+import { keepAgentRulesCurrent } from '../../app/agentRules';
+import { readView } from '../../store/quickView';
 import { FolderLock } from '../../store/folderLock';
 import { JournalStore } from '../../store/journalStore';
 import { MEMORY_FILE_NAME } from '../../store/memorySchema';
@@ -37,4 +39,6 @@ export async function quickRecord(r: HookRecord, fallback: QuickRecordFallback):
   if (!run) return fallback.full(r);
   // the journal is long enough: fold it into memory.json now (the run is safe in the journal either way)
   if (run.fold) await fallback.fold(r.workspace).catch(() => undefined);
+  // a harness that reads the summary from a rules file (Cline) has it current at its next request
+  if (run.journaled) await keepAgentRulesCurrent(r.workspace, settings.engine.threshold, async () => readView(dir, 'all', { redact })?.data);
 }
