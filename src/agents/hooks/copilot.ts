@@ -44,10 +44,12 @@ export const copilot: HarnessAdapter = {
   doc: 'https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference',
   nativeEvents: { pre: 'preToolUse', post: 'postToolUse, postToolUseFailure', 'session-start': 'sessionStart', prompt: 'userPromptSubmitted' },
   terminalTools: ['bash', 'powershell', ...VSCODE_TERMINAL_TOOLS],
-  parse(event, p) {
+  parse(event, p, env) {
     const tool = str(p.toolName ?? p.tool_name);
     const input = args(p.toolArgs ?? p.tool_input);
     return {
+      // VS Code's snake_case payload (Copilot CLI sends camelCase here): its chat has a person at it
+      ...(snake(p) && !env.COPILOT_CLI ? { interactive: true } : {}),
       cwd: str(p.cwd) || undefined,
       tool,
       command: this.terminalTools.includes(tool) ? str(input.command) : undefined,

@@ -299,7 +299,7 @@ function gateShaper(adapter: HarnessAdapter, input: HookInput, env: NodeJS.Proce
   const mode = () => {
     if (!read) {
       read = true;
-      known = (input.sessionLog ? transcriptMode(input.sessionLog) : undefined) ?? readMode(adapter.id, env);
+      known = input.interactive ? 'interactive' : ((input.sessionLog ? transcriptMode(input.sessionLog) : undefined) ?? readMode(adapter.id, env));
     }
     return known;
   };
@@ -426,10 +426,12 @@ async function context(input: HookInput, answer: (a: HookAnswer) => HookReply, a
   if (!adapter.nativeEvents[ev]) return answer({ kind: 'none' });
   const where = locate(input.root, input.root ? undefined : input.cwd);
   if (typeof where === 'string') return failOpen(adapter, ev, payload, where);
-  // once per session: at its start (again when it restarts, resumes or compacts), or with its first
-  // prompt where no start hook gave it (one session id, whichever adapter's entry runs the event)
+  // once per session (one session id, whichever adapter's entry runs the event): by the first of its
+  // start and its first prompt to run (VS Code may run the prompt's hook first), and again when the
+  // session resumes, is cleared or compacts its context
   const session = str(payload.session_id) || str(payload.sessionId) || str(payload.taskId);
-  if (session && !claimCall(memoryDirFor(where.workspace), `${session}\nsummary`) && ev === 'prompt') return answer({ kind: 'none' });
+  const restart = ev === 'session-start' && /^(?:resume|clear|compact)/.test(str(payload.source));
+  if (session && !claimCall(memoryDirFor(where.workspace), `${session}\nsummary`) && !restart) return answer({ kind: 'none' });
   const ws = loadWorkspaceSettings(where.workspace);
   const data = await readMemory(where.workspace, opts.readFull);
   const team = hookTeam(where.workspace, ws);

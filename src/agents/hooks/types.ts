@@ -44,6 +44,8 @@ export interface HookInput {
   callId?: string;
   /** post: the exit code is not in the payload but in the harness's own transcript (Codex). */
   transcript?: { path: string; toolUseId: string };
+  /** The payload itself says a person is there (VS Code's chat running another harness's entry). */
+  interactive?: boolean;
   /**
    * The harness's session log, read only when the gate asks: it says whether the session is headless
    * (`codex exec`), which the refusal of the ask names.
