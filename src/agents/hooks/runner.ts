@@ -24,8 +24,9 @@ import { hookTeam, refreshTeamView, teamContext, teamMerger, teamWords } from '.
 import { memoryDirFor } from '../../store/paths';
 import { readView, type HeadGuard } from '../../store/quickView';
 import { claimCall, leaveNote, takeNote } from './callOnce';
+import { claimPre, noteHarness, takePre } from './witness';
 import { editsOf, patchApplies, patchFiles } from './edits';
-import { editCall, editRefusal, protectedFor } from './protect';
+import { agentGatesSetUp, editCall, editRefusal, protectedFor } from './protect';
 import type { HookEdits, HookRecord } from './record';
 import { agentRulesPresent, refreshRules } from '../../app/agentRules';
 import { expectTerminalRun, handTerminalOutput, waitForTerminalRecords } from './terminalHandoff';
@@ -208,7 +209,7 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
     const file = edit.paths.find(p => isAbsolute(p));
     const where = locate(input.root, input.cwd ?? (file ? dirname(file) : undefined));
     if (typeof where === 'string') return answer({ kind: 'allow' });
-    const refusal = editRefusal(edit, join(where.workspace, where.rel), protectedFor(where.workspace));
+    const refusal = editRefusal(edit, join(where.workspace, where.rel), protectedFor(where.workspace, { home: safeHome(), dist: ownDist() }));
     return answer(refusal ? { kind: 'deny', reason: refusal.reason } : { kind: 'allow' });
   }
   // our CLI's user-only subcommands are refused wherever the call runs
@@ -219,7 +220,7 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
   const where = locate(input.root, input.cwd);
   if (typeof where === 'string') return failOpen(adapter, 'pre', payload, where);
   for (const command of commands) {
-    const files = selfProtectionRefusal(command, { workspace: toSlash(where.workspace), cwd: where.rel, home }, protectedFor(where.workspace));
+    const files = selfProtectionRefusal(command, { workspace: toSlash(where.workspace), cwd: where.rel, home }, protectedFor(where.workspace, { home, dist: ownDist() }));
     if (files) return answer({ kind: 'deny', reason: files.reason });
   }
   // VS Code's terminal tool: the extension records its runs; the run before this call first
@@ -243,9 +244,17 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
   let reply = quick && !guard.touched ? quick : undefined;
   reply ??= (await gateCommands(commands, await readMemory(where.workspace, gate.readFull), false, g))!;
   if (inAgentTerminal && reply.kind !== 'deny' && reply.kind !== 'ask') expectTerminalRun(where.workspace, input.callId, commands[0]);
+  if (reply.kind !== 'deny' && !inAgentTerminal) witnessed(where.workspace, commands);
   // a harness whose pre hook has no context for the model: the warning rides on the call's result
   if (reply.kind === 'context' && adapter.warnsAfterTool && input.noteKey) leaveNote(memoryDirFor(where.workspace), input.noteKey, harnessText(reply.text));
   return answer(reply);
+}
+
+/** The calls this pre hook lets run: their posts may record them; and the harness running it, for the CLI to know it (./witness.ts). */
+function witnessed(workspace: string, commands: readonly string[]): void {
+  const dir = memoryDirFor(workspace);
+  for (const c of commands) claimPre(dir, undefined, c);
+  noteHarness(dir);
 }
 
 interface GateContext {
@@ -345,7 +354,7 @@ async function shellPatchPre(input: HookInput, patch: NonNullable<HookInput['pat
   if (typeof where === 'string') return answer({ kind: 'allow' });
   const cwd = resolve(where.workspace, where.rel, patch.dir ?? '.');
   const paths = patchFiles(patch.patch);
-  const refusal = editRefusal({ tool: 'apply_patch', paths, texts: [patch.patch], pairs: [] }, cwd, protectedFor(where.workspace));
+  const refusal = editRefusal({ tool: 'apply_patch', paths, texts: [patch.patch], pairs: [] }, cwd, protectedFor(where.workspace, { home: safeHome(), dist: ownDist() }));
   if (refusal) return answer({ kind: 'deny', reason: refusal.reason });
   const first = !input.callId || claimCall(memoryDirFor(where.workspace), `${input.callId}\nedit`);
   if (paths.length && opts.recordEdits && first) {
@@ -356,6 +365,8 @@ async function shellPatchPre(input: HookInput, patch: NonNullable<HookInput['pat
 }
 
 const toSlash = (p: string) => p.replace(/\\/g, '/');
+/** The folder of the bundle running now when it is Failure Memory's dist/ (protected like the launcher). */
+const ownDist = (): string | undefined => (existsSync(join(__dirname, 'hook.js')) ? __dirname : undefined);
 function safeHome(): string | undefined {
   try {
     return toSlash(homedir());
@@ -393,7 +404,11 @@ async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adap
   if (!runs.length) return answer({ kind: 'none' });
   const where = locate(input.root, input.cwd);
   if (typeof where === 'string') return failOpen(adapter, 'post', payload, `${where}: the result is not recorded`);
+  // where gates are set up, only what a pre hook let run is evidence: a post no pre saw (one piped into the hook by hand) records nothing
+  const seen = runs.filter(r => takePre(memoryDirFor(where.workspace), undefined, r.command));
   if (input.callId && !claimCall(memoryDirFor(where.workspace), `${input.callId}\n${runs.map(r => r.command).join('\n')}`)) return answer({ kind: 'none' });
+  if (seen.length < runs.length && agentGatesSetUp(where.workspace)) runs.splice(0, runs.length, ...seen);
+  if (!runs.length) return answer({ kind: 'none' });
   if (input.transcript && runs.length === 1 && runs[0].result!.exitCode === null) {
     const code = await codeFromTranscript(input.transcript);
     if (code !== undefined) runs[0] = { ...runs[0], result: { ...runs[0].result!, exitCode: code } };
