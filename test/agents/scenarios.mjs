@@ -10,7 +10,7 @@ import path from 'node:path';
 import { HARNESSES } from './harnesses.mjs';
 import { evidenceScenarios } from './evidence.mjs';
 import { startMockModel } from './mockModel.mjs';
-import { approachOf, cleanup, CLEAR, cliJson, failInTerminal, FAILING, memoryOf, newAt, npmWorkspace, requestAt, RIGHT_FIX, runsLogged, session, setupAgents, snippetAt, summariesInFirstRequest, tempRoot, TEST, THRESHOLD, VARIANTS, workspace, WRONG_FIX } from './session.mjs';
+import { approachOf, cleanup, CLEAR, cliJson, failInTerminal, FAILING, memoryOf, newAt, npmWorkspace, requestAt, RIGHT_FIX, runsLogged, scriptOf, session, setupAgents, snippetAt, summariesInFirstRequest, tempRoot, TEST, THRESHOLD, VARIANTS, workspace, WRONG_FIX } from './session.mjs';
 
 /** Seven runs of the failing suite, by flags an agent varies (a harness's own guard stops byte-identical calls first). */
 export const SEVEN = ['npm test', 'npm test -- --verbose', 'npm test -- --ci', 'npm test -- --bail', 'npm test -- --silent', 'npm test -- --runInBand', 'npm test'];
@@ -30,7 +30,9 @@ export const WARNING_SHOWN = {
 };
 
 /** Fixes that change src/pad.js and not its error (it still requires left-pad): one more than the change budget. */
-export const FUTILE_FIXES = [WRONG_FIX, ['leftPad(String(s), n)', 'leftPad(String(s), Number(n))'], ['Number(n)', 'Math.floor(Number(n))']];
+/** The change budget of the gate's policy (src/core/rules/policy.ts): changes in a row that each ended in the same error before a person decides. */
+const { CHANGE_BUDGET = 3 } = await (await import('tsx/esm/api')).tsImport('../../src/core/rules/policy.ts', import.meta.url);
+export const FUTILE_FIXES = [WRONG_FIX, ['leftPad(String(s), n);', 'leftPad(String(s), n); // try 2'], ...Array.from({ length: CHANGE_BUDGET - 1 }, (_, i) => [`// try ${i + 2}`, `// try ${i + 3}`])];
 
 /** Where each harness shows the model the refusal of an ask no one can answer in its headless session. */
 export const ASK_SHOWN = {
@@ -60,21 +62,16 @@ async function harnessSession(id, t) {
     assert.match(out, /launcher .*failure-memory: written/, 'setup-agents writes the launcher on a machine without one');
     h.configure({ home, ws, url: mock.url });
     const pad = path.join(ws, 'src', 'pad.js');
-    // `after[x]`: the step of the model request that answers call x (the request carrying its result)
-    const script = [];
-    const after = {};
-    const call = (name, ...steps) => {
-      script.push(...steps);
-      after[name] = script.length;
-    };
-    SEVEN.forEach((c, i) => call(`run${i + 1}`, h.shell(c, i + 1)));
-    call('wrongFix', ...(h.beforeEdit?.(pad) ?? []), h.edit(pad, ...WRONG_FIX));
-    call('afterWrongFix', h.shell(TEST, 8));
-    call('rightFix', h.edit(pad, ...RIGHT_FIX));
-    call('afterRightFix', h.shell(TEST, 9));
-    // after the pass: a new file written, and an edit whose old text is not there (it changes nothing)
-    call('write', h.write(path.join(ws, 'NOTES.md'), 'left-pad is not a dependency'));
-    call('failedEdit', h.edit(pad, 'no such line', 'x'));
+    const { script, after } = scriptOf(call => {
+      SEVEN.forEach((c, i) => call(`run${i + 1}`, h.shell(c, i + 1)));
+      call('wrongFix', ...(h.beforeEdit?.(pad) ?? []), h.edit(pad, ...WRONG_FIX));
+      call('afterWrongFix', h.shell(TEST, 8));
+      call('rightFix', h.edit(pad, ...RIGHT_FIX));
+      call('afterRightFix', h.shell(TEST, 9));
+      // after the pass: a new file written, and an edit whose old text is not there (it changes nothing)
+      call('write', h.write(path.join(ws, 'NOTES.md'), 'left-pad is not a dependency'));
+      call('failedEdit', h.edit(pad, 'no such line', 'x'));
+    });
     const first = await session(id, { ws, home, mock, script, tag: 'session' });
     t.diagnostic(`${h.title} session 1: ${first.ms} ms, ${first.agentRequests.length} model requests`);
     assert.equal(first.code, 0, first.log);
@@ -123,18 +120,14 @@ async function harnessSession(id, t) {
     // then fixes that change the file and not the error, each followed by the suite: the change budget
     // runs out, a person decides, and no one can be asked in a headless session
     const otherPad = path.join(other, 'src', 'pad.js');
-    const tries = [];
-    const triesAt = {};
-    const attempt = (name, ...steps) => {
-      tries.push(...steps);
-      triesAt[name] = tries.length;
-    };
-    RESPELLED.forEach((c, i) => attempt(`form${i}`, h.shell(c, i + 1)));
-    FUTILE_FIXES.forEach(([from, to], i) => {
-      attempt(`fix${i + 1}`, ...(i === 0 ? (h.beforeEdit?.(otherPad) ?? []) : []), h.edit(otherPad, from, to));
-      attempt(`run${i + 1}`, h.shell(TEST, 10 + i));
+    const { script: tries, after: triesAt } = scriptOf(call => {
+      RESPELLED.forEach((c, i) => call(`form${i}`, h.shell(c, i + 1)));
+      FUTILE_FIXES.forEach(([from, to], i) => {
+        call(`fix${i + 1}`, ...(i === 0 ? (h.beforeEdit?.(otherPad) ?? []) : []), h.edit(otherPad, from, to));
+        call(`run${i + 1}`, h.shell(TEST, 10 + i));
+      });
+      call('done', h.shell('echo done > done.marker', 20));
     });
-    attempt('done', h.shell('echo done > done.marker', 20));
     const forms = await session(id, { ws: other, home, mock, script: tries, tag: 'respelled' });
     assert.equal(forms.code, 0, forms.log);
     await t.test('a session starts with the summary once, current although no hook recorded the failures', () => {

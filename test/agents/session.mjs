@@ -175,3 +175,13 @@ export function snippetAt(s, step, re, width = 160) {
 /** How many times the failure summary is in the session's first model request. */
 export const summariesInFirstRequest = s => count(JSON.stringify(s.agentRequests[0]?.body ?? {}), /Failure Memory for this workspace/);
 
+/** A chat's script built call by call: `after[name]` is the step of the model request that answers that call (the one carrying its result). */
+export function scriptOf(build) {
+  const script = [];
+  const after = {};
+  build((name, ...steps) => {
+    script.push(...steps);
+    after[name] = script.length;
+  });
+  return { script, after };
+}

@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { offersTools, startMockModel } from './mockModel.mjs';
-import { failInTerminal, memoryOf, newAt, npmWorkspace, requestAt, RIGHT_FIX, runsLogged, snippetAt, summariesInFirstRequest, TEST, WRONG_FIX } from './session.mjs';
+import { failInTerminal, memoryOf, newAt, npmWorkspace, requestAt, RIGHT_FIX, runsLogged, scriptOf, snippetAt, summariesInFirstRequest, TEST, WRONG_FIX } from './session.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(HERE, '../..');
@@ -148,17 +148,6 @@ function captureEnv() {
 
 /** VS Code's edit tool, as its model calls it (copilot_replaceString). */
 const replaceString = (filePath, oldString, newString) => ({ tool: 'replace_string_in_file', input: { filePath, oldString, newString, explanation: 'fix' } });
-
-/** Steps of a chat's script by name: `after[name]` is the step of the model request that answers that call. */
-function scriptOf(build) {
-  const script = [];
-  const after = {};
-  build((name, ...steps) => {
-    script.push(...steps);
-    after[name] = script.length;
-  });
-  return { script, after };
-}
 
 /** One chat: the prompt sent, the agent driven (confirmations answered) to the script's end; what the model received. */
 async function chat(h, mock, script, prompt, answered, newChat = false) {

@@ -24,6 +24,10 @@ import { memoryDirFor } from '../../src/store/paths';
 import { RULES_MARKER } from '../../src/app/agentRules';
 import { runHook } from '../../src/agents/hooks/runner';
 import { sessionMode } from '../../src/agents/hooks/sessionMode';
+import * as policy from '../../src/core/rules/policy';
+
+/** The policy's change budget (3 where the policy names none yet). */
+const CHANGE_BUDGET = (policy as { CHANGE_BUDGET?: number }).CHANGE_BUDGET ?? 3;
 
 const FIXTURES = resolve(__dirname, '../fixtures/hooks');
 
@@ -154,7 +158,7 @@ describe('payloads captured from the real harness programs', () => {
   const ERR = "FAIL test/pad.test.js\n  ● Test suite failed to run\n\n    Error: Cannot find module 'left-pad' from 'src/pad.js'";
   const fail = (ws: string) => recordHookResult({ workspace: ws, command: 'npm test', cwd: '.', exitCode: 1, output: ERR });
   const fix = (ws: string, h: string) => recordHookEdits({ workspace: ws, edits: [{ path: join(ws, 'src', 'pad.js'), ok: true, tool: 'Edit' }], via: h });
-  /** The memory the call met in the suite: five failures; then a fix (the run after it), or two fixes each followed by the same failure and a third fix (the ask). */
+  /** The memory the call met in the suite: five failures; then a fix (the run after it), or the change budget's fixes each followed by the same failure and one more fix (the ask). */
   async function stateFor(f: RealFixture, ws: string): Promise<void> {
     mkdirSync(join(ws, 'src'));
     // the suite's project: its test script is jest
@@ -162,7 +166,7 @@ describe('payloads captured from the real harness programs', () => {
     for (let i = 0; i < 5; i++) await fail(ws);
     if (f.expect.decision === 'warn') await fix(ws, f.harness);
     if (f.expect.asked) {
-      for (let i = 0; i < 2; i++) {
+      for (let i = 0; i < CHANGE_BUDGET; i++) {
         await fix(ws, f.harness);
         await fail(ws);
       }
