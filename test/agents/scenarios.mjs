@@ -32,7 +32,9 @@ export const WARNING_SHOWN = {
 /** Fixes that change src/pad.js and not its error (it still requires left-pad): one more than the change budget. */
 /** The change budget of the gate's policy (src/core/rules/policy.ts): changes in a row that each ended in the same error before a person decides. */
 const { CHANGE_BUDGET = 3 } = await (await import('tsx/esm/api')).tsImport('../../src/core/rules/policy.ts', import.meta.url);
-export const FUTILE_FIXES = [WRONG_FIX, ['leftPad(String(s), n);', 'leftPad(String(s), n); // try 2'], ...Array.from({ length: CHANGE_BUDGET - 1 }, (_, i) => [`// try ${i + 2}`, `// try ${i + 3}`])];
+const tried = n => `${WRONG_FIX[1]}${n > 1 ? ` // try ${n}` : ''}`;
+// whole lines: a patch tool (Codex's, Cline's apply_patch) replaces lines, and a patch whose line is not there changes nothing
+export const FUTILE_FIXES = [WRONG_FIX, ...Array.from({ length: CHANGE_BUDGET }, (_, i) => [tried(i + 1), tried(i + 2)])];
 
 /** Where each harness shows the model the refusal of an ask no one can answer in its headless session. */
 export const ASK_SHOWN = {
@@ -134,16 +136,20 @@ async function harnessSession(id, t) {
       assert.equal(summariesInFirstRequest(forms), 1, `the summary, once\n${forms.log}`);
       assert.match(JSON.stringify(forms.agentRequests[0].body), /EXHAUSTED: `npm test`[^\n]*Cannot find module 'left-pad'/);
     });
+    // what ran, from what the model read back: the suite's own output (the refusal prints none of it)
+    const ran = name => newAt(forms, triesAt[name], /Test suite failed to run/);
     await t.test('the suite respelled or chained does not run in a project exhausted with nothing changed', () => {
-      assert.equal(runsLogged(other), THRESHOLD, `the suite ran ${runsLogged(other) - THRESHOLD} more times`);
+      assert.deepEqual(RESPELLED.filter((_, i) => ran(`form${i}`)), [], `none of them ran\n${forms.log}`);
       const told = RESPELLED.filter((_, i) => !newAt(forms, triesAt[`form${i}`], /NOT RUN/));
       assert.deepEqual(told, [], `the model is told why each one did not run\n${forms.log}`);
+      // no run the model did not see: the suite's own count of its runs
+      const seen = FUTILE_FIXES.filter((_, i) => ran(`run${i + 1}`)).length;
+      assert.equal(runsLogged(other), THRESHOLD + seen, `the suite ran ${runsLogged(other) - THRESHOLD} times in this session, ${seen} of them after a fix`);
       assert.ok(fs.existsSync(path.join(other, 'done.marker')), 'the agent goes on');
     });
     await t.test('fixes that do not reach the error each earn a run, until the change budget is spent: then the ask, refused headless, tells the agent to stop and ask the user', () => {
       for (let i = 1; i < FUTILE_FIXES.length; i++) {
-        const at = triesAt[`run${i}`];
-        assert.ok(newAt(forms, at, /Cannot find module 'left-pad' from 'src\/pad\.js'/) && !newAt(forms, at, /NOT RUN/), `the run after fix ${i} ran (and failed the same way)\n${forms.log}`);
+        assert.ok(ran(`run${i}`) && !newAt(forms, triesAt[`run${i}`], /NOT RUN/), `the run after fix ${i} ran (and failed the same way)\n${forms.log}`);
       }
       const d = (memoryOf(other).decisions ?? []).at(-1);
       assert.deepEqual([d?.policy, d?.decision, d?.via], ['ask', 'deny', `hook:${id}`], JSON.stringify(d));
