@@ -9,6 +9,7 @@ import { AgentGates } from './host/agentGates';
 import { CommandHandlers } from './host/commands';
 import { CapturePause } from './host/capturePause';
 import { EditWatcher } from './host/editWatcher';
+import { EnterGate } from './host/enterGate';
 import { Guard } from './host/guard';
 import { createLogger } from './host/logger';
 import { LanguageModelReflection } from './host/lmReflection';
@@ -55,7 +56,9 @@ export function activate(context: vscode.ExtensionContext): void {
   // edits as evidence: saves and file operations in the editor (the guard also reads the unwritten ones)
   const edits = new EditWatcher(registry, log, captureConfig);
   const guard = new Guard(registry, log, currentConfig, edits);
-  const terminals = new TerminalWatcher(context, registry, guard, log, captureConfig);
+  // the terminal's check at Enter (a loop repeated never starts); the start event's interrupt is its fallback
+  const enterGate = new EnterGate(context, registry, guard, log, captureConfig);
+  const terminals = new TerminalWatcher(context, registry, guard, log, captureConfig, enterGate);
   const tasks = new TaskWatcher(registry, guard, log, captureConfig);
   const capture = (): CaptureView => ({ terminal: config.captureTerminal, tasks: config.captureTasks, terminalsWithIntegration: terminals.activeCount, terminals: terminals.terminalCount, paused: pause.paused });
   const status = new StatusBar(registry, capture, log, team);
@@ -63,11 +66,11 @@ export function activate(context: vscode.ExtensionContext): void {
   // what can be done to an approach, and where it shows: the panel and the reflection view
   const lmReflection = new LanguageModelReflection(context, log, currentConfig);
   const actions = new ApproachActions(registry, log, currentConfig, lmReflection.write);
-  const reflections = new ReflectionView(context.extensionUri, log);
+  const reflections = new ReflectionView(context.extensionUri, log, registry);
   const panel = new MemoryPanel(context.extensionUri, registry, actions, reflections, log, capture, terminals.onDidChangeState, team, models);
   // the walkthrough's steps tick themselves off for what the user has done (shell integration on, memory shown…)
   const walkthrough = new WalkthroughProgress(context, () => terminals.activeCount, terminals.onDidChangeState);
-  const views = { showMemory: (ref?: ApproachRef) => (walkthrough.mark('memoryShown'), panel.reveal(ref)), showReflection: (r: ReflectionRecord) => reflections.show(r), exported: () => walkthrough.mark('exported') };
+  const views = { showMemory: (ref?: ApproachRef) => (walkthrough.mark('memoryShown'), panel.reveal(ref)), showReflection: (r: ReflectionRecord, folder: string) => reflections.show(r, folder), exported: () => walkthrough.mark('exported') };
   const commands = new CommandHandlers(registry, actions, views, log);
 
   context.subscriptions.push(
@@ -76,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): void {
     registry,
     edits,
     guard,
+    enterGate,
     terminals,
     tasks,
     status,
@@ -97,6 +101,7 @@ export function activate(context: vscode.ExtensionContext): void {
       }
       config = loadConfig();
       registry.applyConfig(config);
+      enterGate.apply();
       status.update();
       log.info('config', `settings applied: ${JSON.stringify(config)}`);
       log.event('settingsApplied');

@@ -1,6 +1,7 @@
 // One workspace folder's memory: the engine's decisions applied to the store.
 // The CLI and the extension host both go through this class: one behaviour, tested once.
 
+import { existsSync } from 'node:fs';
 import { approachKey, normalizeCwd } from '../core/approach';
 import { addLearnings, extractLearnings } from '../core/learnings';
 import { applyRun, type RunOutcome, type RunRecord } from '../core/journal';
@@ -161,6 +162,8 @@ export class WorkspaceMemory {
   private async recordIntoJournal(attempt: Attempt, found: RunRecord['learnings']): Promise<RecordOutcome | undefined> {
     const { readFor, readApproach, appendRecord } = this.store;
     if (!this.journal || !readFor || !readApproach || !appendRecord) return undefined;
+    // the first record of a folder writes memory.json whole (with the .gitignore that keeps the folder out of commits)
+    if (!existsSync(this.store.file)) return undefined;
     const store = { readFor: readFor.bind(this.store), readApproach: readApproach.bind(this.store), appendRecord: appendRecord.bind(this.store) };
     const run = await recordRun(attempt, found, { workspace: this.workspaceFolder, store, settings: this._settings, redact: t => this.redact(t), git: this.git, tell: this.team ? 'exact' : 'view' });
     if (!run?.outcome) return undefined;
@@ -267,14 +270,31 @@ export class WorkspaceMemory {
    * Builds, stores and returns a reflection for an approach (default: the most recent failing or
    * exhausted one). undefined when memory holds nothing to reflect on.
    */
-  async reflect(commandOrKey?: string, cwd?: string, opts: { omega?: number; store?: boolean } = {}): Promise<ReflectionRecord | undefined> {
+  async reflect(commandOrKey?: string, cwd?: string, opts: { omega?: number; store?: boolean; similarWithinMs?: number } = {}): Promise<ReflectionRecord | undefined> {
     const data = await this.store.read();
     const approach = commandOrKey ? findApproach(data, this.redact(commandOrKey), cwd) : defaultReflectionTarget(data);
     if (!approach) return undefined;
-    const similar = await recall(data, `${approach.label}\n${approach.lastErrorSignature}`, 6, this.scorer);
+    const similar = await this.similarWithin(data, `${approach.label}\n${approach.lastErrorSignature}`, 6, opts.similarWithinMs);
     const record = buildReflection({ data, approach, threshold: this._settings.threshold, similar, omega: opts.omega, id: newId() });
     if (opts.store !== false) await this.saveReflection(record);
     return record;
+  }
+
+  /**
+   * Recall for a reflection's "similar failures", within `budgetMs` when given: the first recall of a
+   * window embeds every approach (a second or more at 500), which a person waiting for a reflection
+   * should not wait for. Past the budget the words decide this once; the embedding goes on and serves
+   * the next recall.
+   */
+  private async similarWithin(data: MemoryData, query: string, k: number, budgetMs?: number): Promise<RecallHit[]> {
+    const semantic = recall(data, query, k, this.scorer);
+    if (budgetMs === undefined || this.scorer === lexicalScorer) return semantic;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>(resolve => (timer = setTimeout(() => resolve(undefined), budgetMs)));
+    const first = await Promise.race([semantic.catch(() => undefined), late]);
+    clearTimeout(timer);
+    // past the budget: the semantic recall finishes in the background (its vectors are kept for the next one)
+    return first ?? recall(data, query, k, lexicalScorer);
   }
 
   /** Stores a reflection (possibly rewritten by a language model) and the learnings in its text. */

@@ -202,6 +202,8 @@ function createContext(command: Command, values: Parsed['values'], io: Io, args:
       overrides: { threshold },
       onWarning,
       longLived: command.longLived === true,
+      // a one-shot process waits for git synchronously (see GitOptions.sync)
+      ...(command.journal ? { journal: true, git: { sync: true } } : {}),
       // recall by meaning: the offline embedder (no model), vectors cached beside memory.json, never
       // replacing the vectors of the extension's transformer
       ...(command.semantic && values.lexical !== true ? { scorer: memoryDir => createOfflineScorer({ memoryDir, claim: false, onWarning }) } : {}),

@@ -56,6 +56,11 @@ export interface Command {
    * (MemoryStore's cache); the others read once and exit, so they skip it (no freeze, no copy).
    */
   longLived?: boolean;
+  /**
+   * A command that records one run and exits (`record`) appends it to the journal beside memory.json,
+   * as a hook does, instead of rewriting the whole memory: the next full write folds it in.
+   */
+  journal?: boolean;
   /** How many plain arguments follow the subcommand's name (`hook <harness> <event>`: 2). Default 0. */
   args?: number;
   run(ctx: Context): Promise<number>;

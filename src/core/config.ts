@@ -26,6 +26,7 @@ export const SETTINGS_SCHEMA = {
   shortTermWindow: { type: 'integer', default: DEFAULT_SETTINGS.window, min: 1, max: 100 },
   'capture.terminal': { type: 'boolean', default: true },
   'capture.tasks': { type: 'boolean', default: true },
+  'terminal.gateAtEnter': { type: 'boolean', default: true },
   storeOutput: { type: 'boolean', default: DEFAULT_SETTINGS.storeOutput },
   maxOutputBytes: { type: 'integer', default: DEFAULT_SETTINGS.maxOutputBytes, min: 1024, max: 1024 * 1024 },
   'redaction.extraPatterns': { type: 'strings', default: [] },
@@ -109,6 +110,8 @@ export interface ExtensionConfig {
   shortTermWindow: number;
   captureTerminal: boolean;
   captureTasks: boolean;
+  /** Check each line of VS Code's terminal when Enter is pressed (bash, zsh, fish; PowerShell through its profile). */
+  gateAtEnter: boolean;
   storeOutput: boolean;
   maxOutputBytes: number;
   extraRedactionPatterns: string[];
@@ -140,6 +143,7 @@ export function readConfig(get: SettingGetter): { config: ExtensionConfig; probl
     shortTermWindow: read('shortTermWindow'),
     captureTerminal: read('capture.terminal'),
     captureTasks: read('capture.tasks'),
+    gateAtEnter: read('terminal.gateAtEnter'),
     storeOutput: read('storeOutput'),
     maxOutputBytes: read('maxOutputBytes'),
     extraRedactionPatterns: patterns.valid,

@@ -3,7 +3,7 @@
 // ./patterns.ts; "may I run this?" is in ./check.ts.
 // Pure functions over MemoryData: the store persists, the host and the CLI show.
 
-import { approachKey, approachLabel, CHARGE_TESTS, lastPipeline, normalizeCwd, parseCommand } from './approach';
+import { approachKey, CHARGE_TESTS, keyLabel, lastPipeline, normalizeCwd, parseCommand, shownLabel } from './approach';
 import { boundOutput, sanitizeText } from './text/output';
 import type { Redactor } from './text/redact';
 import { PlainOutput, stripAnsi } from './text/ansi';
@@ -202,7 +202,7 @@ function newApproach(attempt: Attempt, now: string): Approach {
   return {
     key: attempt.key,
     command: attempt.command,
-    label: approachLabel(attempt.command) || attempt.command,
+    label: shownLabel(attempt.command) || attempt.command,
     cwd: attempt.cwd,
     status: 'active',
     failures: 0,
@@ -251,6 +251,8 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Judgi
   noteWorkspaceEffects(data, attempt);
 
   approach.command = attempt.command;
+  // named as last typed (a label made of the key's own words is never shown)
+  approach.label = shownLabel(attempt.command) || attempt.command;
   approach.totalAttempts += 1;
   approach.updatedAt = now;
   approach.attempts.push(attempt);
@@ -268,7 +270,7 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Judgi
   }
   // [ledger — see ./ledger.ts] every run of a remembered approach, passes included, with its git state
   const wasFailing = approach.failures > 0 || approach.status === 'exhausted';
-  const ledger: LedgerUpdate = stored ? recordRun(approach, attempt, wasFailing) : {};
+  const ledger: LedgerUpdate = stored ? recordRun(approach, attempt, wasFailing, data.edits) : {};
   // [flaky — see ./flaky.ts] pass and fail on the same code: not a loop, never exhausted for it
   const flaky = stored && flakyVerdict(approach.ledger).flaky;
 
@@ -385,7 +387,7 @@ function parsedTime(iso: string): number {
 
 /** The words that name what an approach is about: its program, targets, modules, packages. */
 function salientWords(a: Approach): Set<string> {
-  const text = `${a.label} ${a.lastErrorSignature}`.toLowerCase();
+  const text = `${keyLabel(a.key)} ${a.lastErrorSignature}`.toLowerCase();
   const words = new Set<string>();
   for (const w of text.match(/[a-z0-9@][a-z0-9@/._-]{2,}/g) ?? []) {
     for (const part of [w, ...w.split(/[/._-]+/)]) {
@@ -404,8 +406,8 @@ function salientWords(a: Approach): Set<string> {
  */
 function isAlternative(a: Approach, aWords: Set<string>, b: Approach): boolean {
   if (a.cwd !== b.cwd) return false;
-  const program = a.label.split(' ')[0];
-  if (program === b.label.split(' ')[0] && !GENERIC.has(program)) return true;
+  const program = keyLabel(a.key).split(' ')[0];
+  if (program === keyLabel(b.key).split(' ')[0] && !GENERIC.has(program)) return true;
   for (const w of salientWords(b)) if (aWords.has(w)) return true;
   return false;
 }

@@ -40,7 +40,8 @@ function failFiveTimes(ws: string, command = 'npm test', output = 'Error: boom\n
   return stderr;
 }
 
-const stored = (ws: string) => JSON.parse(readFileSync(join(ws, '.vscode/failure-memory/memory.json'), 'utf8'));
+/** Memory as every reader sees it: memory.json with the runs `record` and the hooks journaled beside it. */
+const stored = (ws: string) => JSON.parse(cli(ws, ['export']).stdout);
 
 before(() => {
   assert.ok(existsSync(CLI) && existsSync(HOOK), 'dist/cli.js and dist/hook.js are built (npm run build)');

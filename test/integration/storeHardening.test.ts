@@ -49,7 +49,8 @@ describe('locks', () => {
     }
     const results = await Promise.all(runs);
     for (const r of results) assert.equal(r.code, 0, r.stderr);
-    const data = JSON.parse(fs.readFileSync(path.join(memoryDirFor(ws), 'memory.json'), 'utf8'));
+    // memory as every reader sees it: memory.json with the runs the journal holds until the next full write
+    const data = JSON.parse(cli(ws, ['export']).stdout);
     assert.equal(Object.keys(data.approaches).length, 48);
   });
 

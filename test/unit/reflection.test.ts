@@ -33,7 +33,7 @@ describe('reflection record (seed 003 schema)', () => {
     assert.equal(r.self_reflection.credit_assignment.failure_category, 'configuration_error');
     assert.deepEqual(r.self_reflection.credit_assignment.failing_action_indices, [0, 1, 2, 3, 4]);
     assert.ok(r.failure_memory.warnings[0].includes('exhausted'));
-    assert.ok(r.failure_memory.warnings.some(w => /same error twice: nothing in the environment changed/i.test(w)), 'the repeat, worded for a missing module');
+    assert.ok(r.failure_memory.warnings.some(w => /same error 5 times: nothing in the environment changed/i.test(w)), 'the repeat, worded for a missing module and counted as it came (5 times, not twice)');
     assert.equal(r.failure_memory.recent.length, 3);
     assert.equal(r.failure_memory.questions.length, 3);
     assert.ok(r.self_reflection.actionable_insights.some(i => /install/i.test(i)));

@@ -3,3 +3,4 @@ export { approachKey, approachLabel, lastPipeline, parseCommand, tokenize, type 
 export { matchesGlob } from './glob';
 export { normalizeCwd } from './paths';
 export { CHARGE_TESTS } from './work';
+export { keyLabel, shortLine, shownLabel } from './shownLabel';

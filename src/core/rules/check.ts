@@ -2,7 +2,7 @@
 // message that says plainly why a command was not run. Recording lives in ./memory.ts.
 
 import { quote } from '../prompts/agentText';
-import { approachKey, approachLabel, normalizeCwd } from '../approach';
+import { approachKey, normalizeCwd, shownLabel } from '../approach';
 import { changedSinceLastFailure } from './edits';
 import { environmentLoop } from './judgement';
 import { describeChangedSinceLastPass, describeHistory } from './ledger';
@@ -71,7 +71,7 @@ export function checkCommand(
   const a = approachOf(data, key);
   const base = {
     key,
-    label: a?.label ?? (approachLabel(command) || command.trim()),
+    label: a?.label ?? (shownLabel(command) || command.trim()),
     command: command.trim(),
     cwd: normCwd,
     threshold: settings.threshold,

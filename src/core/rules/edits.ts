@@ -8,6 +8,10 @@ import { isOwnFile } from '../ownFiles';
 import { shellEffects, workSignature, type ShellEffects } from './shellEffects';
 import type { Approach, Attempt, EditEvent, EditSource, GitState, MemoryData, StartEvent } from '../types';
 
+/** Paths of edit events that stand for work, not for a file: an install, an inline script that writes. */
+export const PACKAGES_PATH = '(packages)';
+export const INLINE_SCRIPT_PATH = '(inline script)';
+
 /** Edit events kept per workspace (oldest dropped first). */
 export const MAX_EDITS = 500;
 /** Starts kept per workspace. */
@@ -88,9 +92,27 @@ export function startsSince(data: MemoryData, since: number): StartEvent[] {
 /** The edit events a recorded command line stands for: the files it wrote, or `(packages)` for an install. */
 export function shellEditInputs(effects: ShellEffects, ok: boolean, at: string, tool: string): EditInput[] {
   const inputs: EditInput[] = effects.writes.map(path => ({ path, ok, source: 'shell' as const, tool, at }));
-  if (effects.installs) inputs.push({ path: '(packages)', ok, source: 'shell', tool, at });
-  if (!inputs.length && effects.firstEdit >= 0) inputs.push({ path: '(inline script)', ok, source: 'shell', tool, at });
+  if (effects.installs) inputs.push({ path: PACKAGES_PATH, ok, source: 'shell', tool, at });
+  if (!inputs.length && effects.firstEdit >= 0) inputs.push({ path: INLINE_SCRIPT_PATH, ok, source: 'shell', tool, at });
   return inputs;
+}
+
+/**
+ * What edit events changed, in words: "src/a.js and src/b.js changed", "packages were installed and
+ * src/a.js changed" (an install and an inline script are work, not files).
+ */
+export function editsSentence(paths: readonly string[]): string {
+  const names = [...new Set(paths)];
+  const parts: string[] = [];
+  if (names.includes(PACKAGES_PATH)) parts.push('packages were installed');
+  if (names.includes(INLINE_SCRIPT_PATH)) parts.push('an inline script wrote files');
+  const files = names.filter(n => n !== PACKAGES_PATH && n !== INLINE_SCRIPT_PATH);
+  if (files.length) {
+    const shown = files.slice(0, 3);
+    const list = files.length > 3 ? `${shown.join(', ')} and ${files.length - 3} more` : shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}` : shown[0];
+    parts.push(`${list} changed`);
+  }
+  return parts.join(' and ');
 }
 
 /** The run before `attempt` in the approach's ledger that failed (its git state, when recorded). */
@@ -127,10 +149,7 @@ const sameLine = (a: string, b: string | undefined) => b !== undefined && workSi
  */
 export function changedSinceLastFailure(data: MemoryData, a: Approach, command: string, gitNow?: GitState): ChangeVerdict {
   const edits = editsSince(data, a.lastFailure);
-  if (edits.length) {
-    const names = [...new Set(edits.map(e => e.path))];
-    return { changed: true, kind: 'edit', what: `${names.slice(0, 3).join(', ')}${names.length > 3 ? ` and ${names.length - 3} more` : ''} changed since the last failure` };
-  }
+  if (edits.length) return { changed: true, kind: 'edit', what: `${editsSentence(edits.map(e => e.path))} since the last failure` };
   const before = previousFailure(a)?.git;
   if (gitNow && before && gitNow.fingerprint !== before.fingerprint) return { changed: true, kind: 'git', what: 'the git state changed since the last failure' };
   const last = lastFailedCommand(a);
