@@ -288,7 +288,7 @@ async function gateCommands(commands: string[], data: MemoryData, quick: boolean
     const told = g.team ? answer.steps.map(s => teamWords(g.team!, s)) : [];
     const deny = told.find(t => t.deny)?.deny;
     if (deny) return { kind: 'deny', reason: deny };
-    const a = gateAnswer(g.shape(answer.check), answer.check, data, g);
+    const a = gateAnswer(g.shape(answer.check), answer.check, data, g, answer.step.local);
     if (a.kind === 'deny' || a.kind === 'ask') return a;
     for (const w of [a.kind === 'context' ? a.text : undefined, ...told.map(t => t.warn)]) if (w && !warnings.includes(w)) warnings.push(w);
   }
@@ -318,9 +318,10 @@ function gateShaper(adapter: HarnessAdapter, input: HookInput, env: NodeJS.Proce
 /**
  * The gate's answer in the shape this harness gets it: the text follows what the harness does with it.
  * An ask no one can answer here is a refusal that says how the user lets it run; an ask whose harness
- * may refuse it itself (a headless run it could not tell) says the same after its question.
+ * may refuse it itself (a headless run it could not tell) says the same after its question. `local`: the
+ * step's check before the team's view was merged in.
  */
-function gateAnswer(shape: GateShape, c: CheckResult, data: MemoryData, g: GateContext): HookAnswer {
+function gateAnswer(shape: GateShape, c: CheckResult, data: MemoryData, g: GateContext, local: CheckResult = c): HookAnswer {
   const cli = () => userCommand(g.gate.env ?? process.env);
   switch (shape) {
     case 'deny':
@@ -328,7 +329,8 @@ function gateAnswer(shape: GateShape, c: CheckResult, data: MemoryData, g: GateC
     case 'ask':
       return { kind: 'ask', reason: ASKS[g.adapter.id] === 'always' || g.mode() === 'interactive' ? agentAskReason(c) : `${agentAskReason(c)}\n${askUnansweredLine(c, cli())}` };
     case 'warn':
-      return { kind: 'context', text: agentWarning(c, data) };
+      // this workspace's warning; one the team's view alone gives is in the team's own words (teamWords)
+      return local.decision === 'warn' ? { kind: 'context', text: agentWarning(local, data) } : { kind: 'allow' };
     default:
       return { kind: 'allow' };
   }
