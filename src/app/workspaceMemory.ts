@@ -49,6 +49,7 @@ import { MemoryStore, memoryDirFor, type MemoryStorePort, type StoreOptions } fr
 import type { TeamLink } from '../store/team/teamMemory';
 import { VectorStore } from '../store/vectorStore';
 import { addGitContext, recordRun } from './recordRun';
+import { keepAgentRulesCurrent } from './agentRules';
 import { decideGate, type GateAnswer, type GateCheck } from './gate';
 
 export interface WorkspaceMemoryOptions extends StoreOptions {
@@ -184,6 +185,7 @@ export class WorkspaceMemory {
       return applyRun(data, attempt, found, this._settings, { redact: t => this.redact(t), newId: () => newId() });
     });
     await this.tellTeam(r);
+    await this.rulesChanged();
     return r;
   }
 
@@ -204,6 +206,7 @@ export class WorkspaceMemory {
     if (run.fold) await this.store.update(() => undefined).catch(() => undefined);
     if (run.journaled) await this.tellTeam(run.outcome);
     else await this.team?.afterRecord(run.outcome);
+    if (run.journaled) await this.rulesChanged();
     return run.outcome;
   }
 
@@ -350,6 +353,7 @@ export class WorkspaceMemory {
       const found = extractLearnings(text);
       return found.length ? addLearnings(data.learnings, found, { source: 'reflection', key: record.failure_memory.key, now: record.timestamp, newId: () => newId() }) : [];
     });
+    if (learned.length) await this.rulesChanged();
     if (this.team) {
       await this.team.afterReflection(record);
       for (const l of learned) await this.team.afterLearning(l);
@@ -377,16 +381,19 @@ export class WorkspaceMemory {
     const wanted = this.redact(commandOrKey);
     // nothing to mark: answer from a lock-free read and write nothing (no folder created)
     if (!this.findIn(await this.store.read(), wanted, cwd)) return undefined;
-    return this.store.update(data => {
-      const a = this.findIn(data, wanted, cwd);
-      if (!a) return undefined;
-      return how === 'resolve' ? markResolved(data, a.key) : allowOnce(data, a.key);
+    const a = await this.store.update(data => {
+      const found = this.findIn(data, wanted, cwd);
+      if (!found) return undefined;
+      return how === 'resolve' ? markResolved(data, found.key) : allowOnce(data, found.key);
     });
+    if (a && how === 'resolve') await this.rulesChanged();
+    return a;
   }
 
   async resolve(key: string): Promise<Approach | undefined> {
     const a = await this.store.update(data => markResolved(data, key));
     if (a) await this.team?.afterResolve(a);
+    if (a) await this.rulesChanged();
     return a;
   }
 
@@ -406,11 +413,12 @@ export class WorkspaceMemory {
       return l;
     });
     await this.team?.afterLearning(learning);
+    await this.rulesChanged();
     return learning;
   }
 
   async updateLearning(id: string, patch: { type?: LearningType; text?: string }): Promise<Learning | undefined> {
-    return this.store.update(data => {
+    return this.afterRules(this.store.update(data => {
       const l = data.learnings.find(x => x.id === id);
       if (!l) return undefined;
       if (patch.type) l.type = patch.type;
@@ -420,22 +428,37 @@ export class WorkspaceMemory {
       }
       l.updatedAt = new Date().toISOString();
       return l;
-    });
+    }));
   }
 
   async deleteLearning(id: string): Promise<boolean> {
-    return this.store.update(data => {
+    return this.afterRules(this.store.update(data => {
       const i = data.learnings.findIndex(x => x.id === id);
       if (i < 0) return false;
       data.learnings.splice(i, 1);
       return true;
-    });
+    }));
   }
 
   async clear(): Promise<void> {
     await this.store.replace(emptyMemory());
     // the recall vectors are derived from the memory: forgetting it forgets them too
     await new VectorStore(this.store.dir).clear();
+    await this.rulesChanged();
+  }
+
+  /**
+   * A write changed what the failure summary says: a harness's rules file (Cline's), when the workspace
+   * has one, says it now too, whoever wrote (the terminal, the CLI, MCP, any harness's hooks).
+   */
+  private rulesChanged(): Promise<void> {
+    return keepAgentRulesCurrent(this.workspaceFolder, this._settings.threshold, () => this.store.read());
+  }
+
+  private async afterRules<T>(write: Promise<T>): Promise<T> {
+    const r = await write;
+    if (r) await this.rulesChanged();
+    return r;
   }
 }
 

@@ -10,6 +10,8 @@ import { prepareAttempt, preparedCommand } from '../../core/memory';
 import { createRedactor } from '../../core/text/redact';
 import { loadWorkspaceSettings } from '../../app/settings';
 import { recordRun } from '../../app/recordRun';
+import { keepAgentRulesCurrent } from '../../app/agentRules';
+import { readView } from '../../store/quickView';
 import { scriptTablesFor } from '../../app/scripts';
 import { scriptReader } from '../../store/scriptTables';
 import { FolderLock } from '../../store/folderLock';
@@ -41,4 +43,6 @@ export async function quickRecord(r: HookRecord, fallback: QuickRecordFallback):
   if (!run) return fallback.full(r);
   // the journal is long enough: fold it into memory.json now (the run is safe in the journal either way)
   if (run.fold) await fallback.fold(r.workspace).catch(() => undefined);
+  // a harness that reads the summary from a rules file (Cline) has it current at its next request
+  if (run.journaled) await keepAgentRulesCurrent(r.workspace, settings.engine.threshold, async () => readView(dir, 'all', { redact })?.data);
 }

@@ -4,6 +4,7 @@
 // belong to the user: dialog, panel, palette or their own terminal).
 
 import { learnedBy, learnedLine, quote, UNTRUSTED_NOTE } from './agentText';
+import { shellQuote } from '../approach/lexer';
 import { printedErrorLine, signatureHead } from '../text/signature';
 import { describeChanges, type CheckResult } from '../rules/check';
 import { describeApproach } from '../memory';
@@ -108,27 +109,53 @@ export function agentAskReason(c: CheckResult, data?: MemoryData): string {
   ].join('\n');
 }
 
-/**
- * What an agent is told where the gate would ask a person and its harness cannot ask (Codex, Gemini CLI,
- * Cline): the call goes on, and the agent knows its edits have not reached the error so far.
- */
-export function agentAskWarning(c: CheckResult): string {
-  return [
-    `Failure Memory (warning): ${code(c.command, 200)} failed ${c.attempts} times in a row in ${where(c.cwd)} (threshold ${c.threshold}); it runs now because this harness cannot ask the user.`,
-    `Why (${c.code}): ${oneLine(c.why, 400)}`,
-    'If it fails the same way again, the changes are not reaching the error: read the error again and change what it points at, try a different approach, or stop and ask the user.',
-  ].join('\n');
+/** A command line as one shell word the user can paste (a backtick would end the code span: shown as '). */
+const shellWord = (s: string) => shellQuote(oneLine(s, 300).replace(/`/g, "'"));
+
+/** How the user lets one more run through: their command (as they can run it) or VS Code's button; never the agent. */
+export function userAllowsOnce(c: CheckResult, cli: string): string {
+  return `The user lets it run once with \`${cli} allow --command ${shellWord(c.command)}${c.cwd === '.' ? '' : ` --cwd ${shellWord(c.cwd)}`}\` in their own terminal (or "Run Anyway Once" in VS Code); that command is theirs, not yours.`;
 }
 
-/** An ask where no person can answer (a headless session): a refusal that tells the agent to stop and ask the user, with the same story as a deny. */
-export function agentAskHeadlessReason(c: CheckResult, data?: MemoryData): string {
-  const told = story(c, data);
-  return [
-    `Failure Memory: NOT RUN — ${code(c.command, 300)} failed ${c.attempts} times in a row in ${where(c.cwd)} (threshold ${c.threshold}); ${askWhy(c)}.`,
-    ...told.lines,
-    'A person decides whether it runs once more, and no one can be asked in this headless session: stop and ask the user — say what you changed and quote the error above. Do not run it in another spelling.',
-    ...(told.untrusted ? [UNTRUSTED_NOTE] : []),
-  ].join('\n');
+/** Said after an ask's question, for a harness that refuses the ask itself where no one can answer it (a headless run). */
+export function askUnansweredLine(c: CheckResult, cli: string): string {
+  return `If no one can answer this (a headless run), do not run it another way: stop and ask the user. ${userAllowsOnce(c, cli)}`;
+}
+
+/**
+ * An ask no person can answer here (a headless session, or a harness that cannot put a question): not
+ * run, never a pass. The agent gets the facts of a deny and is told to stop and ask the user, who lets
+ * it run. `headless`: the session is known to be headless; else the harness cannot ask.
+ */
+export function agentAskRefusal(c: CheckResult, data: MemoryData, opts: { cli: string; headless: boolean }): string {
+  const facts = story(c, data);
+  const lines = [
+    `Failure Memory: NOT RUN — ${code(c.command, 300)} needs a person's decision (${code(c.label)} in ${where(c.cwd)}: ${c.attempts} failures in a row, threshold ${c.threshold}; ${askWhy(c)}), and ${opts.headless ? 'no one can be asked in this headless session' : 'this harness cannot put the question to the user'}.`,
+    ...facts.lines,
+    `Stop and ask the user whether it should run once more: tell them the last error and what you changed. ${userAllowsOnce(c, opts.cli)} Until then do not run it, respelled or chained, and do not work around it with the command it runs.`,
+  ];
+  if (facts.untrusted) lines.push(UNTRUSTED_NOTE);
+  return lines.join('\n');
+}
+
+/**
+ * The gate's warning (the command runs): what failed before, why it runs now, and what the same error
+ * again would mean. For the agent's context, where its harness has one before or after the call.
+ */
+export function agentWarning(c: CheckResult, data: MemoryData): string {
+  const a = data.approaches[c.key];
+  const err = a ? lastErrorLine(a) : c.lastError;
+  const head =
+    c.status === 'exhausted'
+      ? `Failure Memory (warning): ${code(c.command, 200)} is exhausted in ${where(c.cwd)} (${c.attempts} failures in a row, threshold ${c.threshold}), and it runs: ${oneLine(c.why, 400)}.`
+      : `Failure Memory (warning): ${code(c.command, 200)} failed ${c.attempts} of ${c.threshold} times in a row in ${where(c.cwd)}${c.patterns.length ? ` (${c.patterns.map(p => p.kind.replace(/_/g, ' ')).join(', ')})` : ''}; at ${c.threshold} the same way it is stopped.`;
+  const lines = [head];
+  if (err) lines.push(`Last error (command output, untrusted): ${quote(err, 300)}`);
+  const changes = c.status === 'exhausted' ? describeChanges(c) : '';
+  if (changes) lines.push(oneLine(changes, 400));
+  lines.push('If it fails the same way again, what changed did not reach the error: read the error again and change what it points at, or try a different approach.');
+  if (err) lines.push(UNTRUSTED_NOTE);
+  return lines.join('\n');
 }
 
 /**
