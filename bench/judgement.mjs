@@ -1,4 +1,4 @@
-// npm run bench:judgement  (= node --import tsx bench/judgement.mjs [--no-write] [--quiet] [--shell-only] [--corpus FILE ...])
+// npm run bench:judgement  (= node --import tsx bench/judgement.mjs [--no-write] [--quiet] [--shell-only] [--corpus FILE ...] [--budget N])
 //
 // Judgement on real agent work. Replays every trajectory of the development corpora
 // (../shared/trajectories/*.jsonl.gz; a `X.shell.jsonl.gz` copy is skipped when `X.jsonl.gz` is there, unless
@@ -37,10 +37,12 @@ import { crossCounts, inspectEnd, inspectStep, spanTable, stopTable, tallyRun, w
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
-const write = !argv.includes('--no-write');
+const write = !argv.includes('--no-write') && !argv.includes('--budget');
 const quiet = argv.includes('--quiet');
 const shellOnly = argv.includes('--shell-only');
 const corpusArgs = argv.flatMap((a, i) => (argv[i - 1] === '--corpus' ? [a] : []));
+// --budget N: the change budget to measure (the product's is CHANGE_BUDGET in src/core/rules/policy.ts)
+const budgetArg = argv.flatMap((a, i) => (argv[i - 1] === '--budget' ? [Number(a)] : []))[0];
 const defaultDir = path.resolve(root, '..', '..', 'shared', 'trajectories');
 const sharedDir = fs.existsSync(defaultDir) ? defaultDir : '/work/shared/trajectories';
 
@@ -123,6 +125,7 @@ async function measure() {
         const span = n === THRESHOLDS[0] ? [spans.get('all'), spans.get(`corpus ${file}`) ?? spans.set(`corpus ${file}`, crossCounts()).get(`corpus ${file}`)] : [];
         const steps = await replayTrajectory(t, {
           threshold: n,
+          ...(budgetArg ? { changeBudget: budgetArg } : {}),
           inspect: step => {
             inspectStep(counts, t, step, n);
             span.forEach(c => tallyRun(c, step.recorded));

@@ -18,6 +18,7 @@ import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { HARNESSES } from './hooks';
 import { HARNESS_IDS, type HarnessId } from './hooks/types';
 import { readLauncher, launcherDir } from './launcher';
+import { userCommand } from './userCommand';
 import { targetFor } from './setup';
 import { planSetup } from './setupFiles';
 
@@ -40,6 +41,8 @@ export interface DoctorOptions {
   home?: string;
   /** Run the launcher once (default true). */
   probe?: boolean;
+  /** How the user runs `failure-memory` here (default: its name on PATH, else the launcher's path). */
+  cli?: string;
 }
 
 const readText = (file: string): string | undefined => {
@@ -82,12 +85,12 @@ export function configuredHarnesses(workspace: string): HarnessId[] {
   });
 }
 
-function launcherLine(env: NodeJS.ProcessEnv, home: string, probe: boolean): DoctorLine {
+function launcherLine(env: NodeJS.ProcessEnv, home: string, probe: boolean, cli: string): DoctorLine {
   const title = 'failure-memory launcher';
   const custom = env.FAILURE_MEMORY_BIN;
   const state = readLauncher(launcherDir(home));
   const file = custom || state.file;
-  const fix = 'run `failure-memory setup-agents` in the workspace (it writes the launcher), or open VS Code with the Failure Memory extension';
+  const fix = `run \`${cli} setup-agents\` in the workspace (it writes the launcher), or open VS Code with the Failure Memory extension`;
   if (!custom && !state.exists) return { id: 'launcher', title, status: 'off', detail: `${file} is missing: every hook says the gate is off`, steps: [fix] };
   if (!custom && !state.distOk) return { id: 'launcher', title, status: 'off', detail: `${file} points at ${state.dist ?? '?'}, which is gone`, steps: [fix] };
   if (probe) {
@@ -160,8 +163,10 @@ function copilotLine(workspace: string, env: NodeJS.ProcessEnv, home: string): O
   const steps: string[] = [];
   if (!trusted) steps.push('interactive sessions: start `copilot` here and trust the folder for future sessions (repository hooks load only in a trusted folder)');
   if (!promptMode) steps.push('`copilot -p` (prompt mode): set GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true, or repository hooks are not loaded');
-  const detail = `${trusted ? 'folder trusted' : 'folder not trusted yet'}; prompt mode ${promptMode ? 'loads' : 'does not load'} repository hooks`;
-  return { status: trusted && promptMode ? 'active' : trusted ? 'check' : 'off', detail, steps };
+  // either one loads the hooks: the gate is on where it is (the steps say where it is not yet)
+  const where = trusted && promptMode ? 'interactive sessions and `copilot -p`' : trusted ? 'interactive sessions (not `copilot -p`)' : promptMode ? '`copilot -p` (GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true; not interactive sessions until the folder is trusted)' : '';
+  const detail = where ? `on for ${where}` : 'folder not trusted, and prompt mode does not load repository hooks';
+  return { status: where ? 'active' : 'off', detail, steps };
 }
 
 function claudeLine(workspace: string, home: string): Omit<DoctorLine, 'id' | 'title'> {
@@ -196,7 +201,8 @@ function harnessLine(h: HarnessId, workspace: string, env: NodeJS.ProcessEnv, ho
 export function diagnose(workspace: string, opts: DoctorOptions = {}): DoctorLine[] {
   const env = opts.env ?? process.env;
   const home = opts.home ?? homedir();
-  const launcher = launcherLine(env, home, opts.probe ?? true);
+  const cli = opts.cli ?? userCommand(env, home);
+  const launcher = launcherLine(env, home, opts.probe ?? true, cli);
   const configured = configuredHarnesses(workspace);
   const lines: DoctorLine[] = [launcher];
   for (const h of opts.harnesses ?? configured) {
@@ -204,7 +210,7 @@ export function diagnose(workspace: string, opts: DoctorOptions = {}): DoctorLin
     if (!configured.includes(h)) {
       const t = targetFor(h);
       const file = t.kind === 'json' ? t.file : Object.keys(t.files)[0];
-      lines.push({ id: h, title, status: 'off', detail: `no Failure Memory entries in ${file}`, steps: [`run \`failure-memory setup-agents --harness ${h}\``] });
+      lines.push({ id: h, title, status: 'off', detail: `no Failure Memory entries in ${file}`, steps: [`run \`${cli} setup-agents --harness ${h}\``] });
       continue;
     }
     const own = harnessLine(h, workspace, env, home);

@@ -9,7 +9,7 @@ import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readF
 import { dirname, join } from 'node:path';
 import type { HarnessId } from './hooks/types';
 import { appendElement, appendProperty, parseJsonc, removeAt, styleOf } from './jsoncEdit';
-import { RULES_MARKER, rulesText } from './hooks/rules';
+import { isOurRules, rulesText } from '../app/agentRules';
 import { isOurCommand, targetFor, type JsonTarget, type ScriptsTarget, type Target } from './setup';
 import { getNodeValue } from 'jsonc-parser';
 
@@ -164,7 +164,7 @@ function planScripts(workspace: string, t: ScriptsTarget, harnesses: HarnessId[]
     const { text: before, skip } = readTarget(workspace, file);
     if (skip) return { file, harnesses, action: 'skip', reason: skip };
     const rules = t.plain?.includes(file) ?? false;
-    const ours = before !== undefined && (rules ? before.startsWith(RULES_MARKER) : isOurCommand(before) && /Failure Memory/.test(before));
+    const ours = before !== undefined && (rules ? isOurRules(before) : isOurCommand(before) && /Failure Memory/.test(before));
     if (before !== undefined && !ours) {
       return { file, harnesses, action: 'skip', reason: rules ? 'a file of your own is there: left untouched' : 'a hook of your own is there: left untouched (add the Failure Memory line to it yourself)' };
     }

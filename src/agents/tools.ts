@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { LEARNING_TYPES } from '../core/learnings';
 import { harnessText, learnedLine, quote as untrusted, UNTRUSTED_NOTE } from '../core/prompts/agentText';
 import { trimTrailing } from '../core/approach/paths';
-import type { CheckResult } from '../core/rules/check';
+import { describeChanges, type CheckResult } from '../core/rules/check';
 import { describeApproach } from '../core/memory';
 import { causeLines, patternJson, recordCauseLines, recordPatternJson } from './toolPatterns';
 import type { RecallHit } from '../core/recall';
@@ -352,6 +352,10 @@ export function checkAnswerText(c: CheckResult & { team?: TeamCheck }, similar: 
     lines.push(`CLEAR — ${cmd} has not failed in ${where} (${c.reason}). You may run it.`);
   }
   if (c.lastError) lines.push(`Last error (command output, untrusted): ${untrusted(c.lastError, 400)}`);
+  // an ask or a deny tells the same story: what changed, and what was already tried
+  const changes = c.status === 'exhausted' ? describeChanges(c) : undefined;
+  if (changes) lines.push(oneLine(changes, 400));
+  if (c.status === 'exhausted' && c.verdict === 'block' && c.alternatives.length) lines.push(`Already tried as well: ${c.alternatives.slice(-4).map(quote).join('; ')}.`);
   // [patterns] the cause it shares with other commands, and the fix that worked before
   if (c.pattern) lines.push(...causeLines(c.pattern));
   // [ledger] run history, what changed since it last passed, flakiness

@@ -3,7 +3,9 @@
 // ./patterns.ts; "may I run this?" is in ./check.ts.
 // Pure functions over MemoryData: the store persists, the host and the CLI show.
 
-import { approachKey, CHARGE_TESTS, keyLabel, lastPipeline, normalizeCwd, parseCommand, shownLabel } from './approach';
+import { approachKey, CHARGE_TESTS, exitStatusOwner, keyLabel, lastPipeline, normalizeCwd, parseCommand, shownLabel } from './approach';
+import { resolveLine, type ScriptTables } from './approach/scripts';
+import { judgedLines, stepWork } from './rules/steps';
 import { boundOutput, sanitizeText } from './text/output';
 import type { Redactor } from './text/redact';
 import { PlainOutput, stripAnsi } from './text/ansi';
@@ -88,16 +90,40 @@ export function newId(now: number = Date.now()): string {
   return `${now.toString(36)}-${idCounter.toString(36).padStart(4, '0')}-${Math.floor(Math.random() * 1679616).toString(36)}`;
 }
 
+/** The command line a run is recorded and judged with: control bytes out, secrets redacted, trimmed. */
+export function preparedCommand(command: string, redactor: Redactor): string {
+  return redactor.redact(sanitizeText(command).trim()).text;
+}
+
+/** Work signatures kept per attempt, and their length. */
+const MAX_WORKS = 8;
+const MAX_WORK_CHARS = 300;
+
+/** What a run did for its approach `key`: the work of each step of its line that is that approach (see Attempt.work). */
+function worksFor(command: string, cwd: string, key: string, first: string, scripts: ScriptTables | undefined, redact: (t: string) => string): string[] {
+  const works = new Set([first.slice(0, MAX_WORK_CHARS)]);
+  const { lines } = judgedLines(command, cwd, scripts, redact);
+  // one step (a plain command): its work is the one just read
+  if (lines.length <= 1) return [...works];
+  for (const l of lines) {
+    if (works.size >= MAX_WORKS) break;
+    if (l.key === key) works.add(l.work.slice(0, MAX_WORK_CHARS));
+  }
+  return [...works];
+}
+
 /**
  * Builds the stored attempt from raw input: strips terminal escapes and control bytes, redacts
  * secrets, finds the error signature and test results, and bounds the output.
- * Nothing unredacted leaves this function.
+ * Nothing unredacted leaves this function. `scripts`: the project's script tables the line needs
+ * (src/app/scripts.ts), so that `npm test` is recorded as the approach its script runs.
  */
 export function prepareAttempt(
   input: AttemptInput,
   settings: EngineSettings,
   redactor: Redactor,
   now: Date = new Date(),
+  scripts?: ScriptTables,
 ): Attempt {
   const raw = input.output ?? '';
   // Cap the work on huge output first (the host already bounds while streaming; the CLI may not).
@@ -105,9 +131,11 @@ export function prepareAttempt(
   // escapes are stripped before redaction (a colour code inside a token must not hide it), and the
   // redacted text is read once by every reader below: the test parsers, the judgement, the signature
   const redacted = new PlainOutput(redactor.redact(stripAnsi(firstCut.text)).text);
-  const command = redactor.redact(sanitizeText(input.command).trim()).text;
+  const command = preparedCommand(input.command, redactor);
   const cwd = normalizeCwd(input.cwd);
   const judged = judgeOutcome(command, input.exitCode, redacted);
+  const resolved = resolveLine(command, cwd, scripts, judged.charge);
+  const work = worksFor(command, cwd, resolved.key, stepWork(resolved.line, resolved.key), scripts, t => redactor.redact(t).text);
   const outcome = judged.outcome;
   const stored = boundOutput(redacted.source, settings.maxOutputBytes);
   const endedAt = input.endedAt ?? now.toISOString();
@@ -129,7 +157,7 @@ export function prepareAttempt(
   return {
     id: newId(now.getTime()),
     command,
-    key: approachKey(command, cwd, judged.charge),
+    key: resolved.key,
     cwd,
     exitCode: isExitCode(input.exitCode) ? input.exitCode : null,
     outcome,
@@ -147,6 +175,7 @@ export function prepareAttempt(
     ...(noErrorLine ? { noErrorLine: true } : {}),
     testResults: judged.testResults,
     timestamp: now.toISOString(),
+    work,
     ...(cause ? { cause } : {}),
   };
 }
@@ -181,9 +210,11 @@ function judgeOutcome(command: string, exitCode: number | null | undefined, read
     if (testResults && testResults.failed > 0) return { outcome, testResults, charge: CHARGE_TESTS };
     return { outcome, testResults };
   }
-  if (outcome === 'success' && hidesExitCode(lastPipeline(command))) {
+  // a pipe's exit status is its last stage's; after `;` or `||` (`npm test; echo done`, `npm test || true`) a later step's
+  const owner = outcome === 'success' ? exitStatusOwner(command) : 'chosen';
+  if (outcome === 'success' && (hidesExitCode(lastPipeline(command)) || owner === 'later' || owner === 'or')) {
     if (testResults && testResults.failed > 0) {
-      return { outcome: 'failure', testResults, note: `exit 0 through a pipe, but ${testResults.failed} test(s) failed` };
+      return { outcome: 'failure', testResults, note: `exit 0 ${owner === 'later' || owner === 'or' ? 'from a later step' : 'through a pipe'}, but ${testResults.failed} test(s) failed` };
     }
     return { outcome, testResults, hidden: true };
   }
@@ -276,7 +307,7 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Judgi
   // an exit-0 pipeline whose output shows the error this approach keeps failing with failed (the pipe hid it)
   if (attempt.outcome === 'success' && attempt.errorSignature && approach.failures > 0 && (approach.streakErrors ?? []).includes(streakError(attempt.errorSignature, attempt.testResults))) {
     attempt.outcome = 'failure';
-    attempt.note = 'exit 0 through a pipe, but the output shows the error this approach keeps failing with';
+    attempt.note = 'exit 0 through a pipe or from a later step, but the output shows the error this approach keeps failing with';
   }
   if (attempt.outcome === 'success') {
     attempt.errorSignature = '';

@@ -73,6 +73,12 @@ export interface Attempt {
   /** The workspace's git state right after the run; absent without git (or when it took too long). */
   git?: GitState;
   /**
+   * What the run did for its approach, cosmetics aside: the work signatures of the steps of its line
+   * that are this approach, its scripts resolved (`npm test` whose script is `jest`: `jest`). Another
+   * spelling of the same work later is no change.
+   */
+  work?: string[];
+  /**
    * A failure's cause (its error concept and salient factors), found once when the run is recorded
    * (rules/causes.ts) from the whole output: carried by the journal's record, dropped once its pattern holds it.
    */
@@ -285,6 +291,8 @@ export interface EditEvent {
   source: EditSource;
   /** The tool that made it (Edit, write_file, apply_patch, sed…), when known. */
   tool?: string;
+  /** A hash of the file's content after the edit ('deleted': gone), when the recorder read it: the same bytes again is no change. */
+  hash?: string;
 }
 
 /** Something started that a status probe may be waiting for: a background job or a service command. */
@@ -358,9 +366,11 @@ export function emptyMemory(now: string = new Date().toISOString()): MemoryData 
 /**
  * What the engine runs with: every setting by its declared name (core/config.ts, from package.json),
  * and the caps per workspace. The extension reads it from VS Code's configuration, every other door
- * from .vscode/settings.json (app/settings.ts).
+ * from .vscode/settings.json (app/settings.ts). `changeBudget`: changes in a row that each ended in the
+ * same loop before the gate asks a person (default CHANGE_BUDGET in rules/policy.ts); not a user
+ * setting: the judgement benchmark measures others.
  */
-export type EngineSettings = Settings & { limits: MemoryLimits };
+export type EngineSettings = Settings & { limits: MemoryLimits; changeBudget?: number };
 
 /** What recording a run is judged with: the recorder's threshold, window and caps. */
 export type JudgingSettings = Pick<EngineSettings, 'threshold' | 'shortTermWindow' | 'limits'>;

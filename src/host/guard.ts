@@ -296,7 +296,7 @@ export class Guard {
 
   /** What the gate reads here: the folder's cached memory (no disk access: the decision is immediate). */
   private gateView(where: Located, data: MemoryData): GateView {
-    return { data, settings: where.memory.settings, redact: t => where.memory.redact(t) };
+    return { data, settings: where.memory.settings, redact: t => where.memory.redact(t), ...(where.memory.scripts ? { scripts: where.memory.scripts } : {}) };
   }
 
   /** Team memory: the cached team view only (no disk, no network). */

@@ -109,6 +109,11 @@ function field(r: string, n: number): string {
   return r.slice(at);
 }
 
+/** A file's content hash as a run's git state gives it ('deleted' when it is gone): what an edit left. */
+export function fileHash(file: string): string {
+  return contentHashSync(file);
+}
+
 /**
  * The short hash of a file's content; a workspace's settings.json is hashed without Failure
  * Memory's own settings (changing the threshold is no change of the code).

@@ -110,7 +110,7 @@ describe('edit events in the memory', () => {
     assert.equal(trajectories[0].commands.length, 4, 'edit events are not commands: indexes count shell commands');
     const withEdit = await replayTrajectory(trajectories[0], { threshold: 3 });
     const failedEdit = await replayTrajectory(trajectories[1], { threshold: 3 });
-    assert.equal(withEdit[3].decision, 'ask');
+    assert.equal(withEdit[3].decision, 'warn', 'a change earns a run');
     assert.equal(failedEdit[3].decision, 'deny', 'an ok: false edit changed nothing');
   });
 });

@@ -142,7 +142,10 @@ describe("the hooks: a journaled run counts the cause as a full write does, and 
     // the database answers: a passing run of a command that needed it lifts the stop
     await recordHookResult({ workspace: ws, command: 'pg_isready -h localhost -p 5432', cwd: '.', exitCode: 0, output: 'localhost:5432 - accepting connections\n' });
     assert.equal(readMemorySnapshot(ws)!.patterns?.[0].status, 'resolved');
-    const after = await call('pre', 'pre', ws, 'npm test');
-    assert.equal(after.stdout, '');
+    // no stop and no cause: npm test's own two failures are what the model is told (a warning reaches it)
+    const after = parse(await call('pre', 'pre', ws, 'npm test'));
+    assert.equal(after.hookSpecificOutput.permissionDecision, undefined);
+    assert.match(after.hookSpecificOutput.additionalContext, /^Failure Memory \(warning\): `npm test` failed 2 of 5 times in a row in the workspace root/);
+    assert.doesNotMatch(after.hookSpecificOutput.additionalContext, /cause|localhost:5432/);
   });
 });

@@ -6,10 +6,14 @@
 
 import { join } from 'node:path';
 import { extractLearnings } from '../../core/learnings';
-import { prepareAttempt } from '../../core/memory';
+import { prepareAttempt, preparedCommand } from '../../core/memory';
 import { createRedactor } from '../../core/text/redact';
 import { loadWorkspaceSettings } from '../../app/settings';
 import { recordRun } from '../../app/recordRun';
+import { keepAgentRulesCurrent } from '../../app/agentRules';
+import { readView } from '../../store/quickView';
+import { scriptTablesFor } from '../../app/scripts';
+import { scriptReader } from '../../store/scriptTables';
 import { FolderLock } from '../../store/folderLock';
 import { JournalStore } from '../../store/journalStore';
 import { MEMORY_FILE_NAME } from '../../store/memorySchema';
@@ -30,11 +34,15 @@ export async function quickRecord(r: HookRecord, fallback: QuickRecordFallback):
   // a redaction pattern over its time budget: said on stderr, where the harness logs it
   const redactor = createRedactor(settings.engine['redaction.extraPatterns'], { onOverBudget: m => void process.stderr.write(`Failure Memory hook: redaction: ${m}\n`) });
   const redact = (t: string) => redactor.redact(t).text;
-  const attempt = prepareAttempt({ command: r.command, cwd: r.cwd, exitCode: r.exitCode, output: r.output, source: 'agent' }, settings.engine, redactor);
+  // the same script tables the gate read: `npm test` is recorded as the approach its script runs
+  const tables = scriptTablesFor(preparedCommand(r.command, redactor), r.cwd, scriptReader(r.workspace), redact);
+  const attempt = prepareAttempt({ command: r.command, cwd: r.cwd, exitCode: r.exitCode, output: r.output, source: 'agent' }, settings.engine, redactor, new Date(), tables);
   const dir = memoryDirFor(r.workspace);
   const store = new JournalStore(new FolderLock(dir, join(dir, MEMORY_FILE_NAME), { root: r.workspace, onWarning: () => undefined }), redact);
   const run = await recordRun(attempt, extractLearnings(attempt.output), { workspace: r.workspace, store, settings: settings.engine, redact, git: { sync: true }, tell: 'nothing' });
   if (!run) return fallback.full(r);
   // the journal is long enough: fold it into memory.json now (the run is safe in the journal either way)
   if (run.fold) await fallback.fold(r.workspace).catch(() => undefined);
+  // a harness that reads the summary from a rules file (Cline) has it current at its next request
+  if (run.journaled) await keepAgentRulesCurrent(r.workspace, settings.engine.threshold, async () => readView(dir, 'all', { redact })?.data);
 }

@@ -1,5 +1,6 @@
 import { describeDiagnosis, diagnose } from '../../agents/doctor';
 import { parseHarnessList } from '../../agents/setup';
+import { pathAdvice, runningCli, userCommand } from '../../agents/userCommand';
 import { HARNESS_IDS, type HarnessId } from '../../agents/hooks/types';
 import { UsageError, type Command } from '../types';
 
@@ -17,9 +18,11 @@ export const doctor: Command = {
     } catch (e) {
       throw new UsageError((e as Error).message);
     }
-    const lines = diagnose(ctx.workspace, { harnesses });
-    const none = lines.length === 1 ? [`No agent gates are set up in ${ctx.workspace}: run \`failure-memory setup-agents\`.`] : [];
-    ctx.print([`Agent gates in ${ctx.workspace}:`, ...describeDiagnosis(lines).map(l => `  ${l}`), ...none].join('\n'), { workspace: ctx.workspace, gates: lines });
+    const cli = userCommand(process.env, undefined, undefined, runningCli() ?? 'failure-memory');
+    const lines = diagnose(ctx.workspace, { harnesses, cli });
+    const none = lines.length === 1 ? [`No agent gates are set up in ${ctx.workspace}: run \`${cli} setup-agents\`.`] : [];
+    const path = pathAdvice();
+    ctx.print([`Agent gates in ${ctx.workspace}:`, ...describeDiagnosis(lines).map(l => `  ${l}`), ...none, ...(path ? [path] : [])].join('\n'), { workspace: ctx.workspace, gates: lines, command: cli });
     return lines.some(l => l.status === 'off') || none.length ? 1 : 0;
   },
 };
