@@ -4,9 +4,10 @@
 //
 // SPAN: per trajectory, the pattern records its memory ended with (src/core/rules/patternRecords.ts):
 //   how many causes failed two or more approaches, by class of cause, and how many failures they hold.
-// STOPPING BY CAUSE: before each command, the cause rule (judgeCause, src/core/rules/policy.ts) under
-//   the product's policy and under alternatives (which classes count as systemic, how many approaches,
-//   whether a workspace edit lifts a stop). A STOP is a deny; it SAVED a run when the run then failed
+// STOPPING BY CAUSE: before each command, the cause rule (judgeCause, src/core/rules/policy.ts) on
+//   every step of its line as the gate judges them (src/core/rules/steps.ts), under the product's policy
+//   and under alternatives (which classes count as systemic, how many approaches, whether a workspace
+//   edit lifts a stop). A STOP is a deny; it SAVED a run when the run then failed
 //   (its exit code; "with the same cause" when recording it joined the stopping pattern), and it STOPPED
 //   A RUN THAT PASSED when the run's exit code was 0. NEW stops are those the approach's own rules did not
 //   already block. A WARN tells a command not seen with the cause; it was RIGHT when the command then
@@ -14,7 +15,13 @@
 import { judgeCause } from '../src/core/rules/policy.ts';
 import { activeApproaches } from '../src/core/rules/patternRecords.ts';
 import { SYSTEMIC_CLASSES } from '../src/core/rules/causes.ts';
+import { judgedLines } from '../src/core/rules/steps.ts';
+import { createRedactor } from '../src/core/text/redact.ts';
+import { relativeCwd } from '../src/replay/replay.ts';
 import { outcome } from './judgementTruth.mjs';
+
+const redactor = createRedactor();
+const redact = t => redactor.redact(t).text;
 
 const FILES = new Set([...SYSTEMIC_CLASSES, 'files']);
 const ALL = new Set([...FILES, 'code']);
@@ -47,16 +54,35 @@ export function tallyRun(counts, recorded) {
   if (recorded.pattern) counts.span.causedFailures++;
 }
 
+const RANK = { warn: 1, deny: 2 };
+
+/**
+ * The cause rule's verdict for a command line as the gate reads it (src/app/gate.ts): every step of the
+ * line judged with its context (what runs before it in the line), the strongest verdict deciding.
+ */
+function causeVerdict(before, lines, now, threshold, knobs) {
+  let best = {};
+  for (const l of lines) {
+    const approach = Object.prototype.hasOwnProperty.call(before.approaches, l.key) ? before.approaches[l.key] : undefined;
+    const step = { whole: l.whole, editBefore: l.editBefore, works: [l.work] };
+    const v = judgeCause({ data: before, key: l.key, approach, command: l.line, threshold, now, step, knobs });
+    if (v.decision && v.pattern && (!best.decision || RANK[v.decision] > RANK[best.decision])) best = v;
+  }
+  return best;
+}
+
 /** One command: each variant's verdict, scored against what the run really did. */
 export function inspectStep(counts, t, step, threshold) {
   const { before, now, check, recorded, index } = step;
   const cmd = t.commands[index];
   const o = outcome(cmd.exitCode);
   const ownBlock = (check.decision === 'deny' || check.decision === 'ask') && check.code !== 'systemic-cause';
+  // the lines the replay's gate judged (no script tables: a replay reads no files)
+  const lines = judgedLines(cmd.command, relativeCwd(t.commands[0]?.cwd ?? '.', cmd.cwd), undefined, redact).lines;
   VARIANTS.forEach((v, i) => {
     const c = counts.variants[i];
     const systemic = p => v.classes.has(p.cls) && activeApproaches(p).length >= v.min;
-    const verdict = judgeCause({ data: before, key: check.key, approach: before.approaches[check.key], command: check.command, threshold: v.threshold ?? threshold, now, knobs: { systemic, editsLift: v.editsLift } });
+    const verdict = causeVerdict(before, lines, now, v.threshold ?? threshold, { systemic, editsLift: v.editsLift });
     if (!verdict.decision || !verdict.pattern) return;
     const same = recorded.pattern?.id === verdict.pattern.id;
     if (verdict.decision === 'warn') {

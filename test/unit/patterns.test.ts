@@ -7,10 +7,10 @@ import { WorkspaceMemory } from '../../src/app/workspaceMemory';
 import { checkCommand, explainBlock } from '../../src/core/rules/check';
 import { REASON_CODES } from '../../src/core/rules/policy';
 import { boundPatterns, isPatternRecord, MAX_PATTERNS, patternId, shownPatterns } from '../../src/core/rules/patternRecords';
-import { emptyMemory, SCHEMA_VERSION, type GateAnswer, type PatternRecord } from '../../src/core/types';
+import { emptyMemory, SCHEMA_VERSION, type GateAnswer, type GitState, type PatternRecord } from '../../src/core/types';
 import { migrateMemory } from '../../src/store/memorySchema';
 import { InMemoryStore } from '../../src/store/inMemoryStore';
-import { NODE_PG, PG, REDIS, REFUSED_RUNS } from '../support/dbRefusals';
+import { NODE_PG, PG, PRISMA, REDIS, REFUSED_RUNS } from '../support/dbRefusals';
 
 type Step = [command: string, exitCode: number | null, output: string] | { edit: string };
 
@@ -244,6 +244,91 @@ describe('the gate counts the cause', () => {
     }
     const c = checkCommand(data, 'npm test', '.', m.settings, new Date('2026-11-20T14:04:00Z'));
     assert.equal(c.code, 'systemic-cause');
+  });
+});
+
+describe("the cause reads a change as the approach's own rules do", () => {
+  const edit = (m: WorkspaceMemory, hash: string) => m.recordEdits([{ path: '.env', source: 'agent', tool: 'Edit', hash }]);
+
+  test('the same bytes written again is no change (the stop stands); other bytes are, and earn a run', async () => {
+    const { m, play, tick } = memory();
+    await edit(m, 'h1');
+    await play(SIX_REFUSALS);
+    tick(10_000);
+    await edit(m, 'h1');
+    assert.equal((await m.check('npm test')).decision, 'deny', 'an edit that left .env as it was is no change');
+    tick(10_000);
+    await edit(m, 'h2');
+    const c = await m.check('npm test');
+    assert.equal(c.decision, 'warn');
+    assert.equal(c.code, 'systemic-cause');
+    assert.match(c.reason, /, but \.env changed since its last failure: trying a fix, not a loop$/);
+  });
+
+  test('a moved git state since its last failure earns a run; the same state does not', () => {
+    const data = emptyMemory();
+    const at = '2026-11-20T14:03:00.000Z';
+    data.patterns = [{
+      id: 'p', cause: 'conn_refused|localhost:5432', kind: 'conn_refused', cls: 'service', subject: 'the database at localhost:5432', factors: { port: '5432' },
+      approaches: [{ key: '.::npm test', label: 'npm test', cwd: '.', failures: 3, lastSeen: at }, { key: '.::psql', label: 'psql', cwd: '.', failures: 3, lastSeen: at }],
+      runs: [], occurrences: 6, failures: 6, firstSeen: at, since: at, lastSeen: at, lastGit: 'g1', lastError: 'connect ECONNREFUSED 127.0.0.1:5432', systemic: true, status: 'active',
+    }];
+    const settings = memory().m.settings;
+    const now = new Date('2026-11-20T14:04:00Z');
+    const git = (fingerprint: string): GitState => ({ fingerprint, head: 'h', dirty: {} });
+    assert.equal(checkCommand(data, 'npm test', '.', settings, now, git('g1')).decision, 'deny');
+    const moved = checkCommand(data, 'npm test', '.', settings, now, git('g2'));
+    assert.equal(moved.decision, 'warn');
+    assert.match(moved.reason, /the git state changed since its last failure/);
+  });
+
+  test('work chained before the step is a change (a service started, an install, an edit): it runs, warned; the same line after it failed is not', async () => {
+    for (const line of ['docker compose up -d db && npm test', 'npm install pg && npm test', "sed -i 's/5432/5433/' .env && npm test", 'docker compose up -d db; npx prisma migrate dev']) {
+      const { m, play } = memory();
+      await play(SIX_REFUSALS);
+      const c = await m.check(line);
+      assert.equal(c.decision, 'warn', line);
+      assert.equal(c.code, 'systemic-cause', line);
+      assert.match(c.reason, /: trying a fix, not a loop$/, line);
+      await play([[line, 1, line.includes('prisma') ? PRISMA : NODE_PG()]]);
+      assert.equal((await m.check(line)).decision, 'deny', `${line}: the same line again repeats what did not help`);
+    }
+    const { m, play } = memory();
+    await play(SIX_REFUSALS);
+    assert.equal((await m.check('npm test && docker compose up -d db')).decision, 'deny', 'a service started after the run is no change for it');
+  });
+
+  test('every step of a chain is judged for the cause: an approach it failed is stopped wherever it stands in the line', async () => {
+    const { m, play } = memory();
+    await play(SIX_REFUSALS);
+    for (const line of ['npm test && git status', 'npm test; echo done', 'git status && npx prisma migrate dev --name init', "bash -c 'npm test'", '{ npm test; }', 'echo npm test | bash']) {
+      const c = await m.check(line);
+      assert.equal(c.decision, 'deny', line);
+      assert.equal(c.code, 'systemic-cause', line);
+    }
+    const all = await m.gate('git status && npm test');
+    assert.deepEqual(all.steps.map(s => [s.check.label, s.check.decision]).filter(([l]) => l === 'npm test' || l === 'git status').slice(-2), [['git status', 'allow'], ['npm test', 'deny']]);
+  });
+
+  test('an exhausted approach the cause failed too: a change earns a run, and after the change budget a person decides', async () => {
+    const { m, play, tick } = memory();
+    await play([...SIX_REFUSALS, ['npm test', 1, NODE_PG()], ['npm test', 1, NODE_PG()], ['npm test', 1, NODE_PG()]]);
+    const denied = await m.check('npm test');
+    assert.equal(denied.status, 'exhausted');
+    assert.equal(denied.decision, 'deny');
+    assert.ok(denied.pattern, 'the cause is told with the deny');
+    for (let fix = 1; fix <= 3; fix++) {
+      tick(10_000);
+      await edit(m, `h${fix}`);
+      const c = await m.check('npm test');
+      assert.equal(c.decision, 'warn', `change ${fix}: it runs`);
+      await play([['npm test', 1, NODE_PG()]]);
+    }
+    tick(10_000);
+    await edit(m, 'h4');
+    const asked = await m.check('npm test');
+    assert.equal(asked.decision, 'ask', 'the same error after each of the last 3 changes: a person decides');
+    assert.equal(asked.code, 'same-error-after-change');
   });
 });
 

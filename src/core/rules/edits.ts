@@ -108,12 +108,18 @@ export function editsSince(data: MemoryData, since: string | undefined): EditEve
  * git gave with the failure's run; without either, an edit is a change.
  */
 export function changingEdits(data: MemoryData, a: Approach): EditEvent[] {
-  const since = a.lastFailure;
+  return changingEditsSince(data, a.lastFailure, lastFailureDirty(a));
+}
+
+/**
+ * The edits after `since` (a failure's time) that left a file other than it was then (see
+ * changingEdits); `dirty`: the content hashes git gave with that failure's run, when it has them.
+ */
+export function changingEditsSince(data: MemoryData, since: string | undefined, dirty?: Record<string, string>): EditEvent[] {
   const after = editsSince(data, since);
   if (!after.length) return after;
   const latest = new Map<string, EditEvent>();
   for (const e of after) latest.set(e.path, e);
-  const dirty = previousFailure(a)?.git?.dirty;
   const list = data.edits ?? [];
   const out: EditEvent[] = [];
   for (const [path, e] of latest) {
@@ -126,6 +132,11 @@ export function changingEdits(data: MemoryData, a: Approach): EditEvent[] {
     if (!(typeof e.hash === 'string' && e.hash && e.hash === before)) out.push(e);
   }
   return out;
+}
+
+/** The content hashes git gave with the approach's last failing run (its dirty files), when recorded. */
+export function lastFailureDirty(a: Approach): Record<string, string> | undefined {
+  return previousFailure(a)?.git?.dirty;
 }
 
 /** The latest start at or after `since` (undefined when none). */
@@ -178,7 +189,7 @@ function previousFailure(a: Approach): { git?: GitState } | undefined {
 }
 
 /** The failing run, when the short-term window still holds it. */
-function lastFailedAttempt(a: Approach): Attempt | undefined {
+export function lastFailedAttempt(a: Approach): Attempt | undefined {
   for (let i = a.attempts.length - 1; i >= 0; i--) if (a.attempts[i].outcome === 'failure') return a.attempts[i];
   return undefined;
 }

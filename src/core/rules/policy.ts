@@ -8,12 +8,12 @@
 // Each rule names the behaviour it captures, was measured on both development corpora
 // (bench/judgement.mjs, BENCHMARKS.md) and is pinned by a unit test citing the corpus case it came from.
 
-import { changedSinceLastFailure, editsSince, latestStart, startsSince, type ChangeVerdict, type StepContext } from './edits';
+import { changedSinceLastFailure, changingEditsSince, editsSince, PACKAGES_PATH, lastFailedAttempt, lastFailureDirty, latestStart, lineStep, startsSince, type ChangeVerdict, type StepContext } from './edits';
 import { isEditTypo, WANDER_FACTOR } from './judgement';
 import { pollingStatus, POLL_WINDOW_MS } from './polling';
-import { shellEffects } from './shellEffects';
+import { shellEffects, workSignature } from './shellEffects';
 import { causeRemedy } from './causes';
-import { activeApproaches, causeHeadline, lastFix, liveCauses, mayFixCause } from './patternRecords';
+import { activeApproaches, causeHeadline, lastFix, liveCauses, logsIn, mayFixCause } from './patternRecords';
 import type { Approach, Attempt, Decision, GitState, MemoryData, PatternRecord } from '../types';
 
 /**
@@ -411,17 +411,61 @@ export function patternBrief(p: PatternRecord, key: string, now: Date): PatternB
   };
 }
 
-/** What changed since a pattern's last failure that could affect its cause: a workspace change, a service started, an install, a login. */
+/**
+ * What changed since a pattern's last failure that could affect its cause, with the policy's notion of
+ * a change (./edits.ts): a service started, an install or a login since; an edit that left a file other
+ * than it was at that failure (the same bytes again is no change); a moved git state.
+ */
 export function patternChange(data: MemoryData, p: PatternRecord, gitNow?: GitState, editsLift = true): string | undefined {
   const started = startsSince(data, Date.parse(p.lastSeen) + 1);
   if (started.length) return `\`${started[started.length - 1].command.split('\n')[0].slice(0, 80)}\` ran since its last failure`;
-  const edits = editsSince(data, p.lastSeen).filter(e => editsLift || e.path === '(packages)');
+  const edits = changingEditsSince(data, p.lastSeen, patternDirty(data, p)).filter(e => editsLift || e.path === PACKAGES_PATH);
   if (edits.length) {
     const names = [...new Set(edits.map(e => e.path))];
     return `${names.slice(0, 3).join(', ')}${names.length > 3 ? ` and ${names.length - 3} more` : ''} changed since its last failure`;
   }
   if (gitNow && p.lastGit && gitNow.fingerprint !== p.lastGit) return 'the git state changed since its last failure';
   return undefined;
+}
+
+/** The content hashes git gave with the pattern's last failure (its latest approach's run), when memory holds them. */
+function patternDirty(data: MemoryData, p: PatternRecord): Record<string, string> | undefined {
+  const last = [...p.approaches].reverse().find(x => x.lastSeen === p.lastSeen);
+  const a = last && Object.prototype.hasOwnProperty.call(data.approaches, last.key) ? data.approaches[last.key] : undefined;
+  return a && a.lastFailure === p.lastSeen ? lastFailureDirty(a) : undefined;
+}
+
+/**
+ * Work the line does before this step that could affect a cause: an edit or an install chained before
+ * it (the step's `editBefore`, as the policy reads it: `npm install pg && npm test`), a service started
+ * or a login before it (`docker compose up -d db && npm test`, `gh auth login && gh pr list`).
+ */
+function fixBefore(step: StepContext, editsLift: boolean): string | undefined {
+  if (step.editBefore && (editsLift || shellEffects(step.whole).installs)) return 'an edit or an install is chained before the run';
+  // the parts of the line that run before its last one whatever they exit with (`a; b`) or when they pass (`a && b`)
+  const parts = step.whole.slice(0, 10_000).split(/&&|;|\n/);
+  for (const part of parts.slice(0, -1)) {
+    const e = shellEffects(part);
+    if (e.starts || e.installs || logsIn(part)) return `\`${oneLineOf(part, 80)}\` runs before it in the line`;
+  }
+  return undefined;
+}
+
+const oneLineOf = (s: string, max: number) => s.replace(/\s+/g, ' ').trim().slice(0, max);
+
+/**
+ * What the line being judged (a step of it) does about a cause before its run: it sets up what the cause
+ * lacks (lineSetsUp) or runs a fix before it (fixBefore). The same line as the approach's last failure
+ * with the cause repeats what did not help (the policy's "the same line again is no new work").
+ */
+function lineChange(input: CauseInput, p: PatternRecord, editsLift: boolean): string | undefined {
+  const step = input.step ?? lineStep(input.command);
+  const last = input.approach ? lastFailedAttempt(input.approach) : undefined;
+  // a setup is in the words (`DATABASE_URL=…`), which the work signature leaves out: the same text is the same setup
+  const setsUp = lineSetsUp(p, step.whole);
+  if (setsUp) return last && oneLineOf(last.command, 2000) === oneLineOf(step.whole, 2000) ? undefined : setsUp;
+  const fix = fixBefore(step, editsLift);
+  return fix && !(last && workSignature(last.command) === workSignature(step.whole)) ? fix : undefined;
 }
 
 /**
@@ -457,6 +501,8 @@ export interface CauseInput {
   threshold: number;
   now: Date;
   gitNow?: GitState;
+  /** The step of a longer line this is (./steps.ts); default: the line is its own step. */
+  step?: StepContext;
   knobs?: CauseKnobs;
 }
 
@@ -488,7 +534,7 @@ export function judgeCause(input: CauseInput): CauseVerdict {
   if (mine) {
     const pattern = patternBrief(mine, key, now);
     if (mine.failures < threshold) return { pattern };
-    const change = lineSetsUp(mine, input.command) ?? patternChange(data, mine, input.gitNow, editsLift);
+    const change = lineChange(input, mine, editsLift) ?? patternChange(data, mine, input.gitNow, editsLift);
     const fix = pattern.fix ? `; last time: \`${pattern.fix.command}\`` : '';
     if (!change) return { decision: 'deny', pattern, reason: `${pattern.sentence}, and nothing changed since: ${pattern.remedy}${fix}` };
     return { decision: 'warn', pattern, reason: `${pattern.sentence}, but ${change}: trying a fix, not a loop${fix}` };
@@ -497,7 +543,7 @@ export function judgeCause(input: CauseInput): CauseVerdict {
   const other = live.find(p => p.failures >= threshold && !patternChange(data, p, input.gitNow, editsLift));
   if (!other) return {};
   const effects = shellEffects(input.command);
-  if (effects.readOnly || mayFixCause(input.command)) return {};
+  if (effects.readOnly || mayFixCause(input.command) || lineChange(input, other, editsLift)) return {};
   const pattern = patternBrief(other, key, now);
   const fix = pattern.fix ? ` (last time: \`${pattern.fix.command}\`)` : '';
   return { decision: 'warn', pattern, reason: `not seen failing with it, but ${pattern.sentence}: if it needs it too, ${pattern.remedy}${fix}` };
