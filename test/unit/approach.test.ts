@@ -465,6 +465,28 @@ void test('compound lines: the last real command, cd folded into the folder', ()
   ]);
 });
 
+void test('-h is help only where it means help: a host for psql, mysql and redis-cli, human sizes for df, du, ls, free and sort', () => {
+  // the patterns developer's case: psql's host flag named the approach "psql --help"
+  assert.equal(approachKey('psql -h localhost'), approachKey('psql'));
+  assert.equal(approachLabel('psql -h localhost -U app'), 'psql');
+  assert.notEqual(approachKey('psql -h localhost -d app'), approachKey('psql --help'));
+  for (const line of ['mysql -h db -u root', 'pg_isready -h localhost -p 5432', 'redis-cli -h cache ping', 'ssh -h', 'df -h', 'du -h .', 'ls -h', 'free -h', 'sort -h sizes.txt', 'grep -h TODO a b', 'tar -h -cf a.tar dir']) {
+    assert.doesNotMatch(approachKey(line), /--help/, line);
+  }
+  // where -h is help, it is still a help run, and so is --help everywhere
+  for (const line of ['curl -h', 'git -h', 'npm -h', 'python -h', 'make -h', 'pytest -h', 'rencrypt -h', 'psql --help', 'df --help']) {
+    assert.match(approachKey(line), /--help$/, line);
+  }
+  // a family's own -h (docker run -h: the container's hostname), and rsync's (human sizes with arguments): help only alone
+  assert.equal(approachKey('docker -h'), '.::docker --help');
+  assert.doesNotMatch(approachKey('docker run -h web nginx'), /--help/);
+  assert.equal(approachKey('rsync -h'), '.::rsync --help');
+  assert.doesNotMatch(approachKey('rsync -a -h src/ dst/'), /--help/);
+  // -V: the version, except sort's version order
+  assert.match(approachKey('node -V'), /--help$/);
+  assert.doesNotMatch(approachKey('sort -V versions.txt'), /--help/);
+});
+
 void test('normalizeCwd', () => {
   assert.equal(normalizeCwd(undefined), '.');
   assert.equal(normalizeCwd(''), '.');

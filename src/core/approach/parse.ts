@@ -376,7 +376,7 @@ function finish(env: string[], wrappers: string[], prog: ProgramName, args: stri
   }
   if (prog.script) {
     const sig = applyRule(UNKNOWN_RULE, rest, depth).significant;
-    return { env, wrappers, program: clip(name), significant: isHelpRun(rest) ? [...sig, '--help'] : sig };
+    return { env, wrappers, program: clip(name), significant: isHelpRun(rest, name) ? [...sig, '--help'] : sig };
   }
   const rule = own(FAMILIES, name) ?? (PLAIN.has(name) ? PLAIN_RULE : UNKNOWN_RULE);
   const result = applyRule(rule, rest, depth);
@@ -403,7 +403,7 @@ function finish(env: string[], wrappers: string[], prog: ProgramName, args: stri
       };
     }
   }
-  return { env, wrappers, program: clip(name), significant: [...result.significant, ...workArguments(name, rest, result.significant).map(clip), ...(isHelpRun(rest) ? ['--help'] : [])] };
+  return { env, wrappers, program: clip(name), significant: [...result.significant, ...workArguments(name, rest, result.significant).map(clip), ...(isHelpRun(rest, name, rule) ? ['--help'] : [])] };
 }
 
 // ---------------------------------------------------------------------------------------------

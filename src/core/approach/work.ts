@@ -20,13 +20,56 @@ export function isTestCommand(program: string, significant: readonly string[]): 
 const HELP_FLAGS = new Set(['--help', '-h', '-help', 'help', '--version', '-V', '--usage']);
 const MAX_WORK = 3;
 
+/**
+ * Programs whose `-h` is not help: a host (`psql -h localhost`, `mysql -h db`, `redis-cli -h cache`,
+ * `ldapsearch -h`), human-readable sizes (`df -h`, `du -h`, `ls -h`, `free -h`, `sort -h`, `ip -h`), or
+ * another option (`grep -h`: no file names, `tar -h` and `chown -h`: links, `shutdown -h`: halt,
+ * `ssh-keygen -h`: a host certificate). Their `--help` is help still.
+ */
+const H_NOT_HELP = new Set([
+  'psql', 'pg_dump', 'pg_dumpall', 'pg_restore', 'pg_isready', 'pg_basebackup', 'pg_receivewal', 'pgbench', 'createdb',
+  'dropdb', 'createuser', 'dropuser', 'vacuumdb', 'reindexdb', 'clusterdb', 'mysql', 'mysqldump', 'mysqladmin',
+  'mysqlimport', 'mysqlshow', 'mysqlcheck', 'mysqlpump', 'mysqlslap', 'mariadb', 'mariadb-dump', 'mariadb-admin',
+  'mariadb-import', 'mariadb-check', 'redis-cli', 'redis-benchmark', 'valkey-cli', 'keydb-cli', 'clickhouse-client',
+  'vsql', 'ldapsearch', 'ldapadd', 'ldapmodify', 'ldapdelete', 'ldapwhoami', 'ldappasswd', 'ldapcompare',
+  'ssh', 'scp', 'sftp', 'ssh-keygen', 'autossh',
+  'df', 'du', 'ls', 'free', 'sort', 'ip', 'iostat', 'pidstat', 'eza', 'exa',
+  'grep', 'egrep', 'fgrep', 'zgrep', 'tar', 'chown', 'chgrp', 'chmod', 'touch', 'ln', 'pr', 'nl', 'od', 'ps', 'w',
+  'pstree', 'shutdown',
+]);
+/** Programs whose `-V` is not the version: `sort -V` (version order), `tar -V` (a volume label). */
+const V_NOT_VERSION = new Set(['sort', 'tar']);
+/** Programs whose `-h` is help only alone (`rsync -h`; `rsync -a -h src dst` is human-readable sizes). */
+const H_HELP_ALONE = new Set(['rsync']);
+
 function isFlagWord(w: string): boolean {
   return w.length > 1 && w[0] === '-';
 }
 
-/** `--help`/`-h`/`--version` runs ask about the tool; they never count with real runs of it. */
-export function isHelpRun(args: readonly string[]): boolean {
-  return args.some(a => HELP_FLAGS.has(a)) && args.filter(a => !isFlagWord(a)).length <= 2;
+/** What a family rule (./familyTypes.ts) says of `-h`: an option of its own (docker run -h host) when it lists it. */
+export interface HelpContext {
+  valueFlags?: readonly string[];
+  boolFlags?: readonly string[];
+}
+
+/** Does this word ask `program` for help or its version (`-h` and `-V` only where they mean that)? */
+function asksHelp(word: string, program: string, args: readonly string[], rule: HelpContext | undefined): boolean {
+  if (!HELP_FLAGS.has(word)) return false;
+  if (word === '-V') return !V_NOT_VERSION.has(program);
+  if (word !== '-h') return true;
+  if (H_NOT_HELP.has(program)) return false;
+  // an option of the family's own (docker run -h host) or of the program's: help only when it is the only word
+  if (H_HELP_ALONE.has(program) || rule?.valueFlags?.includes('-h') || rule?.boolFlags?.includes('-h')) return args.length === 1;
+  return true;
+}
+
+/**
+ * `--help`/`-h`/`--version` runs ask about the tool; they never count with real runs of it. `program`
+ * (its base name) and its family `rule`: `-h` is help only where it means help (see H_NOT_HELP).
+ */
+export function isHelpRun(args: readonly string[], program = '', rule?: HelpContext): boolean {
+  const name = program.slice(program.lastIndexOf('/') + 1).replace(/\.(?:exe|cmd)$/i, '').toLowerCase();
+  return args.some(a => asksHelp(a, name, args, rule)) && args.filter(a => !isFlagWord(a)).length <= 2;
 }
 
 /** Modules a `python -c` / `node -e` payload imports (sorted), else its first statement, cut short. */
