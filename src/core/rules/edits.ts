@@ -108,18 +108,20 @@ export function editsSince(data: MemoryData, since: string | undefined): EditEve
  * git gave with the failure's run; without either, an edit is a change.
  */
 export function changingEdits(data: MemoryData, a: Approach): EditEvent[] {
-  return changingEditsSince(data, a.lastFailure, lastFailureDirty(a));
+  return changingEditsSince(data, a.lastFailure, () => lastFailureDirty(a));
 }
 
 /**
  * The edits after `since` (a failure's time) that left a file other than it was then (see
- * changingEdits); `dirty`: the content hashes git gave with that failure's run, when it has them.
+ * changingEdits); `dirtyOf`: the content hashes git gave with that failure's run, when it has them
+ * (read only when an edit came since: a partial memory's head is not asked for its history for nothing).
  */
-export function changingEditsSince(data: MemoryData, since: string | undefined, dirty?: Record<string, string>): EditEvent[] {
+export function changingEditsSince(data: MemoryData, since: string | undefined, dirtyOf: () => Record<string, string> | undefined = () => undefined): EditEvent[] {
   const after = editsSince(data, since);
   if (!after.length) return after;
   const latest = new Map<string, EditEvent>();
   for (const e of after) latest.set(e.path, e);
+  const dirty = dirtyOf();
   const list = data.edits ?? [];
   const out: EditEvent[] = [];
   for (const [path, e] of latest) {

@@ -419,7 +419,7 @@ export function patternBrief(p: PatternRecord, key: string, now: Date): PatternB
 export function patternChange(data: MemoryData, p: PatternRecord, gitNow?: GitState, editsLift = true): string | undefined {
   const started = startsSince(data, Date.parse(p.lastSeen) + 1);
   if (started.length) return `\`${started[started.length - 1].command.split('\n')[0].slice(0, 80)}\` ran since its last failure`;
-  const edits = changingEditsSince(data, p.lastSeen, patternDirty(data, p)).filter(e => editsLift || e.path === PACKAGES_PATH);
+  const edits = changingEditsSince(data, p.lastSeen, () => patternDirty(data, p)).filter(e => editsLift || e.path === PACKAGES_PATH);
   if (edits.length) {
     const names = [...new Set(edits.map(e => e.path))];
     return `${names.slice(0, 3).join(', ')}${names.length > 3 ? ` and ${names.length - 3} more` : ''} changed since its last failure`;
@@ -460,12 +460,13 @@ const oneLineOf = (s: string, max: number) => s.replace(/\s+/g, ' ').trim().slic
  */
 function lineChange(input: CauseInput, p: PatternRecord, editsLift: boolean): string | undefined {
   const step = input.step ?? lineStep(input.command);
-  const last = input.approach ? lastFailedAttempt(input.approach) : undefined;
+  // the approach's history is read only when the line does something about the cause (a head's is not there for nothing)
+  const last = () => (input.approach ? lastFailedAttempt(input.approach) : undefined);
   // a setup is in the words (`DATABASE_URL=…`), which the work signature leaves out: the same text is the same setup
   const setsUp = lineSetsUp(p, step.whole);
-  if (setsUp) return last && oneLineOf(last.command, 2000) === oneLineOf(step.whole, 2000) ? undefined : setsUp;
+  if (setsUp) return oneLineOf(last()?.command ?? '', 2000) === oneLineOf(step.whole, 2000) ? undefined : setsUp;
   const fix = fixBefore(step, editsLift);
-  return fix && !(last && workSignature(last.command) === workSignature(step.whole)) ? fix : undefined;
+  return fix && workSignature(last()?.command ?? '') !== workSignature(step.whole) ? fix : undefined;
 }
 
 /**
