@@ -248,7 +248,8 @@ export class Guard {
     this.log.warn('guard', `DENIED (not run) terminal approach ${check.label} (${check.code}): ${check.reason}`);
     this.log.event('blocked', { key: check.key, command: check.command, source: 'terminal', at: 'enter', interrupted: false, decision: check.decision, code: check.code, attempts: check.attempts, folder: where.folder.name });
     void this.afterBlock(check, this.facts(check, call.approach), call.ref, Promise.resolve({ kind: 'notStarted' }), rerun, where);
-    return { verdict: 'block', line: notRunLine(check.attempts, plainText(check.label, 80)), checked: true };
+    const cause = check.code === 'systemic-cause' && check.pattern ? plainText(check.pattern.subject, 80) : undefined;
+    return { verdict: 'block', line: notRunLine(check.attempts, plainText(check.label, 80), cause), checked: true };
   }
 
   /** Everything but a stop: let it run, and say what there is to say (once per streak). */

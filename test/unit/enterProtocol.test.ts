@@ -52,6 +52,11 @@ describe('what the guard says about a stopped run', () => {
       'Failure Memory: NOT RUN — “npm test” failed 5 times in a row; run again unchanged, it would fail the same way. VS Code shows what to do; Up brings the line back.',
     );
     assert.match(notRunLine(0, 'npx jest b.test.ts'), /repeats a loop that keeps failing/);
+    // stopped by a cause across commands: the cause, not the approach's own count (it may have failed once)
+    assert.equal(
+      notRunLine(1, 'bash seed.sh', 'the database at localhost:5432'),
+      'Failure Memory: NOT RUN — “bash seed.sh” fails on a cause that keeps failing other commands too (the database at localhost:5432). VS Code shows what to do; Up brings the line back.',
+    );
   });
 
   test("the foreground process group from /proc/<pid>/stat, whatever the command's name holds", () => {

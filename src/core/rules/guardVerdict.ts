@@ -188,9 +188,14 @@ export function stopResult(end: RunEnd | undefined): StopResult {
 
 /**
  * The line the Enter gate prints in the terminal for a line it kept from running: what happened and
- * where to read more. One line of plain text; `label` comes cleaned by the caller (no control characters).
+ * where to read more. One line of plain text; `label` and `cause` (the subject of the cause that
+ * stopped it, when one did) come cleaned by the caller (no control characters).
  */
-export function notRunLine(attempts: number, label: string): string {
-  const what = attempts > 0 ? `failed ${attempts} times in a row; run again unchanged, it would fail the same way` : 'repeats a loop that keeps failing the same way';
+export function notRunLine(attempts: number, label: string, cause?: string): string {
+  const what = cause
+    ? `fails on a cause that keeps failing other commands too (${cause})`
+    : attempts > 0
+      ? `failed ${attempts} time${attempts === 1 ? '' : 's'} in a row; run again unchanged, it would fail the same way`
+      : 'repeats a loop that keeps failing the same way';
   return `Failure Memory: NOT RUN — “${label}” ${what}. VS Code shows what to do; Up brings the line back.`;
 }
