@@ -56,6 +56,12 @@ export interface Command {
    * (MemoryStore's cache); the others read once and exit, so they skip it (no freeze, no copy).
    */
   longLived?: boolean;
+  /**
+   * Its standard output is data written as is (export's JSON, the hook and MCP protocols, redact's
+   * filtered text). Every other command's output, and every standard error, reaches a person or an
+   * agent without invisible characters (core/text/hidden.ts).
+   */
+  raw?: boolean;
   /** How many plain arguments follow the subcommand's name (`hook <harness> <event>`: 2). Default 0. */
   args?: number;
   run(ctx: Context): Promise<number>;

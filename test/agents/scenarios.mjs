@@ -180,7 +180,7 @@ async function teamTwoClones(t) {
     });
     await t.test('with blockOnTeamFailures the second agent\'s run of it is refused, and the model is told why', () => {
       assert.equal(runsLogged(b.ws), 0, 'build.sh never ran in the second clone');
-      assert.ok(second.agentRequests.some(q => /NOT RUN — `bash build\.sh` is exhausted in your team/.test(JSON.stringify(q.body))), second.log);
+      assert.ok(second.agentRequests.some(q => /NOT RUN — ⟦bash build\.sh⟧ is exhausted in your team/.test(JSON.stringify(q.body))), second.log);
     });
     ok = true;
   } finally {

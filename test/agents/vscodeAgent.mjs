@@ -204,7 +204,7 @@ async function vscodeAgentLoop(t) {
       const afterDeny = chatRequests({ requests: first }).find(q => q.step === THRESHOLD + 1);
       assert.ok(afterDeny, 'a model request after the refused call');
       const toolResult = afterDeny.body.messages.filter(m => m.role === 'tool').at(-1);
-      assert.match(String(toolResult?.content), /NOT RUN — `bash build\.sh` is an exhausted approach/, 'the refusal is the tool result the model reads');
+      assert.match(String(toolResult?.content), /NOT RUN — ⟦bash build\.sh⟧ is an exhausted approach/, 'the refusal is the tool result the model reads');
     });
     await t.test('a clear command runs', () => {
       assert.ok(fs.existsSync(path.join(ws, 'ok.marker')), 'ok.sh ran');

@@ -168,8 +168,8 @@ for (const h of HARNESS_IDS) {
           return;
         }
         assert.equal(text, agentSummary(await readMemoryFull(ws), 5));
-        assert.match(text, /EXHAUSTED: `npx prisma generate --schema prisma\/schema\.prisma` in api, 5 failure\(s\) — last error ⟦Error: Cannot find module '@prisma\/client'⟧/);
-        assert.match(text, /failing: `npm install @prisma\/client` in api, 2 failure\(s\)/);
+        assert.match(text, /EXHAUSTED: ⟦npx prisma generate --schema prisma\/schema\.prisma⟧ in api, 5 failure\(s\) — last error ⟦Error: Cannot find module '@prisma\/client'⟧/);
+        assert.match(text, /failing: ⟦npm install @prisma\/client⟧ in api, 2 failure\(s\)/);
         assert.ok(text.length <= 1500);
       });
     }
@@ -252,7 +252,7 @@ describe('Codex: a command given as an argv', () => {
     const call = (argv: string[]) => JSON.stringify({ hook_event_name: 'PreToolUse', cwd: ws, tool_name: 'shell', tool_input: { command: argv } });
     const r = await runHook('codex', 'pre', call(['bash', '-lc', 'npm test']), opts());
     assert.equal(r.exitCode, 2, r.stderr);
-    assert.match(r.stderr, /NOT RUN — `bash -lc 'npm test'`/);
+    assert.match(r.stderr, /NOT RUN — ⟦bash -lc 'npm test'⟧/);
     assert.equal((await runHook('codex', 'pre', call(['bash', '-lc', 'npm run lint']), opts())).exitCode, 0);
   });
 });

@@ -122,7 +122,7 @@ describe('the gate answers ask where the harness can ask', () => {
         assert.match(r.stdout, /same-error-after-change/);
       } else {
         assert.doesNotMatch(`${r.stdout}${r.stderr}`, /deny|NOT RUN|"cancel":true/);
-        if (WARNS[h]) assert.match(WARNS[h]!(r), /^Failure Memory \(warning\): `npm test` failed 3 times in a row[^\n]*cannot ask the user\.\nWhy \(same-error-after-change\)/);
+        if (WARNS[h]) assert.match(WARNS[h]!(r), /^Failure Memory \(warning\): ⟦npm test⟧ failed 3 times in a row[^\n]*cannot ask the user\.\nWhy \(same-error-after-change\)/);
       }
       const decisions = (await readMemoryFull(ws)).decisions ?? [];
       assert.equal(decisions.length, 1);
@@ -152,7 +152,7 @@ describe('the gate answers ask where the harness can ask', () => {
       assert.equal((await readMemoryFull(ws)).decisions?.[0].decision, denied ? 'deny' : 'warn');
       if (denied) {
         assert.equal(r.exitCode, 2, 'Codex blocks on exit 2');
-        assert.match(r.stderr, /^Failure Memory: NOT RUN — `npm test` failed 3 times in a row[^\n]*\nWhy \(same-error-after-change\)[^\n]*\nA person decides whether it runs once more, and no one can be asked in this headless session/);
+        assert.match(r.stderr, /^Failure Memory: NOT RUN — ⟦npm test⟧ failed 3 times in a row[^\n]*\nWhy \(same-error-after-change\)[^\n]*\nA person decides whether it runs once more, and no one can be asked in this headless session/);
       } else {
         assert.equal(r.exitCode, 0);
         assert.match(JSON.parse(r.stdout).hookSpecificOutput.additionalContext, /^Failure Memory \(warning\)/);

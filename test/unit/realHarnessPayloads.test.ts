@@ -165,7 +165,7 @@ describe('payloads captured from the real harness programs', () => {
       assert.equal(r.exitCode, 0);
       // Cline CLI ignores a TaskStart hook's context: its rules file carries the summary
       const where = f.harness === 'cline' ? readFileSync(join(ws, '.clinerules', 'failure-memory.md'), 'utf8') : r.stdout;
-      assert.match(where, /EXHAUSTED: `bash build\.sh`[^\n]*, 5 failure\(s\) — last error ⟦Error: Cannot find module 'left-pad'⟧/);
+      assert.match(where, /EXHAUSTED: ⟦bash build\.sh⟧[^\n]*, 5 failure\(s\) — last error ⟦Error: Cannot find module 'left-pad'⟧/);
     });
   }
 
@@ -245,7 +245,7 @@ describe('VS Code 1.139.1: its agent terminal runs, recorded by the extension wi
     const prompt = real('prompt', ws);
     assert.equal(prompt.f.hook, undefined, 'VS Code runs our UserPromptSubmit entry: the vscode adapter');
     const vscode = await runHook('vscode', 'prompt', prompt.text, recorder().opts);
-    assert.match(JSON.parse(vscode.stdout).hookSpecificOutput.additionalContext, /EXHAUSTED: `bash build\.sh`/);
+    assert.match(JSON.parse(vscode.stdout).hookSpecificOutput.additionalContext, /EXHAUSTED: ⟦bash build\.sh⟧/);
     const copilotCli = await runHook('vscode', 'prompt', prompt.text, { ...recorder().opts, env: { COPILOT_CLI: '1' } });
     assert.equal(copilotCli.stdout, '');
   });

@@ -3,6 +3,7 @@ import type { Command } from '../types';
 
 export const hook: Command = {
   name: 'hook',
+  raw: true,
   usage: 'hook HARNESS EVENT',
   summary: `an agent harness's hook, its JSON on stdin (${HARNESS_IDS.join(', ')}; ${HOOK_EVENTS.join(', ')})`,
   args: 2,

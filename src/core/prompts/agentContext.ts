@@ -16,7 +16,8 @@ const oneLine = (s: string, max: number) => {
   const t = s.replace(/\s+/g, ' ').trim();
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 };
-const code = (s: string, max = 200) => `\`${oneLine(s, max).replace(/`/g, "'")}\``;
+/** A command line or a label made of one: quoted like output (the agent wrote it, or a crafted memory did). */
+const code = (s: string, max = 200) => quote(s, max);
 const where = (cwd: string) => (cwd === '.' ? 'the workspace root' : cwd);
 
 /**
@@ -80,7 +81,7 @@ export function agentDenyReason(c: CheckResult, data: MemoryData): string {
     'What to do instead: read the last error and change its cause first (code, configuration, dependencies, the environment); ' +
       'then try an approach different from everything above — not another flag on the same command; or stop and ask the user.',
   );
-  if (err || learned.length) lines.push(UNTRUSTED_NOTE);
+  lines.push(UNTRUSTED_NOTE);
   return lines.join('\n');
 }
 
@@ -90,6 +91,7 @@ export function agentAskReason(c: CheckResult): string {
     `Failure Memory: ${code(c.command, 200)} failed ${c.attempts} times in a row in ${where(c.cwd)} (threshold ${c.threshold}).`,
     `Why (${c.code}): ${oneLine(c.why, 400)}`,
     'Allow it to run once more, or deny it and have the agent change its approach.',
+    UNTRUSTED_NOTE,
   ].join('\n');
 }
 
@@ -102,6 +104,7 @@ export function agentAskWarning(c: CheckResult): string {
     `Failure Memory (warning): ${code(c.command, 200)} failed ${c.attempts} times in a row in ${where(c.cwd)} (threshold ${c.threshold}); it runs now because this harness cannot ask the user.`,
     `Why (${c.code}): ${oneLine(c.why, 400)}`,
     'If it fails the same way again, the changes are not reaching the error: read the error again and change what it points at, try a different approach, or stop and ask the user.',
+    UNTRUSTED_NOTE,
   ].join('\n');
 }
 
@@ -111,6 +114,7 @@ export function agentAskHeadlessReason(c: CheckResult): string {
     `Failure Memory: NOT RUN — ${code(c.command, 300)} failed ${c.attempts} times in a row in ${where(c.cwd)} (threshold ${c.threshold}).`,
     `Why (${c.code}): ${oneLine(c.why, 400)}`,
     'A person decides whether it runs once more, and no one can be asked in this headless session: the changes so far did not reach the error. Change what the error points at or try a different approach; or stop and report to the user.',
+    UNTRUSTED_NOTE,
   ].join('\n');
 }
 
