@@ -11,7 +11,6 @@
 // configuration files, as each harness documents them.
 
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
@@ -20,6 +19,7 @@ import { HARNESS_IDS, type HarnessId } from './hooks/types';
 import { readLauncher, launcherDir } from './launcher';
 import { targetFor } from './setup';
 import { planSetup } from './setupFiles';
+import { readRegularSync } from '../store/regularFile';
 
 export type DoctorStatus = 'active' | 'off' | 'check';
 
@@ -44,7 +44,7 @@ export interface DoctorOptions {
 
 const readText = (file: string): string | undefined => {
   try {
-    return readFileSync(file, 'utf8');
+    return readRegularSync(file, 'utf8');
   } catch {
     return undefined;
   }

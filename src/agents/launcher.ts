@@ -6,12 +6,13 @@
 // Node.js it falls back to VS Code's own runtime (ELECTRON_RUN_AS_NODE). A hook call that cannot
 // start answers in its harness's visible channel (the adapter's notice) and lets the agent go on.
 
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { HARNESS_IDS, HOOK_EVENTS } from './hooks/types';
 import { HARNESSES } from './hooks';
 import { shellQuote } from '../core/approach/lexer';
+import { readRegularSync } from '../store/regularFile';
 
 export function launcherDir(home: string = homedir()): string {
   return join(home, '.failure-memory', 'bin');
@@ -95,7 +96,7 @@ export function installLauncher(t: LauncherTarget, dir: string = launcherDir(), 
   const file = join(dir, name);
   let current: string | undefined;
   try {
-    current = readFileSync(file, 'utf8');
+    current = readRegularSync(file, 'utf8');
   } catch {
     // not there yet
   }
@@ -121,7 +122,7 @@ export function readLauncher(dir: string = launcherDir(), platform: NodeJS.Platf
   const file = join(dir, launcherName(platform));
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularSync(file, 'utf8');
   } catch {
     return { file, exists: false, distOk: false };
   }

@@ -12,6 +12,7 @@ import { appendElement, appendProperty, parseJsonc, removeAt, styleOf } from './
 import { RULES_MARKER, rulesText } from './hooks/rules';
 import { isOurCommand, targetFor, type JsonTarget, type ScriptsTarget, type Target } from './setup';
 import { getNodeValue } from 'jsonc-parser';
+import { NotRegularFile, readRegularSync } from '../store/regularFile';
 
 export interface FileChange {
   /** Relative to the workspace, '/' separated. */
@@ -55,9 +56,9 @@ function readTarget(workspace: string, rel: string): { text?: string; skip?: str
   const link = linkOnPath(workspace, rel);
   if (link) return { skip: `${link === rel ? 'it' : link} is a symbolic link: left untouched (Failure Memory never writes through a link)` };
   try {
-    if (!lstatSync(join(workspace, rel)).isFile()) return { skip: 'not a regular file: left untouched' };
-    return { text: readFileSync(join(workspace, rel), 'utf8') };
+    return { text: readRegularSync(join(workspace, rel), 'utf8', { noFollow: true }) };
   } catch (e) {
+    if (e instanceof NotRegularFile) return { skip: `it is ${e.kind}, not a regular file: left untouched` };
     return errno(e) === 'ENOENT' ? {} : { skip: `cannot be read (${errno(e)}): left untouched` };
   }
 }

@@ -24,6 +24,7 @@ import { journalFile, journalFrom, journalKey, MAX_JOURNAL_BYTES, type Appended,
 import { indexText, INDEX_FILE_NAME, serializeMemory, type SerializedMemory } from './memoryIndex';
 import { FolderLock } from './folderLock';
 import { JournalStore, type RecordEffect } from './journalStore';
+import { kindOf, noteNotRegular, O_NONBLOCK } from './regularFile';
 
 export { MEMORY_FILE_NAME, migrateMemory } from './memorySchema';
 export { StoreError, type StoreErrorCode } from './storeError';
@@ -293,7 +294,7 @@ export class MemoryStore implements MemoryStorePort {
     try {
       let handle;
       try {
-        handle = await open(this.file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+        handle = await open(this.file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | O_NONBLOCK);
       } catch (err) {
         // memory.json as a symbolic link: never read (nor show a byte of) whatever it points to
         if (errnoCode(err) === 'ELOOP') return { kind: 'corrupt', code: 'IO', reason: 'it is a symbolic link, not a file' };
@@ -302,7 +303,7 @@ export class MemoryStore implements MemoryStorePort {
       try {
         st = await handle.stat();
         if (!st.isFile()) {
-          throw new StoreError('IO', this.file, `Failure Memory cannot read ${this.file}: it is not a regular file (a folder or device is in its place). Move it away to let Failure Memory start a new memory.`);
+          throw new StoreError('IO', this.file, `Failure Memory cannot read ${this.file}: it is ${kindOf(st)}, not a regular file. Move it away to let Failure Memory start a new memory.`);
         }
         if (st.size > MAX_MEMORY_FILE_BYTES) {
           return { kind: 'corrupt', code: 'TOO_LARGE', reason: `it is ${formatMb(st.size)}, over the ${formatMb(MAX_MEMORY_FILE_BYTES)} limit` };
@@ -481,7 +482,7 @@ function loadLowdb(): Promise<typeof import('lowdb', { with: { 'resolution-mode'
 async function readJournal(dir: string): Promise<JournalRead> {
   let handle;
   try {
-    handle = await open(journalFile(dir), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    handle = await open(journalFile(dir), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | O_NONBLOCK);
   } catch (err) {
     const code = errnoCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
@@ -489,7 +490,7 @@ async function readJournal(dir: string): Promise<JournalRead> {
   }
   try {
     const stat = await handle.stat();
-    if (!stat.isFile()) return { kind: 'corrupt', reason: 'it is not a regular file', stat };
+    if (!stat.isFile()) return { kind: 'corrupt', reason: noteNotRegular(journalFile(dir), stat).message, stat };
     return journalFrom(stat.size > MAX_JOURNAL_BYTES ? undefined : await handle.readFile(), stat);
   } finally {
     await handle.close().catch(() => undefined);

@@ -9,7 +9,7 @@
 // holds is made again from the whole memory. Either way the answer for those keys is the one a full
 // read gives (test/integration/journal.test.ts).
 
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, readSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { applyRecord, pendingRecords, readJournalState, recordKey, type ApplyContext, type JournalContents } from '../core/journal';
 import { approachBytes } from '../core/memory';
@@ -17,8 +17,8 @@ import { emptyMemory, SCHEMA_VERSION, type Approach, type Learning, type MemoryD
 import { readJournalSync } from './journal';
 import { describes, headOf, headsOf, INDEX_FILE_NAME, LISTS, parseIndex, type ParsedIndex } from './memoryIndex';
 import { MEMORY_FILE_NAME } from './memorySchema';
+import { openRegularSync, readRegularSync } from './regularFile';
 
-const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 /** memory.json over this size is left to the store (which moves it aside). */
 const MAX_MEMORY_BYTES = 64 * 1024 * 1024;
 
@@ -53,16 +53,17 @@ export function readView(dir: string, keys: readonly string[] | 'all', ctx: Pick
   const journalRead = readJournalSync(dir);
   const journal = journalRead.kind === 'ok' ? journalRead.contents : undefined;
   let fd: number;
+  let stat;
   try {
-    fd = openSync(path.join(dir, MEMORY_FILE_NAME), constants.O_RDONLY | NOFOLLOW);
+    // never blocking: a FIFO or a device in its place is left to the store, which says so
+    ({ fd, stat } = openRegularSync(path.join(dir, MEMORY_FILE_NAME), { noFollow: true }));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT' && (e as NodeJS.ErrnoException).code !== 'ENOTDIR') return undefined;
     if (!journal?.entries.length) return null;
     return applyPending({ data: emptyMemory(), sizeOf: approachBytes }, journal, ctx);
   }
   try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > MAX_MEMORY_BYTES) return undefined;
+    if (stat.size > MAX_MEMORY_BYTES) return undefined;
     const index = keys === 'all' ? undefined : readIndex(dir, cache);
     if (index && index.schemaVersion === SCHEMA_VERSION && describes(index, stat)) {
       const wanted = new Set(keys);
@@ -103,7 +104,7 @@ function readIndex(dir: string, cache: IndexCache): ParsedIndex | undefined {
     const st = statSync(file);
     const key = `${st.ino}:${st.size}:${st.mtimeMs}`;
     if (cache.key === key) return cache.index;
-    const index = parseIndex(readFileSync(file, 'utf8'));
+    const index = parseIndex(readRegularSync(file, 'utf8', { noFollow: true }));
     cache.key = key;
     cache.index = index;
     return index;
@@ -288,16 +289,16 @@ export function readApproach(dir: string, key: string, ctx: Pick<ApplyContext, '
   const journal = journalRead.kind === 'ok' ? journalRead.contents : undefined;
   const mine = emptyMemory();
   let fd: number;
+  let stat;
   try {
-    fd = openSync(path.join(dir, MEMORY_FILE_NAME), constants.O_RDONLY | NOFOLLOW);
+    ({ fd, stat } = openRegularSync(path.join(dir, MEMORY_FILE_NAME), { noFollow: true }));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT' && code !== 'ENOTDIR') return null;
     return { approach: ownRuns(mine, key, journal, ctx) };
   }
   try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > MAX_MEMORY_BYTES) return null;
+    if (stat.size > MAX_MEMORY_BYTES) return null;
     const index = readIndex(dir, cache);
     if (index && index.schemaVersion === SCHEMA_VERSION && describes(index, stat)) {
       mine.journal = readJournalState(index.journal);

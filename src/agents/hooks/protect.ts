@@ -3,10 +3,10 @@
 // and to its edit tools (Write, Edit, apply_patch, write_file, replace_in_file, …), read here from
 // the payload of every harness in one pass, so no adapter needs to know about it.
 
-import { readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { gateConfigRefusal, memoryRefusal, relation, settingsRefusal, type Protected, type Refusal } from '../../core/rules/selfProtection';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
+import { readRegularSync } from '../../store/regularFile';
 import { targetFor } from '../setup';
 import { HARNESS_IDS } from './types';
 
@@ -15,7 +15,7 @@ const slash = (p: string) => p.replace(/\\/g, '/');
 const OUR_PRE_HOOK = /failure-memory[^\n]{0,400}\bhook \w+ pre\b/;
 const read = (file: string): string | undefined => {
   try {
-    return readFileSync(file, 'utf8');
+    return readRegularSync(file, 'utf8');
   } catch {
     return undefined;
   }

@@ -3,8 +3,9 @@
 // TaskStart hook's contextModification). setup-agents writes it, the harness's hooks rewrite it
 // after each recorded result and at each session start, `setup-agents --remove` deletes it.
 
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readRegularSync } from '../../store/regularFile';
 
 /** Marks the file as Failure Memory's own (rewritten and removed by us, never a user's file). */
 export const RULES_MARKER = '<!-- failure-memory: written by `failure-memory setup-agents`; kept current by its hooks; `setup-agents --remove` deletes it -->';
@@ -24,7 +25,7 @@ export function refreshRules(workspace: string, file: string, summary: string): 
   const abs = join(workspace, file);
   let before: string;
   try {
-    before = readFileSync(abs, 'utf8');
+    before = readRegularSync(abs, 'utf8', { noFollow: true });
   } catch {
     return;
   }

@@ -21,10 +21,12 @@ import { loadWorkspaceSettings } from '../../app/settings';
 import { hookTeam, refreshTeamView, teamContext, teamGate } from './team';
 import { memoryDirFor } from '../../store/paths';
 import { readView, type HeadGuard } from '../../store/quickView';
+import { readRegularSync } from '../../store/regularFile';
 import { claimCall } from './callOnce';
 import { editsOf, patchApplies, patchFiles } from './edits';
 import { editCall, editRefusal, protectedFor } from './protect';
 import type { HookEdits, HookRecord } from './record';
+import { replyWithNotes } from './notices';
 import { refreshRules } from './rules';
 import { expectTerminalRun, handTerminalOutput, waitForTerminalRecords } from './terminalHandoff';
 import { exitCodeFromTranscript, headlessSession } from './transcript';
@@ -171,9 +173,11 @@ export async function runHook(harness: string, event: string, stdinText: string,
   } catch (e) {
     return failOpen(adapter, ev, payload, `cannot read the ${adapter.title} hook input (${(e as Error).message})`);
   }
-  // every text handed to the harness: no terminal escapes, no control or invisible characters
-  const answer = (a: HookAnswer) =>
+  // every text handed to the harness: no terminal escapes, no control or invisible characters; and
+  // what the user must hear whatever the answer (a file skipped, the gate's state restored)
+  const reply = (a: HookAnswer) =>
     adapter.reply(ev, a.kind === 'deny' || a.kind === 'ask' ? { ...a, reason: harnessText(a.reason) } : a.kind === 'context' ? { ...a, text: harnessText(a.text) } : a, payload, opts.env ?? process.env);
+  const answer = (a: HookAnswer) => replyWithNotes(a, ev, adapter, payload, reply);
   try {
     switch (ev) {
       case 'pre':
@@ -297,7 +301,7 @@ function gateAnswer(shape: GateShape, c: CheckResult, data: MemoryData): HookAns
 /** The text of a file an edit names (bounded; undefined when it cannot be read). */
 function readText(file: string): string | undefined {
   try {
-    return statSync(file).size > MAX_PATCHED_FILE_BYTES ? undefined : readFileSync(file, 'utf8');
+    return readRegularSync(file, 'utf8', { maxBytes: MAX_PATCHED_FILE_BYTES });
   } catch {
     return undefined;
   }
