@@ -13,8 +13,9 @@
 import { spawnSync } from 'node:child_process';
 import { homedir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
-import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
+import type { JSONPath, Node } from 'jsonc-parser';
 import { HARNESSES } from './hooks';
+import { parseJsonc, splitBom, valueAt } from './jsoncEdit';
 import { HARNESS_IDS, type HarnessId } from './hooks/types';
 import { readLauncher, launcherDir } from './launcher';
 import { targetFor } from './setup';
@@ -50,17 +51,19 @@ const readText = (file: string): string | undefined => {
   }
 };
 
-/** JSON with // comment lines (Copilot's config.json starts with some). */
-function readJsonLoose(file: string): Record<string, unknown> | undefined {
+/** A JSONC file's tree (a byte order mark read past, a file nested too deeply refused), or undefined. */
+function readTree(file: string): Node | undefined {
   const text = readText(file);
   if (text === undefined) return undefined;
-  try {
-    const errors: ParseError[] = [];
-    const v: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
-    return !errors.length && v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
+  const tree = parseJsonc(splitBom(text).body);
+  return 'root' in tree ? tree.root : undefined;
+}
+
+/** JSON with // comment lines (Copilot's config.json starts with some): the object at `path`, or undefined. */
+function readJsonLoose(file: string, path: JSONPath = []): Record<string, unknown> | undefined {
+  const root = readTree(file);
+  const v = root ? valueAt(root, path) : undefined;
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
 /** `dir` and every folder above it. */
@@ -166,7 +169,10 @@ function copilotLine(workspace: string, env: NodeJS.ProcessEnv, home: string): O
 
 function claudeLine(workspace: string, home: string): Omit<DoctorLine, 'id' | 'title'> {
   const files = [join(workspace, '.claude', 'settings.json'), join(workspace, '.claude', 'settings.local.json'), join(home, '.claude', 'settings.json')];
-  const off = files.find(f => readJsonLoose(f)?.disableAllHooks === true);
+  const off = files.find(f => {
+    const root = readTree(f);
+    return root !== undefined && valueAt(root, ['disableAllHooks']) === true;
+  });
   if (off) return { status: 'off', detail: `"disableAllHooks": true in ${off}`, steps: [`remove "disableAllHooks" from ${off}`] };
   return { status: 'active', detail: 'Claude Code runs the project hooks of .claude/settings.json', steps: [] };
 }
