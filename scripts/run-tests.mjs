@@ -6,7 +6,8 @@
 //                clusters, worker threads and store stress: one process per file, against dist/.
 // usage: node scripts/run-tests.mjs unit|integration [FILE...]   (Node 20's --test takes no globs)
 //   env: FM_TEST_REPORTER  node:test reporter (default spec)
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
@@ -33,5 +34,9 @@ const reporter = `--test-reporter=${process.env.FM_TEST_REPORTER || 'spec'}`;
 const args = tier === 'unit'
   ? ['--import', 'tsx', '--import', './test/support/pureTier.mjs', reporter, 'test/support/runInProcess.mjs', ...files]
   : ['--import', 'tsx', '--test', reporter, ...files];
-const r = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root });
+// the gates' copies (~/.failure-memory/state) of the tests' throwaway workspaces go to a folder of this run
+const state = process.env.FAILURE_MEMORY_STATE_DIR ? undefined : mkdtempSync(join(tmpdir(), 'fm-test-state-'));
+const env = state ? { ...process.env, FAILURE_MEMORY_STATE_DIR: state } : process.env;
+const r = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root, env });
+if (state) rmSync(state, { recursive: true, force: true });
 process.exit(r.status ?? 1);

@@ -22,4 +22,5 @@ startHookProcess({
   recordEdits: (r: HookEdits) => store().recordHookEdits(r),
   recordDecision: (workspace: string, c: CheckResult, via: string) => store().recordHookDecision(workspace, c, via),
   gitState: workspace => store().gitStateOf(workspace),
+  restoreGate: (workspace, via, by) => store().restoreGate(workspace, via, by),
 });

@@ -20,9 +20,10 @@ export function warmUp(): void {
 const store = () => require(join(__dirname, 'hook-record.js')) as typeof import('./agents/hooks/record');
 
 startHookProcess({
-  record: (r: HookRecord) => quickRecord(r, { full: x => store().recordHookResult(x), fold: ws => store().foldJournal(ws) }),
+  record: (r: HookRecord) => quickRecord(r, { full: x => store().recordHookResult(x), fold: (ws, via) => store().foldJournal(ws, via) }),
   readFull: workspace => store().readMemoryFull(workspace),
   recordEdits: (r: HookEdits) => store().recordHookEdits(r),
   recordDecision: (workspace: string, c: CheckResult, via: string) => store().recordHookDecision(workspace, c, via),
   gitState: workspace => store().gitStateOf(workspace),
+  restoreGate: (workspace, via, by) => store().restoreGate(workspace, via, by),
 });

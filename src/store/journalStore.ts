@@ -4,13 +4,15 @@
 // bundle loads it.
 
 import { existsSync, renameSync } from 'node:fs';
-import type { JournalRecord } from '../core/journal';
+import { applyRecord, recordKey, type JournalRecord } from '../core/journal';
 import { approachBytes } from '../core/memory';
 import { emptyMemory, type Approach, type MemoryData } from '../core/types';
 import type { FolderLock } from './folderLock';
 import { appendRecordLocked, journalFile, readJournalSync, type Appended } from './journal';
 import { errnoCode, releaseSync, tryLockSync } from './lock';
-import { readApproach, readView, type IndexCache } from './quickView';
+import { cloneJson } from './frozen';
+import type { GateGuard } from './gateGuard';
+import { readApproach, readOwn, readView, type IndexCache } from './quickView';
 import { fsError, StoreError } from './storeError';
 
 /** What a record does to memory, told from memory as it stands (only the approach of `key` loaded whole). */
@@ -26,6 +28,8 @@ export class JournalStore {
     private readonly lock: FolderLock,
     /** Redacts the fix lesson of a journaled run as a reader applies it. */
     private readonly redact: (text: string) => string,
+    /** The gate's copy, kept equal to memory's exhausted approaches by every append (none: off). */
+    private readonly gate?: GateGuard,
   ) {}
 
   get dir(): string {
@@ -104,10 +108,35 @@ export class JournalStore {
       if (view === undefined) return undefined;
       result = view ? effect.apply(view.data, view.sizeOf) : effect.apply(emptyMemory(), approachBytes);
     }
+    const change = this.gate ? this.gateChange(record) : undefined;
+    if (change) this.gate!.beforeAppend(change.before, change.after);
+    let appended: Appended;
     try {
-      return { result, appended: appendRecordLocked(this.dir, record, journal) };
+      appended = appendRecordLocked(this.dir, record, journal);
     } catch (err) {
       throw fsError(err, this.dir, 'write');
     }
+    if (change) this.gate!.afterAppend(change.after);
+    return { result, appended };
+  }
+
+  /**
+   * What a run does to its approach's status (read under the lock: its own history, the lists it is
+   * judged with), for the gate's copy; undefined when it cannot change it (a run of a command that is
+   * neither exhausted nor failing).
+   */
+  private gateChange(record: JournalRecord): { before: Approach | undefined; after: Approach | undefined } | undefined {
+    const key = recordKey(record);
+    if (key === undefined) return undefined;
+    const own = readOwn(this.dir, key, { redact: this.redact }, this.indexCache);
+    if (!own) return undefined;
+    const before = Object.prototype.hasOwnProperty.call(own.approaches, key) ? cloneJson(own.approaches[key]) : undefined;
+    try {
+      applyRecord(own, record, { redact: this.redact });
+    } catch {
+      return undefined;
+    }
+    const after = Object.prototype.hasOwnProperty.call(own.approaches, key) ? own.approaches[key] : undefined;
+    return before?.status === 'exhausted' || after?.status === 'exhausted' ? { before, after } : undefined;
   }
 }

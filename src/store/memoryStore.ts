@@ -24,6 +24,7 @@ import { journalFile, journalFrom, journalKey, MAX_JOURNAL_BYTES, type Appended,
 import { indexText, INDEX_FILE_NAME, serializeMemory, type SerializedMemory } from './memoryIndex';
 import { FolderLock } from './folderLock';
 import { JournalStore, type RecordEffect } from './journalStore';
+import { GateGuard } from './gateGuard';
 import { kindOf, noteNotRegular, O_NONBLOCK } from './regularFile';
 
 export { MEMORY_FILE_NAME, migrateMemory } from './memorySchema';
@@ -60,6 +61,13 @@ export interface StoreOptions {
   now?: () => number;
   /** Redacts the fix lesson of a journaled run as it is applied (default: the built-in rules). */
   redact?: (text: string) => string;
+  /**
+   * The gate's copy in the user's data folder (./gateGuard.ts): kept equal to memory's exhausted
+   * approaches by every write, and what memory lost behind Failure Memory's back put back. `via`
+   * names this writer in the events (cli, extension, hook:claude post); false: no copy (an import
+   * into a scratch folder, a replay). Default: on, as 'failure-memory'.
+   */
+  gate?: false | { via: string; by?: string; dir?: string };
 }
 
 type Loaded =
@@ -106,6 +114,8 @@ export class MemoryStore implements MemoryStorePort {
   /** Inside a locked write: the journal being folded into memory.json (removed once memory.json holds it). */
   private folding: Pick<JournalContents, 'id' | 'bytes'> | undefined;
   private readonly redact: (text: string) => string;
+  /** The gate's copy (undefined: off for this store). */
+  readonly gate: GateGuard | undefined;
 
   constructor(dir: string, options: StoreOptions = {}) {
     this.dir = path.resolve(dir);
@@ -117,7 +127,8 @@ export class MemoryStore implements MemoryStorePort {
     this.caching = options.cache ?? true;
     this.now = options.now ?? Date.now;
     this.redact = options.redact ?? (t => createRedactor().redact(t).text);
-    this.journal = new JournalStore(this.lock, this.redact);
+    this.gate = options.gate === false ? undefined : new GateGuard({ workspace: root ?? this.dir, via: 'failure-memory', ...options.gate, onWarning });
+    this.journal = new JournalStore(this.lock, this.redact, this.gate);
   }
 
   /**
@@ -134,7 +145,18 @@ export class MemoryStore implements MemoryStorePort {
   async read(): Promise<MemoryData> {
     // the journal first: a fold landing between the two reads is then seen in memory.json, marked folded
     const journal = await readJournal(this.dir);
-    return this.overlay(await this.readBase(), journal);
+    return this.guarded(this.overlay(await this.readBase(), journal));
+  }
+
+  /**
+   * Memory as every door must see it: what it lost behind Failure Memory's back (the gate's copy
+   * holds more) is put back in what this read returns; the next write keeps it, with the event.
+   */
+  private guarded(data: MemoryData): MemoryData {
+    const lost = this.gate?.lostIn(data);
+    if (!lost?.length) return data;
+    const restored = this.gate!.restore(cloneJson(data), lost);
+    return restored ? this.handOut(restored.data) : data;
   }
 
   /** memory.json alone (cached while unchanged), a corrupt one moved aside. */
@@ -357,14 +379,14 @@ export class MemoryStore implements MemoryStorePort {
       this.journal.moveJournalAside(journal.reason);
       journal = { kind: 'missing' };
     }
-    const data = await this.loadBaseLocked();
+    const base = await this.loadBaseLocked();
     const contents = journal.kind === 'ok' ? journal.contents : undefined;
-    if (!contents && !data?.journal?.carried?.length) return data;
-    const target = data ?? emptyMemory();
+    if (!contents && !base?.journal?.carried?.length) return this.gate ? this.gate.restoreForWrite(base) : base;
+    const target = base ?? emptyMemory();
     const carried = this.applyPending(target, pendingRecords(target, contents));
     target.journal = { folded: target.journal?.folded ?? [], ...(carried.length ? { carried } : {}) };
     this.folding = contents && { id: contents.id, bytes: contents.bytes };
-    return target;
+    return this.gate ? this.gate.restoreForWrite(target) : target;
   }
 
   private async loadBaseLocked(): Promise<MemoryData | null> {
@@ -392,6 +414,8 @@ export class MemoryStore implements MemoryStorePort {
       // temp files of a writer killed mid-write (kill -9) are orphans now that we hold the lock
       await removeStaleTemps(this.dir, [this.file, this.indexFile]);
       if (!(await exists(this.file))) await this.writeGitignore();
+      // what the gate's copy drops (a resolution, a clear) leaves it before memory.json changes
+      this.gate?.beforeWrite(data);
       await writeFileAtomic(this.file, written.text, async () => {
         if (!(await lock.stillHeld().catch(() => false))) {
           throw new StoreError('LOCK_TIMEOUT', this.lock.lockFile, `Failure Memory did not write ${this.file}: another process broke its lock while this update was running (it took longer than ${this.lock.staleMs} ms). Nothing was written; try again.`);
@@ -409,6 +433,8 @@ export class MemoryStore implements MemoryStorePort {
     }
     const st = await lstat(this.file).catch(() => undefined);
     if (st?.isFile()) await this.writeIndex(data, written, st);
+    // and what it gains (an exhaustion, a failure more) after
+    this.gate?.afterWrite(data);
     // what was written is the memory now: a copy, since the writer's caller may still hold parts of `data`
     if (this.caching && st?.isFile()) this.cache = { key: statKey(st), data: deepFreeze(cloneJson(data)) };
   }

@@ -12,6 +12,7 @@
 import { closeSync, readSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { applyRecord, pendingRecords, readJournalState, recordKey, type ApplyContext, type JournalContents } from '../core/journal';
+import { heldHeadOf, heldHeads, type GateHead, type HeldHead } from '../core/gateState';
 import { approachBytes } from '../core/memory';
 import { emptyMemory, SCHEMA_VERSION, type Approach, type Learning, type MemoryData } from '../core/types';
 import { readJournalSync } from './journal';
@@ -41,7 +42,16 @@ export interface View {
   data: MemoryData;
   /** What an approach counts toward maxTotalBytes (heads carry their size: their attempts are not loaded). */
   sizeOf: (a: Approach) => number;
+  /**
+   * Memory's exhausted approaches (their failures and last failure), read without touching a
+   * watched head: what the gate's copy is compared with. Absent: not known without making every
+   * head (an index of an older version); the reader looks at the memory itself.
+   */
+  exhausted?: Map<string, HeldHead>;
 }
+
+/** `view` with its exhausted approaches noted (before any head is watched: reading them touches nothing). */
+const withExhausted = (view: View): View => ({ ...view, exhausted: heldHeads(view.data) });
 
 /**
  * Memory as a reader sees it, with the approaches of `keys` (or all) loaded whole. null: no memory
@@ -60,7 +70,7 @@ export function readView(dir: string, keys: readonly string[] | 'all', ctx: Pick
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT' && (e as NodeJS.ErrnoException).code !== 'ENOTDIR') return undefined;
     if (!journal?.entries.length) return null;
-    return applyPending({ data: emptyMemory(), sizeOf: approachBytes }, journal, ctx);
+    return withExhausted(applyPending({ data: emptyMemory(), sizeOf: approachBytes }, journal, ctx));
   }
   try {
     if (stat.size > MAX_MEMORY_BYTES) return undefined;
@@ -78,10 +88,13 @@ export function readView(dir: string, keys: readonly string[] | 'all', ctx: Pick
       // the journal's runs are applied to the heads as a writer applies them (they read only what a
       // head holds and add to another approach only its alternatives: journal.test.ts); the reader's
       // own use is watched from here
-      if (partial) return guard ? watchView(applyPending(partial.view, journal, ctx), partial.heads, guard) : applyPending(partial.view, journal, ctx);
+      if (partial) {
+        const applied = withExhausted(applyPending(partial.view, journal, ctx));
+        return guard ? watchView(applied, partial.heads, guard) : applied;
+      }
     }
     const view = wholeView(fd, stat.size);
-    return view && applyPending(view, journal, ctx);
+    return view && withExhausted(applyPending(view, journal, ctx));
   } finally {
     closeSync(fd);
   }
@@ -202,7 +215,17 @@ function lazyView(fd: number, index: ParsedIndex, wanted: Set<string>, guard: He
     defineProperty: (t, p, d) => (make(), Reflect.defineProperty(t, p, d)),
     deleteProperty: (t, p) => (make(), Reflect.deleteProperty(t, p)),
   });
-  return { data: watcher(guard, MEMORY_FIELDS)(data), sizeOf: approachBytes };
+  return { data: watcher(guard, MEMORY_FIELDS)(data), sizeOf: approachBytes, ...(index.gate ? { exhausted: exhaustedFrom(index.gate, wholes) } : {}) };
+}
+
+/** The index's exhausted approaches, with those loaded whole as they are. */
+function exhaustedFrom(gate: readonly GateHead[], wholes: Map<string, Approach>): Map<string, HeldHead> {
+  const out = new Map<string, HeldHead>(gate.map(([key, failures, last]) => [key, [failures, last]]));
+  for (const [key, a] of wholes) {
+    if (a.status === 'exhausted') out.set(key, heldHeadOf(a));
+    else out.delete(key);
+  }
+  return out;
 }
 
 /** `obj[key] = value`, also for the key `__proto__` (a command a person or a crafted memory.json may name). */
@@ -285,6 +308,15 @@ function readLists(fd: number, index: ParsedIndex, data: MemoryData): boolean {
  * depends on them. null: memory.json cannot be read here (ask the store).
  */
 export function readApproach(dir: string, key: string, ctx: Pick<ApplyContext, 'redact'>, cache: IndexCache = {}): { approach: Approach | undefined } | null {
+  const own = readOwn(dir, key, ctx, cache);
+  return own && { approach: Object.prototype.hasOwnProperty.call(own.approaches, key) ? own.approaches[key] : undefined };
+}
+
+/**
+ * The memory readApproach reads (the approach of `key` with its own pending runs, the lists beside
+ * it, the journal state): what applying one more run of it reads, to tell what that run does to it.
+ */
+export function readOwn(dir: string, key: string, ctx: Pick<ApplyContext, 'redact'>, cache: IndexCache = {}): MemoryData | null {
   const journalRead = readJournalSync(dir);
   const journal = journalRead.kind === 'ok' ? journalRead.contents : undefined;
   const mine = emptyMemory();
@@ -295,7 +327,8 @@ export function readApproach(dir: string, key: string, ctx: Pick<ApplyContext, '
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT' && code !== 'ENOTDIR') return null;
-    return { approach: ownRuns(mine, key, journal, ctx) };
+    ownRuns(mine, key, journal, ctx);
+    return mine;
   }
   try {
     if (stat.size > MAX_MEMORY_BYTES) return null;
@@ -318,7 +351,8 @@ export function readApproach(dir: string, key: string, ctx: Pick<ApplyContext, '
       const found = Object.prototype.hasOwnProperty.call(view.data.approaches, key) ? view.data.approaches[key] : undefined;
       if (found) putOwn(mine.approaches, key, found);
     }
-    return { approach: ownRuns(mine, key, journal, ctx) };
+    ownRuns(mine, key, journal, ctx);
+    return mine;
   } catch {
     return null;
   } finally {

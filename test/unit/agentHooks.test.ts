@@ -3,13 +3,14 @@
 // the exact answer in that harness's protocol, through the runner in process (the built
 // dist/hook.js, as a harness runs it: test/integration/agentHooks.test.ts).
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { agentSummary } from '../../src/core/prompts/agentContext';
 import { HARNESSES, HARNESS_IDS, type HarnessId, type HookEvent, type HookReply } from '../../src/agents/hooks';
 import { readMemoryFull, recordHookResult } from '../../src/agents/hooks/record';
 import { locate, readMemorySnapshot, runHook } from '../../src/agents/hooks/runner';
+import { GateGuard } from '../../src/store/gateGuard';
 import { memoryDirFor } from '../../src/store/paths';
 import { denyReason, EXHAUSTED_VARIANT, EXPECTED_REASON, fill, FIXTURES, fixture, parse, seeded, type Fixture } from '../support/hookPayloads';
 import { tempFolders } from '../support/tempFolders';
@@ -208,9 +209,16 @@ describe('where a hook call belongs', () => {
     assert.deepEqual(bad, { exitCode: 0, stdout: `${JSON.stringify({ systemMessage: badLine })}\n`, stderr: `${badLine}\n` });
     const ws = await seeded();
     writeFileSync(join(memoryDirFor(ws), 'memory.json'), JSON.stringify({ schemaVersion: 99 }));
+    // the gate's copy in the user's data folder answers while memory.json cannot be read: said, and still a gate
     const newer = await runHook('claude', 'pre', pre(join(ws, 'api')), opts({ CLAUDE_PROJECT_DIR: ws }));
     assert.equal(newer.exitCode, 0);
-    assert.match((parse(newer) as { systemMessage: string }).systemMessage, /^Failure Memory hook: memory could not be used \(.*newer version of Failure Memory.*\); not checked, the agent goes on\.$/);
+    assert.match((parse(newer) as { systemMessage: string }).systemMessage, /^Failure Memory: The workspace memory could not be read \(.*newer version of Failure Memory.*\): this answer comes from the copy of the gate's state/);
+    const denied = parse(await runHook('claude', 'pre', JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: EXHAUSTED_VARIANT }, cwd: join(ws, 'api') }), opts({ CLAUDE_PROJECT_DIR: ws }))) as { hookSpecificOutput: { permissionDecision: string } };
+    assert.equal(denied.hookSpecificOutput.permissionDecision, 'deny', 'the exhausted command is still stopped');
+    // without a copy (none was ever written, or it is gone), as before: let through, and said
+    rmSync(new GateGuard({ workspace: ws, via: 'test' }).file);
+    const bare = await runHook('claude', 'pre', pre(join(ws, 'api')), opts({ CLAUDE_PROJECT_DIR: ws }));
+    assert.match((parse(bare) as { systemMessage: string }).systemMessage, /^Failure Memory hook: memory could not be used \(.*newer version of Failure Memory.*\); not checked, the agent goes on\.$/);
     assert.equal((await runHook('nope', 'pre', '{}', opts())).exitCode, 1);
   });
 

@@ -11,6 +11,7 @@ import { createRedactor } from '../../core/text/redact';
 import { loadWorkspaceSettings } from '../../app/settings';
 import { recordRun } from '../../app/recordRun';
 import { FolderLock } from '../../store/folderLock';
+import { GateGuard } from '../../store/gateGuard';
 import { JournalStore } from '../../store/journalStore';
 import { MEMORY_FILE_NAME } from '../../store/memorySchema';
 import { memoryDirFor } from '../../store/paths';
@@ -20,7 +21,7 @@ export interface QuickRecordFallback {
   /** The record bundle's full write (team memory on, or memory.json needing the store). */
   full: (r: HookRecord) => Promise<void>;
   /** The record bundle's fold of the journal into memory.json. */
-  fold: (workspace: string) => Promise<void>;
+  fold: (workspace: string, via?: string) => Promise<void>;
 }
 
 export async function quickRecord(r: HookRecord, fallback: QuickRecordFallback): Promise<void> {
@@ -32,9 +33,11 @@ export async function quickRecord(r: HookRecord, fallback: QuickRecordFallback):
   const redact = (t: string) => redactor.redact(t).text;
   const attempt = prepareAttempt({ command: r.command, cwd: r.cwd, exitCode: r.exitCode, output: r.output, source: 'agent' }, settings.engine, redactor);
   const dir = memoryDirFor(r.workspace);
-  const store = new JournalStore(new FolderLock(dir, join(dir, MEMORY_FILE_NAME), { root: r.workspace, onWarning: () => undefined }), redact);
+  // the gate's copy follows what this run does to its approach (exhausted, resolved)
+  const gate = new GateGuard({ workspace: r.workspace, via: r.via ?? 'hook', by: r.command });
+  const store = new JournalStore(new FolderLock(dir, join(dir, MEMORY_FILE_NAME), { root: r.workspace, onWarning: () => undefined }), redact, gate);
   const run = await recordRun(attempt, extractLearnings(attempt.output), { workspace: r.workspace, store, settings: settings.engine, redact, git: { sync: true }, tell: 'nothing' });
   if (!run) return fallback.full(r);
   // the journal is long enough: fold it into memory.json now (the run is safe in the journal either way)
-  if (run.fold) await fallback.fold(r.workspace).catch(() => undefined);
+  if (run.fold) await fallback.fold(r.workspace, r.via).catch(() => undefined);
 }

@@ -15,18 +15,20 @@ import { posixLine } from '../../core/approach/lexer';
 import { approachKey, normalizeCwd } from '../../core/approach';
 import { checkCommand, type CheckResult } from '../../core/rules/check';
 import { selfProtectionRefusal } from '../../core/rules/selfProtection';
+import { heldHeads } from '../../core/gateState';
 import { createRedactor } from '../../core/text/redact';
 import { emptyMemory, type Decision, type EngineSettings, type GitState, type MemoryData } from '../../core/types';
 import { loadWorkspaceSettings } from '../../app/settings';
 import { hookTeam, refreshTeamView, teamContext, teamGate } from './team';
 import { memoryDirFor } from '../../store/paths';
-import { readView, type HeadGuard } from '../../store/quickView';
+import { readView, type HeadGuard, type View } from '../../store/quickView';
 import { readRegularSync } from '../../store/regularFile';
 import { claimCall } from './callOnce';
 import { editsOf, patchApplies, patchFiles } from './edits';
 import { editCall, editRefusal, protectedFor } from './protect';
 import type { HookEdits, HookRecord } from './record';
 import { replyWithNotes } from './notices';
+import { keepRestored, lostGate, tellEvents, type RestoreGate } from './restore';
 import { refreshRules } from './rules';
 import { expectTerminalRun, handTerminalOutput, waitForTerminalRecords } from './terminalHandoff';
 import { exitCodeFromTranscript, headlessSession } from './transcript';
@@ -121,6 +123,8 @@ export interface HookRunOptions {
   recordDecision?: (workspace: string, c: CheckResult, via: string) => Promise<void>;
   /** The workspace's git state now: asked only before a deny, to be sure nothing changed that no hook reported. */
   gitState?: (workspace: string) => Promise<GitState | undefined>;
+  /** Writes back what memory lost behind Failure Memory's back (the same bundle, loaded only then). */
+  restoreGate?: RestoreGate;
   /** The background team sync's script; default dist/team-sync.js beside this bundle. */
   syncScript?: string;
 }
@@ -137,12 +141,21 @@ function settingsFor(workspace: string): EngineSettings {
  * readView). The store's own read when the quick one cannot use the file (an older schema, damaged:
  * the store migrates or moves it aside).
  */
-export function readMemorySnapshot(workspace: string, keys: readonly string[] | 'all' = 'all', guard?: HeadGuard): MemoryData | null | undefined {
+export function readMemorySnapshot(workspace: string, keys: readonly string[] | 'all' = 'all', guard?: HeadGuard, seen: { exhausted?: View['exhausted'] } = {}): MemoryData | null | undefined {
   // a fix lesson in a journaled run is redacted with the workspace's patterns: loaded only then
   let redactor: ReturnType<typeof createRedactor> | undefined;
   const redact = (t: string) => (redactor ??= createRedactor(settingsFor(workspace).extraRedactionPatterns)).redact(t).text;
   const view = readView(memoryDirFor(workspace), keys, { redact }, {}, guard);
+  // what the gate's copy is compared with: memory's exhausted approaches, as this read knows them
+  seen.exhausted = view === null ? new Map() : view?.exhausted;
   return view ? view.data : view;
+}
+
+/** Memory's exhausted approaches as a quick read knows them (undefined: only a whole read knows). */
+function quickExhausted(workspace: string): View['exhausted'] {
+  const seen: { exhausted?: View['exhausted'] } = {};
+  readMemorySnapshot(workspace, [], { touched: false }, seen);
+  return seen.exhausted;
 }
 
 async function readMemory(workspace: string, full: HookRunOptions['readFull']): Promise<MemoryData> {
@@ -237,10 +250,16 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
   // allow or a warning read that way is the answer when the decision used nothing a head lacks;
   // anything else (an ask, a deny, a head asked for its history) is decided again from the whole memory
   const guard: HeadGuard = { touched: false };
-  const quickData = readMemorySnapshot(where.workspace, lines.map(l => approachKey(l, normalizeCwd(where.rel))), guard);
-  const quick = quickData !== undefined ? await gateWith(quickData ?? emptyMemory(), true) : undefined;
+  const seen: { exhausted?: View['exhausted'] } = {};
+  const quickData = readMemorySnapshot(where.workspace, lines.map(l => approachKey(l, normalizeCwd(where.rel))), guard, seen);
+  // exhausted approaches lost behind Failure Memory's back: decided from the gate's copy, and said
+  const via = `hook:${adapter.id} pre`;
+  const lost = await lostGate(where.workspace, () => seen.exhausted, () => readMemory(where.workspace, gate.readFull), via);
+  if (lost) await keepRestored(where.workspace, lost, via, undefined, gate.restoreGate);
+  else tellEvents(where.workspace);
+  const quick = !lost && quickData !== undefined ? await gateWith(quickData ?? emptyMemory(), true) : undefined;
   let reply = quick && !guard.touched ? quick : undefined;
-  reply ??= (await gateWith(await readMemory(where.workspace, gate.readFull), false))!;
+  reply ??= (await gateWith(lost?.data ?? (await readMemory(where.workspace, gate.readFull)), false))!;
   if (inAgentTerminal && reply.kind !== 'deny' && reply.kind !== 'ask') expectTerminalRun(where.workspace, input.callId, commands[0]);
   return answer(reply);
 }
@@ -389,11 +408,15 @@ async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adap
   const where = locate(input.root, input.cwd);
   if (typeof where === 'string') return failOpen(adapter, 'post', payload, `${where}: the result is not recorded`);
   if (input.callId && !claimCall(memoryDirFor(where.workspace), `${input.callId}\n${runs.map(r => r.command).join('\n')}`)) return answer({ kind: 'none' });
+  // the gate's copy checked after the call ran: a loss found now was this call's doing (or ran beside it)
+  const via = `hook:${adapter.id} post`;
+  const lost = await lostGate(where.workspace, () => quickExhausted(where.workspace), () => readMemory(where.workspace, opts.readFull), via);
+  if (lost) await keepRestored(where.workspace, lost, via, runs.map(r => r.command).join('\n'), opts.restoreGate);
   if (input.transcript && runs.length === 1 && runs[0].result!.exitCode === null) {
     const code = await codeFromTranscript(input.transcript);
     if (code !== undefined) runs[0] = { ...runs[0], result: { ...runs[0].result!, exitCode: code } };
   }
-  for (const r of runs) await opts.record({ workspace: where.workspace, command: r.command, cwd: where.rel, exitCode: r.result!.exitCode, output: r.result!.output });
+  for (const r of runs) await opts.record({ workspace: where.workspace, command: r.command, cwd: where.rel, exitCode: r.result!.exitCode, output: r.result!.output, via });
   const rules = adapter.rulesFile;
   if (rules) {
     const data = await readMemory(where.workspace, opts.readFull);
@@ -425,7 +448,13 @@ async function context(input: HookInput, answer: (a: HookAnswer) => HookReply, a
   const where = locate(input.root, input.root ? undefined : input.cwd);
   if (typeof where === 'string') return failOpen(adapter, ev, payload, where);
   const ws = loadWorkspaceSettings(where.workspace);
-  const data = await readMemory(where.workspace, opts.readFull);
+  const via = `hook:${adapter.id} ${ev}`;
+  let data = await readMemory(where.workspace, opts.readFull);
+  const read = data;
+  const lost = await lostGate(where.workspace, () => heldHeads(read), async () => read, via);
+  if (lost) await keepRestored(where.workspace, lost, via, undefined, opts.restoreGate);
+  else tellEvents(where.workspace);
+  data = lost?.data ?? data;
   const team = hookTeam(where.workspace, ws);
   if (team) refreshTeamView(team, opts.env ?? process.env, opts.syncScript);
   // this workspace's own failures first, then the team's, each under its own heading

@@ -10,7 +10,7 @@ export const hook: Command = {
   async run(ctx) {
     // the same runner as dist/hook.js (the launcher sends hooks there: it starts faster)
     const { hookMain } = await import('../../agents/hooks/runner.js');
-    const { recordHookResult, readMemoryFull } = await import('../../agents/hooks/record.js');
-    return hookMain(ctx.args, { record: recordHookResult, readFull: readMemoryFull, stdin: ctx.io.stdin, out: ctx.io.out, err: ctx.io.err });
+    const { recordHookResult, readMemoryFull, restoreGate } = await import('../../agents/hooks/record.js');
+    return hookMain(ctx.args, { record: recordHookResult, readFull: readMemoryFull, restoreGate, stdin: ctx.io.stdin, out: ctx.io.out, err: ctx.io.err });
   },
 };

@@ -1,0 +1,260 @@
+// The copy of a workspace's gate state (core/gateState.ts) in the user's data folder:
+// ~/.failure-memory/state/<name of the workspace's real path>.json, one file per workspace, two lines:
+// the header (the exhausted approaches' heads, the events, and an HMAC-SHA256 of both lines under a
+// per-user secret kept beside it, ~/.failure-memory/state/secret, mode 0600) and the body (the
+// approaches as the gate decides from them). A reader that only compares (the pre hook) reads the
+// header line without checking it; the HMAC is checked before anything in the copy is used
+// (restored, shown), and node:crypto is loaded only then.
+//
+// What the HMAC does: a copy written or edited by anything that does not hold the secret (a script,
+// an editor, a copy of another workspace's file, a damaged disk) is refused as altered, so restoring
+// never puts text into memory that Failure Memory did not write. What it does not: the secret is a
+// file of the same user, so a program that targets Failure Memory can read it and write a copy that
+// passes; and deleting both the workspace memory and this folder leaves nothing to compare. Those
+// cases are for the pre hook's refusal of writes to these paths, and for doctor.
+
+import { closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { MAX_GATE_EVENTS, type GateEvent, type GateHead } from '../core/gateState';
+import type { Approach } from '../core/types';
+import { shortName } from './agentRuns';
+import { randomHex } from './lock';
+import { openRegularSync, readOpenSync, readRegularSync } from './regularFile';
+
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const COPY_FORMAT = 1;
+/** A copy larger than this is not read (a few hundred exhausted approaches are well under it). */
+const MAX_COPY_BYTES = 16 * 1024 * 1024;
+
+/** The folder of the copies: FAILURE_MEMORY_STATE_DIR (tests, a special setup), else ~/.failure-memory/state. */
+export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.FAILURE_MEMORY_STATE_DIR || join(homedir(), '.failure-memory', 'state');
+}
+
+/** The copy of the workspace whose real path is `workspace`. */
+export function copyFileFor(workspace: string, dir: string = stateDir()): string {
+  return join(dir, `${shortName(workspace)}.json`);
+}
+
+export interface CopyHeader {
+  v: number;
+  /** The workspace's real path (a copy of another workspace's file is refused). */
+  workspace: string;
+  updatedAt: string;
+  heads: GateHead[];
+  events: GateEvent[];
+  mac?: string;
+}
+
+export interface GateCopy {
+  header: CopyHeader;
+  approaches: Approach[];
+}
+
+export type CopyRead = { kind: 'missing' } | { kind: 'ok'; copy: GateCopy } | { kind: 'altered'; why: string };
+
+const isHead = (h: unknown): h is GateHead => Array.isArray(h) && h.length === 3 && typeof h[0] === 'string' && typeof h[1] === 'number' && typeof h[2] === 'string';
+
+function parseHeader(line: string, workspace: string): CopyHeader | undefined {
+  try {
+    const h = JSON.parse(line) as CopyHeader;
+    if (!h || h.v !== COPY_FORMAT || h.workspace !== workspace || !Array.isArray(h.heads) || !h.heads.every(isHead) || !Array.isArray(h.events)) return undefined;
+    return h;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The header alone (the heads a reader compares with memory), without checking it: one small read,
+ * no node:crypto. 'altered': there is a file, and it is not a copy of this workspace.
+ */
+export function readCopyHeader(file: string, workspace: string): CopyHeader | 'missing' | 'altered' {
+  let opened;
+  try {
+    opened = openRegularSync(file, { noFollow: true });
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'altered';
+  }
+  try {
+    const chunks: Buffer[] = [];
+    for (let at = 0; at < Math.min(opened.stat.size, MAX_COPY_BYTES); ) {
+      const buf = Buffer.allocUnsafe(Math.min(64 * 1024, opened.stat.size - at));
+      const n = readSync(opened.fd, buf, 0, buf.length, at);
+      if (n === 0) break;
+      const nl = buf.subarray(0, n).indexOf(0x0a);
+      chunks.push(buf.subarray(0, nl < 0 ? n : nl));
+      if (nl >= 0) break;
+      at += n;
+    }
+    return parseHeader(Buffer.concat(chunks).toString('utf8'), workspace) ?? 'altered';
+  } finally {
+    closeSync(opened.fd);
+  }
+}
+
+// node:crypto costs a hook a few ms to load: only a reader that uses the copy (or writes it) loads it
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, on purpose
+const crypto = () => require('node:crypto') as typeof import('node:crypto');
+
+/** The per-user secret of the HMAC; `create`: made on first use (0600 in a 0700 folder), a damaged one replaced. */
+function secret(dir: string, create: boolean): string | undefined {
+  const file = join(dir, 'secret');
+  let found: string | undefined;
+  try {
+    found = readRegularSync(file, 'utf8', { noFollow: true, maxBytes: 256 }).trim();
+  } catch (e) {
+    if (!create) return undefined;
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') rmSync(file, { force: true });
+  }
+  if (found !== undefined && /^[0-9a-f]{64}$/.test(found)) return found;
+  if (!create) return undefined;
+  if (found !== undefined) rmSync(file, { force: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const made = crypto().randomBytes(32).toString('hex');
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
+  } catch (e) {
+    // another process made it meanwhile: its secret is the one
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return secret(dir, false);
+    throw e;
+  }
+  try {
+    writeSync(fd, made);
+  } finally {
+    closeSync(fd);
+  }
+  return made;
+}
+
+const macOf = (key: string, header: CopyHeader, body: string) => crypto().createHmac('sha256', key).update(`${JSON.stringify({ ...header, mac: undefined })}\n${body}`).digest('hex');
+
+/** The copy, checked: 'altered' when its HMAC, its workspace or its shape is not what Failure Memory wrote. */
+export function readCopy(file: string, workspace: string): CopyRead {
+  let text: string;
+  try {
+    const { fd, stat } = openRegularSync(file, { noFollow: true });
+    try {
+      const buf = readOpenSync(fd, stat.size, MAX_COPY_BYTES);
+      if (!buf) return { kind: 'altered', why: 'it is too large' };
+      text = buf.toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? { kind: 'missing' } : { kind: 'altered', why: (e as Error).message };
+  }
+  const nl = text.indexOf('\n');
+  const header = parseHeader(nl < 0 ? text : text.slice(0, nl), workspace);
+  if (!header) return { kind: 'altered', why: 'it is not a copy of this workspace' };
+  const body = nl < 0 ? '' : text.slice(nl + 1).replace(/\n$/, '');
+  const key = secret(join(file, '..'), false);
+  if (!key) return { kind: 'altered', why: 'the secret that signs it is gone' };
+  const want = macOf(key, header, body);
+  if (typeof header.mac !== 'string' || header.mac.length !== want.length || !crypto().timingSafeEqual(Buffer.from(header.mac), Buffer.from(want))) {
+    return { kind: 'altered', why: 'its signature does not match' };
+  }
+  try {
+    const parsed = JSON.parse(body) as { approaches?: unknown };
+    if (!Array.isArray(parsed.approaches)) return { kind: 'altered', why: 'its body is not a list of approaches' };
+    return { kind: 'ok', copy: { header, approaches: parsed.approaches as Approach[] } };
+  } catch {
+    return { kind: 'altered', why: 'its body is not JSON' };
+  }
+}
+
+/** Writes the copy atomically (a new file renamed over it, never through a link), signed. */
+export function writeCopy(file: string, copy: GateCopy): void {
+  const dir = join(file, '..');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const key = secret(dir, true)!;
+  const header: CopyHeader = { ...copy.header, v: COPY_FORMAT, events: copy.header.events.slice(-MAX_GATE_EVENTS), mac: undefined };
+  const body = JSON.stringify({ approaches: copy.approaches });
+  header.mac = macOf(key, header, body);
+  const tmp = `${file}.${process.pid}.${randomHex(4)}.tmp`;
+  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
+  try {
+    writeSync(fd, `${JSON.stringify(header)}\n${body}\n`);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, file);
+  pruneOccasionally(dir);
+}
+
+/** Sets an altered copy aside (its bytes kept, for the user to look at), so that a new one can start. */
+export function setAside(file: string): string | undefined {
+  const target = `${file}.altered-${new Date().toISOString().replace(/:/g, '-')}`;
+  try {
+    renameSync(file, target);
+    return target;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Events already told, per audience: a small file beside the copy (not signed: hiding a notice hides only a notice). */
+export function toldFile(file: string): string {
+  return `${file.replace(/\.json$/, '')}.told.json`;
+}
+
+export type Audience = 'hook' | 'editor';
+
+export function readTold(file: string): Record<Audience, string[]> {
+  try {
+    const v = JSON.parse(readRegularSync(toldFile(file), 'utf8', { noFollow: true, maxBytes: 64 * 1024 })) as Partial<Record<Audience, unknown>>;
+    const list = (x: unknown) => (Array.isArray(x) ? x.filter((id): id is string => typeof id === 'string').slice(-100) : []);
+    return { hook: list(v.hook), editor: list(v.editor) };
+  } catch {
+    return { hook: [], editor: [] };
+  }
+}
+
+/** Marks events told to `who` (best effort: a notice told twice is better than one lost). */
+export function markTold(file: string, who: Audience, ids: readonly string[]): void {
+  if (!ids.length) return;
+  try {
+    const told = readTold(file);
+    told[who] = [...told[who], ...ids.filter(id => !told[who].includes(id))].slice(-100);
+    const tmp = `${toldFile(file)}.${process.pid}.${randomHex(4)}.tmp`;
+    const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
+    try {
+      writeSync(fd, JSON.stringify(told));
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, toldFile(file));
+  } catch {
+    // the notice comes again next time
+  }
+}
+
+const PRUNE_EVERY_MS = 24 * 60 * 60 * 1000;
+/** A copy not written for this long, of a workspace that no longer exists, is removed. */
+const ABANDONED_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** At most once a day: copies of workspaces gone for a month are removed (throwaway folders, moved projects). */
+function pruneOccasionally(dir: string, now = Date.now()): void {
+  const marker = join(dir, '.pruned');
+  try {
+    if (now - statSync(marker).mtimeMs < PRUNE_EVERY_MS) return;
+  } catch {
+    // never pruned
+  }
+  try {
+    rmSync(marker, { force: true });
+    closeSync(openSync(marker, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600));
+    for (const name of readdirSync(dir)) {
+      if (!/^[0-9a-z]+\.json$/.test(name)) continue;
+      const file = join(dir, name);
+      if (now - statSync(file).mtimeMs < ABANDONED_MS) continue;
+      const first = readRegularSync(file, 'utf8', { noFollow: true, maxBytes: MAX_COPY_BYTES }).split('\n', 1)[0];
+      const ws = (JSON.parse(first) as { workspace?: unknown }).workspace;
+      if (typeof ws === 'string' && !existsSync(ws)) for (const f of [file, toldFile(file)]) rmSync(f, { force: true });
+    }
+  } catch {
+    // housekeeping
+  }
+}
