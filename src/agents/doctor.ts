@@ -14,10 +14,11 @@ import { spawnSync } from 'node:child_process';
 import { homedir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { JSONPath, Node } from 'jsonc-parser';
+import { tamperLines, type TamperId } from './doctorTamper';
 import { HARNESSES } from './hooks';
 import { parseJsonc, splitBom, valueAt } from './jsoncEdit';
 import { HARNESS_IDS, type HarnessId } from './hooks/types';
-import { readLauncher, launcherDir } from './launcher';
+import { launcherDir, launcherTampered, readLauncher, repairLauncher, type LauncherTarget } from './launcher';
 import { targetFor } from './setup';
 import { planSetup } from './setupFiles';
 import { readRegularSync } from '../store/regularFile';
@@ -25,7 +26,7 @@ import { readRegularSync } from '../store/regularFile';
 export type DoctorStatus = 'active' | 'off' | 'check';
 
 export interface DoctorLine {
-  id: 'launcher' | HarnessId;
+  id: 'launcher' | TamperId | HarnessId;
   title: string;
   status: DoctorStatus;
   /** What was found. */
@@ -41,6 +42,8 @@ export interface DoctorOptions {
   home?: string;
   /** Run the launcher once (default true). */
   probe?: boolean;
+  /** What a launcher that is not Failure Memory's is written again for, when the one it names is gone (the CLI's own). */
+  launcher?: LauncherTarget;
 }
 
 const readText = (file: string): string | undefined => {
@@ -85,12 +88,18 @@ export function configuredHarnesses(workspace: string): HarnessId[] {
   });
 }
 
-function launcherLine(env: NodeJS.ProcessEnv, home: string, probe: boolean): DoctorLine {
+function launcherLine(env: NodeJS.ProcessEnv, home: string, probe: boolean, fallback?: LauncherTarget): DoctorLine {
   const title = 'failure-memory launcher';
   const custom = env.FAILURE_MEMORY_BIN;
+  // not Failure Memory's (replaced, edited): written again, for the install it names or this one
+  const repaired = custom ? undefined : repairLauncher(fallback, launcherDir(home));
   const state = readLauncher(launcherDir(home));
   const file = custom || state.file;
   const fix = 'run `failure-memory setup-agents` in the workspace (it writes the launcher), or open VS Code with the Failure Memory extension';
+  if (repaired && launcherTampered(repaired.before, fallback?.version)) {
+    const again = repaired.after.ours ? `written again${repaired.after.dist ? ` (→ ${repaired.after.dist})` : ''}` : 'could not be written again: no working Failure Memory to point it at';
+    return { id: 'launcher', title, status: repaired.after.ours ? 'check' : 'off', detail: `${file} was not Failure Memory's (changed or replaced: every hook could pass without a word): ${again}`, steps: repaired.after.ours ? ['look at what ran in your agent sessions: something wrote into ~/.failure-memory/bin'] : [fix] };
+  }
   if (!custom && !state.exists) return { id: 'launcher', title, status: 'off', detail: `${file} is missing: every hook says the gate is off`, steps: [fix] };
   if (!custom && !state.distOk) return { id: 'launcher', title, status: 'off', detail: `${file} points at ${state.dist ?? '?'}, which is gone`, steps: [fix] };
   if (probe) {
@@ -202,10 +211,13 @@ function harnessLine(h: HarnessId, workspace: string, env: NodeJS.ProcessEnv, ho
 export function diagnose(workspace: string, opts: DoctorOptions = {}): DoctorLine[] {
   const env = opts.env ?? process.env;
   const home = opts.home ?? homedir();
-  const launcher = launcherLine(env, home, opts.probe ?? true);
+  const launcher = launcherLine(env, home, opts.probe ?? true, opts.launcher);
   const configured = configuredHarnesses(workspace);
-  const lines: DoctorLine[] = [launcher];
+  // what was done to the gate (its state, the code cache, overrides, entries taken out), then each harness
+  const tamper = tamperLines(workspace, env, home);
+  const lines: DoctorLine[] = [launcher, ...tamper];
   for (const h of opts.harnesses ?? configured) {
+    if (tamper.some(l => l.id === h)) continue;
     const title = HARNESSES[h].title;
     if (!configured.includes(h)) {
       const t = targetFor(h);
@@ -221,13 +233,16 @@ export function diagnose(workspace: string, opts: DoctorOptions = {}): DoctorLin
 }
 
 const MARK: Record<DoctorStatus, string> = { active: '✓', off: '✗', check: '?' };
+const TAMPER_IDS: ReadonlySet<string> = new Set<TamperId>(['state', 'cache', 'env']);
+const TAMPER_WORD: Record<DoctorStatus, string> = { active: 'intact', off: 'changed behind Failure Memory\'s back', check: 'tampered with, and undone or to look at' };
 
 /** One line per entry (and one per step under it), for a person. */
 export function describeDiagnosis(lines: DoctorLine[]): string[] {
   const out: string[] = [];
   for (const l of lines) {
     const state = l.status === 'active' ? 'gate active' : l.status === 'off' ? 'gate OFF' : 'gate active once you did this';
-    out.push(`${MARK[l.status]} ${l.title}: ${l.id === 'launcher' ? (l.status === 'active' ? 'works' : 'does not work') : state} — ${l.detail}`);
+    const word = l.id === 'launcher' ? (l.status === 'active' ? 'works' : 'does not work') : TAMPER_IDS.has(l.id) ? TAMPER_WORD[l.status] : state;
+    out.push(`${MARK[l.status]} ${l.title}: ${word} — ${l.detail}`);
     for (const s of l.steps) out.push(`    step: ${s}`);
   }
   return out;

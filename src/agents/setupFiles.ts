@@ -199,6 +199,30 @@ function planScripts(workspace: string, t: ScriptsTarget, harnesses: HarnessId[]
   });
 }
 
+/**
+ * Which of a harness's entries are not in place (events, or script files): doctor tells a gate taken
+ * apart (some of ours left, or a harness set up here before) from one never set up. `any`: some of
+ * ours are there. undefined: the file cannot be read as a configuration.
+ */
+export function entriesMissing(workspace: string, harness: HarnessId): { any: boolean; missing: string[] } | undefined {
+  const t = targetFor(harness);
+  if (t.kind === 'scripts') {
+    const states = Object.keys(t.files).filter(f => !t.plain?.includes(f)).map(f => ({ f, text: readTarget(workspace, f).text }));
+    const ours = (text: string | undefined) => text !== undefined && isOurCommand(text);
+    return { any: states.some(x => ours(x.text)), missing: states.filter(x => !ours(x.text)).map(x => x.f) };
+  }
+  const { text, skip } = readTarget(workspace, t.file);
+  if (skip) return undefined;
+  if (text === undefined || !splitBom(text).body.trim()) return { any: false, missing: Object.keys(t.entries) };
+  const parsed = usable(text, t);
+  if ('skip' in parsed) return undefined;
+  const hooks = hooksOf(parsed.root);
+  const current = isObj(hooks) ? hooks : {};
+  const oursIn = (event: string) => (Array.isArray(current[event]) ? (current[event] as unknown[]).filter(entryIsOurs) : []);
+  const missing = Object.entries(t.entries).filter(([event, entries]) => JSON.stringify(oursIn(event)) !== JSON.stringify(entries)).map(([event]) => event);
+  return { any: Object.keys(current).some(event => oursIn(event).length > 0), missing };
+}
+
 export interface SetupPlanOptions {
   harnesses: HarnessId[];
   remove?: boolean;

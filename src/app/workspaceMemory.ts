@@ -120,6 +120,11 @@ export class WorkspaceMemory {
     return this.store.read();
   }
 
+  /** Memory as its files hold it, without what the gate's copy puts back (doctor, the notification's check). */
+  readAsIs(): Promise<MemoryData> {
+    return this.store.readAsIs?.() ?? this.store.read();
+  }
+
   /** Records one finished command. Redaction and parsing happen before the lock is taken. */
   async record(input: AttemptInput): Promise<RecordOutcome> {
     const attempt = prepareAttempt(input, this._settings, this.redactor, this.clock());

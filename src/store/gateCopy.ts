@@ -13,24 +13,21 @@
 // passes; and deleting both the workspace memory and this folder leaves nothing to compare. Those
 // cases are for the pre hook's refusal of writes to these paths, and for doctor.
 
-import { closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_GATE_EVENTS, type GateEvent, type GateHead } from '../core/gateState';
 import type { Approach } from '../core/types';
 import { shortName } from './agentRuns';
 import { randomHex } from './lock';
 import { openRegularSync, readOpenSync, readRegularSync } from './regularFile';
+import { hmac, sameMac, secret, stateDir } from './userSecret';
+
+export { stateDir } from './userSecret';
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const COPY_FORMAT = 1;
 /** A copy larger than this is not read (a few hundred exhausted approaches are well under it). */
 const MAX_COPY_BYTES = 16 * 1024 * 1024;
-
-/** The folder of the copies: FAILURE_MEMORY_STATE_DIR (tests, a special setup), else ~/.failure-memory/state. */
-export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.FAILURE_MEMORY_STATE_DIR || join(homedir(), '.failure-memory', 'state');
-}
 
 /** The copy of the workspace whose real path is `workspace`. */
 export function copyFileFor(workspace: string, dir: string = stateDir()): string {
@@ -67,8 +64,10 @@ function parseHeader(line: string, workspace: string): CopyHeader | undefined {
 }
 
 /**
- * The header alone (the heads a reader compares with memory), without checking it: one small read,
- * no node:crypto. 'altered': there is a file, and it is not a copy of this workspace.
+ * The header alone (the heads a reader compares with memory): one small read, and no node:crypto
+ * while the file is the one Failure Memory last wrote or checked (its identity, kept beside it in
+ * `<copy>.seen`); a copy changed since then is checked first. 'altered': it is not a copy of this
+ * workspace that Failure Memory signed.
  */
 export function readCopyHeader(file: string, workspace: string): CopyHeader | 'missing' | 'altered' {
   let opened;
@@ -77,6 +76,7 @@ export function readCopyHeader(file: string, workspace: string): CopyHeader | 'm
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'altered';
   }
+  let line: string;
   try {
     const chunks: Buffer[] = [];
     for (let at = 0; at < Math.min(opened.stat.size, MAX_COPY_BYTES); ) {
@@ -88,48 +88,50 @@ export function readCopyHeader(file: string, workspace: string): CopyHeader | 'm
       if (nl >= 0) break;
       at += n;
     }
-    return parseHeader(Buffer.concat(chunks).toString('utf8'), workspace) ?? 'altered';
+    line = Buffer.concat(chunks).toString('utf8');
   } finally {
     closeSync(opened.fd);
   }
+  const header = parseHeader(line, workspace);
+  if (!header) return 'altered';
+  if (seenKey(opened.stat) === readSeen(file)) return header;
+  // changed since Failure Memory last wrote or checked it: checked now, remembered when good
+  const checked = readCopy(file, workspace);
+  if (checked.kind !== 'ok') return checked.kind === 'missing' ? 'missing' : 'altered';
+  noteSeen(file);
+  return checked.copy.header;
 }
 
-// node:crypto costs a hook a few ms to load: only a reader that uses the copy (or writes it) loads it
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, on purpose
-const crypto = () => require('node:crypto') as typeof import('node:crypto');
+/** The identity of one version of the copy (a rewrite renames a new file in; an edit changes size or times). */
+const seenKey = (st: Stats) => `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+const seenFile = (file: string) => `${file.replace(/\.json$/, '')}.seen`;
 
-/** The per-user secret of the HMAC; `create`: made on first use (0600 in a 0700 folder), a damaged one replaced. */
-function secret(dir: string, create: boolean): string | undefined {
-  const file = join(dir, 'secret');
-  let found: string | undefined;
+function readSeen(file: string): string | undefined {
   try {
-    found = readRegularSync(file, 'utf8', { noFollow: true, maxBytes: 256 }).trim();
-  } catch (e) {
-    if (!create) return undefined;
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') rmSync(file, { force: true });
+    return readRegularSync(seenFile(file), 'utf8', { noFollow: true, maxBytes: 256 });
+  } catch {
+    return undefined;
   }
-  if (found !== undefined && /^[0-9a-f]{64}$/.test(found)) return found;
-  if (!create) return undefined;
-  if (found !== undefined) rmSync(file, { force: true });
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const made = crypto().randomBytes(32).toString('hex');
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
-  } catch (e) {
-    // another process made it meanwhile: its secret is the one
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return secret(dir, false);
-    throw e;
-  }
-  try {
-    writeSync(fd, made);
-  } finally {
-    closeSync(fd);
-  }
-  return made;
 }
 
-const macOf = (key: string, header: CopyHeader, body: string) => crypto().createHmac('sha256', key).update(`${JSON.stringify({ ...header, mac: undefined })}\n${body}`).digest('hex');
+/** Remembers the copy as it is now as checked (written or verified by Failure Memory). Best effort. */
+function noteSeen(file: string): void {
+  try {
+    const st = lstatSync(file);
+    const tmp = `${seenFile(file)}.${process.pid}.${randomHex(4)}.tmp`;
+    const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
+    try {
+      writeSync(fd, seenKey(st));
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, seenFile(file));
+  } catch {
+    // the next reader checks it again
+  }
+}
+
+const macOf = (key: string, header: CopyHeader, body: string) => hmac(key, `${JSON.stringify({ ...header, mac: undefined })}\n${body}`);
 
 /** The copy, checked: 'altered' when its HMAC, its workspace or its shape is not what Failure Memory wrote. */
 export function readCopy(file: string, workspace: string): CopyRead {
@@ -153,7 +155,7 @@ export function readCopy(file: string, workspace: string): CopyRead {
   const key = secret(join(file, '..'), false);
   if (!key) return { kind: 'altered', why: 'the secret that signs it is gone' };
   const want = macOf(key, header, body);
-  if (typeof header.mac !== 'string' || header.mac.length !== want.length || !crypto().timingSafeEqual(Buffer.from(header.mac), Buffer.from(want))) {
+  if (!sameMac(header.mac, want)) {
     return { kind: 'altered', why: 'its signature does not match' };
   }
   try {
@@ -181,6 +183,7 @@ export function writeCopy(file: string, copy: GateCopy): void {
     closeSync(fd);
   }
   renameSync(tmp, file);
+  noteSeen(file);
   pruneOccasionally(dir);
 }
 
@@ -231,6 +234,43 @@ export function markTold(file: string, who: Audience, ids: readonly string[]): v
   }
 }
 
+/** Which harnesses setup-agents (or the extension) set up in the workspace, and when: doctor tells a removal from a never. */
+export function setupFile(file: string): string {
+  return `${file.replace(/\.json$/, '')}.setup.json`;
+}
+
+export function readSetupRecord(file: string): Record<string, string> {
+  try {
+    const v = JSON.parse(readRegularSync(setupFile(file), 'utf8', { noFollow: true, maxBytes: 64 * 1024 })) as unknown;
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return {};
+    return Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  } catch {
+    return {};
+  }
+}
+
+/** Notes harnesses set up (or, `removed`, taken out by the user) in the workspace. Best effort. */
+export function writeSetupRecord(file: string, harnesses: readonly string[], removed = false): void {
+  try {
+    const record = readSetupRecord(file);
+    for (const h of harnesses) {
+      if (removed) delete record[h];
+      else record[h] = new Date().toISOString();
+    }
+    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
+    const tmp = `${setupFile(file)}.${process.pid}.${randomHex(4)}.tmp`;
+    const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
+    try {
+      writeSync(fd, JSON.stringify(record));
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, setupFile(file));
+  } catch {
+    // doctor then cannot tell a removal from a harness never set up: it still sees partial removals
+  }
+}
+
 const PRUNE_EVERY_MS = 24 * 60 * 60 * 1000;
 /** A copy not written for this long, of a workspace that no longer exists, is removed. */
 const ABANDONED_MS = 30 * 24 * 60 * 60 * 1000;
@@ -252,7 +292,7 @@ function pruneOccasionally(dir: string, now = Date.now()): void {
       if (now - statSync(file).mtimeMs < ABANDONED_MS) continue;
       const first = readRegularSync(file, 'utf8', { noFollow: true, maxBytes: MAX_COPY_BYTES }).split('\n', 1)[0];
       const ws = (JSON.parse(first) as { workspace?: unknown }).workspace;
-      if (typeof ws === 'string' && !existsSync(ws)) for (const f of [file, toldFile(file)]) rmSync(f, { force: true });
+      if (typeof ws === 'string' && !existsSync(ws)) for (const f of [file, toldFile(file), setupFile(file), seenFile(file)]) rmSync(f, { force: true });
     }
   } catch {
     // housekeeping

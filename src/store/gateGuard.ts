@@ -8,7 +8,7 @@
 import { realpathSync } from 'node:fs';
 import { describeLoss, gateHeadOf, gateHeads, heldHeads, lostFrom, restoreInto, sameHeads, slimApproach, exhaustedOf, type GateEvent, type GateHead, type HeldHead } from '../core/gateState';
 import { emptyMemory, type Approach, type MemoryData } from '../core/types';
-import { copyFileFor, readCopy, readCopyHeader, setAside, stateDir, writeCopy, type CopyHeader, type GateCopy } from './gateCopy';
+import { copyFileFor, readCopy, readCopyHeader, setAside, stateDir, writeCopy, writeSetupRecord, type CopyHeader, type GateCopy } from './gateCopy';
 import { randomHex } from './lock';
 
 export interface GateGuardOptions {
@@ -30,6 +30,14 @@ export function realWorkspace(path: string): string {
   } catch {
     return path;
   }
+}
+
+/** Notes the harnesses set up in a workspace (or taken out by the user): doctor tells their entries' removal later. */
+export function recordSetup(workspace: string, harnesses: readonly string[], removed = false, dir: string = stateDir()): void {
+  const file = copyFileFor(realWorkspace(workspace), dir);
+  writeSetupRecord(file, harnesses, removed);
+  // a copy from now on, even an empty one: its absence later says it was deleted
+  if (!removed) new GateGuard({ workspace, via: 'setup', dir }).ensure();
 }
 
 export class GateGuard {
@@ -66,6 +74,8 @@ export class GateGuard {
     const read = readCopy(this.file, this.workspace);
     if (read.kind !== 'ok') return undefined;
     const keys = new Set(lost.map(l => l[0]));
+    // said from memory as it was found, before anything is put back
+    const said = what ?? describeLoss(data, lost);
     const target = data ?? emptyMemory();
     const restored = restoreInto(target, read.copy.approaches.filter(a => keys.has(a.key)));
     if (!restored.length) return undefined;
@@ -74,7 +84,7 @@ export class GateGuard {
       at: new Date().toISOString(),
       kind: 'restored',
       approaches: restored.map(a => ({ key: a.key, label: a.label })),
-      what: what ?? describeLoss(data, lost),
+      what: said,
       ...(this.opts.by ? { by: this.opts.by.slice(0, 2000) } : {}),
       via: this.opts.via,
     };
@@ -88,6 +98,11 @@ export class GateGuard {
     this.pending.push(r.event);
     this.opts.onWarning?.(`the workspace memory had lost exhausted approaches (${r.event.what}); they were restored from the copy in ${this.file}.`);
     return r.data;
+  }
+
+  /** Writes an empty copy where there is none (memory's writes fill it). */
+  ensure(): void {
+    if (this.header() === 'missing') this.change(copy => copy);
   }
 
   /** Under the lock, before memory.json becomes `next`: the copy first drops what `next` no longer has exhausted. */

@@ -92,6 +92,10 @@ export interface MemoryStorePort {
   readFor?(keys: readonly string[]): Promise<MemoryData>;
   /** One approach as it stands, for a hook about to record a run of it (see JournalStore.readApproach). */
   readApproach?(key: string): Promise<{ approach: Approach | undefined }>;
+  /** The gate's copy of this memory (absent: none; an in-memory store). */
+  readonly gate?: GateGuard;
+  /** Memory as its files hold it, without what the gate's copy puts back (read() gives that). */
+  readAsIs?(): Promise<MemoryData>;
   /** Appends a record to the journal (a hook's write); absent: update() is used. See MemoryStore.appendRecord. */
   appendRecord?<T>(
     record: JournalRecord,
@@ -146,6 +150,11 @@ export class MemoryStore implements MemoryStorePort {
     // the journal first: a fold landing between the two reads is then seen in memory.json, marked folded
     const journal = await readJournal(this.dir);
     return this.guarded(this.overlay(await this.readBase(), journal));
+  }
+
+  async readAsIs(): Promise<MemoryData> {
+    const journal = await readJournal(this.dir);
+    return this.overlay(await this.readBase(), journal);
   }
 
   /**

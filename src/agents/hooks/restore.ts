@@ -5,10 +5,11 @@
 // Events the user has not heard of in a hook yet are said in the next answer that can say them.
 // The usual case costs one small read: the copy's header, compared with what the hook read already.
 
+import { existsSync } from 'node:fs';
 import { eventSentence, heldHeads, lostFrom, type GateEvent, type GateHead, type HeldHead } from '../../core/gateState';
 import type { MemoryData } from '../../core/types';
 import { GateGuard } from '../../store/gateGuard';
-import { markTold, readCopy, readTold } from '../../store/gateCopy';
+import { markTold, readCopy, readTold, setupFile } from '../../store/gateCopy';
 import { cloneJson } from '../../store/frozen';
 import { noteForUser } from './notices';
 
@@ -30,6 +31,8 @@ export interface LostGate {
 export async function lostGate(workspace: string, knownHeld: () => Map<string, HeldHead> | undefined, read: () => Promise<MemoryData>, via: string): Promise<LostGate | undefined> {
   const guard = new GateGuard({ workspace, via });
   const header = guard.header();
+  if (header === 'altered') noteForUser(`The copy of the gate's state (${guard.file}) was changed outside Failure Memory: it is not used, so exhausted approaches lost from the workspace memory cannot be restored. Run \`failure-memory doctor\`.`);
+  if (header === 'missing' && existsSync(setupFile(guard.file))) noteForUser(`The copy of the gate's state (${guard.file}) was deleted: exhausted approaches lost from the workspace memory cannot be restored. Run \`failure-memory doctor\`.`);
   if (typeof header === 'string' || !header.heads.length) return undefined;
   const held = knownHeld();
   let lost: GateHead[] = held ? lostFrom(header.heads, key => held.get(key)) : [];

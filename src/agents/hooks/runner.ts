@@ -27,7 +27,8 @@ import { claimCall } from './callOnce';
 import { editsOf, patchApplies, patchFiles } from './edits';
 import { editCall, editRefusal, protectedFor } from './protect';
 import type { HookEdits, HookRecord } from './record';
-import { replyWithNotes } from './notices';
+import { noteForUser, replyWithNotes } from './notices';
+import { launcherTampered, repairLauncher, type LauncherTarget } from '../launcher';
 import { keepRestored, lostGate, tellEvents, type RestoreGate } from './restore';
 import { refreshRules } from './rules';
 import { expectTerminalRun, handTerminalOutput, waitForTerminalRecords } from './terminalHandoff';
@@ -125,6 +126,11 @@ export interface HookRunOptions {
   gitState?: (workspace: string) => Promise<GitState | undefined>;
   /** Writes back what memory lost behind Failure Memory's back (the same bundle, loaded only then). */
   restoreGate?: RestoreGate;
+  /**
+   * This hook's own install (the built bundles give it): at session start, a launcher that is not
+   * Failure Memory's is written again (for the install it names, else this one) and the user told.
+   */
+  launcher?: LauncherTarget;
   /** The background team sync's script; default dist/team-sync.js beside this bundle. */
   syncScript?: string;
 }
@@ -447,6 +453,7 @@ async function context(input: HookInput, answer: (a: HookAnswer) => HookReply, a
   if (!adapter.nativeEvents[ev]) return answer({ kind: 'none' });
   const where = locate(input.root, input.root ? undefined : input.cwd);
   if (typeof where === 'string') return failOpen(adapter, ev, payload, where);
+  if (ev === 'session-start' && opts.launcher) launcherAtStart(opts.launcher);
   const ws = loadWorkspaceSettings(where.workspace);
   const via = `hook:${adapter.id} ${ev}`;
   let data = await readMemory(where.workspace, opts.readFull);
@@ -462,6 +469,16 @@ async function context(input: HookInput, answer: (a: HookAnswer) => HookReply, a
   const rules = adapter.rulesFile;
   if (rules) refreshRules(where.workspace, rules, text);
   return answer(text ? { kind: 'context', text } : { kind: 'none' });
+}
+
+/** A launcher that is not Failure Memory's, written again at session start, and said. */
+function launcherAtStart(own: LauncherTarget): void {
+  try {
+    const r = repairLauncher(own);
+    if (r && launcherTampered(r.before, own.version)) noteForUser(`The failure-memory launcher (${r.before.file}) was not Failure Memory's: something changed or replaced it, and every hook could have passed without a word. ${r.after.ours ? 'It was written again.' : 'It could not be written again: run `failure-memory setup-agents`.'}`);
+  } catch {
+    // doctor says it
+  }
 }
 
 /** Reads stdin to the end (bounded: a hook payload with a huge tool output is cut to its tail). */

@@ -1,4 +1,6 @@
+import { cliLauncherTarget } from '../../agents/cliLauncher';
 import { describeDiagnosis, diagnose } from '../../agents/doctor';
+import { VERSION } from '../version';
 import { parseHarnessList } from '../../agents/setup';
 import { HARNESS_IDS, type HarnessId } from '../../agents/hooks/types';
 import { UsageError, type Command } from '../types';
@@ -17,8 +19,8 @@ export const doctor: Command = {
     } catch (e) {
       throw new UsageError((e as Error).message);
     }
-    const lines = diagnose(ctx.workspace, { harnesses });
-    const none = lines.length === 1 ? [`No agent gates are set up in ${ctx.workspace}: run \`failure-memory setup-agents\`.`] : [];
+    const lines = diagnose(ctx.workspace, { harnesses, launcher: cliLauncherTarget(VERSION) });
+    const none = !lines.some(l => (HARNESS_IDS as readonly string[]).includes(l.id)) ? [`No agent gates are set up in ${ctx.workspace}: run \`failure-memory setup-agents\`.`] : [];
     ctx.print([`Agent gates in ${ctx.workspace}:`, ...describeDiagnosis(lines).map(l => `  ${l}`), ...none].join('\n'), { workspace: ctx.workspace, gates: lines });
     return lines.some(l => l.status === 'off') || none.length ? 1 : 0;
   },

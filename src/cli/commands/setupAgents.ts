@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { recordSetup } from '../../store/gateGuard';
 import { memoryDirFor } from '../../store/paths';
 import { cliLauncherTarget } from '../../agents/cliLauncher';
 import { diagnose, describeDiagnosis } from '../../agents/doctor';
@@ -76,10 +77,12 @@ export const setupAgents: Command = {
       }
     }
     if (!dry && !remove) markWorkspace(ctx.workspace);
+    // which gates the user set up here (or took out): doctor tells a later removal from a never
+    if (!dry) recordSetup(ctx.workspace, harnesses.filter(h => changes.some(c => c.harnesses.includes(h) && c.action !== 'skip')), remove);
     const lines = describeChanges(changes, remove).map(l => `  ${l}`);
     const launcher = dry || remove ? undefined : launcherLine();
     if (launcher) lines.push(`  ${launcher.line}`);
-    const diagnosis = dry || remove ? [] : diagnose(ctx.workspace, { harnesses });
+    const diagnosis = dry || remove ? [] : diagnose(ctx.workspace, { harnesses, launcher: cliLauncherTarget(VERSION) });
     const steps = describeDiagnosis(diagnosis).filter(l => !l.startsWith('✓'));
     ctx.print(
       [`${dry ? 'Would' : remove ? 'Removed from' : 'Set up in'} ${ctx.workspace}:`, ...lines, ...(steps.length ? ['Still to do (failure-memory doctor checks again):', ...steps.map(l => `  ${l}`)] : [])].join('\n'),
