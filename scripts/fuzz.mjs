@@ -4,6 +4,6 @@
 import { spawnSync } from 'node:child_process';
 
 const runs = process.env.FM_FUZZ_RUNS || '25000';
-const files = ['test/unit/property.test.ts', 'test/integration/storeFaults.test.ts'];
+const files = ['test/unit/property.test.ts', 'test/unit/fastPathProperty.test.ts', 'test/integration/storeFaults.test.ts'];
 const r = spawnSync(process.execPath, ['scripts/run-tests.mjs', 'integration', ...files], { stdio: 'inherit', env: { ...process.env, FM_FUZZ_RUNS: runs } });
 process.exit(r.status ?? 1);

@@ -41,8 +41,8 @@ function memoryAsIs(workspace: string): MemoryData | null | undefined {
   }
 }
 
-/** The copy of the gate's state: intact, restored after a loss, altered or gone. */
-function stateLine(workspace: string): TamperLine {
+/** The copy of the gate's state: intact, restored after a loss, altered or gone (nothing to say: no line). */
+function stateLine(workspace: string): TamperLine | undefined {
   const title = "gate state (its copy in the user's data folder)";
   const guard = new GateGuard({ workspace, via: 'doctor' });
   const data = memoryAsIs(workspace);
@@ -51,7 +51,7 @@ function stateLine(workspace: string): TamperLine {
   if (read.kind === 'missing') {
     return exhausted
       ? { id: 'state', title, status: 'check', detail: `no copy in ${guard.file}, although memory has ${exhausted} exhausted approach(es): it was deleted, or memory predates it`, steps: ['the next write of memory makes it (run a command, or `failure-memory learn`); if memory was not just upgraded, something removed it'] }
-      : { id: 'state', title, status: 'active', detail: `no exhausted approach to keep (${guard.file} is written when one is)`, steps: [] };
+      : undefined;
   }
   if (read.kind === 'altered') {
     return { id: 'state', title, status: 'off', detail: `${guard.file} was changed outside Failure Memory (${read.why}): it is not used`, steps: ['the next write of memory sets it aside and starts a new copy from memory; check what else was changed (memory itself, the harness configuration)'] };
@@ -61,6 +61,7 @@ function stateLine(workspace: string): TamperLine {
   if (lost.length) {
     return { id: 'state', title, status: 'check', detail: `memory lacks ${lost.length} exhausted approach(es) the copy holds (${lost.map(l => l[0].replace(/^.*?::/, '')).join(', ')}): every read puts them back, the next write keeps them`, steps: events };
   }
+  if (!read.copy.header.heads.length && !events.length) return undefined;
   const detail = `${read.copy.header.heads.length} exhausted approach(es) in a signed copy, equal to memory`;
   return events.length ? { id: 'state', title, status: 'check', detail: `${detail}; what was done to it:`, steps: events } : { id: 'state', title, status: 'active', detail, steps: [] };
 }

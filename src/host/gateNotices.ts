@@ -58,12 +58,11 @@ export class GateNotices extends Disposable {
   private async show(f: FolderMemory, e: GateEvent): Promise<void> {
     this.log.warn('gate', `${f.folder.name}: ${eventSentence(e)} (found by ${e.via})`);
     this.log.event('gateTampered', { folder: f.folder.uri.fsPath, kind: e.kind, approaches: e.approaches.map(a => a.key), via: e.via, by: e.by ?? null });
-    const text = plainText(`Failure Memory (${f.folder.name}): ${eventSentence(e)}`, 900);
     if (e.kind !== 'restored') {
-      void vscode.window.showWarningMessage(text);
+      void vscode.window.showWarningMessage(plainText(`Failure Memory (${f.folder.name}): ${eventSentence(e)}`, 900));
       return;
     }
-    const choice = await vscode.window.showWarningMessage(text, 'Restore', 'Keep');
+    const choice = await vscode.window.showWarningMessage(plainText(`Failure Memory (${f.folder.name}): ${eventSentence(e)}`, 900), 'Restore', 'Keep');
     if (choice !== 'Keep') return;
     await this.registry.write(f, m => keepChange(m, e));
     this.log.info('gate', `${f.folder.name}: the user kept the change; resolved ${e.approaches.map(a => a.label).join(', ')}`);
