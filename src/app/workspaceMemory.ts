@@ -168,7 +168,7 @@ export class WorkspaceMemory {
     const run = await recordRun(attempt, found, { workspace: this.workspaceFolder, store, settings: this._settings, redact: t => this.redact(t), git: this.git, tell: this.team ? 'exact' : 'view' });
     if (!run?.outcome) return undefined;
     // the journal is long enough: fold it into memory.json now (the run is safe in the journal either way)
-    if (run.fold) await this.store.update(() => undefined).catch(() => undefined);
+    if (run.fold) await (this.store.foldJournal ? this.store.foldJournal() : this.store.update(() => undefined)).catch(() => undefined);
     if (run.journaled) await this.tellTeam(run.outcome);
     else await this.team?.afterRecord(run.outcome);
     return run.outcome;

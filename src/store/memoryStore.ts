@@ -20,7 +20,7 @@ import { cloneJson, deepFreeze } from './frozen';
 import { MEMORY_FILE_NAME, migrateMemory } from './memorySchema';
 import { fsError, StoreError } from './storeError';
 import { errnoCode, type HeldLock, type LockClock } from './lock';
-import { journalFile, journalFrom, journalKey, MAX_JOURNAL_BYTES, type Appended, type JournalRead } from './journal';
+import { FOLD_BYTES, FOLD_RECORDS, journalFile, journalFrom, journalKey, MAX_JOURNAL_BYTES, type Appended, type JournalRead } from './journal';
 import { indexText, INDEX_FILE_NAME, serializeMemory, type SerializedMemory } from './memoryIndex';
 import { FolderLock } from './folderLock';
 import { JournalStore, type RecordEffect } from './journalStore';
@@ -96,6 +96,8 @@ export interface MemoryStorePort {
   readonly gate?: GateGuard;
   /** Memory as its files hold it, without what the gate's copy puts back (read() gives that). */
   readAsIs?(): Promise<MemoryData>;
+  /** Folds a long journal into memory.json unless another writer just did (see MemoryStore.foldJournal); absent: update(). */
+  foldJournal?(): Promise<boolean>;
   /** Appends a record to the journal (a hook's write); absent: update() is used. See MemoryStore.appendRecord. */
   appendRecord?<T>(
     record: JournalRecord,
@@ -256,6 +258,24 @@ export class MemoryStore implements MemoryStorePort {
       db.data.updatedAt = new Date().toISOString();
       await db.write();
       return result;
+    });
+  }
+
+  /**
+   * Folds the journal into memory.json when it is still long once the lock is taken (FOLD_RECORDS runs
+   * or FOLD_BYTES): of the hooks that each saw it long after their own append, the first folds and the
+   * others find it short and write nothing (each would otherwise rewrite the whole memory in turn,
+   * under the lock every other hook waits for). True when it wrote.
+   */
+  async foldJournal(): Promise<boolean> {
+    return this.lock.locked(async lock => {
+      const journal = await readJournal(this.dir);
+      if (journal.kind === 'ok' && journal.contents.entries.length < FOLD_RECORDS && journal.contents.bytes < FOLD_BYTES) return false;
+      if (journal.kind === 'missing') return false;
+      const db = await this.openDb(lock);
+      db.data.updatedAt = new Date().toISOString();
+      await db.write();
+      return true;
     });
   }
 

@@ -197,7 +197,9 @@ describe('the written command, run as a harness runs it', { skip: !existsSync(CL
     const first = JSON.parse(run().stdout);
     assert.equal(first.launcher.action, 'written');
     const file = join(home, '.failure-memory', 'bin', 'failure-memory');
-    assert.deepEqual(readLauncher(join(home, '.failure-memory', 'bin')), { file, exists: true, dist: DIST, distOk: true });
+    const written = readLauncher(join(home, '.failure-memory', 'bin'));
+    assert.deepEqual({ ...written, target: undefined }, { file, exists: true, dist: DIST, distOk: true, ours: true, target: undefined }, 'exactly what Failure Memory writes');
+    assert.equal(written.target?.node, process.execPath);
     assert.equal(JSON.parse(run().stdout).launcher.action, 'unchanged');
     // the extension's launcher (another dist that works) is kept: the extension keeps it current
     const other = tmp('fm-setup-launch-ext-');

@@ -12,6 +12,7 @@ import { loadWorkspaceSettings } from '../../app/settings';
 import { recordRun } from '../../app/recordRun';
 import { FolderLock } from '../../store/folderLock';
 import { GateGuard } from '../../store/gateGuard';
+import { FOLD_BYTES, FOLD_RECORDS, readJournalSync } from '../../store/journal';
 import { JournalStore } from '../../store/journalStore';
 import { MEMORY_FILE_NAME } from '../../store/memorySchema';
 import { memoryDirFor } from '../../store/paths';
@@ -22,6 +23,12 @@ export interface QuickRecordFallback {
   full: (r: HookRecord) => Promise<void>;
   /** The record bundle's fold of the journal into memory.json. */
   fold: (workspace: string, via?: string) => Promise<void>;
+}
+
+/** The journal still holds a fold's worth (another hook's fold since this run's append leaves it short or gone). */
+function journalStillLong(dir: string): boolean {
+  const j = readJournalSync(dir);
+  return j.kind === 'ok' && (j.contents.entries.length >= FOLD_RECORDS || j.contents.bytes >= FOLD_BYTES);
 }
 
 export async function quickRecord(r: HookRecord, fallback: QuickRecordFallback): Promise<void> {
@@ -38,6 +45,7 @@ export async function quickRecord(r: HookRecord, fallback: QuickRecordFallback):
   const store = new JournalStore(new FolderLock(dir, join(dir, MEMORY_FILE_NAME), { root: r.workspace, onWarning: () => undefined }), redact, gate);
   const run = await recordRun(attempt, extractLearnings(attempt.output), { workspace: r.workspace, store, settings: settings.engine, redact, git: { sync: true }, tell: 'nothing' });
   if (!run) return fallback.full(r);
-  // the journal is long enough: fold it into memory.json now (the run is safe in the journal either way)
-  if (run.fold) await fallback.fold(r.workspace, r.via).catch(() => undefined);
+  // the journal is long enough: fold it into memory.json now (the run is safe in the journal either way),
+  // unless another hook already did: the store's bundle is loaded only to fold a journal still long
+  if (run.fold && journalStillLong(dir)) await fallback.fold(r.workspace, r.via).catch(() => undefined);
 }

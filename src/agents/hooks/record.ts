@@ -11,6 +11,8 @@ import { MemoryStore } from '../../store/memoryStore';
 import { memoryDirFor } from '../../store/paths';
 import { TeamLocal } from '../../store/team/teamLink';
 import { openWorkspaceMemory } from '../../app/openMemory';
+import { loadWorkspaceSettings } from '../../app/settings';
+import { createRedactor } from '../../core/text/redact';
 import { warmUpRecording } from './warmUp';
 
 export interface HookRecord {
@@ -34,10 +36,10 @@ export async function recordHookResult(r: HookRecord): Promise<void> {
   await memory.record({ command: r.command, cwd: r.cwd, exitCode: r.exitCode, output: r.output, source: 'agent' });
 }
 
-/** Folds the journal into memory.json (a full write that changes nothing else). */
+/** Folds the journal into memory.json (a full write that changes nothing else), unless another hook just did. */
 export async function foldJournal(workspace: string, via = 'hook'): Promise<void> {
-  const { memory } = openWorkspaceMemory({ workspace, onWarning: () => undefined, team: false, gate: { via } });
-  await memory.store.update(() => undefined);
+  const redactor = createRedactor(loadWorkspaceSettings(workspace).engine.extraRedactionPatterns);
+  await new MemoryStore(memoryDirFor(workspace), { onWarning: () => undefined, cache: false, gate: { via }, redact: t => redactor.redact(t).text }).foldJournal();
 }
 
 /**
