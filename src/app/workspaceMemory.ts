@@ -4,7 +4,7 @@
 import { approachKey, normalizeCwd } from '../core/approach';
 import { addLearnings, extractLearnings } from '../core/learnings';
 import { applyRun, type RunOutcome, type RunRecord } from '../core/journal';
-import { checkCommand, type CheckResult } from '../core/rules/check';
+import type { CheckResult } from '../core/rules/check';
 import { mergeSettings } from '../core/config';
 import { addDecision } from '../core/rules/decisions';
 import { addEdits, addStart, editPath, type EditInput } from '../core/rules/edits';
@@ -40,10 +40,10 @@ import {
 import { buildBrief } from '../core/prompts/brief';
 import { readGitState, type GitOptions } from '../store/gitContext';
 import { MemoryStore, memoryDirFor, type MemoryStorePort, type StoreOptions } from '../store/memoryStore';
-import type { TeamCheck } from '../core/rules/team';
 import type { TeamLink } from '../store/team/teamMemory';
 import { VectorStore } from '../store/vectorStore';
 import { addGitContext, recordRun } from './recordRun';
+import { decideGate, type GateAnswer, type GateCheck } from './gate';
 
 export interface WorkspaceMemoryOptions extends StoreOptions {
   settings?: Partial<EngineSettings>;
@@ -181,19 +181,21 @@ export class WorkspaceMemory {
   }
 
   /**
-   * May this command run? Local memory decides; the cached team view (never the network) adds `team`.
-   * A deny is only given after git confirms nothing changed since the last failure (one bounded `git status`,
-   * only then): an edit no hook reported must never be denied as "nothing changed".
+   * May this command run? The gate's one decision (./gate.ts): local memory decides, the cached team view
+   * (never the network) adds `team`, and a deny is only given after git confirms nothing changed since the
+   * last failure (one bounded `git status`, only then): an edit no hook reported must never be denied as
+   * "nothing changed". The deciding step's check; `gate` has every step.
    */
-  async check(command: string, cwd?: string, opts: { gitNow?: GitState } = {}): Promise<CheckResult & { team?: TeamCheck }> {
+  async check(command: string, cwd?: string): Promise<GateCheck> {
+    return (await this.gate(command, cwd)).check;
+  }
+
+  /** The gate's whole answer for a command line (every step it judged). */
+  async gate(command: string, cwd?: string): Promise<GateAnswer> {
     const data = await this.store.read();
-    const redacted = this.redact(command);
-    let c = checkCommand(data, redacted, cwd, this._settings, this.clock(), opts.gitNow);
-    if (c.policyDecision === 'deny' && !opts.gitNow && this.git !== false && lastFailureGit(data.approaches[c.key])) {
-      const gitNow = await readGitState(this.workspaceFolder, this.git).catch(() => undefined);
-      if (gitNow) c = checkCommand(data, redacted, cwd, this._settings, this.clock(), gitNow);
-    }
-    return this.team ? this.team.mergeCheck(c, data.approaches[c.key]) : c;
+    const team = this.team ? await this.team.merger() : undefined;
+    const view = { data, settings: this._settings, redact: (t: string) => this.redact(t), now: this.clock() };
+    return decideGate(command, cwd, view, { ...(team ? { team } : {}), ...(this.git !== false ? { git: () => this.gitState() } : {}) });
   }
 
   /** The workspace's git state now (bounded; undefined without git, or when git context is off). */
@@ -372,13 +374,6 @@ export class WorkspaceMemory {
     // the recall vectors are derived from the memory: forgetting it forgets them too
     await new VectorStore(this.store.dir).clear();
   }
-}
-
-/** The git state recorded with an approach's last failure, when there is one. */
-function lastFailureGit(a: Approach | undefined): GitState | undefined {
-  const ledger = a?.ledger ?? [];
-  for (let i = ledger.length - 1; i >= 0; i--) if (ledger[i].outcome === 'failure') return ledger[i].git;
-  return undefined;
 }
 
 /** The approach a reflection is about by default: the most recently failed exhausted or failing one. */

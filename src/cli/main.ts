@@ -12,6 +12,9 @@ import { StoreError } from '../store/memoryStore';
 import { TeamMemory } from '../store/team';
 import { openWorkspaceMemory, type OpenedMemory } from '../app/openMemory';
 import { COMMANDS } from './commands';
+import { agentCliRefusal } from '../agents/hooks/witness';
+import { agentGatesSetUp } from '../agents/hooks/protect';
+import { memoryDirFor } from '../store/paths';
 import { UsageError, type Command, type Context, type Io, type OptionSpec } from './types';
 
 export { VERSION } from './version';
@@ -151,6 +154,11 @@ export async function main(argv: string[], given: Io = defaultIo): Promise<numbe
   if (command.raw) io = { ...io, out: given.out };
   try {
     const ctx = createContext(command, values, io, args);
+    const byAgent = agentCliRefusal(command.name, values.remove === true, memoryDirFor(ctx.workspace), () => agentGatesSetUp(ctx.workspace));
+    if (byAgent) {
+      io.err(`${byAgent}\n`);
+      return 1;
+    }
     return await command.run(ctx);
   } catch (e) {
     if (e instanceof UsageError) {

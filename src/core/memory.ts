@@ -178,12 +178,20 @@ function judgeOutcome(command: string, exitCode: number | null | undefined, read
 
 /**
  * A success the agent reported itself where its harness's hooks see its runs: it does not clear the
- * approach's failures (an agent cannot clear its own block); it is kept as unknown, with the reason.
+ * approach's failures (an agent cannot clear its own block), nor does a failure it reports of an
+ * exhausted approach change that approach's error; either is kept as unknown, with the reason.
  * Mutates `attempt`; true when it did.
  */
 export function distrustReportedSuccess(data: MemoryData, attempt: Attempt): boolean {
-  if (attempt.source !== 'reported' || attempt.outcome !== 'success') return false;
+  if (attempt.source !== 'reported') return false;
   const a = approachOf(data, attempt.key);
+  // a failure it reports of an exhausted approach would be its newest error: "the error changed" would let it run again
+  if (attempt.outcome === 'failure' && a?.status === 'exhausted') {
+    attempt.outcome = 'unknown';
+    attempt.note = 'a failure the agent reported itself of an exhausted approach: only a run its harness or the terminal saw changes its error';
+    return true;
+  }
+  if (attempt.outcome !== 'success') return false;
   if (!a || (a.failures === 0 && a.status !== 'exhausted')) return false;
   attempt.outcome = 'unknown';
   attempt.note = 'a success the agent reported itself: only a run its harness or the terminal saw clears failures';

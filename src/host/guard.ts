@@ -8,12 +8,13 @@ import * as vscode from 'vscode';
 import { matchesGlob } from '../core/approach';
 import type { ExtensionConfig } from '../core/config';
 import { decideStart, helpFacts, noticeKey, reactionTo, stopResult, type HelpFacts, type StopResult } from '../core/rules/guardVerdict';
-import { checkCommand, type CheckResult } from '../core/rules/check';
+import type { CheckResult } from '../core/rules/check';
+import { decideGate, decideGateNow, type GateAnswer, type GateView, type TeamMerge } from '../app/gate';
 import { describeApproach } from '../core/memory';
 import { plainText } from '../core/text/plainText';
 import type { TeamCheck } from '../core/rules/team';
 import { shellEffects } from '../core/rules/shellEffects';
-import type { Approach, AttemptInput, Decision, GitState, MemoryData } from '../core/types';
+import type { Approach, AttemptInput, Decision, MemoryData } from '../core/types';
 import type { RecordOutcome } from '../app/workspaceMemory';
 import { CommandId, type ApproachRef } from './commandIds';
 import type { EditWatcher } from './editWatcher';
@@ -45,22 +46,15 @@ export interface StopNote {
 
 interface StopRequest {
   source: 'terminal' | 'task';
-  redacted: string;
+  command: string;
   where: Located;
   data: MemoryData;
-  check: CheckResult & { team?: TeamCheck };
+  answer: GateAnswer;
   approach: Approach | undefined;
   ref: ApproachRef;
   interrupt: Interrupt;
   rerun: (() => void) | undefined;
   terminal?: vscode.Terminal;
-}
-
-/** The git state recorded with an approach's last failure. */
-function lastFailureGit(a: Approach | undefined): GitState | undefined {
-  const ledger = a?.ledger ?? [];
-  for (let i = ledger.length - 1; i >= 0; i--) if (ledger[i].outcome === 'failure') return ledger[i].git;
-  return undefined;
 }
 
 export class Guard {
@@ -106,7 +100,8 @@ export class Guard {
     const cfg = this.config();
     const redacted = where.memory.redact(command);
     const data = this.withUnwritten(where);
-    const check = this.checkAt(where, data, redacted);
+    const answer = decideGateNow(command, where.relCwd, this.gateView(where, data), this.teamOf(where));
+    const check = answer.check;
     const ref: ApproachRef = { folder: where.folder.uri.toString(), key: check.key };
     const approach = Object.prototype.hasOwnProperty.call(where.data.approaches, check.key) ? where.data.approaches[check.key] : undefined;
     // a service or a background job started here: a probe may wait for it
@@ -143,7 +138,7 @@ export class Guard {
         void this.afterBlock(check, this.facts(check, approach), ref, undefined, rerun, where);
         return { check, blocked: false };
       case 'stop':
-        void this.stopUnlessChanged({ source, redacted, where, data, check, approach, ref, interrupt, rerun, terminal });
+        void this.stopUnlessChanged({ source, command, where, data, answer, approach, ref, interrupt, rerun, terminal });
         return { check, blocked: true };
     }
   }
@@ -154,10 +149,15 @@ export class Guard {
     return unwritten.length ? { ...where.data, edits: [...(where.data.edits ?? []), ...unwritten] } : where.data;
   }
 
-  private checkAt(where: Located, data: MemoryData, redacted: string, gitNow?: GitState): CheckResult & { team?: TeamCheck } {
-    const local = checkCommand(data, redacted, where.relCwd, where.memory.settings, new Date(), gitNow);
-    // team memory: the cached team view only (no disk, no network)
-    return where.memory.team?.mergeCheckCached(local, data.approaches[local.key]) ?? local;
+  /** What the gate reads here: the folder's cached memory (no disk access: the decision is immediate). */
+  private gateView(where: Located, data: MemoryData): GateView {
+    return { data, settings: where.memory.settings, redact: t => where.memory.redact(t) };
+  }
+
+  /** Team memory: the cached team view only (no disk, no network). */
+  private teamOf(where: Located): { team?: TeamMerge } {
+    const team = where.memory.team;
+    return team ? { team: (c, a) => team.mergeCheckCached(c, a) } : {};
   }
 
   /** Every ask and deny (also the ones shadow mode only records) goes to the decision log. */
@@ -195,10 +195,10 @@ export class Guard {
    * interrupted if it still runs — never a `^C` after it ended.
    */
   private async stopUnlessChanged(s: StopRequest): Promise<void> {
-    let check = s.check;
-    if (lastFailureGit(s.approach)) {
-      const gitNow = await s.where.memory.gitState();
-      if (gitNow) check = this.checkAt(s.where, s.data, s.redacted, gitNow);
+    let check = s.answer.check;
+    if (s.answer.needsGit) {
+      const gated = await decideGate(s.command, s.where.relCwd, this.gateView(s.where, s.data), { ...this.teamOf(s.where), git: () => s.where.memory.gitState() });
+      check = gated.check;
       if (check.decision !== 'deny') {
         this.noteDecision(s.where, check, s.source, 'warn');
         this.notice(s.ref.folder, check, s.approach);

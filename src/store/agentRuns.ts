@@ -43,11 +43,11 @@ const dirOf = (memoryFolder: string) => join(memoryFolder, AGENT_RUNS_DIR);
  * The folder to write in, refused when a folder on the way from the workspace is a symbolic link (a
  * repository could point .vscode/failure-memory anywhere): nothing is written through a link.
  */
-function writableDir(memoryFolder: string): string {
+export function writableDir(memoryFolder: string, sub: string = AGENT_RUNS_DIR): string {
   const folder = resolve(memoryFolder);
   const tail = join(...MEMORY_DIR_NAME.split('/'));
   const root = folder.endsWith(sep + tail) ? folder.slice(0, -(tail.length + 1)) : dirname(folder);
-  const dir = join(folder, AGENT_RUNS_DIR);
+  const dir = join(folder, sub);
   let current = root;
   for (const part of relative(root, dir).split(sep)) {
     current = join(current, part);

@@ -28,6 +28,8 @@ const PROT: Protected = {
   settings: '/home/u/proj/.vscode/settings.json',
   settingsHaveOurs: () => true,
   gateConfigs: near => ['/home/u/proj/.claude/settings.json'].filter(c => !near || near(c)),
+  // git's own answer, as the hook asks it: the memory folder is ignored, so -x and --include-untracked reach it
+  gitChanges: g => (g.sub === 'clean' && g.args.some(a => /^-\w*x/.test(a))) || (g.sub === 'stash' && g.args.includes('--include-untracked')) ? '/home/u/proj/.vscode/failure-memory' : undefined,
 };
 const verdict = (line: string, where = WHERE) => selfProtectionRefusal(line, where, PROT)?.code ?? 'allow';
 
@@ -73,6 +75,7 @@ describe('the command line is read as a shell reads it', () => {
       ["node -e \"require('fs').writeFileSync('.vscode/settings.json', '{}')\"", 'settings'],
       ["sed -i '/failure-memory/d' .claude/settings.json", 'gate-config'],
       ['rm .claude/settings.json', 'gate-config'],
+      ['echo "{}" >> .vscode/settings.json', 'settings'],
     ];
     for (const [line, code] of cases) assert.equal(verdict(line), code, line);
   });
@@ -108,8 +111,8 @@ describe('the command line is read as a shell reads it', () => {
       'git diff .vscode/failure-memory',
       'rm -rf node_modules dist',
       'rm -rf *',
-      'echo "{}" >> .vscode/settings.json',
       'git checkout main',
+      'git clean -fd',
       'npm install failure-memory',
       'node scripts/cli.js build',
       '$EDITOR README.md',
@@ -122,6 +125,7 @@ describe('the command line is read as a shell reads it', () => {
     const free = { ...PROT, settingsHaveOurs: () => false };
     assert.equal(selfProtectionRefusal('echo \'{"editor.tabSize": 2}\' > .vscode/settings.json', WHERE, free), undefined);
     assert.equal(selfProtectionRefusal('echo \'{"failureMemory.threshold": 99}\' > .vscode/settings.json', WHERE, free)?.code, 'settings');
+    assert.equal(selfProtectionRefusal('echo "{}" >> .vscode/settings.json', WHERE, free), undefined);
   });
 
   test('a harness configuration is read only when the write touches it', () => {

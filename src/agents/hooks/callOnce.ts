@@ -8,6 +8,7 @@
 import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { shortName } from '../../store/agentRuns';
+import { pruneWitness } from './witness';
 
 const KEEP_MS = 60 * 60 * 1000;
 const PRUNE_EVERY_MS = 5 * 60 * 1000;
@@ -28,7 +29,7 @@ function prune(dir: string, now: number): void {
   rmSync(marker, { force: true });
   closeSync(openSync(marker, 'wx'));
   for (const name of readdirSync(dir)) {
-    if (name === PRUNED_MARKER) continue;
+    if (name === PRUNED_MARKER || pruneWitness(dir, name, now)) continue;
     try {
       const p = join(dir, name);
       if (now - statSync(p).mtimeMs > KEEP_MS) rmSync(p, { force: true });

@@ -3,12 +3,14 @@
 // and to its edit tools (Write, Edit, apply_patch, write_file, replace_in_file, …), read here from
 // the payload of every harness in one pass, so no adapter needs to know about it.
 
+import { realpathSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { gateConfigRefusal, memoryRefusal, relation, settingsRefusal, type Protected, type Refusal } from '../../core/rules/selfProtection';
+import { gateConfigRefusal, memoryRefusal, ownCodeRefusal, relation, settingsRefusal, type Protected, type Refusal } from '../../core/rules/selfProtection';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { readRegularSync } from '../../store/regularFile';
 import { targetFor } from '../setup';
 import { HARNESS_IDS } from './types';
+import { gitWouldChange } from './gitTree';
 
 const slash = (p: string) => p.replace(/\\/g, '/');
 /** Our pre hook's command, as setup-agents writes it into a harness's configuration. */
@@ -33,15 +35,87 @@ function configFiles(): string[] {
   return [...files];
 }
 
+/** Harness configurations outside the workspace that can hold hooks or switch them all off, relative to the home folder. */
+const USER_CONFIGS = ['.claude/settings.json', '.claude/settings.local.json', '.codex/hooks.json', '.codex/config.toml', '.gemini/settings.json', '.cursor/hooks.json', '.codeium/windsurf/hooks.json', '.copilot/config.json'];
+/** …and in the workspace, besides the files setup-agents writes. */
+const MORE_WORKSPACE_CONFIGS = ['.claude/settings.local.json', '.codex/config.toml', '.clinerules/hooks', '.github/hooks'];
+/** Where Claude Code reads its managed settings (they too can switch hooks off). */
+const MANAGED = ['/etc/claude-code/managed-settings.json', '/Library/Application Support/ClaudeCode/managed-settings.json'];
+
+export interface ProtectOptions {
+  /** The user's home ('/'-separated). */
+  home?: string;
+  /** The folder of the code the hooks run (dist/), protected like the launcher. */
+  dist?: string;
+}
+
 /** The files an agent may not change in this workspace; their contents are read only when asked. */
-export function protectedFor(workspace: string): Protected {
+export function protectedFor(workspace: string, opts: ProtectOptions = {}): Protected {
   const ws = slash(workspace);
+  const settingsFile = join(workspace, '.vscode', 'settings.json');
+  const home = opts.home ? slash(opts.home) : undefined;
+  let gated: boolean | undefined;
   return {
     memoryDir: `${ws}/.vscode/failure-memory`,
     settings: `${ws}/.vscode/settings.json`,
-    settingsHaveOurs: () => /"failureMemory[."]/.test(read(join(workspace, '.vscode', 'settings.json')) ?? ''),
+    settingsHaveOurs: () => /"failureMemory[."]/.test(read(settingsFile) ?? ''),
     gateConfigs: near => configFiles().filter(f => (!near || near(`${ws}/${f}`)) && OUR_PRE_HOOK.test(read(join(workspace, f)) ?? '')).map(f => `${ws}/${f}`),
+    ownDirs: [...(home ? [`${home}/.failure-memory`] : []), ...(opts.dist ? [slash(opts.dist)] : [])],
+    harnessConfigs: [
+      ...new Set([...configFiles(), ...MORE_WORKSPACE_CONFIGS].map(f => `${ws}/${f}`)),
+      ...(home ? USER_CONFIGS.map(f => `${home}/${f}`) : []),
+      ...MANAGED,
+    ],
+    gatesSetUp: () => (gated ??= agentGatesSetUp(workspace)),
+    settingsBroken: () => {
+      const text = read(settingsFile);
+      if (text === undefined) return false;
+      const errors: ParseError[] = [];
+      parseJsonc(text.replace(/^\uFEFF/, ''), errors, { allowTrailingComma: true, allowEmptyContent: true });
+      return errors.length > 0;
+    },
+    fileText: boundedText,
+    gitChanges: gitWouldChange,
+    realPath: linkedPath,
   };
+}
+
+const MAX_READ = 8 * 1024 * 1024;
+
+/** A path with the links of its longest existing part resolved (the rest, and everything from a glob on, kept as written). */
+function linkedPath(path: string): string {
+  const glob = path.search(/[*?[$`]/);
+  const cut = glob < 0 ? path.length : path.lastIndexOf('/', glob);
+  if (cut <= 0) return path;
+  let head = path.slice(0, cut);
+  let tail = path.slice(cut);
+  for (let k = 0; k < 64 && head.length > 1; k++) {
+    try {
+      return slash(realpathSync.native(head)) + tail;
+    } catch {
+      const cut = head.lastIndexOf('/');
+      if (cut <= 0) return path;
+      tail = head.slice(cut) + tail;
+      head = head.slice(0, cut);
+    }
+  }
+  return path;
+}
+
+/**
+ * A file's text for the gate (a script it would run, an archive it would unpack: gzip is opened, a
+ * tar's or a zip's names are plain in its bytes); only a regular file (never a FIFO that would
+ * block), bounded; undefined when it cannot be read.
+ */
+function boundedText(file: string): string | undefined {
+  try {
+    let bytes = readRegularSync(file, undefined, { maxBytes: MAX_READ });
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for a gzip archive (it costs every hook call otherwise)
+    if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = (require('node:zlib') as typeof import('node:zlib')).gunzipSync(bytes, { maxOutputLength: 4 * MAX_READ });
+    return bytes.toString('latin1');
+  } catch {
+    return undefined;
+  }
 }
 
 /** Are agent gates set up in this workspace (a harness configuration holds our pre hook)? */
@@ -145,7 +219,7 @@ const hookCount = (text: string) => (text.match(/failure-memory[^\n]{0,400}\bhoo
 
 /** Why an edit tool may not make this change, or undefined. `cwd` is absolute (relative paths start there). */
 export function editRefusal(call: EditCall, cwd: string, prot: Protected): Refusal | undefined {
-  const abs = call.paths.map(p => slash(isAbsolute(p) ? resolve(p) : resolve(cwd, p)));
+  const abs = [...new Set(call.paths.map(p => slash(isAbsolute(p) ? resolve(p) : resolve(cwd, p))))];
   const mentions = (re: RegExp) => call.texts.some(t => re.test(t));
   for (const p of abs) {
     if (relation(p, prot.memoryDir)) return memoryRefusal('edit');
@@ -158,14 +232,23 @@ export function editRefusal(call: EditCall, cwd: string, prot: Protected): Refus
       if (changed) return settingsRefusal();
     } else if (relation(p, prot.settings)) return settingsRefusal();
   }
+  const own = abs.find(p => (prot.ownDirs ?? []).some(d => relation(p, d) === 'same' || relation(p, d) === 'inside'));
+  if (own) return ownCodeRefusal(own);
   const configs = prot.gateConfigs(c => abs.some(p => relation(p, c)));
+  const anyConfig = (p: string) => (prot.harnessConfigs ?? []).find(c => relation(p, c) === 'same' || relation(p, c) === 'inside');
   for (const p of abs) {
-    const config = configs.find(c => relation(p, c));
+    const config = configs.find(c => relation(p, c)) ?? (anyConfig(p) && prot.gatesSetUp?.() ? anyConfig(p) : undefined);
     if (!config) continue;
     const before = read(p) ?? '';
     const next = afterEdit(call, before);
-    // fewer of our hook commands after the edit: the gate is being taken out
-    if (next === undefined ? mentions(/failure-memory/) : hookCount(next) < hookCount(before)) return gateConfigRefusal(config);
+    // fewer of our hook commands after the edit, or a switch that turns hooks off or points them elsewhere
+    if (next === undefined ? mentions(/failure-memory|disableAllHooks|FAILURE_MEMORY_/i) : weakens(before, next)) return gateConfigRefusal(config);
   }
   return undefined;
+}
+
+/** A harness configuration after an edit runs fewer of our hooks, switches hooks off, or overrides our launcher. */
+function weakens(before: string, next: string): boolean {
+  const switches = (t: string) => (t.match(/"disableAllHooks"\s*:\s*true|FAILURE_MEMORY_(?:BIN|CACHE_DIR)|codex_hooks\s*=\s*false|"hooks"\s*:\s*\{\s*"enabled"\s*:\s*false/gi) ?? []).length;
+  return hookCount(next) < hookCount(before) || switches(next) > switches(before);
 }

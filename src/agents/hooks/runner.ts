@@ -11,21 +11,24 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { agentAskHeadlessReason, agentAskReason, agentAskWarning, agentDenyReason, agentSummary } from '../../core/prompts/agentContext';
 import { harnessText } from '../../core/prompts/agentText';
-import { posixLine } from '../../core/approach/lexer';
 import { approachKey, normalizeCwd } from '../../core/approach';
-import { checkCommand, type CheckResult } from '../../core/rules/check';
+import type { CheckResult } from '../../core/rules/check';
+import { isBlocking } from '../../core/rules/policy';
+import { gateSteps } from '../../core/rules/steps';
+import { decideGate, decideGateNow, loggedSteps } from '../../app/gate';
 import { selfProtectionRefusal } from '../../core/rules/selfProtection';
 import { heldHeads } from '../../core/gateState';
 import { createRedactor } from '../../core/text/redact';
 import { emptyMemory, type Decision, type EngineSettings, type GitState, type MemoryData } from '../../core/types';
 import { loadWorkspaceSettings } from '../../app/settings';
-import { hookTeam, refreshTeamView, teamContext, teamGate } from './team';
+import { hookTeam, refreshTeamView, teamContext, teamMerger, teamWords } from './team';
 import { memoryDirFor } from '../../store/paths';
 import { readView, type HeadGuard, type View } from '../../store/quickView';
 import { readRegularSync } from '../../store/regularFile';
 import { claimCall } from './callOnce';
+import { claimPre, noteHarness, takePre } from './witness';
 import { editsOf, patchApplies, patchFiles } from './edits';
-import { editCall, editRefusal, protectedFor } from './protect';
+import { agentGatesSetUp, editCall, editRefusal, protectedFor } from './protect';
 import type { HookEdits, HookRecord } from './record';
 import { noteForUser, replyWithNotes } from './notices';
 import { launcherTampered, repairLauncher, type LauncherTarget } from '../launcher';
@@ -225,7 +228,7 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
     const file = edit.paths.find(p => isAbsolute(p));
     const where = locate(input.root, input.cwd ?? (file ? dirname(file) : undefined));
     if (typeof where === 'string') return answer({ kind: 'allow' });
-    const refusal = editRefusal(edit, join(where.workspace, where.rel), protectedFor(where.workspace));
+    const refusal = editRefusal(edit, join(where.workspace, where.rel), protectedFor(where.workspace, { home: safeHome(), dist: ownDist() }));
     return answer(refusal ? { kind: 'deny', reason: refusal.reason } : { kind: 'allow' });
   }
   // our CLI's user-only subcommands are refused wherever the call runs
@@ -236,7 +239,7 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
   const where = locate(input.root, input.cwd);
   if (typeof where === 'string') return failOpen(adapter, 'pre', payload, where);
   for (const command of commands) {
-    const files = selfProtectionRefusal(command, { workspace: toSlash(where.workspace), cwd: where.rel, home }, protectedFor(where.workspace));
+    const files = selfProtectionRefusal(command, { workspace: toSlash(where.workspace), cwd: where.rel, home }, protectedFor(where.workspace, { home, dist: ownDist() }));
     if (files) return answer({ kind: 'deny', reason: files.reason });
   }
   // VS Code's terminal tool: the extension records its runs; the run before this call first
@@ -249,25 +252,32 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
   const team = hookTeam(where.workspace, ws);
   if (team) refreshTeamView(team, gate.env ?? process.env, gate.syncScript);
   const shape = gateShaper(adapter, input);
-  // the line as written, and as a POSIX shell reads its backslashes (`npm te\st` runs `npm test`)
-  const lines = commands.flatMap(command => [command, posixLine(command)].filter((l, k, all) => all.indexOf(l) === k)).map(l => redactor.redact(l).text);
-  const gateWith = (data: MemoryData, quick: boolean) => gateLines(lines, data, quick, { where, settings, gate, adapter, shape, team });
+  const g: GateContext = { where, settings, gate, adapter, shape, team, redact: t => redactor.redact(t).text };
   // first from the approaches of these lines alone (memory.index.json's heads for the others): an
   // allow or a warning read that way is the answer when the decision used nothing a head lacks;
   // anything else (an ask, a deny, a head asked for its history) is decided again from the whole memory
   const guard: HeadGuard = { touched: false };
+  const keys = commands.flatMap(gateSteps).map(l => approachKey(g.redact(l), normalizeCwd(where.rel)));
   const seen: { exhausted?: View['exhausted'] } = {};
-  const quickData = readMemorySnapshot(where.workspace, lines.map(l => approachKey(l, normalizeCwd(where.rel))), guard, seen);
+  const quickData = readMemorySnapshot(where.workspace, keys, guard, seen);
   // exhausted approaches lost behind Failure Memory's back: decided from the gate's copy, and said
   const via = `hook:${adapter.id} pre`;
   const lost = await lostGate(where.workspace, () => seen.exhausted, () => readMemory(where.workspace, gate.readFull), via);
   if (lost) await keepRestored(where.workspace, lost, via, undefined, gate.restoreGate);
   else tellEvents(where.workspace);
-  const quick = !lost && quickData !== undefined ? await gateWith(quickData ?? emptyMemory(), true) : undefined;
+  const quick = !lost && quickData !== undefined ? await gateCommands(commands, quickData ?? emptyMemory(), true, g) : undefined;
   let reply = quick && !guard.touched ? quick : undefined;
-  reply ??= (await gateWith(lost?.data ?? (await readMemory(where.workspace, gate.readFull)), false))!;
+  reply ??= (await gateCommands(commands, lost?.data ?? (await readMemory(where.workspace, gate.readFull)), false, g))!;
   if (inAgentTerminal && reply.kind !== 'deny' && reply.kind !== 'ask') expectTerminalRun(where.workspace, input.callId, commands[0]);
+  if (reply.kind !== 'deny' && !inAgentTerminal) witnessed(where.workspace, commands);
   return answer(reply);
+}
+
+/** The calls this pre hook lets run: their posts may record them; and the harness running it, for the CLI to know it (./witness.ts). */
+function witnessed(workspace: string, commands: readonly string[]): void {
+  const dir = memoryDirFor(workspace);
+  for (const c of commands) claimPre(dir, undefined, c);
+  noteHarness(dir);
 }
 
 interface GateContext {
@@ -277,27 +287,37 @@ interface GateContext {
   adapter: HarnessAdapter;
   shape: (c: CheckResult) => GateShape;
   team: ReturnType<typeof hookTeam>;
+  redact: (text: string) => string;
 }
 
 /**
- * The gate's answer for these lines from `data`. `quick`: a trial on a partial memory, which writes
- * nothing and reads no git state: undefined as soon as a line would be asked or denied.
+ * The gate's answer (src/app/gate.ts) for the call's command lines from `data`, in this harness's
+ * shape. `quick`: a trial on a partial memory, which writes nothing and reads no git state: undefined
+ * as soon as a line would be asked or denied.
  */
-async function gateLines(lines: string[], data: MemoryData, quick: boolean, g: GateContext): Promise<HookAnswer | undefined> {
+async function gateCommands(commands: string[], data: MemoryData, quick: boolean, g: GateContext): Promise<HookAnswer | undefined> {
   const warnings: string[] = [];
-  for (const line of lines) {
-    const local = quick ? checkCommand(data, line, g.where.rel, g.settings) : await decide(data, line, g.where, g.settings, g.gate, g.adapter, g.shape);
-    if (quick && (local.policyDecision === 'ask' || local.policyDecision === 'deny')) return undefined;
-    // team memory on: the team's view merged in, as `check` merges it
-    const t = g.team ? teamGate(g.team, local, data) : undefined;
-    const c = t?.check ?? local;
-    if (t?.deny) return quick ? undefined : { kind: 'deny', reason: t.deny };
-    const a = gateAnswer(g.shape(c), c, data);
-    if (a.kind === 'deny' || a.kind === 'ask') return quick ? undefined : a;
-    for (const w of [a.kind === 'context' ? a.text : undefined, t?.warn]) if (w && !warnings.includes(w)) warnings.push(w);
+  const view = { data, settings: g.settings, redact: g.redact };
+  const team = g.team ? { team: teamMerger(g.team) } : {};
+  const workspace = g.where.workspace;
+  const git = g.gate.gitState;
+  for (const command of commands) {
+    const answer = quick ? decideGateNow(command, g.where.rel, view, team) : await decideGate(command, g.where.rel, view, { ...team, ...(git ? { git: () => git(workspace) } : {}) });
+    if (quick && answer.steps.some(s => isBlocking(s.local.policyDecision) || isBlocking(s.check.policyDecision))) return undefined;
+    // logged with what this harness does with it (an ask it cannot put to anyone is a warning, or a deny when headless)
+    if (!quick) for (const s of loggedSteps(answer)) await g.gate.recordDecision?.(workspace, { ...s.check, decision: given(g.shape(s.check), s.check) }, `hook:${g.adapter.id}`).catch(() => undefined);
+    const told = g.team ? answer.steps.map(s => teamWords(g.team!, s)) : [];
+    const deny = told.find(t => t.deny)?.deny;
+    if (deny) return { kind: 'deny', reason: deny };
+    const a = gateAnswer(g.shape(answer.check), answer.check, data);
+    if (a.kind === 'deny' || a.kind === 'ask') return a;
+    for (const w of [a.kind === 'context' ? a.text : undefined, ...told.map(t => t.warn)]) if (w && !warnings.includes(w)) warnings.push(w);
   }
   return warnings.length ? { kind: 'context', text: warnings.join('\n\n') } : { kind: 'allow' };
 }
+
+/** The decision as this harness gives it: its shape, or the decision itself where the harness lets it run. */
+const given = (s: GateShape, c: CheckResult): Decision => (s === 'allow' ? c.decision : s);
 
 /** What this harness does with a decision (gateShape); whether its session is headless is read once, only for an ask. */
 function gateShaper(adapter: HarnessAdapter, input: HookInput): (c: CheckResult) => GateShape {
@@ -343,7 +363,7 @@ async function shellPatchPre(input: HookInput, patch: NonNullable<HookInput['pat
   if (typeof where === 'string') return answer({ kind: 'allow' });
   const cwd = resolve(where.workspace, where.rel, patch.dir ?? '.');
   const paths = patchFiles(patch.patch);
-  const refusal = editRefusal({ tool: 'apply_patch', paths, texts: [patch.patch], pairs: [] }, cwd, protectedFor(where.workspace));
+  const refusal = editRefusal({ tool: 'apply_patch', paths, texts: [patch.patch], pairs: [] }, cwd, protectedFor(where.workspace, { home: safeHome(), dist: ownDist() }));
   if (refusal) return answer({ kind: 'deny', reason: refusal.reason });
   const first = !input.callId || claimCall(memoryDirFor(where.workspace), `${input.callId}\nedit`);
   if (paths.length && opts.recordEdits && first) {
@@ -353,29 +373,9 @@ async function shellPatchPre(input: HookInput, patch: NonNullable<HookInput['pat
   return answer({ kind: 'allow' });
 }
 
-/**
- * The gate's decision for one command line. Before a deny the git state is read (is anything
- * changed that no hook reported?); an ask or a deny is written to the decision log.
- */
-async function decide(data: MemoryData, line: string, where: Located, settings: EngineSettings, gate: HookRunOptions, adapter: HarnessAdapter, shape: (c: CheckResult) => GateShape): Promise<CheckResult> {
-  let c = checkCommand(data, line, where.rel, settings);
-  if (c.policyDecision === 'deny' && gate.gitState && lastFailureHasGit(data, c.key)) {
-    const gitNow = await gate.gitState(where.workspace).catch(() => undefined);
-    if (gitNow) c = checkCommand(data, line, where.rel, settings, new Date(), gitNow);
-  }
-  // logged with what this harness does with it (an ask it cannot put to anyone is a warning, or a deny when headless)
-  const given = (s: GateShape): Decision => (s === 'allow' ? c.decision : s);
-  if (c.policyDecision === 'ask' || c.policyDecision === 'deny') await gate.recordDecision?.(where.workspace, { ...c, decision: given(shape(c)) }, `hook:${adapter.id}`).catch(() => undefined);
-  return c;
-}
-
-function lastFailureHasGit(data: MemoryData, key: string): boolean {
-  const ledger = Object.prototype.hasOwnProperty.call(data.approaches, key) ? (data.approaches[key].ledger ?? []) : [];
-  for (let i = ledger.length - 1; i >= 0; i--) if (ledger[i].outcome === 'failure') return !!ledger[i].git;
-  return false;
-}
-
 const toSlash = (p: string) => p.replace(/\\/g, '/');
+/** The folder of the bundle running now when it is Failure Memory's dist/ (protected like the launcher). */
+const ownDist = (): string | undefined => (existsSync(join(__dirname, 'hook.js')) ? __dirname : undefined);
 function safeHome(): string | undefined {
   try {
     return toSlash(homedir());
@@ -413,11 +413,15 @@ async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adap
   if (!runs.length) return answer({ kind: 'none' });
   const where = locate(input.root, input.cwd);
   if (typeof where === 'string') return failOpen(adapter, 'post', payload, `${where}: the result is not recorded`);
+  // where gates are set up, only what a pre hook let run is evidence: a post no pre saw (one piped into the hook by hand) records nothing
+  const seen = runs.filter(r => takePre(memoryDirFor(where.workspace), undefined, r.command));
   if (input.callId && !claimCall(memoryDirFor(where.workspace), `${input.callId}\n${runs.map(r => r.command).join('\n')}`)) return answer({ kind: 'none' });
   // the gate's copy checked after the call ran: a loss found now was this call's doing (or ran beside it)
   const via = `hook:${adapter.id} post`;
   const lost = await lostGate(where.workspace, () => quickExhausted(where.workspace), () => readMemory(where.workspace, opts.readFull), via);
   if (lost) await keepRestored(where.workspace, lost, via, runs.map(r => r.command).join('\n'), opts.restoreGate);
+  if (seen.length < runs.length && agentGatesSetUp(where.workspace)) runs.splice(0, runs.length, ...seen);
+  if (!runs.length) return answer({ kind: 'none' });
   if (input.transcript && runs.length === 1 && runs[0].result!.exitCode === null) {
     const code = await codeFromTranscript(input.transcript);
     if (code !== undefined) runs[0] = { ...runs[0], result: { ...runs[0].result!, exitCode: code } };

@@ -6,10 +6,10 @@
 // the hook does not wait for it), so that the next call knows more.
 
 import { join } from 'node:path';
-import type { CheckResult } from '../../core/rules/check';
-import { mergeTeamCheck, type TeamCheck, type TeamView } from '../../core/rules/team';
+import { mergeTeamCheck, type TeamView } from '../../core/rules/team';
 import { agentTeamDenyReason, agentTeamSummary, agentTeamWarning, teamLessons } from '../../core/prompts/teamContext';
 import type { MemoryData } from '../../core/types';
+import type { GateStep, TeamMerge } from '../../app/gate';
 import type { WorkspaceSettings } from '../../app/settings';
 import { startTeamSync } from '../../app/teamSync';
 import { memoryDirFor } from '../../store/paths';
@@ -42,19 +42,23 @@ export function refreshTeamView(t: HookTeam, env: Record<string, string | undefi
   startTeamSync({ workspace: t.workspace, memoryDir: t.memoryDir, pullIntervalSeconds: t.settings.pullIntervalSeconds, script, env }, 'pull', t.file);
 }
 
+/** The team's view merged into a local check, as `check` merges it (the gate's team evidence: src/app/gate.ts). */
+export function teamMerger(t: HookTeam): TeamMerge {
+  return (c, local) => mergeTeamCheck(c, t.view?.approaches[c.key], local, teamCheckOptions({ threshold: () => c.threshold, settings: t.settings }, t.file, t.view, 0));
+}
+
 /**
- * The local check with the team's view merged in, as `check` merges it: a success elsewhere after
- * the last local failure clears the approach; the team's exhausted approach is refused (with
- * blockOnTeamFailures: `deny`, the reason) or told (`warn`, the context for the agent).
+ * What the team alone says of a step the local memory lets run: the team's exhausted approach is
+ * refused (with blockOnTeamFailures: `deny`, the reason) or told (`warn`, the context for the agent).
  */
-export function teamGate(t: HookTeam, c: CheckResult, data: MemoryData): { check: CheckResult; deny?: string; warn?: string } {
-  const local = Object.prototype.hasOwnProperty.call(data.approaches, c.key) ? data.approaches[c.key] : undefined;
-  const merged: CheckResult & { team: TeamCheck } = mergeTeamCheck(c, t.view?.approaches[c.key], local, teamCheckOptions({ threshold: () => c.threshold, settings: t.settings }, t.file, t.view, 0));
-  if (merged.team.status !== 'exhausted' || c.verdict === 'block') return { check: merged };
-  const lessons = teamLessons(t.view, c.key, 2);
-  if (merged.verdict === 'block') return { check: merged, deny: agentTeamDenyReason(merged, lessons) };
-  if (merged.verdict === 'warn') return { check: merged, warn: agentTeamWarning(merged, lessons) };
-  return { check: merged };
+export function teamWords(t: HookTeam, step: GateStep): { deny?: string; warn?: string } {
+  const merged = step.check;
+  if (!merged.team || merged.team.status !== 'exhausted' || step.local.verdict === 'block') return {};
+  const lessons = teamLessons(t.view, merged.key, 2);
+  const c = { ...merged, team: merged.team };
+  if (merged.verdict === 'block') return { deny: agentTeamDenyReason(c, lessons) };
+  if (merged.verdict === 'warn') return { warn: agentTeamWarning(c, lessons) };
+  return {};
 }
 
 /** The team section of the context an agent gets at session start and with each prompt. */

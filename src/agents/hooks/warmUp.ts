@@ -6,7 +6,7 @@
 
 import { agentDenyReason, agentSummary } from '../../core/prompts/agentContext';
 import { approachKey, normalizeCwd } from '../../core/approach';
-import { checkCommand } from '../../core/rules/check';
+import { decideGateNow } from '../../app/gate';
 import { selfProtectionRefusal } from '../../core/rules/selfProtection';
 import { applyRecord, pendingRecords, runRecord, type JournalContents } from '../../core/journal';
 import { extractLearnings } from '../../core/learnings';
@@ -60,7 +60,7 @@ export function warmUpGate(): void {
     const record = runRecord(attempt(6, 'npx tsc -p .', key), DEFAULT_SETTINGS, []);
     const journal = parseJournal(Buffer.from(`{"journal":1,"id":"0123456789abcdef"}\n${JSON.stringify(record)}\n`)) as JournalContents;
     for (const r of pendingRecords(data, journal)) applyRecord(data, r, { redact: t => redactor.redact(t).text });
-    const c = checkCommand(data, 'npx tsc -p .', '.', DEFAULT_SETTINGS);
+    const c = decideGateNow('npx tsc -p .', '.', { data, settings: DEFAULT_SETTINGS, redact: t => redactor.redact(t).text }).check;
     HARNESSES.claude.reply('pre', { kind: 'deny', reason: agentDenyReason(c, data) }, payload, {});
     HARNESSES.claude.reply('session-start', { kind: 'context', text: agentSummary(data, DEFAULT_SETTINGS.threshold) }, payload, {});
   } catch {

@@ -22,7 +22,8 @@ export interface TeamLink {
   afterLearning(learning: Learning): Promise<void>;
   afterReflection(record: ReflectionRecord): Promise<void>;
   afterResolve(approach: Approach): Promise<void>;
-  mergeCheck(check: CheckResult, approach: Approach | undefined): Promise<CheckResult & { team?: TeamCheck }>;
+  /** Reads the cached view (and the outbox's count) once: the merge of a check into it then reads nothing. */
+  merger(): Promise<(check: CheckResult, approach: Approach | undefined) => CheckResult & { team?: TeamCheck }>;
   /** From the view already in memory: no disk, no network (the guard). */
   mergeCheckCached(check: CheckResult, approach: Approach | undefined): CheckResult & { team?: TeamCheck };
   /** The team's lessons about an approach, from the cached view (newest first). */
@@ -120,14 +121,14 @@ export class TeamLocal implements TeamLink {
     return teamLessons((await this.view()).view, key);
   }
 
-  /** The team's part of a check, from the cached view only. */
-  async mergeCheck(check: CheckResult, approach: Approach | undefined): Promise<CheckResult & { team: TeamCheck }> {
+  /** The team's part of a check, from the cached view only (read once here). */
+  async merger(): Promise<(check: CheckResult, approach: Approach | undefined) => CheckResult & { team: TeamCheck }> {
     const { file, view } = await this.view();
     const waiting = await this.outbox.count().catch(() => 0);
-    return this.merge(check, approach, file, view, waiting);
+    return (check, approach) => this.merge(check, approach, file, view, waiting);
   }
 
-  /** Same as mergeCheck, from what is already in memory (the guard: no disk, no network). */
+  /** The team's part of a check from what is already in memory (the guard: no disk, no network). */
   mergeCheckCached(check: CheckResult, approach: Approach | undefined, waiting = 0): CheckResult & { team?: TeamCheck } {
     const file = this.views.peek();
     if (!file) return check;
