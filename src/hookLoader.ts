@@ -1,9 +1,9 @@
 // dist/hook.js: runs dist/hook-main.js (a post call: dist/hook-post.js; and, when a call needs the
 // store, dist/hook-record.js) with a V8 code cache (Node 20 has no module compile cache), so that a
 // hook call costs about one Node start. The cache lives in the user's own folder
-// (~/.failure-memory/cache, mode 0700), named by a hash of the bundle it was made from and Node's
-// version, and signed (store/codeCache.ts): V8 runs any cache made for a source of the same length,
-// so a file Failure Memory did not write is never given to it. It is written after the first run so
+// (~/.failure-memory/cache, mode 0700), named by the bundle and Node's version, and signed with the
+// SHA-256 of the bundle it was made from (store/codeCache.ts): V8 runs any cache made for a source
+// of the same length, so a file Failure Memory did not write is never given to it. It is written after the first run so
 // it holds the functions that run compiled, and those of the bundle's `warmUp` (its hot paths run
 // once on made-up data). Anything wrong with the cache: the bundle simply runs without it, and the
 // next hook writes a good one.
@@ -22,10 +22,10 @@ function isPost(argv: string[]): boolean {
   return args[1] === 'post';
 }
 
-/** The cache key of a bundle (its hash: node:crypto is loaded for it), or undefined when it cannot be made. */
-function keyOf(bundle: string, source: string): CacheKey | undefined {
+/** The cache key of a bundle, or undefined when it cannot be made. */
+function keyOf(bundle: string): CacheKey | undefined {
   try {
-    return cacheKey(basename(bundle, '.js'), source);
+    return cacheKey(bundle, basename(bundle, '.js'));
   } catch {
     return undefined;
   }
@@ -47,8 +47,8 @@ const loaded = new Map<string, unknown>();
 function runCached(bundle: string): unknown {
   if (loaded.has(bundle)) return loaded.get(bundle);
   const source = readFileSync(bundle, 'utf8').replace(/^#!.*/, '');
-  const key = keyOf(bundle, source);
-  const cached = key ? readCache(key) : undefined;
+  const key = keyOf(bundle);
+  const cached = key ? readCache(key, () => source) : undefined;
   const script = new Script(Module.wrap(source), { filename: bundle, cachedData: cached });
   const mod = { exports: {} as unknown };
   loaded.set(bundle, mod.exports);
@@ -58,7 +58,7 @@ function runCached(bundle: string): unknown {
       try {
         // the bundle's own paths run once more first, so the cache holds them whatever this call did
         (loaded.get(bundle) as { warmUp?: () => void } | undefined)?.warmUp?.();
-        writeCache(key, script.createCachedData());
+        writeCache(key, source, script.createCachedData());
       } catch {
         // a read-only home: run without a cache
       }

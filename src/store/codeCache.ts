@@ -1,17 +1,22 @@
 // The hooks' V8 code cache (src/hookLoader.ts), kept only as Failure Memory wrote it. V8 accepts
 // cached code for any source of the same length, so a cache file written by someone else could run
-// other code in place of the hook: each file is named by a hash of the bundle it was made from, and
-// carries an HMAC-SHA256 of that hash and of its bytes under the per-user secret (./userSecret.ts);
-// a file that does not match is never given to V8, and is replaced by the next hook.
+// other code in place of the hook: each file carries the SHA-256 of the bundle it was made from and
+// an HMAC-SHA256 of that hash and of its bytes under the per-user secret (./userSecret.ts); a file
+// that does not match is never given to V8, and the next hook writes a good one.
 //   FMCACHE1 <sha-256 of the bundle> <hmac>\n<V8 cached data>
+// A hook checks the signature when the bundle or the cache file changed since it was last checked
+// (their identities, inode and times, are kept beside it in `<cache>.seen`): node:crypto, hashing
+// the bundle and the cache cost a hook ~5 ms, about a fifth of what the cache saves, and are paid
+// once per new bundle or cache file, never on every call.
 // What it does not stop: a program of the same user that reads the secret and signs its own cache,
-// or that edits the bundle itself (both are files of that user; the pre hook refuses writes to them
-// where it can see them, and doctor checks every cache file).
+// or that rewrites `.seen` after its cache; or one that edits the bundle itself (both are files of
+// that user; the pre hook refuses writes to them where it can see them, and doctor checks every
+// cache file's signature).
 
-import { closeSync, constants, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { readRegularSync } from './regularFile';
+import { openRegularSync, readOpenSync, readRegularSync } from './regularFile';
 import { crypto, hmac, sameMac, secret, stateDir } from './userSecret';
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -24,16 +29,20 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.FAILURE_MEMORY_CACHE_DIR || join(homedir(), '.failure-memory', 'cache');
 }
 
+/** The identity of one version of a file: a rewrite changes its inode or times. */
+const identity = (st: Stats) => `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+
 export interface CacheKey {
   file: string;
-  /** SHA-256 of the bundle's source, hex. */
   bundle: string;
+  /** The bundle's identity when the key was made. */
+  bundleId: string;
 }
 
-/** Where the cache of a bundle with this source is: named by the bundle's hash, Node's version and the architecture. */
-export function cacheKey(name: string, source: string, dir: string = cacheDir()): CacheKey {
-  const bundle = crypto().createHash('sha256').update(source).digest('hex');
-  return { file: join(dir, `${name}-${bundle.slice(0, 24)}-${process.version}-${process.arch}.v8`), bundle };
+/** Where the cache of a bundle is: named by the bundle (its name, size and times), Node's version and the architecture. */
+export function cacheKey(bundle: string, name: string, dir: string = cacheDir()): CacheKey {
+  const st = statSync(bundle);
+  return { file: join(dir, `${name}-${st.size}-${Math.floor(st.mtimeMs)}-${st.ino}-${process.version}-${process.arch}.v8`), bundle, bundleId: identity(st) };
 }
 
 /** Splits a cache file: its bundle hash, its signature and the V8 data; undefined when it is not one. */
@@ -44,34 +53,72 @@ function parse(buf: Buffer): { bundle: string; mac: string; data: Buffer } | und
   return m ? { bundle: m[1], mac: m[2], data: buf.subarray(nl + 1) } : undefined;
 }
 
-/** The V8 data of a cache Failure Memory wrote for this very bundle; undefined for anything else. */
-export function readCache(key: CacheKey, env: NodeJS.ProcessEnv = process.env): Buffer | undefined {
-  let buf: Buffer;
+const seenFile = (file: string) => `${file}.seen`;
+
+function readSeen(file: string): string | undefined {
   try {
-    buf = readRegularSync(key.file, undefined, { noFollow: true, maxBytes: MAX_CACHE_BYTES });
+    return readRegularSync(seenFile(file), 'utf8', { noFollow: true, maxBytes: 512 });
   } catch {
     return undefined;
   }
-  const c = parse(buf);
-  const k = c && c.bundle === key.bundle ? secret(stateDir(env), false) : undefined;
-  return k && sameMac(c!.mac, hmac(k, c!.bundle, c!.data)) ? c!.data : undefined;
 }
 
-/** Writes a bundle's cache, signed (a new file renamed over the old one, never through a link). */
-export function writeCache(key: CacheKey, data: Buffer, env: NodeJS.ProcessEnv = process.env): void {
-  const k = secret(stateDir(env), true)!;
-  const dir = join(key.file, '..');
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const tmp = `${key.file}.${process.pid}.tmp`;
+/** Writes `parts` as the file, through a new file renamed over it (never through a link). */
+function writeParts(file: string, parts: Array<string | Buffer>): void {
+  const tmp = `${file}.${process.pid}.tmp`;
   rmSync(tmp, { force: true });
   const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
   try {
-    writeSync(fd, `${MAGIC} ${key.bundle} ${hmac(k, key.bundle, data)}\n`);
-    writeSync(fd, data);
+    for (const p of parts) {
+      if (typeof p === 'string') writeSync(fd, p);
+      else writeSync(fd, p);
+    }
   } finally {
     closeSync(fd);
   }
-  renameSync(tmp, key.file);
+  renameSync(tmp, file);
+}
+
+/**
+ * The V8 data of a cache Failure Memory wrote for this very bundle (`source`: its text, hashed only
+ * when the signature has to be checked); undefined for anything else.
+ */
+export function readCache(key: CacheKey, source: () => string, env: NodeJS.ProcessEnv = process.env): Buffer | undefined {
+  let buf: Buffer | undefined;
+  let st: Stats;
+  try {
+    const opened = openRegularSync(key.file, { noFollow: true });
+    st = opened.stat;
+    try {
+      buf = readOpenSync(opened.fd, st.size, MAX_CACHE_BYTES);
+    } finally {
+      closeSync(opened.fd);
+    }
+  } catch {
+    return undefined;
+  }
+  const c = buf && parse(buf);
+  if (!c) return undefined;
+  const seen = `${key.bundleId}|${identity(st)}`;
+  if (readSeen(key.file) === seen) return c.data;
+  // the bundle or the cache file changed since a hook last checked them: the signature is checked now
+  const k = secret(stateDir(env), false);
+  if (!k || c.bundle !== crypto().createHash('sha256').update(source()).digest('hex') || !sameMac(c.mac, hmac(k, c.bundle, c.data))) return undefined;
+  try {
+    writeParts(seenFile(key.file), [seen]);
+  } catch {
+    // checked again next time
+  }
+  return c.data;
+}
+
+/** Writes a bundle's cache, signed (a new file renamed over the old one, never through a link), and notes it checked. */
+export function writeCache(key: CacheKey, source: string, data: Buffer, env: NodeJS.ProcessEnv = process.env): void {
+  const k = secret(stateDir(env), true)!;
+  const bundle = crypto().createHash('sha256').update(source).digest('hex');
+  mkdirSync(join(key.file, '..'), { recursive: true, mode: 0o700 });
+  writeParts(key.file, [`${MAGIC} ${bundle} ${hmac(k, bundle, data)}\n`, data]);
+  writeParts(seenFile(key.file), [`${key.bundleId}|${identity(lstatSync(key.file))}`]);
 }
 
 /**
@@ -89,7 +136,7 @@ export function foreignCacheFiles(env: NodeJS.ProcessEnv = process.env, remove =
   const k = secret(stateDir(env), false);
   const foreign: string[] = [];
   for (const name of names) {
-    if (name.endsWith('.tmp')) continue;
+    if (name.endsWith('.tmp') || name.endsWith('.seen')) continue;
     const file = join(dir, name);
     let ok = false;
     try {
@@ -100,7 +147,7 @@ export function foreignCacheFiles(env: NodeJS.ProcessEnv = process.env, remove =
     }
     if (ok) continue;
     foreign.push(file);
-    if (remove) rmSync(file, { force: true, recursive: false });
+    if (remove) for (const f of [file, seenFile(file)]) rmSync(f, { force: true });
   }
   return foreign;
 }

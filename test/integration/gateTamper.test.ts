@@ -46,8 +46,12 @@ function hook(l: Lab, event: 'pre' | 'post' | 'session-start', payload: Record<s
 
 let call = 0;
 const pre = (l: Lab, command: string) => hook(l, 'pre', { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: `t${++call}` });
-const post = (l: Lab, command: string, failed: boolean) =>
-  hook(l, 'post', failed ? { hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command }, error: `Exit code 1\n${ERROR}`, tool_use_id: `t${++call}` } : { hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command }, tool_response: { stdout: '', stderr: '', exit_code: 0 }, tool_use_id: `t${++call}` });
+/** A call the pre hook let run, then its post (a post no pre saw records nothing where gates are set up). */
+function post(l: Lab, command: string, failed: boolean) {
+  const id = `t${++call}`;
+  hook(l, 'pre', { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: id });
+  return hook(l, 'post', failed ? { hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command }, error: `Exit code 1\n${ERROR}`, tool_use_id: id } : { hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command }, tool_response: { stdout: '', stderr: '', exit_code: 0 }, tool_use_id: id });
+}
 
 /** `npm test` failed five times, each seen by the post hook: exhausted (the journal, or folded into memory.json). */
 function exhaust(l: Lab, fold: boolean): void {
