@@ -4,7 +4,7 @@
 // bundle loads it.
 
 import { existsSync, renameSync } from 'node:fs';
-import { applyRecord, recordKey, type JournalRecord } from '../core/journal';
+import { applyRecord, isRunRecord, recordKey, type JournalRecord } from '../core/journal';
 import { approachBytes } from '../core/memory';
 import { emptyMemory, type Approach, type MemoryData } from '../core/types';
 import type { FolderLock } from './folderLock';
@@ -14,6 +14,24 @@ import { cloneJson } from './frozen';
 import type { GateGuard } from './gateGuard';
 import { readApproach, readOwn, readView, type IndexCache } from './quickView';
 import { fsError, StoreError } from './storeError';
+
+/** The approach of a run as its writer read it just before taking the lock (undefined: it was not in memory). */
+export interface SeenBefore {
+  approach: Approach | undefined;
+}
+
+/**
+ * Whether a run may make its approach exhausted or no longer exhausted, judged from the approach as
+ * its writer read it before the lock (none given: it may): a success of an approach that was not
+ * exhausted, or a failure well below the threshold, cannot. The margin covers runs of the same
+ * approach appended by other hooks between that read and the lock; a fold puts the copy right anyway.
+ */
+function mayChangeGate(record: JournalRecord, seen: SeenBefore | undefined): boolean {
+  if (!seen || !isRunRecord(record)) return true;
+  const a = seen.approach;
+  if (a?.status === 'exhausted') return true;
+  return record.attempt.outcome === 'failure' && (a?.failures ?? 0) + 3 >= record.settings.threshold;
+}
 
 /** What a record does to memory, told from memory as it stands (only the approach of `key` loaded whole). */
 export interface RecordEffect<T> {
@@ -64,13 +82,13 @@ export class JournalStore {
    * the record does from memory as it stands under the lock. undefined (nothing written): memory.json
    * needs the store's full read for that (an older schema, damaged); write with the store instead.
    */
-  async appendRecord<T>(record: JournalRecord, effect?: RecordEffect<T>): Promise<{ result: T | undefined; appended: Appended } | undefined> {
+  async appendRecord<T>(record: JournalRecord, effect?: RecordEffect<T>, seen?: SeenBefore): Promise<{ result: T | undefined; appended: Appended } | undefined> {
     await this.lock.checkPath();
     // the usual case, a free lock, in one synchronous go: held for a fraction of a millisecond
     const quick = existsSync(this.dir) ? tryLockSync(this.lock.lockFile) : undefined;
     if (quick) {
       try {
-        return this.appendHeld(record, effect);
+        return this.appendHeld(record, effect, seen);
       } finally {
         releaseSync(this.lock.lockFile, quick);
       }
@@ -79,7 +97,7 @@ export class JournalStore {
       if (!(await held.stillHeld().catch(() => false))) {
         throw new StoreError('LOCK_TIMEOUT', this.lock.lockFile, `Failure Memory did not record into ${journalFile(this.dir)}: another process broke its lock meanwhile. Nothing was written; try again.`);
       }
-      return this.appendHeld(record, effect);
+      return this.appendHeld(record, effect, seen);
     });
   }
 
@@ -96,7 +114,7 @@ export class JournalStore {
     this.lock.warn(`[IO] ${file} could not be used (${reason}). It was saved as ${target}; the runs it held are not in memory.`);
   }
 
-  private appendHeld<T>(record: JournalRecord, effect?: RecordEffect<T>): { result: T | undefined; appended: Appended } | undefined {
+  private appendHeld<T>(record: JournalRecord, effect?: RecordEffect<T>, seen?: SeenBefore): { result: T | undefined; appended: Appended } | undefined {
     let journal = readJournalSync(this.dir);
     if (journal.kind === 'corrupt') {
       this.moveJournalAside(journal.reason);
@@ -108,7 +126,7 @@ export class JournalStore {
       if (view === undefined) return undefined;
       result = view ? effect.apply(view.data, view.sizeOf) : effect.apply(emptyMemory(), approachBytes);
     }
-    const change = this.gate ? this.gateChange(record) : undefined;
+    const change = this.gate && mayChangeGate(record, seen) ? this.gateChange(record) : undefined;
     if (change) this.gate!.beforeAppend(change.before, change.after);
     let appended: Appended;
     try {

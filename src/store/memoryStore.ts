@@ -23,7 +23,7 @@ import { errnoCode, type HeldLock, type LockClock } from './lock';
 import { FOLD_BYTES, FOLD_RECORDS, journalFile, journalFrom, journalKey, MAX_JOURNAL_BYTES, type Appended, type JournalRead } from './journal';
 import { indexText, INDEX_FILE_NAME, serializeMemory, type SerializedMemory } from './memoryIndex';
 import { FolderLock } from './folderLock';
-import { JournalStore, type RecordEffect } from './journalStore';
+import { JournalStore, type RecordEffect, type SeenBefore } from './journalStore';
 import { GateGuard } from './gateGuard';
 import { kindOf, noteNotRegular, O_NONBLOCK } from './regularFile';
 
@@ -102,6 +102,7 @@ export interface MemoryStorePort {
   appendRecord?<T>(
     record: JournalRecord,
     about?: { key: string; apply: (view: MemoryData, sizeOf: (a: Approach) => number) => T },
+    seen?: SeenBefore,
   ): Promise<{ result: T | undefined; appended: Appended } | undefined>;
 }
 
@@ -243,8 +244,8 @@ export class MemoryStore implements MemoryStorePort {
   }
 
   /** A hook's write into the journal (see JournalStore.appendRecord). */
-  appendRecord<T>(record: JournalRecord, effect?: RecordEffect<T>): Promise<{ result: T | undefined; appended: Appended } | undefined> {
-    return this.journal.appendRecord(record, effect);
+  appendRecord<T>(record: JournalRecord, effect?: RecordEffect<T>, seen?: SeenBefore): Promise<{ result: T | undefined; appended: Appended } | undefined> {
+    return this.journal.appendRecord(record, effect, seen);
   }
 
   /**

@@ -9,7 +9,7 @@
 // holds is made again from the whole memory. Either way the answer for those keys is the one a full
 // read gives (test/integration/journal.test.ts).
 
-import { closeSync, readSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, readSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { applyRecord, pendingRecords, readJournalState, recordKey, type ApplyContext, type JournalContents } from '../core/journal';
 import { heldHeadOf, heldHeads, type GateHead, type HeldHead } from '../core/gateState';
@@ -109,6 +109,23 @@ function applyPending(view: View, journal: JournalContents | undefined, ctx: Pic
     }
   }
   return view;
+}
+
+/**
+ * memory.json's exhausted approaches as its index lists them, without reading memory.json or the
+ * journal: undefined when the index does not describe memory.json (or lists none, an older one).
+ * Runs waiting in the journal are not in it: a reader that finds less than it expects reads more.
+ */
+export function indexedExhausted(dir: string, cache: IndexCache = {}): Map<string, HeldHead> | undefined {
+  let stat;
+  try {
+    stat = lstatSync(path.join(dir, MEMORY_FILE_NAME));
+  } catch {
+    return undefined;
+  }
+  const index = readIndex(dir, cache);
+  if (!index?.gate || index.schemaVersion !== SCHEMA_VERSION || !stat.isFile() || !describes(index, stat)) return undefined;
+  return new Map(index.gate.map(([key, failures, last]) => [key, [failures, last]]));
 }
 
 function readIndex(dir: string, cache: IndexCache): ParsedIndex | undefined {

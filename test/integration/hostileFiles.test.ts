@@ -9,7 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
-import { foldJournal, readMemoryFull } from '../../src/agents/hooks/record';
+import { readMemoryFull } from '../../src/agents/hooks/record';
+import { MemoryStore } from '../../src/store/memoryStore';
 import { memoryDirFor } from '../../src/store/paths';
 import { EXHAUSTED_VARIANT, seeded as seededJournal } from '../support/hookPayloads';
 import { tempFolders } from '../support/tempFolders';
@@ -22,7 +23,7 @@ const HANG_GUARD_MS = 20_000;
 /** The seeded workspace with its journal folded into memory.json (and memory.index.json written). */
 async function seeded(): Promise<string> {
   const ws = await seededJournal();
-  await foldJournal(ws);
+  await new MemoryStore(memoryDirFor(ws), { cache: false }).update(() => undefined);
   return ws;
 }
 

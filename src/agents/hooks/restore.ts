@@ -28,13 +28,13 @@ export interface LostGate {
  * usual case. `read` may throw (memory.json cannot be read at all): the gate then decides from the
  * copy alone, and says so.
  */
-export async function lostGate(workspace: string, knownHeld: () => Map<string, HeldHead> | undefined, read: () => Promise<MemoryData>, via: string): Promise<LostGate | undefined> {
+export async function lostGate(workspace: string, knownHeld: (copy: readonly GateHead[]) => Map<string, HeldHead> | undefined, read: () => Promise<MemoryData>, via: string): Promise<LostGate | undefined> {
   const guard = new GateGuard({ workspace, via });
   const header = guard.header();
   if (header === 'altered') noteForUser(`The copy of the gate's state (${guard.file}) was changed outside Failure Memory: it is not used, so exhausted approaches lost from the workspace memory cannot be restored. Run \`failure-memory doctor\`.`);
   if (header === 'missing' && existsSync(setupFile(guard.file))) noteForUser(`The copy of the gate's state (${guard.file}) was deleted: exhausted approaches lost from the workspace memory cannot be restored. Run \`failure-memory doctor\`.`);
   if (typeof header === 'string' || !header.heads.length) return undefined;
-  const held = knownHeld();
+  const held = knownHeld(header.heads);
   let lost: GateHead[] = held ? lostFrom(header.heads, key => held.get(key)) : [];
   if (held && !lost.length) return undefined;
   let data: MemoryData | null;

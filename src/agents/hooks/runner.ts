@@ -17,13 +17,13 @@ import { isBlocking } from '../../core/rules/policy';
 import { gateSteps } from '../../core/rules/steps';
 import { decideGate, decideGateNow, loggedSteps } from '../../app/gate';
 import { selfProtectionRefusal } from '../../core/rules/selfProtection';
-import { heldHeads } from '../../core/gateState';
+import { heldHeads, lostFrom, type GateHead } from '../../core/gateState';
 import { createRedactor } from '../../core/text/redact';
 import { emptyMemory, type Decision, type EngineSettings, type GitState, type MemoryData } from '../../core/types';
 import { loadWorkspaceSettings } from '../../app/settings';
 import { hookTeam, refreshTeamView, teamContext, teamMerger, teamWords } from './team';
 import { memoryDirFor } from '../../store/paths';
-import { readView, type HeadGuard, type View } from '../../store/quickView';
+import { indexedExhausted, readView, type HeadGuard, type View } from '../../store/quickView';
 import { readRegularSync } from '../../store/regularFile';
 import { claimCall } from './callOnce';
 import { claimPre, noteHarness, takePre } from './witness';
@@ -160,8 +160,14 @@ export function readMemorySnapshot(workspace: string, keys: readonly string[] | 
   return view ? view.data : view;
 }
 
-/** Memory's exhausted approaches as a quick read knows them (undefined: only a whole read knows). */
-function quickExhausted(workspace: string): View['exhausted'] {
+/**
+ * Memory's exhausted approaches as a quick read knows them, for the copy's `heads` (undefined: only a
+ * whole read knows): memory.index.json's list when it holds them all (most calls: one small read),
+ * else a partial read with the journal's runs applied.
+ */
+function quickExhausted(workspace: string, heads: readonly GateHead[]): View['exhausted'] {
+  const listed = indexedExhausted(memoryDirFor(workspace));
+  if (listed && !lostFrom(heads, key => listed.get(key)).length) return listed;
   const seen: { exhausted?: View['exhausted'] } = {};
   readMemorySnapshot(workspace, [], { touched: false }, seen);
   return seen.exhausted;
@@ -418,7 +424,7 @@ async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adap
   if (input.callId && !claimCall(memoryDirFor(where.workspace), `${input.callId}\n${runs.map(r => r.command).join('\n')}`)) return answer({ kind: 'none' });
   // the gate's copy checked after the call ran: a loss found now was this call's doing (or ran beside it)
   const via = `hook:${adapter.id} post`;
-  const lost = await lostGate(where.workspace, () => quickExhausted(where.workspace), () => readMemory(where.workspace, opts.readFull), via);
+  const lost = await lostGate(where.workspace, heads => quickExhausted(where.workspace, heads), () => readMemory(where.workspace, opts.readFull), via);
   if (lost) await keepRestored(where.workspace, lost, via, runs.map(r => r.command).join('\n'), opts.restoreGate);
   if (seen.length < runs.length && agentGatesSetUp(where.workspace)) runs.splice(0, runs.length, ...seen);
   if (!runs.length) return answer({ kind: 'none' });
