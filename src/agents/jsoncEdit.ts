@@ -92,6 +92,16 @@ export function splitBom(text: string): { bom: string; body: string } {
  * not read at all (nested deeper than MAX_JSONC_DEPTH). A byte order mark is the caller's (splitBom).
  */
 export function parseJsonc(text: string): { root: Node } | { error: string } {
+  // setup's plan, doctor's checks and its harness lines read the same file one after the other: parsed once
+  if (lastParsed?.text === text) return lastParsed.result;
+  const result = parseOnce(text);
+  lastParsed = { text, result };
+  return result;
+}
+
+let lastParsed: { text: string; result: { root: Node } | { error: string } } | undefined;
+
+function parseOnce(text: string): { root: Node } | { error: string } {
   const depth = nestingDepth(text);
   if (depth > MAX_JSONC_DEPTH) return { error: `nested more than ${MAX_JSONC_DEPTH} levels deep` };
   const errors: ParseError[] = [];

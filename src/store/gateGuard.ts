@@ -108,6 +108,9 @@ export class GateGuard {
   /** Under the lock, before memory.json becomes `next`: the copy first drops what `next` no longer has exhausted. */
   beforeWrite(next: MemoryData): void {
     const keep = new Set(exhaustedOf(next).map(a => a.key));
+    // the usual write changes nothing the copy holds: its header says so, without reading the rest
+    const h = this.header();
+    if (h === 'missing' || (typeof h !== 'string' && h.heads.every(x => keep.has(x[0])))) return;
     this.change(copy => {
       const approaches = copy.approaches.filter(a => keep.has(a.key));
       return approaches.length === copy.approaches.length ? undefined : { ...copy, approaches, header: { ...copy.header, heads: copy.header.heads.filter(h => keep.has(h[0])) } };
@@ -117,19 +120,31 @@ export class GateGuard {
   /** After memory.json became `next`: the copy is its exhausted approaches (and the events found). */
   afterWrite(next: MemoryData): void {
     const heads = gateHeads(next);
-    this.change(copy => (sameHeads(copy.header.heads, heads) && !this.pending.length ? undefined : { header: { ...copy.header, heads }, approaches: exhaustedOf(next).map(slimApproach) }));
+    // written when an approach becomes or stops being exhausted: one more failure of one it holds is no reason
+    const same = (a: readonly GateHead[]) => a.length === heads.length && a.every((x, i) => x[0] === heads[i][0]);
+    const h = this.header();
+    if (!this.pending.length && (typeof h === 'string' ? h === 'missing' && !heads.length : same(h.heads))) return;
+    this.change(copy => (same(copy.header.heads) && !this.pending.length ? undefined : { header: { ...copy.header, heads }, approaches: exhaustedOf(next).map(slimApproach) }));
   }
 
   /** A hook's journaled run of one approach, before it is appended: a resolution leaves the copy first. */
   beforeAppend(before: Approach | undefined, after: Approach | undefined): void {
     if (before?.status !== 'exhausted' || after?.status === 'exhausted') return;
+    const h = this.header();
+    if (h === 'missing' || (typeof h !== 'string' && !h.heads.some(x => x[0] === before.key))) return;
     this.change(copy => withoutKey(copy, before.key));
   }
 
-  /** After it is appended: an exhaustion (or a failure more of an exhausted approach) joins the copy. */
-  afterAppend(after: Approach | undefined): void {
+  /**
+   * After it is appended: an exhaustion joins the copy. One more failure of an approach the copy holds
+   * leaves it as it is (written when an approach becomes or stops being exhausted; a full write brings
+   * its evidence up to date): memory then holds more than the copy, which is no loss.
+   */
+  afterAppend(after: Approach | undefined, before?: Approach): void {
     if (after?.status !== 'exhausted') return;
     const head = gateHeadOf(after);
+    const h = this.header();
+    if (typeof h !== 'string' && h.heads.some(x => x[0] === after.key && (before?.status === 'exhausted' || sameHeads([x], [head])))) return;
     this.change(copy => {
       const now = copy.header.heads.find(h => h[0] === after.key);
       if (now && sameHeads([now], [head])) return undefined;

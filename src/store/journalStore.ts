@@ -23,13 +23,14 @@ export interface SeenBefore {
 /**
  * Whether a run may make its approach exhausted or no longer exhausted, judged from the approach as
  * its writer read it before the lock (none given: it may): a success of an approach that was not
- * exhausted, or a failure well below the threshold, cannot. The margin covers runs of the same
+ * exhausted, a failure well below the threshold, or one more failure of an exhausted one, cannot. The margin covers runs of the same
  * approach appended by other hooks between that read and the lock; a fold puts the copy right anyway.
  */
 function mayChangeGate(record: JournalRecord, seen: SeenBefore | undefined): boolean {
   if (!seen || !isRunRecord(record)) return true;
   const a = seen.approach;
-  if (a?.status === 'exhausted') return true;
+  // an exhausted approach stays exhausted through another failure (the copy keeps the evidence it was exhausted with)
+  if (a?.status === 'exhausted') return record.attempt.outcome === 'success' || record.attempt.outcome === 'unknown';
   return record.attempt.outcome === 'failure' && (a?.failures ?? 0) + 3 >= record.settings.threshold;
 }
 
@@ -134,7 +135,7 @@ export class JournalStore {
     } catch (err) {
       throw fsError(err, this.dir, 'write');
     }
-    if (change) this.gate!.afterAppend(change.after);
+    if (change) this.gate!.afterAppend(change.after, change.before);
     return { result, appended };
   }
 
