@@ -13,13 +13,12 @@
 // that user; the pre hook refuses writes to them where it can see them, and doctor checks every
 // cache file's signature).
 
-import { closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { openRegularSync, readOpenSync, readRegularSync } from './regularFile';
-import { crypto, hmac, sameMac, secret, stateDir } from './userSecret';
+import { crypto, hmac, sameMac, secret, stateDir, writePrivate } from './userSecret';
 
-const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const MAGIC = 'FMCACHE1';
 /** A cache file larger than this is not read (the hook bundles' caches are a few hundred KB). */
 const MAX_CACHE_BYTES = 32 * 1024 * 1024;
@@ -63,22 +62,6 @@ function readSeen(file: string): string | undefined {
   }
 }
 
-/** Writes `parts` as the file, through a new file renamed over it (never through a link). */
-function writeParts(file: string, parts: Array<string | Buffer>): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  rmSync(tmp, { force: true });
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
-  try {
-    for (const p of parts) {
-      if (typeof p === 'string') writeSync(fd, p);
-      else writeSync(fd, p);
-    }
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, file);
-}
-
 /**
  * The V8 data of a cache Failure Memory wrote for this very bundle (`source`: its text, hashed only
  * when the signature has to be checked); undefined for anything else.
@@ -105,7 +88,7 @@ export function readCache(key: CacheKey, source: () => string, env: NodeJS.Proce
   const k = secret(stateDir(env), false);
   if (!k || c.bundle !== crypto().createHash('sha256').update(source()).digest('hex') || !sameMac(c.mac, hmac(k, c.bundle, c.data))) return undefined;
   try {
-    writeParts(seenFile(key.file), [seen]);
+    writePrivate(seenFile(key.file), seen);
   } catch {
     // checked again next time
   }
@@ -117,8 +100,8 @@ export function writeCache(key: CacheKey, source: string, data: Buffer, env: Nod
   const k = secret(stateDir(env), true)!;
   const bundle = crypto().createHash('sha256').update(source).digest('hex');
   mkdirSync(join(key.file, '..'), { recursive: true, mode: 0o700 });
-  writeParts(key.file, [`${MAGIC} ${bundle} ${hmac(k, bundle, data)}\n`, data]);
-  writeParts(seenFile(key.file), [`${key.bundleId}|${identity(lstatSync(key.file))}`]);
+  writePrivate(key.file, `${MAGIC} ${bundle} ${hmac(k, bundle, data)}\n`, data);
+  writePrivate(seenFile(key.file), `${key.bundleId}|${identity(lstatSync(key.file))}`);
 }
 
 /**

@@ -13,14 +13,13 @@
 // passes; and deleting both the workspace memory and this folder leaves nothing to compare. Those
 // cases are for the pre hook's refusal of writes to these paths, and for doctor.
 
-import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_GATE_EVENTS, type GateEvent, type GateHead } from '../core/gateState';
 import type { Approach } from '../core/types';
 import { shortName } from './agentRuns';
-import { randomHex } from './lock';
 import { openRegularSync, readOpenSync, readRegularSync } from './regularFile';
-import { hmac, sameMac, secret, stateDir } from './userSecret';
+import { hmac, sameMac, secret, stateDir, writePrivate } from './userSecret';
 
 export { stateDir } from './userSecret';
 
@@ -117,15 +116,7 @@ function readSeen(file: string): string | undefined {
 /** Remembers the copy as it is now as checked (written or verified by Failure Memory). Best effort. */
 function noteSeen(file: string): void {
   try {
-    const st = lstatSync(file);
-    const tmp = `${seenFile(file)}.${process.pid}.${randomHex(4)}.tmp`;
-    const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
-    try {
-      writeSync(fd, seenKey(st));
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, seenFile(file));
+    writePrivate(seenFile(file), seenKey(lstatSync(file)));
   } catch {
     // the next reader checks it again
   }
@@ -175,14 +166,7 @@ export function writeCopy(file: string, copy: GateCopy): void {
   const header: CopyHeader = { ...copy.header, v: COPY_FORMAT, events: copy.header.events.slice(-MAX_GATE_EVENTS), mac: undefined };
   const body = JSON.stringify({ approaches: copy.approaches });
   header.mac = macOf(key, header, body);
-  const tmp = `${file}.${process.pid}.${randomHex(4)}.tmp`;
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
-  try {
-    writeSync(fd, `${JSON.stringify(header)}\n${body}\n`);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, file);
+  writePrivate(file, `${JSON.stringify(header)}\n${body}\n`);
   noteSeen(file);
   pruneOccasionally(dir);
 }
@@ -221,14 +205,7 @@ export function markTold(file: string, who: Audience, ids: readonly string[]): v
   try {
     const told = readTold(file);
     told[who] = [...told[who], ...ids.filter(id => !told[who].includes(id))].slice(-100);
-    const tmp = `${toldFile(file)}.${process.pid}.${randomHex(4)}.tmp`;
-    const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
-    try {
-      writeSync(fd, JSON.stringify(told));
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, toldFile(file));
+    writePrivate(toldFile(file), JSON.stringify(told));
   } catch {
     // the notice comes again next time
   }
@@ -258,14 +235,7 @@ export function writeSetupRecord(file: string, harnesses: readonly string[], rem
       else record[h] = new Date().toISOString();
     }
     mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
-    const tmp = `${setupFile(file)}.${process.pid}.${randomHex(4)}.tmp`;
-    const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
-    try {
-      writeSync(fd, JSON.stringify(record));
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, setupFile(file));
+    writePrivate(setupFile(file), JSON.stringify(record));
   } catch {
     // doctor then cannot tell a removal from a harness never set up: it still sees partial removals
   }

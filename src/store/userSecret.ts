@@ -3,7 +3,7 @@
 // tests, a special setup). node:crypto costs a hook a few ms to load: only a caller that signs or
 // checks loads it. Small on purpose: dist/hook.js bundles it.
 
-import { closeSync, constants, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { readRegularSync } from './regularFile';
@@ -47,6 +47,29 @@ export function secret(dir: string, create: boolean): string | undefined {
     closeSync(fd);
   }
   return made;
+}
+
+/**
+ * Writes a file of the user's data folder as a whole: a new file (0600, never through a link) renamed
+ * over it, so that a reader sees the old file or the new one.
+ */
+export function writePrivate(file: string, ...parts: Array<string | Uint8Array>): void {
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
+  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
+  try {
+    for (const p of parts) {
+      if (typeof p === 'string') writeSync(fd, p);
+      else writeSync(fd, p);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(tmp, file);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
 }
 
 /** HMAC-SHA256 of `parts` under `key`, hex. */

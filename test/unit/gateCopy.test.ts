@@ -13,6 +13,7 @@ import { checkCommand } from '../../src/core/rules/check';
 import { DEFAULT_SETTINGS, emptyMemory, type MemoryData } from '../../src/core/types';
 import { WorkspaceMemory } from '../../src/app/workspaceMemory';
 import { recordHookResult } from '../../src/agents/hooks/record';
+import { keepChange, keepLostApproaches, markEventsTold, untoldEvents } from '../../src/app/gateEvents';
 import { readCopy, readCopyHeader } from '../../src/store/gateCopy';
 import { GateGuard } from '../../src/store/gateGuard';
 import { memoryDirFor } from '../../src/store/paths';
@@ -159,5 +160,33 @@ describe('memory that lost an exhausted approach behind Failure Memory\'s back',
     fs.copyFileSync(a.guard.file, other.file);
     assert.equal(other.header(), 'altered');
     assert.equal((await new WorkspaceMemory(b, { git: false }).check('npm test')).decision, 'allow');
+  });
+});
+
+describe('what the editor is told, and the user\'s answer', () => {
+  test('a loss on disk is written back once, its event told once; Keep resolves what was restored, as the user', async () => {
+    const { ws, guard } = await exhaustedWorkspace();
+    fs.rmSync(memoryDirFor(ws), { recursive: true });
+    const memory = new WorkspaceMemory(ws, { git: false });
+    assert.equal(await keepLostApproaches(memory), true, 'written back');
+    assert.equal(await keepLostApproaches(memory), false, 'nothing more to write');
+    const events = untoldEvents(memory, 'editor');
+    assert.deepEqual(events.map(e => [e.kind, e.approaches.map(a => a.label)]), [['restored', ['npm test']]]);
+    markEventsTold(memory, 'editor', events.map(e => e.id));
+    assert.deepEqual(untoldEvents(memory, 'editor'), []);
+    assert.equal(untoldEvents(memory, 'hook').length, 1, 'each audience hears it once');
+    await keepChange(memory, events[0]);
+    assert.equal((await memory.read()).approaches['.::npm test'].status, 'resolved');
+    assert.deepEqual(heads(guard), [], 'the copy follows the resolve: nothing is restored again');
+  });
+
+  test('one more failure of an exhausted approach leaves the copy as it was; a loss afterwards is still one', async () => {
+    const { ws, memory, guard } = await exhaustedWorkspace(true);
+    const before = fs.readFileSync(guard.file, 'utf8');
+    for (let i = 0; i < 2; i++) await memory.record({ command: 'npm test', exitCode: 1, output: OUTPUT, source: 'agent' });
+    assert.equal(fs.readFileSync(guard.file, 'utf8'), before, 'not rewritten for a failure more');
+    assert.equal((await memory.read()).approaches['.::npm test'].failures, 7);
+    fs.rmSync(memoryDirFor(ws), { recursive: true });
+    assert.equal((await new WorkspaceMemory(ws, { git: false }).check('npm test')).decision, 'deny');
   });
 });
