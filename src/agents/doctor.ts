@@ -33,6 +33,8 @@ export interface DoctorLine {
   detail: string;
   /** What to do (off and check only). */
   steps: string[];
+  /** What was found, one sentence each (what was done to the gate). */
+  notes?: string[];
 }
 
 export interface DoctorOptions {
@@ -243,6 +245,7 @@ export function describeDiagnosis(lines: DoctorLine[]): string[] {
     const state = l.status === 'active' ? 'gate active' : l.status === 'off' ? 'gate OFF' : 'gate active once you did this';
     const word = l.id === 'launcher' ? (l.status === 'active' ? 'works' : 'does not work') : TAMPER_IDS.has(l.id) ? TAMPER_WORD[l.status] : state;
     out.push(`${MARK[l.status]} ${l.title}: ${word} — ${l.detail}`);
+    for (const n of l.notes ?? []) out.push(`    ${n}`);
     for (const s of l.steps) out.push(`    step: ${s}`);
   }
   return out;

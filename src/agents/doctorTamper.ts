@@ -29,6 +29,8 @@ export interface TamperLine {
   status: 'active' | 'off' | 'check';
   detail: string;
   steps: string[];
+  /** What was found, one sentence each (what was done to the gate, when, after which command). */
+  notes?: string[];
 }
 
 /** Memory as it is on disk, without the copy's repair (what doctor compares with the copy); null: none. */
@@ -59,11 +61,11 @@ function stateLine(workspace: string): TamperLine | undefined {
   const lost = data ? lostFrom(read.copy.header.heads, k => heldHeads(data).get(k)) : read.copy.header.heads;
   const events = read.copy.header.events.slice(-5).map(eventSentence);
   if (lost.length) {
-    return { id: 'state', title, status: 'check', detail: `memory lacks ${lost.length} exhausted approach(es) the copy holds (${lost.map(l => l[0].replace(/^.*?::/, '')).join(', ')}): every read puts them back, the next write keeps them`, steps: events };
+    return { id: 'state', title, status: 'check', detail: `memory lacks ${lost.length} exhausted approach(es) the copy holds (${lost.map(l => l[0].replace(/^.*?::/, '')).join(', ')}): every read puts them back, the next write keeps them`, steps: [], notes: events };
   }
   if (!read.copy.header.heads.length && !events.length) return undefined;
   const detail = `${read.copy.header.heads.length} exhausted approach(es) in a signed copy, equal to memory`;
-  return events.length ? { id: 'state', title, status: 'check', detail: `${detail}; what was done to it:`, steps: events } : { id: 'state', title, status: 'active', detail, steps: [] };
+  return events.length ? { id: 'state', title, status: 'check', detail: `${detail}; what was done to it:`, steps: [], notes: events } : { id: 'state', title, status: 'active', detail, steps: [] };
 }
 
 /** Cache files Failure Memory did not sign (a cache made from other code would run in place of the hook). */
