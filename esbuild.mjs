@@ -1,7 +1,7 @@
 // Bundles the extension host code, the CLI and (when present) the webview.
 // usage: node esbuild.mjs [--production] [--watch]
 import * as esbuild from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -30,6 +30,7 @@ const node = {
   sourcemap: !production,
   sourcesContent: false,
   logLevel: 'warning',
+  metafile: true,
   plugins: watch ? [problemMatcher] : [],
   // jsonc-parser's "main" is a UMD build whose require()s esbuild cannot follow: bundle its ES modules
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
@@ -64,7 +65,7 @@ const configs = [
 ];
 if (existsSync('webview/main.ts')) {
   configs.push({
-    bundle: true, platform: 'browser', format: 'iife', target: 'es2022', minify: production,
+    bundle: true, platform: 'browser', format: 'iife', target: 'es2022', minify: production, metafile: true,
     sourcemap: !production, sourcesContent: false, logLevel: 'warning', plugins: watch ? [problemMatcher] : [],
     entryPoints: { webview: 'webview/main.ts', reflection: 'webview/reflection.ts' }, outdir: 'dist',
   });
@@ -76,5 +77,9 @@ if (existsSync('webview/main.ts')) {
 if (watch) {
   for (const c of configs) await (await esbuild.context(c)).watch();
 } else {
-  await Promise.all(configs.map(c => esbuild.build(c)));
+  const results = await Promise.all(configs.map(c => esbuild.build(c)));
+  // what each bundle holds, for its size budget (test/integration/bundles.test.ts); in a folder of
+  // its own, which nothing ships (the VSIX takes dist/'s top-level files)
+  mkdirSync('dist/meta', { recursive: true });
+  writeFileSync('dist/meta/bundles.json', JSON.stringify({ outputs: Object.assign({}, ...results.map(r => r.metafile.outputs)) }));
 }

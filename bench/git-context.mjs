@@ -1,4 +1,4 @@
-// What the git context costs per remembered run (issue 15): readGitState in a small repository with one
+// What the git context costs per remembered run: readGitState in a small repository with one
 // changed file, and in a folder outside any repository (no git process). The success of a command that
 // never failed never asks git. Prints a markdown table.
 //   node --import tsx bench/git-context.mjs

@@ -19,7 +19,7 @@ import { createRedactor } from '../src/core/text/redact.ts';
 import { DEFAULT_SETTINGS, emptyMemory } from '../src/core/types.ts';
 import { approachKey } from '../src/core/approach/index.ts';
 import { installLauncher } from '../src/agents/launcher.ts';
-import { indexText, INDEX_FILE_NAME, serializeMemory } from '../src/store/memoryIndex.ts';
+import { writeMemory } from './memorySeed.mjs';
 import { hookCommand } from '../src/agents/setup.ts';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -67,14 +67,8 @@ for (let a = 0; a < count; a++) {
     applyAttempt(data, prepareAttempt({ command: `tool${a} run --step ${k}`, cwd: a % 3 ? '.' : `pkg${a % 5}`, exitCode: 1, source: 'agent', output }, settings, redactor, new Date((t += 1000))), settings);
   }
 }
-const memoryDir = path.join(ws, '.vscode/failure-memory');
-fs.mkdirSync(memoryDir, { recursive: true });
-fs.writeFileSync(path.join(memoryDir, '.gitignore'), '*\n');
-const memoryFile = path.join(memoryDir, 'memory.json');
 // as the store writes it: memory.json and its index
-const written = serializeMemory(data);
-fs.writeFileSync(memoryFile, written.text);
-fs.writeFileSync(path.join(memoryDir, INDEX_FILE_NAME), indexText(data, written, fs.statSync(memoryFile)));
+const memoryFile = writeMemory(ws, data);
 const approaches = Object.keys(data.approaches).length;
 const exhausted = Object.values(data.approaches).filter(a => a.status === 'exhausted').length;
 const memoryKb = fs.statSync(memoryFile).size / 1024;

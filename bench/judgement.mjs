@@ -1,4 +1,4 @@
-// npm run bench:judgement  (= node --import tsx bench/judgement.mjs [--no-write] [--quiet] [--shell-only] [--corpus FILE ...])
+// npm run bench:judgement  (= node --import tsx bench/judgement.mjs [--no-write] [--quiet] [--shell-only] [--corpus FILE ...] [--budget N])
 //
 // Judgement on real agent work. Replays every trajectory of the development corpora
 // (../shared/trajectories/*.jsonl.gz; a `X.shell.jsonl.gz` copy is skipped when `X.jsonl.gz` is there, unless
@@ -36,10 +36,12 @@ import { errorLine, outcome, stuckRuns, waitingRuns } from './judgementTruth.mjs
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
-const write = !argv.includes('--no-write');
+const write = !argv.includes('--no-write') && !argv.includes('--budget');
 const quiet = argv.includes('--quiet');
 const shellOnly = argv.includes('--shell-only');
 const corpusArgs = argv.flatMap((a, i) => (argv[i - 1] === '--corpus' ? [a] : []));
+// --budget N: the change budget to measure (the product's is CHANGE_BUDGET in src/core/rules/policy.ts)
+const budgetArg = argv.flatMap((a, i) => (argv[i - 1] === '--budget' ? [Number(a)] : []))[0];
 const defaultDir = path.resolve(root, '..', '..', 'shared', 'trajectories');
 const sharedDir = fs.existsSync(defaultDir) ? defaultDir : '/work/shared/trajectories';
 
@@ -114,7 +116,7 @@ async function measure() {
     const group = name => (groups.has(name) ? groups.get(name) : (groups.set(name, emptyCounts()), groups.get(name)));
     for (const { file, corpus } of corpora) {
       for (const t of corpus.trajectories) {
-        const steps = await replayTrajectory(t, { threshold: n });
+        const steps = await replayTrajectory(t, { threshold: n, ...(budgetArg ? { changeBudget: budgetArg } : {}) });
         const stuck = stuckRuns(t.commands, n);
         const waiting = waitingRuns(t.commands);
         for (const s of steps) {

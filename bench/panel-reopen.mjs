@@ -11,7 +11,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { findPanelFrame, isFrameOnScreen, REPO_ROOT, startVSCode } from '../test/e2e/harness.mjs';
+import { REPO_ROOT, startVSCode } from '../test/e2e/harness.mjs';
+import { panelOpenTimes } from './panelTiming.mjs';
 
 process.env.E2E_QUIET ??= '1';
 const args = process.argv.slice(2);
@@ -53,34 +54,9 @@ async function main() {
   const result = { vscode: h.vscode, runs, firstOpenMs: 0, reopenMs: [], load: os.loadavg().map(l => Math.round(l * 100) / 100) };
   try {
     await h.waitForActivation();
-    const page = h.page;
-    const icon = page.locator('.activitybar .action-item a[aria-label^="Failure Memory"]').first();
-    const explorer = page.locator('.activitybar .action-item a[aria-label^="Explorer"]').first();
-    /** The first card of the panel when it is on screen, else null (no panel frame, or hidden). */
-    const visibleCard = async () => {
-      const frame = await findPanelFrame(page);
-      // a kept (hidden) webview is still in the page: its iframes must be on screen too
-      if (!frame || !(await isFrameOnScreen(frame))) return null;
-      const c = frame.locator('#section-exhausted article.card').first();
-      return (await c.isVisible().catch(() => false)) ? c : null;
-    };
-    /** ms from the click on the Failure Memory icon to the first card on screen (polled every 10 ms). */
-    const openAndTime = async () => {
-      const t0 = performance.now();
-      await icon.click();
-      while (!(await visibleCard())) {
-        if (performance.now() - t0 > 20000) throw new Error('no card in the panel after 20 s');
-        await new Promise(r => setTimeout(r, 10));
-      }
-      return Math.round(performance.now() - t0);
-    };
-    result.firstOpenMs = await openAndTime();
-    for (let i = 0; i < runs; i++) {
-      await explorer.click();
-      await h.waitFor(async () => !(await visibleCard()), 10000, 'the panel hidden');
-      await new Promise(r => setTimeout(r, 300));
-      result.reopenMs.push(await openAndTime());
-    }
+    const times = await panelOpenTimes(h, runs);
+    result.firstOpenMs = times.first;
+    result.reopenMs = times.reopen;
     result.reopenMedianMs = median(result.reopenMs);
   } finally {
     await h.stop();

@@ -1,4 +1,4 @@
-// Recall on reworded error families (issue 15): a past failure and a differently worded error of the
+// Recall on reworded error families: a past failure and a differently worded error of the
 // same kind (TS2322 vs an earlier TS2345, "Cannot use import statement outside a module" vs
 // ERR_REQUIRE_ESM, "Disk quota exceeded" vs ENOSPC, psql "could not connect" vs ECONNREFUSED…).
 // The other failures of the set are the distractors. Prints a markdown table (and misses with --misses).

@@ -9,7 +9,7 @@
 //  - model load time; RSS before/after loading (fresh child processes)
 //  - brute-force top-k over 1k / 10k / 100k stored vectors; end-to-end recall through
 //    WorkspaceMemory over 500 (the default limit), 1k, 10k and 100k approaches
-//  - the engine (issue 2): store load/save, record and check on a store with 10,000 attempts,
+//  - the engine: store load/save, record and check on a store with 10,000 attempts,
 //    through WorkspaceMemory and through the packaged CLI (dist/cli.js from the linux VSIX)
 //  - what the embeddings add to the VSIX
 // Nothing here asserts a time: the numbers are for reading. Sections are functions; add yours to SECTIONS.
@@ -364,7 +364,7 @@ function cliRecall(ws, runs) {
 }
 
 /**
- * Recall scaling (issue 14): the two figures the issue names, on their own so they can be measured
+ * Recall scaling: the two figures that matter at scale, on their own so they can be measured
  * quickly (`--only recallScaling`): recall at 10,000 approaches and top-5 over 100,000 vectors.
  */
 async function recallScaling() {
@@ -430,7 +430,7 @@ async function recallScaling() {
 }
 
 /**
- * The search kernel (issue 14 item 9): the same 100,000 stored rows searched by the JS loop and by
+ * The search kernel: the same 100,000 stored rows searched by the JS loop and by
  * the WebAssembly SIMD kernel, side by side in one run (same load), plus what the kernel costs once
  * per snapshot (the copy into wasm memory) and whether both return the same top 5.
  */
@@ -547,7 +547,7 @@ async function engine() {
   const build = performance.now() - t0;
   const total = Object.values(data.approaches).reduce((s, a) => s + a.totalAttempts, 0);
   const size = fs.statSync(memory.store.file).size;
-  line(`Store: ${total.toLocaleString('en')} attempts recorded over ${Object.keys(data.approaches).length} approaches (each keeps its last ${DEFAULT_SETTINGS.window} attempts with output), memory.json ${mb(size)}; built in ${ms(build)}.`);
+  line(`Store: ${total.toLocaleString('en')} attempts recorded over ${Object.keys(data.approaches).length} approaches (each keeps its last ${DEFAULT_SETTINGS.shortTermWindow} attempts with output), memory.json ${mb(size)}; built in ${ms(build)}.`);
   line('');
   line('| operation | through | median | p95 | runs |');
   line('|---|---|---|---|---|');

@@ -1,6 +1,6 @@
 // node bench/store-stress.mjs [--writers 16] [--records 20] [--kills 50]   (after npm run build)
 //
-// The store under load, through the built CLI against one workspace (issue 12):
+// The store under load, through the built CLI against one workspace:
 //  1. `writers` processes each run `records` distinct `failure-memory record` calls, all at once:
 //     reports how many records were kept and how many were rejected (a non-zero exit).
 //  2. kill -9 loop: a writer recording a large output is killed mid-write `kills` times; reports the

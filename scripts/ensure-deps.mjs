@@ -15,8 +15,9 @@ const root = resolve(import.meta.dirname, '..');
 
 // chromium: the browser of the end-to-end tests; libkrb5-dev: headers for code-server's kerberos
 // module; ripgrep: seeds @vscode/ripgrep's download cache (no GitHub needed); postgresql: the
-// team-memory tests start a throwaway cluster; zsh: the shell-hook tests run the zsh snippet too.
-export const DEBIAN_PACKAGES = ['chromium', 'libkrb5-dev', 'ripgrep', 'postgresql', 'zsh'];
+// team-memory tests start a throwaway cluster; zsh: the shell-hook tests run the zsh snippet too, and
+// the Enter gate's tests (integration and end-to-end) run in zsh; fish: the Enter gate's tests run in fish.
+export const DEBIAN_PACKAGES = ['chromium', 'libkrb5-dev', 'ripgrep', 'postgresql', 'zsh', 'fish'];
 
 const log = msg => console.log(`[deps] ${msg}`);
 

@@ -6,18 +6,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { languageModelToolsManifest } from '../src/agents/tools.ts';
+import { writeGenerated } from './writeGenerated.mjs';
 
 const file = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'package.json');
 const text = fs.readFileSync(file, 'utf8');
 const pkg = JSON.parse(text);
 pkg.contributes.languageModelTools = languageModelToolsManifest();
 const next = `${JSON.stringify(pkg, null, 2)}\n`;
-if (process.argv.includes('--check')) {
-  if (next !== text) {
-    console.error('package.json languageModelTools differ from src/agents/tools.ts: run node --import tsx scripts/gen-tool-manifest.mjs');
-    process.exit(1);
-  }
-} else if (next !== text) {
-  fs.writeFileSync(file, next);
-  console.log('package.json: languageModelTools written');
-}
+writeGenerated(file, next, { what: 'package.json\'s languageModelTools (from src/agents/tools.ts)', run: 'node --import tsx scripts/gen-tool-manifest.mjs' });

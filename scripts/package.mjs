@@ -172,6 +172,8 @@ function checkVsix(file, target, binRel, withModel) {
   for (const f of [...DIST_REQUIRED.map(f => `dist/${f}`), 'media/offline-embedder.bin', 'dist/node_modules/onnxruntime-node/package.json', 'dist/node_modules/onnxruntime-common/package.json', 'dist/node_modules/onnxruntime-common/dist/cjs/package.json', `dist/node_modules/onnxruntime-node/${binRel}/onnxruntime_binding.node`]) {
     if (!entries.some(e => e.path === f)) fail(`${file} lacks ${f}`);
   }
+  // the Enter gate's scripts: the terminals' shells source them by path, no bundle names them
+  for (const f of readdirSync(join(ROOT, 'media', 'shell'))) if (!entries.some(e => e.path === `media/shell/${f}`)) fail(`${file} lacks media/shell/${f}`);
   if (withModel && !entries.some(e => e.path.startsWith('models/') && e.path.endsWith('.onnx'))) fail(`${file} lacks the model`);
   return entries;
 }

@@ -1,7 +1,7 @@
 // Composition root: build the objects, register them, no logic. Nothing heavy loads here.
 
 import * as vscode from 'vscode';
-import { readConfig, RESTRICTED_SETTINGS, SECTION, type ExtensionConfig } from './core/config';
+import { readConfig, RESTRICTED_SETTINGS, SECTION, type Settings } from './core/config';
 import type { ReflectionRecord } from './core/reflection';
 import { ApproachActions } from './host/actions';
 import { CommandId, type ApproachRef } from './host/commandIds';
@@ -10,6 +10,7 @@ import { CommandHandlers } from './host/commands';
 import { CapturePause } from './host/capturePause';
 import { EditWatcher } from './host/editWatcher';
 import { GateNotices } from './host/gateNotices';
+import { EnterGate } from './host/enterGate';
 import { Guard } from './host/guard';
 import { createLogger } from './host/logger';
 import { LanguageModelReflection } from './host/lmReflection';
@@ -34,8 +35,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const log = createLogger(channel);
 
   const settingsProblems = new SettingsProblems(log);
-  let config: ExtensionConfig = loadConfig();
-  function loadConfig(): ExtensionConfig {
+  let config: Settings = loadConfig();
+  function loadConfig(): Settings {
     const settings = vscode.workspace.getConfiguration(SECTION);
     // in Restricted Mode a restricted setting (redaction.extraPatterns) comes from the user's settings only
     const trusted = vscode.workspace.isTrusted;
@@ -56,19 +57,21 @@ export function activate(context: vscode.ExtensionContext): void {
   // edits as evidence: saves and file operations in the editor (the guard also reads the unwritten ones)
   const edits = new EditWatcher(registry, log, captureConfig);
   const guard = new Guard(registry, log, currentConfig, edits);
-  const terminals = new TerminalWatcher(context, registry, guard, log, captureConfig);
+  // the terminal's check at Enter (a loop repeated never starts); the start event's interrupt is its fallback
+  const enterGate = new EnterGate(context, registry, guard, log, captureConfig);
+  const terminals = new TerminalWatcher(context, registry, guard, log, captureConfig, enterGate);
   const tasks = new TaskWatcher(registry, guard, log, captureConfig);
-  const capture = (): CaptureView => ({ terminal: config.captureTerminal, tasks: config.captureTasks, terminalsWithIntegration: terminals.activeCount, terminals: terminals.terminalCount, paused: pause.paused });
+  const capture = (): CaptureView => ({ terminal: config['capture.terminal'], tasks: config['capture.tasks'], terminalsWithIntegration: terminals.activeCount, terminals: terminals.terminalCount, paused: pause.paused });
   const status = new StatusBar(registry, capture, log, team);
 
   // what can be done to an approach, and where it shows: the panel and the reflection view
   const lmReflection = new LanguageModelReflection(context, log, currentConfig);
   const actions = new ApproachActions(registry, log, currentConfig, lmReflection.write);
-  const reflections = new ReflectionView(context.extensionUri, log);
+  const reflections = new ReflectionView(context.extensionUri, log, registry);
   const panel = new MemoryPanel(context.extensionUri, registry, actions, reflections, log, capture, terminals.onDidChangeState, team, models);
   // the walkthrough's steps tick themselves off for what the user has done (shell integration on, memory shown…)
   const walkthrough = new WalkthroughProgress(context, () => terminals.activeCount, terminals.onDidChangeState);
-  const views = { showMemory: (ref?: ApproachRef) => (walkthrough.mark('memoryShown'), panel.reveal(ref)), showReflection: (r: ReflectionRecord) => reflections.show(r), exported: () => walkthrough.mark('exported') };
+  const views = { showMemory: (ref?: ApproachRef) => (walkthrough.mark('memoryShown'), panel.reveal(ref)), showReflection: (r: ReflectionRecord, folder: string) => reflections.show(r, folder), exported: () => walkthrough.mark('exported') };
   const commands = new CommandHandlers(registry, actions, views, log);
 
   context.subscriptions.push(
@@ -77,6 +80,7 @@ export function activate(context: vscode.ExtensionContext): void {
     registry,
     edits,
     guard,
+    enterGate,
     terminals,
     tasks,
     status,
@@ -98,6 +102,7 @@ export function activate(context: vscode.ExtensionContext): void {
       }
       config = loadConfig();
       registry.applyConfig(config);
+      enterGate.apply();
       status.update();
       log.info('config', `settings applied: ${JSON.stringify(config)}`);
       log.event('settingsApplied');
@@ -118,7 +123,7 @@ export function activate(context: vscode.ExtensionContext): void {
   );
 
   const took = Date.now() - t0;
-  log.info('activate', `Failure Memory activated in ${took} ms (capture: terminal ${config.captureTerminal ? 'on' : 'off'}, tasks ${config.captureTasks ? 'on' : 'off'}; blockMode ${config.blockMode}; threshold ${config.threshold})`);
+  log.info('activate', `Failure Memory activated in ${took} ms (capture: terminal ${config['capture.terminal'] ? 'on' : 'off'}, tasks ${config['capture.tasks'] ? 'on' : 'off'}; blockMode ${config.blockMode}; threshold ${config.threshold})`);
   log.event('activated', { ms: took, vscode: vscode.version, extensionPath: context.extensionPath, folders: registry.all().map(f => f.folder.name) });
 }
 

@@ -1,6 +1,8 @@
 // The memory panel's browser side. It renders the host's snapshots and asks the host to act; it
 // holds only UI state (search, collapsed sections, open reflections, drafts), kept with
 // getState/setState so it survives the view being hidden (no retainContextWhenHidden).
+// Every list draws only the rows on screen (./virtualList.ts): a memory at its limit of 500
+// approaches costs the page a screenful of cards, and a row is drawn again only when it changed.
 
 import {
   isHostMessage,
@@ -8,15 +10,17 @@ import {
   type ApproachView,
   type HostMessage,
   type LearningTypeView,
-  type LearningView,
   type RecallView,
   type ReflectionView,
   type Snapshot,
   type WebviewMessage,
 } from '../src/shared/protocol';
-import { ago, fullTime, h, icon, plural } from './dom';
-import { matchesAll, restoreSnapshot, restoreState, searchWords, SECTIONS, snapshotToKeep, TYPE_LABEL, type SectionId, type UiState } from './state';
-import { approachDetails, bannerContent, captureLine, decisionItem, emptyContent, learningTools, reflectionItem, similarItem, teamCard, teamStatus } from './views';
+import { approachCard, approachId, approachState, kindOf, learningItem, learningState, type CardContext, type LearningContext } from './cards';
+import { h, icon } from './dom';
+import { PanelLists, type ListParts } from './lists';
+import { approachText, matchesAll, restoreSnapshot, restoreState, searchWords, SECTIONS, snapshotToKeep, TYPE_LABEL, type SectionId, type UiState } from './state';
+import { bannerContent, captureLine, decisionItem, emptyContent, reflectionItem, similarItem, teamCard, teamStatus } from './views';
+import { byFid, VirtualList, type Row } from './virtualList';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -35,9 +39,12 @@ let recall: { query: string; results: RecallView[] } | undefined;
 let banner: string | undefined;
 /** Buttons waiting for the host (disabled until the next snapshot or error). */
 const pending = new Set<string>();
-let flash: { folder: string; key: string; until: number; scrolled: boolean } | undefined;
-let scrollToReflection: string | undefined;
+let flash: { folder: string; key: string; until: number; revealed: boolean } | undefined;
+let flashTimer: ReturnType<typeof setTimeout> | undefined;
+let revealReflection: string | undefined;
 let confirmDelete: string | undefined;
+/** An element (by data-fid) to focus once the rows are drawn again (an editor opened, a delete asked). */
+let focusAfterRender: string | undefined;
 let searchTimer: ReturnType<typeof setTimeout> | undefined;
 
 function save(): void {
@@ -61,6 +68,7 @@ const searchInput = h('input', {
 });
 searchInput.value = ui.search;
 const clearSearch = h('button', { class: 'icon-button search-clear', title: 'Clear search', attrs: { type: 'button', 'aria-label': 'Clear search' } }, icon('close'));
+const toolbar = h('div', { class: 'toolbar' }, h('div', { class: 'search' }, icon('search', 'search-icon'), searchInput, clearSearch));
 const bannerEl = h('div', { class: 'banner', attrs: { role: 'alert', hidden: true } });
 const emptyEl = h('div', { class: 'empty', attrs: { hidden: true } });
 const footerEl = h('footer', { class: 'capture' });
@@ -73,19 +81,8 @@ const modelOfferEl = h(
   h('button', { class: 'link-button', text: 'Download the model', attrs: { type: 'button', id: 'model-download' }, on: { click: () => send({ type: 'downloadModel' }) } }),
 );
 
-interface SectionParts {
-  root: HTMLElement;
-  toggle: HTMLButtonElement;
-  count: HTMLElement;
-  list: HTMLElement;
-}
-const sections = {} as Record<SectionId, SectionParts>;
-
-app.append(
-  h('div', { class: 'toolbar' }, h('div', { class: 'search' }, icon('search', 'search-icon'), searchInput, clearSearch)),
-  bannerEl,
-  emptyEl,
-);
+const parts = {} as Record<SectionId, ListParts & { count: HTMLElement }>;
+app.append(toolbar, bannerEl, emptyEl);
 for (const { id, title } of SECTIONS) {
   const count = h('span', { class: 'count' });
   const toggle = h(
@@ -95,17 +92,21 @@ for (const { id, title } of SECTIONS) {
     h('span', { class: 'section-title', text: title }),
     count,
   );
-  const list = h('div', { class: 'list', attrs: { role: 'list' } });
-  const body = h('div', { class: 'section-body', attrs: { id: `body-${id}` } }, list);
-  const root = h('section', { class: `section section-${id}`, attrs: { id: `section-${id}`, 'aria-labelledby': `toggle-${id}` } }, h('h2', { class: 'section-head' }, toggle), body);
+  const listRoot = h('div', { class: 'list', attrs: { 'aria-labelledby': `toggle-${id}` } });
+  const none = h('p', { class: 'none', attrs: { hidden: true } });
+  const body = h('div', { class: 'section-body', attrs: { id: `body-${id}` } }, listRoot, none);
+  const root = h('section', { class: `section section-${id}`, attrs: { id: `section-${id}`, 'aria-labelledby': `toggle-${id}`, 'data-section': id } }, h('h2', { class: 'section-head' }, toggle), body);
   toggle.addEventListener('click', () => {
     ui.collapsed[id] = !ui.collapsed[id];
     save();
     render();
   });
-  sections[id] = { root, toggle, count, list };
+  // cards are taller than a learning or a decision line: the first estimate only matters until rows are measured
+  const list = new VirtualList(listRoot, { estimate: id === 'exhausted' || id === 'failing' ? 150 : 60, gap: 6, topInset: () => toolbar.getBoundingClientRect().bottom });
+  parts[id] = { root, toggle, count, list, none };
   app.append(root);
 }
+const lists = new PanelLists(parts, () => Math.max(0, toolbar.getBoundingClientRect().bottom), searchInput);
 
 // the add-learning form lives at the end of the Learnings section and is never re-rendered
 const typeSelect = h('select', { class: 'select', attrs: { id: 'learning-type', 'aria-label': 'Kind of learning' } });
@@ -125,7 +126,7 @@ const addForm = h(
   learningText,
   h('div', { class: 'form-row form-actions' }, addButton),
 );
-sections.learnings.root.querySelector('.section-body')!.append(addForm);
+parts.learnings.root.querySelector('.section-body')!.append(addForm);
 app.append(modelOfferEl, footerEl);
 
 // ---- events ----
@@ -210,6 +211,16 @@ bannerEl.addEventListener('click', e => {
   }
 });
 
+// Escape on a card's button goes back to its card (the row Up and Down move from)
+app.addEventListener('keydown', e => {
+  const target = e.target as HTMLElement;
+  const row = target.closest<HTMLElement>('.vrow');
+  if (e.key === 'Escape' && row && row !== target && target.tagName === 'BUTTON') {
+    e.preventDefault();
+    row.focus();
+  }
+});
+
 window.addEventListener('message', (e: MessageEvent<unknown>) => {
   if (!isHostMessage(e.data)) {
     console.warn('[failure-memory] ignored a message the panel cannot read');
@@ -220,26 +231,9 @@ window.addEventListener('message', (e: MessageEvent<unknown>) => {
 
 function onHostMessage(m: HostMessage): void {
   switch (m.type) {
-    case 'snapshot': {
-      snapshot = m.snapshot;
-      keptSnapshot = snapshotToKeep(m.snapshot);
-      pending.clear();
-      if (m.snapshot.highlight) {
-        flash = { ...m.snapshot.highlight, until: Date.now() + 2500, scrolled: false };
-        const a = findApproach(m.snapshot.highlight.folder, m.snapshot.highlight.key);
-        if (a) ui.collapsed[sectionOf(a)] = false;
-      }
-      if (m.snapshot.highlightReflection) {
-        const id = m.snapshot.highlightReflection;
-        if (!ui.openReflections.includes(id)) ui.openReflections.push(id);
-        ui.collapsed.reflections = false;
-        scrollToReflection = id;
-      }
-      if (ui.editing && !m.snapshot.learnings.some(l => l.id === ui.editing!.id)) ui.editing = undefined;
-      save();
-      render();
+    case 'snapshot':
+      onSnapshot(m.snapshot);
       break;
-    }
     case 'recallResults':
       if (m.query.trim() !== ui.search.trim()) return; // an older query
       recall = { query: m.query, results: m.results };
@@ -253,22 +247,104 @@ function onHostMessage(m: HostMessage): void {
   }
 }
 
+function onSnapshot(s: Snapshot): void {
+  snapshot = s;
+  keptSnapshot = snapshotToKeep(s);
+  pending.clear();
+  if (s.highlight) showApproach(s.highlight.folder, s.highlight.key);
+  if (s.highlightReflection) {
+    const id = s.highlightReflection;
+    if (!ui.openReflections.includes(id)) ui.openReflections.push(id);
+    ui.collapsed.reflections = false;
+    revealReflection = id;
+  }
+  if (ui.editing && !s.learnings.some(l => l.id === ui.editing!.id)) ui.editing = undefined;
+  save();
+  render();
+}
+
+/** Show Memory aimed at an approach (or Show on a search hit): its section opened, the search cleared if it hides it, its card flashed. */
+function showApproach(folder: string, key: string): void {
+  const a = findApproach(folder, key);
+  if (!a) return;
+  flash = { folder, key, until: Date.now() + 2500, revealed: false };
+  ui.collapsed[kindOf(a)] = false;
+  if (!matchesAll(searchWords(ui.search), approachText(a, folderName(a.folder)))) {
+    searchInput.value = '';
+    ui.search = '';
+    recall = undefined;
+  }
+}
+
 function findApproach(folder: string, key: string): ApproachView | undefined {
   if (!snapshot) return undefined;
-  return [...snapshot.exhausted, ...snapshot.failing, ...snapshot.resolved].find(a => a.folder === folder && a.key === key);
+  for (const list of [snapshot.exhausted, snapshot.failing, snapshot.resolved]) {
+    const a = list.find(x => x.folder === folder && x.key === key);
+    if (a) return a;
+  }
+  return undefined;
 }
-
-function sectionOf(a: ApproachView): SectionId {
-  return a.status === 'exhausted' ? 'exhausted' : a.status === 'resolved' ? 'resolved' : 'failing';
-}
-
-// ---- filtering ----
-
-const words = () => searchWords(ui.search);
-const matches = (texts: Array<string | undefined>) => matchesAll(words(), texts);
 
 const folderName = (uri: string) => snapshot?.folders.find(f => f.uri === uri)?.name ?? '';
 const multiRoot = () => (snapshot?.folders.length ?? 0) > 1;
+
+// ---- rows ----
+
+const cardContext = (): LearningContext => ({
+  pending,
+  send,
+  rerender: render,
+  multiRoot: multiRoot(),
+  folderName,
+  ui,
+  confirmDelete,
+  setConfirmDelete: id => (confirmDelete = id),
+  save,
+  focusLater: fid => (focusAfterRender = fid),
+});
+
+/** JSON of a view, once per view object (a snapshot's views are drawn many times while it stands). */
+const jsonOf = new WeakMap<object, string>();
+function json(v: object): string {
+  let s = jsonOf.get(v);
+  if (s === undefined) jsonOf.set(v, (s = JSON.stringify(v)));
+  return s;
+}
+
+const isFlash = (a: Pick<ApproachView, 'folder' | 'key'>) => !!flash && flash.folder === a.folder && flash.key === a.key && Date.now() < flash.until;
+
+function approachRows(list: readonly ApproachView[], ctx: CardContext): Row[] {
+  return list.map(a => ({ key: `a:${approachId(a)}`, version: `${json(a)}|${approachState(a, ctx, isFlash(a))}`, render: () => approachCard(a, ctx, isFlash(a)) }));
+}
+
+function similarRows(): Row[] {
+  return (recall?.results ?? []).map(r => {
+    const known = findApproach(r.folder, r.key);
+    return {
+      key: `s:${approachId(r)}`,
+      version: `${json(r)}|${known ? 'known' : ''}`,
+      render: () =>
+        similarItem(
+          r,
+          known &&
+            (() => {
+              showApproach(r.folder, r.key);
+              save();
+              render();
+            }),
+        ),
+    };
+  });
+}
+
+const isOpen = (r: ReflectionView) => ui.openReflections.includes(r.id) || (snapshot?.reflections[0]?.id === r.id && !ui.openReflections.includes(`closed:${r.id}`));
+
+function toggleReflection(r: ReflectionView, open: boolean): void {
+  ui.openReflections = ui.openReflections.filter(x => x !== r.id && x !== `closed:${r.id}`);
+  ui.openReflections.push(open ? r.id : `closed:${r.id}`);
+  ui.openReflections = ui.openReflections.slice(-50);
+  save();
+}
 
 // ---- render ----
 
@@ -276,81 +352,94 @@ function render(): void {
   renderBanner();
   if (!snapshot) return;
   const s = snapshot;
-  const active = document.activeElement;
-  const focusId = active instanceof HTMLElement ? active.dataset.fid : undefined;
-  const editSel = active instanceof HTMLTextAreaElement && active.dataset.fid ? [active.selectionStart, active.selectionEnd] : undefined;
-
+  const words = searchWords(ui.search);
+  const matches = (texts: Array<string | undefined>) => matchesAll(words, texts);
   const nothing = !s.exhausted.length && !s.failing.length && !s.resolved.length && !s.reflections.length && !s.learnings.length && !(s.team ?? []).some(t => t.failures.length);
   renderEmpty(nothing);
   clearSearch.hidden = !ui.search;
-
-  const approachText = (a: ApproachView) => [a.label, a.command, a.cwd, a.lastError, a.lastErrorSignature, ...a.alternativesTried, folderName(a.folder)];
-  const exhausted = s.exhausted.filter(a => matches(approachText(a)));
-  const failing = s.failing.filter(a => matches(approachText(a)));
-  const resolved = s.resolved.filter(a => matches(approachText(a)));
+  const ctx = cardContext();
+  const own = (a: ApproachView) => matches(approachText(a, folderName(a.folder)));
+  const exhausted = s.exhausted.filter(own);
+  const failing = s.failing.filter(own);
+  const resolved = s.resolved.filter(own);
   const reflections = s.reflections.filter(r => matches([r.label, r.reflectionText, r.rootCause, ...r.warnings, ...r.insights, ...r.lessons]));
   const learnings = s.learnings.filter(l => matches([l.text, TYPE_LABEL[l.type], l.type]));
-
   const searching = ui.search.trim().length >= 2;
-  fillSection('similar', searching ? (recall?.results.length ?? 0) : 0, searching ? (recall?.results.length ?? 0) : 0, searching && !!recall, similarItems());
-  fillSection('exhausted', exhausted.length, s.exhausted.length, !nothing, exhausted.map(a => approachCard(a)), 'Nothing is exhausted.');
-  fillSection('failing', failing.length, s.failing.length, !nothing, failing.map(a => approachCard(a)), 'Nothing is failing right now.');
   const teams = s.team ?? [];
   const teamFailures = teams.flatMap(t => t.failures).filter(t => matches([t.label, t.command, t.cwd, t.lastError, t.summary]));
-  const teamTotal = teams.reduce((n, t) => n + t.failures.length, 0);
-  const teamItems = [
-    ...teams.map(t => teamStatus(t, multiRoot() ? folderName(t.folder) : undefined)),
-    ...teamFailures.map(t => teamCard(t, snapshot?.folders.find(f => f.uri === t.folder)?.threshold ?? 5)),
-  ];
-  fillSection('team', teamFailures.length, teamTotal, teams.length > 0, teamItems, 'Nothing is failing in the team.');
   const allDecisions = s.decisions ?? [];
   const decisions = allDecisions.filter(d => matches([d.label, d.command, d.code, d.reason, d.via]));
-  fillSection('decisions', decisions.length, allDecisions.length, allDecisions.length > 0, decisions.map(d => decisionItem(d, multiRoot() ? folderName(d.folder) : undefined)));
-  fillSection('resolved', resolved.length, s.resolved.length, !nothing, resolved.map(a => approachCard(a)), 'No approach was resolved recently.');
-  fillSection('reflections', reflections.length, s.reflections.length, !nothing, reflections.map(r => reflectionItem(r, isOpen(r), open => toggleReflection(r, open))), 'No reflection yet: use Reflect on an approach.');
-  fillSection('learnings', learnings.length, s.learnings.length, true, learnings.map(learningItem), 'No learning yet. Add what you or your agent should remember.');
+  const hits = searching ? (recall?.results.length ?? 0) : 0;
+
+  lists.begin();
+  fillSection('similar', hits, hits, searching && !!recall, similarRows(), recall ? 'No similar failure in memory.' : undefined);
+  fillSection('exhausted', exhausted.length, s.exhausted.length, !nothing, approachRows(exhausted, ctx), 'Nothing is exhausted.');
+  fillSection('failing', failing.length, s.failing.length, !nothing, approachRows(failing, ctx), 'Nothing is failing right now.');
+  const threshold = (folder: string) => s.folders.find(f => f.uri === folder)?.threshold ?? 5;
+  const teamRows: Row[] = [
+    ...teams.map(t => ({ key: `ts:${t.folder}`, version: json(t), render: () => teamStatus(t, multiRoot() ? folderName(t.folder) : undefined) })),
+    ...teamFailures.map(t => ({ key: `tc:${approachId(t)}`, version: json(t), render: () => teamCard(t, threshold(t.folder)) })),
+  ];
+  fillSection('team', teamFailures.length, teams.reduce((n, t) => n + t.failures.length, 0), teams.length > 0, teamRows, 'Nothing is failing in the team.');
+  const decisionRows = decisions.map((d, i) => ({ key: `d:${d.folder}\u0000${d.at}\u0000${i}`, version: json(d), render: () => decisionItem(d, multiRoot() ? folderName(d.folder) : undefined) }));
+  fillSection('decisions', decisions.length, allDecisions.length, allDecisions.length > 0, decisionRows);
+  fillSection('resolved', resolved.length, s.resolved.length, !nothing, approachRows(resolved, ctx), 'No approach was resolved recently.');
+  const reflectionRows = reflections.map(r => ({ key: `r:${r.id}`, version: `${json(r)}|${isOpen(r)}`, render: () => reflectionItem(r, isOpen(r), open => toggleReflection(r, open)) }));
+  fillSection('reflections', reflections.length, s.reflections.length, !nothing, reflectionRows, 'No reflection yet: use Reflect on an approach.');
+  const learningRows = learnings.map(l => ({ key: `l:${approachId({ folder: l.folder, key: l.id })}`, version: `${json(l)}|${learningState(l, ctx)}`, render: () => learningItem(l, ctx) }));
+  fillSection('learnings', learnings.length, s.learnings.length, true, learningRows, 'No learning yet. Add what you or your agent should remember.');
+  lists.end();
 
   renderFolders();
   addButton.disabled = !s.folders.length;
   learningText.disabled = !s.folders.length;
   renderCapture();
+  afterRender();
+}
 
-  if (focusId) {
-    const again = app.querySelector<HTMLElement>(`[data-fid="${CSS.escape(focusId)}"]`);
-    if (again && again !== document.activeElement) {
-      again.focus();
-      if (editSel && again instanceof HTMLTextAreaElement) again.setSelectionRange(editSel[0], editSel[1]);
+/** What a render leaves to do once the rows are drawn: a focus asked for, a card to show, a reflection to reveal. */
+function afterRender(): void {
+  if (focusAfterRender !== undefined) {
+    const fid = focusAfterRender;
+    focusAfterRender = undefined;
+    byFid(app, fid)?.focus();
+  }
+  if (flash && !flash.revealed) {
+    const a = findApproach(flash.folder, flash.key);
+    const list = a && parts[kindOf(a)].list;
+    const key = a && `a:${approachId(a)}`;
+    if (list && key && list.indexOf(key) >= 0) {
+      flash.revealed = true;
+      list.reveal(key, 'center');
+      list.focusKey(key, undefined, { scroll: false });
+      const f = flash;
+      if (flashTimer) clearTimeout(flashTimer);
+      flashTimer = setTimeout(() => {
+        if (flash === f) {
+          flash = undefined;
+          render();
+        }
+      }, Math.max(0, f.until - Date.now()));
     }
   }
-  if (flash && !flash.scrolled) {
-    flash.scrolled = true;
-    app.querySelector(`.card.flash`)?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
-    const f = flash;
-    setTimeout(() => {
-      if (flash === f) {
-        flash = undefined;
-        app.querySelectorAll('.card.flash').forEach(el => el.classList.remove('flash'));
-      }
-    }, Math.max(0, f.until - Date.now()));
-  }
-  if (scrollToReflection) {
-    app.querySelector(`[data-reflection="${CSS.escape(scrollToReflection)}"]`)?.scrollIntoView({ block: 'start', behavior: 'smooth' });
-    scrollToReflection = undefined;
+  if (revealReflection) {
+    parts.reflections.list.reveal(`r:${revealReflection}`);
+    revealReflection = undefined;
   }
 }
 
-function fillSection(id: SectionId, shown: number, total: number, visible: boolean, items: HTMLElement[], emptyText?: string): void {
-  const p = sections[id];
+function fillSection(id: SectionId, shown: number, total: number, visible: boolean, rows: Row[], emptyText?: string): void {
+  const p = parts[id];
   p.root.hidden = !visible;
   const collapsed = !!ui.collapsed[id];
   p.root.classList.toggle('collapsed', collapsed);
   p.toggle.setAttribute('aria-expanded', String(!collapsed));
   p.count.textContent = shown === total ? String(total) : `${shown} of ${total}`;
   p.count.classList.toggle('count-zero', total === 0);
-  p.list.replaceChildren(...items);
-  if (!items.length && emptyText) {
-    p.list.append(h('p', { class: 'none', text: total && words().length ? 'Nothing here matches the search.' : emptyText }));
-  }
+  lists.set(id, rows);
+  const none = !rows.length && emptyText !== undefined;
+  p.none.hidden = !none;
+  if (none) p.none.textContent = total && searchWords(ui.search).length ? 'Nothing here matches the search.' : emptyText;
 }
 
 function renderBanner(): void {
@@ -371,8 +460,8 @@ function renderCapture(): void {
   const s = snapshot!;
   const c = s.capture;
   const cap = captureLine(s.capture);
-  const parts = [c.terminal ? (c.terminals ? `terminal ${c.terminalsWithIntegration}/${c.terminals} with shell integration` : 'terminal') : 'terminal off', c.tasks ? 'tasks' : 'tasks off'];
-  footerEl.replaceChildren(icon(cap.ok ? 'record' : 'warning', cap.ok ? 'capture-on' : 'capture-warn'), h('span', { text: `Capturing: ${parts.join(' · ')}`, title: cap.text }));
+  const bits = [c.terminal ? (c.terminals ? `terminal ${c.terminalsWithIntegration}/${c.terminals} with shell integration` : 'terminal') : 'terminal off', c.tasks ? 'tasks' : 'tasks off'];
+  footerEl.replaceChildren(icon(cap.ok ? 'record' : 'warning', cap.ok ? 'capture-on' : 'capture-warn'), h('span', { text: `Capturing: ${bits.join(' · ')}`, title: cap.text }));
   if (s.folders.some(f => f.private)) footerEl.append(h('span', { class: 'private', text: ' · untrusted: memory kept in extension storage' }));
   footerEl.hidden = emptyEl.hidden === false;
   modelOfferEl.hidden = !s.offerModel;
@@ -385,188 +474,6 @@ function renderFolders(): void {
   const current = draftFolder();
   folderSelect.replaceChildren(...folders.map(f => h('option', { text: f.name, attrs: { value: f.uri } })));
   if (current) folderSelect.value = current;
-}
-
-// ---- items ----
-
-function actionButton(
-  label: string,
-  iconName: string,
-  message: WebviewMessage & { folder: string },
-  opts: { primary?: boolean; iconOnly?: boolean; id: string },
-): HTMLButtonElement {
-  const pendingId = `${message.type}:${opts.id}`;
-  const b = h(
-    'button',
-    {
-      class: `button ${opts.primary ? 'primary' : 'secondary'}${opts.iconOnly ? ' icon-only' : ''}`,
-      title: label,
-      attrs: { type: 'button', 'data-action': message.type, 'data-fid': pendingId, 'aria-label': label, disabled: pending.has(pendingId) },
-    },
-    icon(pending.has(pendingId) ? 'loading' : iconName, pending.has(pendingId) ? 'codicon-modifier-spin' : ''),
-    opts.iconOnly ? null : h('span', { text: label }),
-  );
-  b.addEventListener('click', () => {
-    send(message, pendingId);
-    render();
-  });
-  return b;
-}
-
-function approachCard(a: ApproachView): HTMLElement {
-  const kind = sectionOf(a);
-  const id = `${a.folder}\u0000${a.key}`;
-  const target = { folder: a.folder, key: a.key };
-  const isFlash = flash && flash.folder === a.folder && flash.key === a.key && Date.now() < flash.until;
-  const card = h('article', {
-    class: `card card-${kind}${isFlash ? ' flash' : ''}`,
-    attrs: { role: 'listitem', 'data-key': a.key, 'data-folder': a.folder, 'data-status': a.status, 'aria-label': `${a.label}: ${kind}` },
-  });
-
-  const statusIcon = kind === 'exhausted' ? 'error' : kind === 'resolved' ? 'pass' : 'history';
-  const badge =
-    kind === 'resolved'
-      ? h('span', { class: 'pill pill-resolved', text: a.resolvedBy === 'success' ? 'passed' : 'by hand' })
-      : h('span', { class: `pill pill-${kind}`, text: a.badge, title: a.badgeLabel, attrs: { 'aria-label': a.badgeLabel } });
-  card.append(h('div', { class: 'card-head' }, icon(statusIcon, 'status-icon'), h('span', { class: 'card-title', text: a.label, title: a.label }), badge));
-
-  const meta: string[] = [];
-  if (multiRoot()) meta.push(folderName(a.folder));
-  if (a.cwd !== '.') meta.push(a.cwd);
-  if (kind === 'resolved') meta.push(`resolved ${ago(a.resolvedAt)}${a.resolvedBy === 'success' ? ' (a run succeeded)' : ''}`);
-  else meta.push(`${a.summary || plural(a.failures, 'failure')} · last failed ${ago(a.lastFailure)}`);
-  card.append(h('div', { class: 'meta', text: meta.join(' · '), title: fullTime(kind === 'resolved' ? a.resolvedAt : a.lastFailure) }));
-
-  card.append(h('code', { class: 'command', text: a.command, title: a.command }));
-
-  if (kind !== 'resolved') card.append(...approachDetails(a, kind));
-  // run history, what changed since the last pass, what fixed it, flakiness (from the run ledger)
-  for (const line of a.history ?? []) card.append(h('div', { class: 'note history', attrs: { 'data-role': 'history' } }, icon('git-commit'), h('span', { text: line })));
-
-  const actions = h('div', { class: 'actions' });
-  if (kind === 'exhausted') {
-    actions.append(
-      actionButton('Mark Resolved', 'pass', { type: 'resolve', ...target }, { primary: true, id }),
-      actionButton('Reflect', 'lightbulb', { type: 'reflect', ...target }, { id }),
-      actionButton('Run Anyway Once', 'debug-continue', { type: 'runAnywayOnce', ...target }, { id }),
-    );
-  } else if (kind === 'failing') {
-    actions.append(
-      actionButton('Reflect', 'lightbulb', { type: 'reflect', ...target }, { id }),
-      actionButton('Mark Resolved', 'pass', { type: 'resolve', ...target }, { id }),
-    );
-  }
-  if (kind !== 'resolved') actions.append(actionButton('Copy as Prompt', 'comment-discussion', { type: 'copyBrief', ...target }, { iconOnly: true, id }));
-  actions.append(actionButton('Copy command', 'copy', { type: 'copyCommand', ...target }, { iconOnly: true, id }));
-  card.append(actions);
-  return card;
-}
-
-function similarItems(): HTMLElement[] {
-  if (!recall) return [];
-  if (!recall.results.length) return [h('p', { class: 'none', text: 'No similar failure in memory.' })];
-  return recall.results.map(r => {
-    const known = findApproach(r.folder, r.key);
-    return similarItem(
-      r,
-      known &&
-        (() => {
-          flash = { folder: r.folder, key: r.key, until: Date.now() + 2500, scrolled: false };
-          ui.collapsed[sectionOf(known)] = false;
-          save();
-          render();
-        }),
-    );
-  });
-}
-
-const isOpen = (r: ReflectionView) => ui.openReflections.includes(r.id) || (snapshot?.reflections[0]?.id === r.id && !ui.openReflections.includes(`closed:${r.id}`));
-
-function toggleReflection(r: ReflectionView, open: boolean): void {
-  ui.openReflections = ui.openReflections.filter(x => x !== r.id && x !== `closed:${r.id}`);
-  ui.openReflections.push(open ? r.id : `closed:${r.id}`);
-  ui.openReflections = ui.openReflections.slice(-50);
-  save();
-}
-
-/** The learning being edited in place: its kind, its text, Save (Ctrl+Enter) and Cancel (Escape). */
-function learningEditor(item: HTMLElement, l: LearningView, editing: NonNullable<UiState['editing']>): HTMLElement {
-  const type = h('select', { class: 'select', attrs: { 'aria-label': 'Kind of learning', 'data-fid': `edit-type:${l.id}` } });
-  for (const t of LEARNING_TYPES) type.append(h('option', { text: TYPE_LABEL[t], attrs: { value: t } }));
-  type.value = editing.type;
-  type.addEventListener('change', () => {
-    editing.type = type.value as LearningTypeView;
-    save();
-  });
-  const text = h('textarea', { class: 'textarea', attrs: { rows: 3, maxlength: 2000, 'aria-label': 'Learning text', 'data-fid': `edit-text:${l.id}` } });
-  text.value = editing.text;
-  text.addEventListener('input', () => {
-    editing.text = text.value;
-    save();
-  });
-  const saveEdit = () => {
-    if (!editing.text.trim()) return text.focus();
-    send({ type: 'updateLearning', folder: l.folder, id: l.id, learningType: editing.type, text: editing.text });
-    ui.editing = undefined;
-    save();
-    render();
-  };
-  const cancel = () => {
-    ui.editing = undefined;
-    save();
-    render();
-  };
-  text.addEventListener('keydown', e => {
-    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-      e.preventDefault();
-      saveEdit();
-    } else if (e.key === 'Escape') cancel();
-  });
-  item.append(
-    type,
-    text,
-    h(
-      'div',
-      { class: 'form-row form-actions' },
-      h('button', { class: 'button primary', attrs: { type: 'button', 'data-action': 'saveLearning' }, on: { click: saveEdit } }, icon('check'), h('span', { text: 'Save' })),
-      h('button', { class: 'button secondary', attrs: { type: 'button' }, on: { click: cancel } }, h('span', { text: 'Cancel' })),
-    ),
-  );
-  return item;
-}
-
-function learningItem(l: LearningView): HTMLElement {
-  const item = h('div', { class: `learning learning-${l.type}`, attrs: { role: 'listitem', 'data-learning': l.id } });
-  const editing = ui.editing && ui.editing.id === l.id && ui.editing.folder === l.folder ? ui.editing : undefined;
-  if (editing) return learningEditor(item, l, editing);
-  const tools = learningTools(l, confirmDelete === l.id, {
-    edit: () => {
-      ui.editing = { folder: l.folder, id: l.id, type: l.type, text: l.text };
-      save();
-      render();
-      app.querySelector<HTMLTextAreaElement>(`[data-fid="${CSS.escape(`edit-text:${l.id}`)}"]`)?.focus();
-    },
-    askDelete: () => {
-      confirmDelete = l.id;
-      render();
-      app.querySelector<HTMLElement>(`[data-fid="${CSS.escape(`delete-confirm:${l.id}`)}"]`)?.focus();
-    },
-    delete: () => {
-      confirmDelete = undefined;
-      send({ type: 'deleteLearning', folder: l.folder, id: l.id });
-    },
-    keep: () => {
-      confirmDelete = undefined;
-      render();
-    },
-  });
-  const meta = [l.source === 'user' ? 'added by you' : `from ${l.source}`, ago(l.updatedAt ?? l.createdAt)];
-  if (multiRoot()) meta.unshift(folderName(l.folder));
-  item.append(
-    h('div', { class: 'learning-head' }, h('span', { class: `type type-${l.type}`, text: TYPE_LABEL[l.type] }), h('span', { class: 'meta-inline', text: meta.join(' · '), title: fullTime(l.updatedAt ?? l.createdAt) }), tools),
-    h('div', { class: 'learning-text', text: l.text }),
-  );
-  return item;
 }
 
 // ---- start: the last snapshot at once (a panel opened again), then the host's fresh one once it hears `ready` ----

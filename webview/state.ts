@@ -1,7 +1,7 @@
 // The panel's own UI state (search, collapsed sections, open reflections, drafts): restored from
 // getState() defensively (an older version may have saved another shape).
 
-import { isSnapshot, LEARNING_TYPES, type LearningTypeView, type Snapshot } from '../src/shared/protocol';
+import { isSnapshot, LEARNING_TYPES, type ApproachView, type LearningTypeView, type Snapshot } from '../src/shared/protocol';
 
 export type SectionId = 'similar' | 'exhausted' | 'failing' | 'team' | 'decisions' | 'resolved' | 'reflections' | 'learnings';
 export const SECTIONS: Array<{ id: SectionId; title: string }> = [
@@ -25,8 +25,11 @@ export interface UiState {
   scrollY: number;
 }
 
-/** Most items of a list kept with the UI state (the host's fresh snapshot follows at once). */
-const KEPT = { resolved: 20, reflections: 10, learnings: 100 } as const;
+/**
+ * Most items of a list kept with the UI state (the host's fresh snapshot follows at once): the state
+ * is saved on every keystroke of the search, so it stays small whatever the memory holds.
+ */
+const KEPT = { exhausted: 50, failing: 50, resolved: 20, reflections: 10, learnings: 100 } as const;
 
 /**
  * The snapshot kept with the UI state, so that a panel opened again shows content before the host
@@ -34,7 +37,14 @@ const KEPT = { resolved: 20, reflections: 10, learnings: 100 } as const;
  */
 export function snapshotToKeep(s: Snapshot): Snapshot {
   const { highlight: _h, highlightReflection: _r, ...rest } = s;
-  return { ...rest, resolved: s.resolved.slice(0, KEPT.resolved), reflections: s.reflections.slice(0, KEPT.reflections), learnings: s.learnings.slice(0, KEPT.learnings) };
+  return {
+    ...rest,
+    exhausted: s.exhausted.slice(0, KEPT.exhausted),
+    failing: s.failing.slice(0, KEPT.failing),
+    resolved: s.resolved.slice(0, KEPT.resolved),
+    reflections: s.reflections.slice(0, KEPT.reflections),
+    learnings: s.learnings.slice(0, KEPT.learnings),
+  };
 }
 
 /** The snapshot saved with the state, when it is one (an older version saved none; anything else is dropped). */
@@ -85,4 +95,13 @@ export function matchesAll(words: readonly string[], texts: Array<string | undef
   if (!words.length) return true;
   const hay = texts.filter(Boolean).join('\n').toLowerCase();
   return words.every(x => hay.includes(x));
+}
+
+/**
+ * What a search matches in an approach: its own words (label, command, folder, error, history), not
+ * the other approaches it lists as also tried — or a search for one approach would list every
+ * approach that names it among its alternatives.
+ */
+export function approachText(a: ApproachView, folderName: string): Array<string | undefined> {
+  return [a.label, a.command, a.cwd, a.lastError, a.lastErrorSignature, ...(a.history ?? []), folderName];
 }

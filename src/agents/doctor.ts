@@ -19,6 +19,7 @@ import { HARNESSES } from './hooks';
 import { parseJsonc, splitBom, valueAt } from './jsoncEdit';
 import { HARNESS_IDS, type HarnessId } from './hooks/types';
 import { launcherDir, launcherTampered, readLauncher, repairLauncher, type LauncherTarget } from './launcher';
+import { userCommand } from './userCommand';
 import { targetFor } from './setup';
 import { planSetup } from './setupFiles';
 import { readRegularSync } from '../store/regularFile';
@@ -46,6 +47,8 @@ export interface DoctorOptions {
   probe?: boolean;
   /** What a launcher that is not Failure Memory's is written again for, when the one it names is gone (the CLI's own). */
   launcher?: LauncherTarget;
+  /** How the user runs `failure-memory` here (default: its name on PATH, else the launcher's path). */
+  cli?: string;
 }
 
 const readText = (file: string): string | undefined => {
@@ -90,14 +93,14 @@ export function configuredHarnesses(workspace: string): HarnessId[] {
   });
 }
 
-function launcherLine(env: NodeJS.ProcessEnv, home: string, probe: boolean, fallback?: LauncherTarget): DoctorLine {
+function launcherLine(env: NodeJS.ProcessEnv, home: string, probe: boolean, cli: string, fallback?: LauncherTarget): DoctorLine {
   const title = 'failure-memory launcher';
   const custom = env.FAILURE_MEMORY_BIN;
   // not Failure Memory's (replaced, edited): written again, for the install it names or this one
   const repaired = custom ? undefined : repairLauncher(fallback, launcherDir(home));
   const state = readLauncher(launcherDir(home));
   const file = custom || state.file;
-  const fix = 'run `failure-memory setup-agents` in the workspace (it writes the launcher), or open VS Code with the Failure Memory extension';
+  const fix = `run \`${cli} setup-agents\` in the workspace (it writes the launcher), or open VS Code with the Failure Memory extension`;
   if (repaired && launcherTampered(repaired.before, fallback?.version)) {
     const again = repaired.after.ours ? `written again${repaired.after.dist ? ` (→ ${repaired.after.dist})` : ''}` : 'could not be written again: no working Failure Memory to point it at';
     return { id: 'launcher', title, status: repaired.after.ours ? 'check' : 'off', detail: `${file} was not Failure Memory's (changed or replaced: every hook could pass without a word): ${again}`, steps: repaired.after.ours ? ['look at what ran in your agent sessions: something wrote into ~/.failure-memory/bin'] : [fix] };
@@ -174,8 +177,10 @@ function copilotLine(workspace: string, env: NodeJS.ProcessEnv, home: string): O
   const steps: string[] = [];
   if (!trusted) steps.push('interactive sessions: start `copilot` here and trust the folder for future sessions (repository hooks load only in a trusted folder)');
   if (!promptMode) steps.push('`copilot -p` (prompt mode): set GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true, or repository hooks are not loaded');
-  const detail = `${trusted ? 'folder trusted' : 'folder not trusted yet'}; prompt mode ${promptMode ? 'loads' : 'does not load'} repository hooks`;
-  return { status: trusted && promptMode ? 'active' : trusted ? 'check' : 'off', detail, steps };
+  // either one loads the hooks: the gate is on where it is (the steps say where it is not yet)
+  const where = trusted && promptMode ? 'interactive sessions and `copilot -p`' : trusted ? 'interactive sessions (not `copilot -p`)' : promptMode ? '`copilot -p` (GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true; not interactive sessions until the folder is trusted)' : '';
+  const detail = where ? `on for ${where}` : 'folder not trusted, and prompt mode does not load repository hooks';
+  return { status: where ? 'active' : 'off', detail, steps };
 }
 
 function claudeLine(workspace: string, home: string): Omit<DoctorLine, 'id' | 'title'> {
@@ -213,7 +218,8 @@ function harnessLine(h: HarnessId, workspace: string, env: NodeJS.ProcessEnv, ho
 export function diagnose(workspace: string, opts: DoctorOptions = {}): DoctorLine[] {
   const env = opts.env ?? process.env;
   const home = opts.home ?? homedir();
-  const launcher = launcherLine(env, home, opts.probe ?? true, opts.launcher);
+  const cli = opts.cli ?? userCommand(env, home);
+  const launcher = launcherLine(env, home, opts.probe ?? true, cli, opts.launcher);
   const configured = configuredHarnesses(workspace);
   // what was done to the gate (its state, the code cache, overrides, entries taken out), then each harness
   const tamper = tamperLines(workspace, env, home);
@@ -224,7 +230,7 @@ export function diagnose(workspace: string, opts: DoctorOptions = {}): DoctorLin
     if (!configured.includes(h)) {
       const t = targetFor(h);
       const file = t.kind === 'json' ? t.file : Object.keys(t.files)[0];
-      lines.push({ id: h, title, status: 'off', detail: `no Failure Memory entries in ${file}`, steps: [`run \`failure-memory setup-agents --harness ${h}\``] });
+      lines.push({ id: h, title, status: 'off', detail: `no Failure Memory entries in ${file}`, steps: [`run \`${cli} setup-agents --harness ${h}\``] });
       continue;
     }
     const own = harnessLine(h, workspace, env, home);

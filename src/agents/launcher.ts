@@ -7,16 +7,14 @@
 // start answers in its harness's visible channel (the adapter's notice) and lets the agent go on.
 
 import { chmodSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { HARNESS_IDS, HOOK_EVENTS } from './hooks/types';
 import { HARNESSES } from './hooks';
 import { shellQuote } from '../core/approach/lexer';
 import { readRegularSync } from '../store/regularFile';
+import { launcherDir, launcherName } from './userCommand';
 
-export function launcherDir(home: string = homedir()): string {
-  return join(home, '.failure-memory', 'bin');
-}
+export { launcherDir } from './userCommand';
 
 export interface LauncherTarget {
   /** The extension's (or the CLI package's) dist folder (cli.js, hook.js). */
@@ -88,7 +86,6 @@ export function launcherCmd(t: LauncherTarget): string {
   return `@echo off\r\nrem failure-memory launcher (Failure Memory ${t.version}), kept current by ${t.writer ?? 'the extension'}.\r\nif not exist "${t.dist}\\cli.js" (echo Failure Memory: the gate is OFF: ${t.dist} is missing; not checked. 1>&2 & exit /b 1)\r\n"${t.node}" "${t.dist}\\cli.js" %*\r\n`;
 }
 
-const launcherName = (platform: NodeJS.Platform) => (platform === 'win32' ? 'failure-memory.cmd' : 'failure-memory');
 
 /** Writes the launcher when its content changed; returns its folder. */
 export function installLauncher(t: LauncherTarget, dir: string = launcherDir(), platform: NodeJS.Platform = process.platform): { dir: string; changed: boolean } {

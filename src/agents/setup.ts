@@ -9,9 +9,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { HARNESSES } from './hooks';
-import { rulesText } from './hooks/rules';
-import { HARNESS_IDS, type HarnessId, type HookEvent } from './hooks/types';
+import { rulesText } from '../app/agentRules';
+import { HARNESS_IDS, HOOK_EVENTS, type HarnessId, type HookEvent } from './hooks/types';
 import { shellQuote } from '../core/approach/lexer';
+import { onPath } from './userCommand';
 
 /** Where the launcher lives, as a shell expression (committed files must not name a user's home). */
 export const LAUNCHER_SH = '${FAILURE_MEMORY_BIN:-$HOME/.failure-memory/bin/failure-memory}';
@@ -42,9 +43,12 @@ export function hookCommandPowerShell(harness: HarnessId, event: HookEvent): str
   );
 }
 
+/** `hook <harness> <event>` of any harness and event, wherever it stands in a command. */
+const OUR_HOOK = new RegExp(`\\bhook (?:${HARNESS_IDS.join('|')}) (?:${HOOK_EVENTS.join('|')})\\b`);
+
 /** Is this hook command ours (any harness, any event, any version of the wording)? */
 export function isOurCommand(command: unknown): boolean {
-  return typeof command === 'string' && /failure-memory/.test(command) && /\bhook (?:vscode|claude|copilot|cursor|gemini|codex|cline|windsurf) (?:pre|post|session-start|prompt)\b/.test(command);
+  return typeof command === 'string' && /failure-memory/.test(command) && OUR_HOOK.test(command);
 }
 
 export type Json = Record<string, unknown>;
@@ -196,9 +200,40 @@ const SIGNS: Record<HarnessId, string[]> = {
   windsurf: ['.windsurf', '.windsurfrules'],
 };
 
+/** The folders (and files) at a workspace's top that tell a harness is used there: `.claude`, `.github`, … */
+export function harnessSignNames(): string[] {
+  return [...new Set(HARNESS_IDS.map(h => SIGNS[h][0].split('/')[0]))];
+}
+
 /** The harnesses whose folders or files are present in the workspace. */
 export function detectHarnesses(workspace: string): HarnessId[] {
   return HARNESS_IDS.filter(h => SIGNS[h].some(s => existsSync(join(workspace, s))));
+}
+
+/** The harness programs a machine may have, by the command their users type (and the folder each keeps in HOME). */
+const PROGRAMS: Partial<Record<HarnessId, { bin: string[]; home: string }>> = {
+  claude: { bin: ['claude'], home: '.claude' },
+  codex: { bin: ['codex'], home: '.codex' },
+  gemini: { bin: ['gemini'], home: '.gemini' },
+  copilot: { bin: ['copilot'], home: '.copilot' },
+  cline: { bin: ['cline'], home: '.cline' },
+  cursor: { bin: ['cursor-agent'], home: '.cursor' },
+};
+
+/**
+ * The harnesses installed on this machine (their program on PATH, or their folder in HOME), each with
+ * how it was found: what setup-agents sets up in a project that has no sign of any harness yet.
+ */
+export function installedHarnesses(env: NodeJS.ProcessEnv, home: string): Array<{ id: HarnessId; found: string }> {
+  const out: Array<{ id: HarnessId; found: string }> = [];
+  for (const h of HARNESS_IDS) {
+    const p = PROGRAMS[h];
+    if (!p) continue;
+    const bin = p.bin.find(b => onPath(b, env));
+    if (bin) out.push({ id: h, found: `${bin} on PATH` });
+    else if (existsSync(join(home, p.home))) out.push({ id: h, found: `~/${p.home}` });
+  }
+  return out;
 }
 
 /** For each harness, the signs of it found in the workspace ('.claude', 'GEMINI.md'…); none: not found. */

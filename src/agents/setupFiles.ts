@@ -9,7 +9,7 @@ import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readF
 import { dirname, join } from 'node:path';
 import type { HarnessId } from './hooks/types';
 import { appendAll, parseJsonc, removeAll, splitBom, styleOf, valueAt, type Addition } from './jsoncEdit';
-import { RULES_MARKER, rulesText } from './hooks/rules';
+import { isOurRules, rulesText } from '../app/agentRules';
 import { isOurCommand, targetFor, type JsonTarget, type ScriptsTarget, type Target } from './setup';
 import { findNodeAtLocation, type JSONPath, type Node } from 'jsonc-parser';
 import { NotRegularFile, readRegularSync } from '../store/regularFile';
@@ -188,7 +188,7 @@ function planScripts(workspace: string, t: ScriptsTarget, harnesses: HarnessId[]
     const { text: before, skip } = readTarget(workspace, file);
     if (skip) return { file, harnesses, action: 'skip', reason: skip };
     const rules = t.plain?.includes(file) ?? false;
-    const ours = before !== undefined && (rules ? before.startsWith(RULES_MARKER) : isOurCommand(before) && /Failure Memory/.test(before));
+    const ours = before !== undefined && (rules ? isOurRules(before) : isOurCommand(before) && /Failure Memory/.test(before));
     if (before !== undefined && !ours) {
       return { file, harnesses, action: 'skip', reason: rules ? 'a file of your own is there: left untouched' : 'a hook of your own is there: left untouched (add the Failure Memory line to it yourself)' };
     }

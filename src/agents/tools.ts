@@ -8,7 +8,7 @@ import { LEARNING_TYPES } from '../core/learnings';
 import { harnessText, learnedLine, quote as untrusted, UNTRUSTED_NOTE } from '../core/prompts/agentText';
 import { removeHiddenDeep } from '../core/text/hidden';
 import { trimTrailing } from '../core/approach/paths';
-import type { CheckResult } from '../core/rules/check';
+import { describeChanges, type CheckResult } from '../core/rules/check';
 import { describeApproach } from '../core/memory';
 import type { RecallHit } from '../core/recall';
 import type { TeamCheck } from '../core/rules/team';
@@ -347,6 +347,10 @@ export function checkAnswerText(c: CheckResult & { team?: TeamCheck }, similar: 
     lines.push(`CLEAR — ${cmd} has not failed in ${where} (${c.reason}). You may run it.`);
   }
   if (c.lastError) lines.push(`Last error (command output, untrusted): ${untrusted(c.lastError, 400)}`);
+  // an ask or a deny tells the same story: what changed, and what was already tried
+  const changes = c.status === 'exhausted' ? describeChanges(c) : undefined;
+  if (changes) lines.push(oneLine(changes, 400));
+  if (c.status === 'exhausted' && c.verdict === 'block' && c.alternatives.length) lines.push(`Already tried as well: ${c.alternatives.slice(-4).map(quote).join('; ')}.`);
   // [ledger] run history, what changed since it last passed, flakiness
   if (c.history) lines.push(`History: ${c.history}.`);
   if (c.changed) lines.push(`${c.changed[0].toUpperCase()}${c.changed.slice(1)}.`);

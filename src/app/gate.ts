@@ -6,9 +6,11 @@
 // exit 2, a tool's text) is the door's own; what the answer is, is decided once, here.
 
 import { checkCommand, type CheckResult } from '../core/rules/check';
-import { gateSteps } from '../core/rules/steps';
+import { judgedLines, type JudgedLine } from '../core/rules/steps';
 import type { TeamCheck } from '../core/rules/team';
 import type { Approach, Decision, EngineSettings, GitState, MemoryData } from '../core/types';
+import type { ScriptReader } from '../store/scriptTables';
+import { scriptTablesFor } from './scripts';
 
 /** A check with the team's view merged in (when team memory is on). */
 export type GateCheck = CheckResult & { team?: TeamCheck };
@@ -20,6 +22,11 @@ export interface GateView {
   /** Redacts a command line before it is judged or echoed (the workspace's patterns). */
   redact: (text: string) => string;
   now?: Date;
+  /**
+   * Reads the project's script tables (package.json's scripts, Makefile targets…) when a step runs a
+   * script: `npm test` is judged as the command its script runs. Absent: lines are judged as written.
+   */
+  scripts?: ScriptReader;
 }
 
 /** Merges the team's cached view into a local check (never the network). */
@@ -70,15 +77,23 @@ export function lastFailureGit(a: Approach | undefined): GitState | undefined {
 const approachAt = (data: MemoryData, key: string): Approach | undefined => (Object.prototype.hasOwnProperty.call(data.approaches, key) ? data.approaches[key] : undefined);
 
 /**
- * The gate's answer from what the door has now, without reading anything (the terminal's first look,
- * the hook's quick read). `needsGit` says when a deny should be confirmed with git (decideGate does).
+ * The lines the gate judges for `command` (every step, its scripts resolved) with their approach keys:
+ * what a door that reads part of the memory must load.
  */
-export function decideGateNow(command: string, cwd: string | undefined, view: GateView, evidence: GateEvidence = {}): GateAnswer {
+export function gateLines(command: string, cwd: string | undefined, view: Pick<GateView, 'redact' | 'scripts'>): JudgedLine[] {
+  const tables = view.scripts ? scriptTablesFor(command, cwd, view.scripts, view.redact) : undefined;
+  return judgedLines(command, cwd, tables, view.redact).lines;
+}
+
+function decideLines(lines: readonly JudgedLine[], view: GateView, evidence: GateEvidence): GateAnswer {
   const now = view.now ?? new Date();
   const steps: GateStep[] = [];
   let needsGit = false;
-  for (const line of new Set(gateSteps(command).map(view.redact))) {
-    const local = checkCommand(view.data, line, cwd, view.settings, now, evidence.gitNow);
+  for (const line of lines) {
+    const step = { whole: line.whole, editBefore: line.editBefore, get works() {
+      return [line.work];
+    } };
+    const local = checkCommand(view.data, line.line, line.cwd, view.settings, now, evidence.gitNow, { key: line.key, step, ...(line.resolved !== line.line ? { resolved: line.resolved } : {}) });
     const approach = approachAt(view.data, local.key);
     if (!evidence.gitNow && local.policyDecision === 'deny' && lastFailureGit(approach)) needsGit = true;
     steps.push({ local, check: evidence.team ? evidence.team(local, approach) : local });
@@ -88,13 +103,22 @@ export function decideGateNow(command: string, cwd: string | undefined, view: Ga
   return { check: step.check, step, steps, needsGit };
 }
 
+/**
+ * The gate's answer from what the door has now, without reading anything but the script tables a step
+ * names (the terminal's first look, the hook's quick read). `needsGit` says when a deny should be
+ * confirmed with git (decideGate does).
+ */
+export function decideGateNow(command: string, cwd: string | undefined, view: GateView, evidence: GateEvidence = {}, lines = gateLines(command, cwd, view)): GateAnswer {
+  return decideLines(lines, view, evidence);
+}
+
 /** The gate's answer, git read first when a deny must be confirmed (bounded by the reader; never the network). */
-export async function decideGate(command: string, cwd: string | undefined, view: GateView, evidence: LazyEvidence = {}): Promise<GateAnswer> {
+export async function decideGate(command: string, cwd: string | undefined, view: GateView, evidence: LazyEvidence = {}, lines = gateLines(command, cwd, view)): Promise<GateAnswer> {
   const team = evidence.team ? { team: evidence.team } : {};
-  const first = decideGateNow(command, cwd, view, team);
+  const first = decideLines(lines, view, team);
   if (!first.needsGit || !evidence.git) return first;
   const gitNow = await evidence.git().catch(() => undefined);
-  return gitNow ? decideGateNow(command, cwd, view, { ...team, gitNow }) : first;
+  return gitNow ? decideLines(lines, view, { ...team, gitNow }) : first;
 }
 
 /** The steps a decision log keeps: every ask and deny the policy gave (also what shadow mode only records), once per approach. */

@@ -29,6 +29,8 @@ export interface OpenMemoryOptions<T extends TeamLink> {
   settings?: WorkspaceSettings;
   /** Values given on the command line (--threshold), over the settings. */
   overrides?: Partial<EngineSettings>;
+  /** false: the workspace folder is not on this disk (a replay): no manifest or edited file is read. */
+  workspaceFiles?: false;
   /** Where memory.json lives; default <workspace>/.vscode/failure-memory. */
   dir?: string;
   env?: Record<string, string | undefined>;
@@ -102,6 +104,7 @@ export function openWorkspaceMemory<T extends TeamLink = TeamLink>(o: OpenMemory
     ...(team ? { team } : {}),
     ...(o.journal ? { journal: true } : {}),
     ...(o.gate !== undefined ? { gate: o.gate } : {}),
+    ...(o.workspaceFiles === false ? { workspaceFiles: false as const } : {}),
   }));
   return { memory, ...(team ? { team } : {}), teamReason: reason, settings };
 }

@@ -1,16 +1,16 @@
 // The settings of a workspace as every door outside VS Code sees them (CLI, hooks, MCP): its
-// .vscode/settings.json read once, validated with core/config.ts's schema (the extension validates
-// VS Code's configuration with the same schema). Light on purpose: the pre hook reads this on every
+// .vscode/settings.json read once, validated by core/config.ts against the declarations (the extension validates
+// VS Code's configuration the same way). Light on purpose: the pre hook reads this on every
 // tool call, so it loads no store, no team database and no embeddings.
 
-import { engineSettings, mergeSettings, readConfig, type ExtensionConfig, type SettingGetter } from '../core/config';
+import { mergeSettings, readConfig, type Settings, type SettingGetter } from '../core/config';
 import type { EngineSettings } from '../core/types';
 import { sanitizeTeamSettings, teamConfigFrom, type TeamConnection, type TeamSettings } from '../store/team/config';
 import { readSettingsFile } from '../store/workspaceSettings';
 
 export interface WorkspaceSettings {
   /** Every non-team setting, validated. */
-  config: ExtensionConfig;
+  config: Settings;
   /** What the engine uses: the configuration over the defaults. */
   engine: EngineSettings;
   /** failureMemory.team.*, with the environment's overrides where the door reads them. */
@@ -25,7 +25,7 @@ export interface WorkspaceSettings {
 export function settingsFrom(get: SettingGetter, env?: Record<string, string | undefined>): WorkspaceSettings {
   const { config, problems } = readConfig(get);
   const team = env ? teamConfigFrom(get, env) : { ...sanitizeTeamSettings(get), connection: undefined };
-  return { config, engine: mergeSettings(engineSettings(config)), team: team.settings, connection: team.connection, problems: [...problems, ...team.problems] };
+  return { config, engine: mergeSettings(config), team: team.settings, connection: team.connection, problems: [...problems, ...team.problems] };
 }
 
 /**
@@ -40,6 +40,6 @@ export function loadWorkspaceSettings(workspace: string, env: Record<string, str
 }
 
 /** The settings of the extension, whose configuration VS Code gives (validated with the same schema). */
-export function configSettings(config: ExtensionConfig, team: TeamSettings = sanitizeTeamSettings(() => undefined).settings): WorkspaceSettings {
-  return { config, engine: mergeSettings(engineSettings(config)), team, problems: [] };
+export function configSettings(config: Settings, team: TeamSettings = sanitizeTeamSettings(() => undefined).settings): WorkspaceSettings {
+  return { config, engine: mergeSettings(config), team, problems: [] };
 }

@@ -1,7 +1,10 @@
 // One workspace folder's memory: the engine's decisions applied to the store.
 // The CLI and the extension host both go through this class: one behaviour, tested once.
 
-import { approachKey, normalizeCwd } from '../core/approach';
+import { existsSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { normalizeCwd } from '../core/approach';
+import { resolveLine, type ScriptTables } from '../core/approach/scripts';
 import { addLearnings, extractLearnings } from '../core/learnings';
 import { applyRun, type RunOutcome, type RunRecord } from '../core/journal';
 import type { CheckResult } from '../core/rules/check';
@@ -17,6 +20,7 @@ import {
   markResolved,
   newId,
   prepareAttempt,
+  preparedCommand,
   summarize,
   type MemorySummary,
 } from '../core/memory';
@@ -38,11 +42,14 @@ import {
   type MemoryData,
 } from '../core/types';
 import { buildBrief } from '../core/prompts/brief';
-import { readGitState, type GitOptions } from '../store/gitContext';
+import { fileHash, readGitState, type GitOptions } from '../store/gitContext';
+import { scriptReader, type ScriptReader } from '../store/scriptTables';
+import { scriptTablesFor } from './scripts';
 import { MemoryStore, memoryDirFor, type MemoryStorePort, type StoreOptions } from '../store/memoryStore';
 import type { TeamLink } from '../store/team/teamMemory';
 import { VectorStore } from '../store/vectorStore';
 import { addGitContext, recordRun } from './recordRun';
+import { keepAgentRulesCurrent } from './agentRules';
 import { decideGate, type GateAnswer, type GateCheck } from './gate';
 
 export interface WorkspaceMemoryOptions extends StoreOptions {
@@ -67,7 +74,15 @@ export interface WorkspaceMemoryOptions extends StoreOptions {
   journal?: boolean;
   /** The time of each record, edit and check; default the system clock (replay gives each event its own time). */
   clock?: () => Date;
+  /**
+   * false: the workspace folder is not on this disk (a replay of recorded histories): no manifest is
+   * read for its scripts and no edited file is hashed. Default: both are read, bounded.
+   */
+  workspaceFiles?: false;
 }
+
+/** Files hashed per report of edits, at most. */
+const MAX_HASHED_EDITS = 32;
 
 /** What recording a run did, with the learnings it added (LEARNING[type]: lines of its output, the fix lesson). */
 export type RecordOutcome = RunOutcome;
@@ -82,6 +97,10 @@ export class WorkspaceMemory {
   readonly team: TeamLink | undefined;
   private readonly journal: boolean;
   private readonly clock: () => Date;
+  /** The workspace folder's files are on this disk (not a replay): manifests and edited files are read. */
+  private readonly files: boolean;
+  /** The project's script tables (package.json's scripts, Makefile targets…); undefined: not read. */
+  readonly scripts: ScriptReader | undefined;
 
   constructor(
     readonly workspaceFolder: string,
@@ -93,12 +112,30 @@ export class WorkspaceMemory {
     this._settings = mergeSettings(options.settings);
     // a user pattern over its time budget: the text it did not scan is dropped, and the reason said
     this.redactorOptions = { onOverBudget: (m: string) => options.onWarning?.(`redaction: ${m}`) };
-    this.redactor = createRedactor(this._settings.extraRedactionPatterns, this.redactorOptions);
+    this.redactor = createRedactor(this._settings['redaction.extraPatterns'], this.redactorOptions);
     this.scorer = options.scorer ?? lexicalScorer;
     this.git = options.git ?? {};
     this.team = options.team;
     this.journal = options.journal === true;
     this.clock = options.clock ?? (() => new Date());
+    this.files = options.workspaceFiles !== false;
+    this.scripts = this.files ? scriptReader(workspaceFolder) : undefined;
+  }
+
+  /** The script tables a command line needs (none read when it runs no script). */
+  private tablesFor(command: string, cwd: string | undefined): ScriptTables | undefined {
+    return this.scripts ? scriptTablesFor(preparedCommand(command, this.redactor), cwd, this.scripts, t => this.redact(t)) : undefined;
+  }
+
+  /** The key of a command line's approach, its scripts resolved. */
+  private resolvedKey(command: string, cwd: string | undefined): string {
+    return resolveLine(command, normalizeCwd(cwd), this.tablesFor(command, cwd)).key;
+  }
+
+  /** The approach a command line (or a key) names: its scripts resolved, else as written. */
+  private findIn(data: MemoryData, commandOrKey: string, cwd: string | undefined): Approach | undefined {
+    const own = (key: string) => (Object.prototype.hasOwnProperty.call(data.approaches, key) ? data.approaches[key] : undefined);
+    return (this.scripts ? own(this.resolvedKey(commandOrKey, cwd)) : undefined) ?? findApproach(data, commandOrKey, cwd);
   }
 
   get settings(): EngineSettings {
@@ -108,7 +145,7 @@ export class WorkspaceMemory {
   /** Applies new settings (throws RedactionPatternError for an invalid extra pattern, keeping the old ones). */
   setSettings(s: Partial<EngineSettings>): void {
     const next = mergeSettings(s);
-    this.redactor = createRedactor(next.extraRedactionPatterns, this.redactorOptions);
+    this.redactor = createRedactor(next['redaction.extraPatterns'], this.redactorOptions);
     this._settings = next;
   }
 
@@ -127,7 +164,7 @@ export class WorkspaceMemory {
 
   /** Records one finished command. Redaction and parsing happen before the lock is taken. */
   async record(input: AttemptInput): Promise<RecordOutcome> {
-    const attempt = prepareAttempt(input, this._settings, this.redactor, this.clock());
+    const attempt = prepareAttempt(input, this._settings, this.redactor, this.clock(), this.tablesFor(input.command, input.cwd));
     const found = extractLearnings(attempt.output);
     // a run whose reported success must be witnessed is judged against memory under the lock: the store writes it
     const journaled = input.witnessRequired ? undefined : await this.recordIntoJournal(attempt, found);
@@ -153,6 +190,7 @@ export class WorkspaceMemory {
       return applyRun(data, attempt, found, this._settings, { redact: t => this.redact(t), newId: () => newId() });
     });
     await this.tellTeam(r);
+    await this.rulesChanged();
     return r;
   }
 
@@ -164,6 +202,8 @@ export class WorkspaceMemory {
   private async recordIntoJournal(attempt: Attempt, found: RunRecord['learnings']): Promise<RecordOutcome | undefined> {
     const { readFor, readApproach, appendRecord } = this.store;
     if (!this.journal || !readFor || !readApproach || !appendRecord) return undefined;
+    // the first record of a folder writes memory.json whole (with the .gitignore that keeps the folder out of commits)
+    if (!existsSync(this.store.file)) return undefined;
     const store = { readFor: readFor.bind(this.store), readApproach: readApproach.bind(this.store), appendRecord: appendRecord.bind(this.store) };
     const run = await recordRun(attempt, found, { workspace: this.workspaceFolder, store, settings: this._settings, redact: t => this.redact(t), git: this.git, tell: this.team ? 'exact' : 'view' });
     if (!run?.outcome) return undefined;
@@ -171,6 +211,7 @@ export class WorkspaceMemory {
     if (run.fold) await (this.store.foldJournal ? this.store.foldJournal() : this.store.update(() => undefined)).catch(() => undefined);
     if (run.journaled) await this.tellTeam(run.outcome);
     else await this.team?.afterRecord(run.outcome);
+    if (run.journaled) await this.rulesChanged();
     return run.outcome;
   }
 
@@ -194,7 +235,7 @@ export class WorkspaceMemory {
   async gate(command: string, cwd?: string): Promise<GateAnswer> {
     const data = await this.store.read();
     const team = this.team ? await this.team.merger() : undefined;
-    const view = { data, settings: this._settings, redact: (t: string) => this.redact(t), now: this.clock() };
+    const view = { data, settings: this._settings, redact: (t: string) => this.redact(t), now: this.clock(), ...(this.scripts ? { scripts: this.scripts } : {}) };
     return decideGate(command, cwd, view, { ...(team ? { team } : {}), ...(this.git !== false ? { git: () => this.gitState() } : {}) });
   }
 
@@ -204,14 +245,27 @@ export class WorkspaceMemory {
     return readGitState(this.workspaceFolder, this.git).catch(() => undefined);
   }
 
-  /** Records edit events (an editor save, an agent's edit tool, `failure-memory edit`): redacted, bounded. */
-  async recordEdits(edits: readonly EditInput[]): Promise<EditEvent[]> {
+  /**
+   * Records edit events (an editor save, an agent's edit tool, `failure-memory edit`): redacted, bounded,
+   * each with a hash of the file as it is now (the same bytes as at the last failure is no change;
+   * `hash: false`: the edit is not applied yet, nothing to read), stamped after everything memory holds.
+   */
+  async recordEdits(edits: ReadonlyArray<Omit<EditInput, 'hash'> & { hash?: string | false }>): Promise<EditEvent[]> {
     if (!edits.length) return [];
     const now = this.clock().toISOString();
-    const clean = edits.map(e => ({ ...e, path: this.redact(editPath(e.path, this.workspaceFolder)) }));
+    let hashed = 0;
+    const clean = edits.map(({ hash, ...e }) => {
+      const path = editPath(e.path, this.workspaceFolder);
+      // a bounded number of files read per report (a checkout saving hundreds of files counts as changes)
+      const read = hash === undefined && e.ok !== false && this.files && hashed++ < MAX_HASHED_EDITS;
+      // a file that is not there names no content (a path the harness gave relative to elsewhere): no hash
+      const found = read ? fileHash(isAbsolute(path) ? path : join(this.workspaceFolder, path)) : hash || undefined;
+      const own = found === 'deleted' || found === 'not-a-file' ? undefined : found;
+      return { ...e, path: this.redact(path), ...(own ? { hash: own } : {}) };
+    });
     return this.store.update(data => {
-      const added = addEdits(data, clean, now);
-      if (added.length) data.updatedAt = now;
+      const added = addEdits(data, clean, now, true);
+      if (added.length && now > data.updatedAt) data.updatedAt = now;
       return added;
     });
   }
@@ -245,7 +299,7 @@ export class WorkspaceMemory {
 
   /** Finds an approach by command line (+cwd) or by its key. */
   async find(commandOrKey: string, cwd?: string): Promise<Approach | undefined> {
-    return findApproach(await this.store.read(), this.redact(commandOrKey), cwd);
+    return this.findIn(await this.store.read(), this.redact(commandOrKey), cwd);
   }
 
   /**
@@ -254,7 +308,7 @@ export class WorkspaceMemory {
    */
   async keyOf(commandOrKey: string, cwd?: string): Promise<string> {
     const clean = this.redact(commandOrKey);
-    return findApproach(await this.store.read(), clean, cwd)?.key ?? approachKey(clean, normalizeCwd(cwd));
+    return this.findIn(await this.store.read(), clean, cwd)?.key ?? this.resolvedKey(clean, cwd);
   }
 
   /** What was learned about an approach: here (learnings linked to it), then the team's lessons, without repeats. */
@@ -269,14 +323,31 @@ export class WorkspaceMemory {
    * Builds, stores and returns a reflection for an approach (default: the most recent failing or
    * exhausted one). undefined when memory holds nothing to reflect on.
    */
-  async reflect(commandOrKey?: string, cwd?: string, opts: { omega?: number; store?: boolean } = {}): Promise<ReflectionRecord | undefined> {
+  async reflect(commandOrKey?: string, cwd?: string, opts: { store?: boolean; similarWithinMs?: number } = {}): Promise<ReflectionRecord | undefined> {
     const data = await this.store.read();
-    const approach = commandOrKey ? findApproach(data, this.redact(commandOrKey), cwd) : defaultReflectionTarget(data);
+    const approach = commandOrKey ? this.findIn(data, this.redact(commandOrKey), cwd) : defaultReflectionTarget(data);
     if (!approach) return undefined;
-    const similar = await recall(data, `${approach.label}\n${approach.lastErrorSignature}`, 6, this.scorer);
-    const record = buildReflection({ data, approach, threshold: this._settings.threshold, similar, omega: opts.omega, id: newId() });
+    const similar = await this.similarWithin(data, `${approach.label}\n${approach.lastErrorSignature}`, 6, opts.similarWithinMs);
+    const record = buildReflection({ data, approach, threshold: this._settings.threshold, similar, earlierReflections: this._settings['reflection.earlierReflections'], id: newId() });
     if (opts.store !== false) await this.saveReflection(record);
     return record;
+  }
+
+  /**
+   * Recall for a reflection's "similar failures", within `budgetMs` when given: the first recall of a
+   * window embeds every approach (a second or more at 500), which a person waiting for a reflection
+   * should not wait for. Past the budget the words decide this once; the embedding goes on and serves
+   * the next recall.
+   */
+  private async similarWithin(data: MemoryData, query: string, k: number, budgetMs?: number): Promise<RecallHit[]> {
+    const semantic = recall(data, query, k, this.scorer);
+    if (budgetMs === undefined || this.scorer === lexicalScorer) return semantic;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>(resolve => (timer = setTimeout(() => resolve(undefined), budgetMs)));
+    const first = await Promise.race([semantic.catch(() => undefined), late]);
+    clearTimeout(timer);
+    // past the budget: the semantic recall finishes in the background (its vectors are kept for the next one)
+    return first ?? recall(data, query, k, lexicalScorer);
   }
 
   /** Stores a reflection (possibly rewritten by a language model) and the learnings in its text. */
@@ -287,6 +358,7 @@ export class WorkspaceMemory {
       const found = extractLearnings(text);
       return found.length ? addLearnings(data.learnings, found, { source: 'reflection', key: record.failure_memory.key, now: record.timestamp, newId: () => newId() }) : [];
     });
+    if (learned.length) await this.rulesChanged();
     if (this.team) {
       await this.team.afterReflection(record);
       for (const l of learned) await this.team.afterLearning(l);
@@ -299,7 +371,7 @@ export class WorkspaceMemory {
    */
   async brief(commandOrKey?: string, cwd?: string): Promise<string | undefined> {
     const data = await this.store.read();
-    const approach = commandOrKey ? findApproach(data, this.redact(commandOrKey), cwd) : defaultReflectionTarget(data);
+    const approach = commandOrKey ? this.findIn(data, this.redact(commandOrKey), cwd) : defaultReflectionTarget(data);
     if (!approach) return undefined;
     const similar = await recall(data, `${approach.label}\n${approach.lastErrorSignature}`, 8, this.scorer);
     return buildBrief({ approach, threshold: this._settings.threshold, similar, redact: t => this.redact(t) });
@@ -313,17 +385,20 @@ export class WorkspaceMemory {
   async markByCommand(how: 'resolve' | 'allow', commandOrKey: string, cwd?: string): Promise<Approach | undefined> {
     const wanted = this.redact(commandOrKey);
     // nothing to mark: answer from a lock-free read and write nothing (no folder created)
-    if (!findApproach(await this.store.read(), wanted, cwd)) return undefined;
-    return this.store.update(data => {
-      const a = findApproach(data, wanted, cwd);
-      if (!a) return undefined;
-      return how === 'resolve' ? markResolved(data, a.key) : allowOnce(data, a.key);
+    if (!this.findIn(await this.store.read(), wanted, cwd)) return undefined;
+    const a = await this.store.update(data => {
+      const found = this.findIn(data, wanted, cwd);
+      if (!found) return undefined;
+      return how === 'resolve' ? markResolved(data, found.key) : allowOnce(data, found.key);
     });
+    if (a && how === 'resolve') await this.rulesChanged();
+    return a;
   }
 
   async resolve(key: string): Promise<Approach | undefined> {
     const a = await this.store.update(data => markResolved(data, key));
     if (a) await this.team?.afterResolve(a);
+    if (a) await this.rulesChanged();
     return a;
   }
 
@@ -343,11 +418,12 @@ export class WorkspaceMemory {
       return l;
     });
     await this.team?.afterLearning(learning);
+    await this.rulesChanged();
     return learning;
   }
 
   async updateLearning(id: string, patch: { type?: LearningType; text?: string }): Promise<Learning | undefined> {
-    return this.store.update(data => {
+    return this.afterRules(this.store.update(data => {
       const l = data.learnings.find(x => x.id === id);
       if (!l) return undefined;
       if (patch.type) l.type = patch.type;
@@ -357,22 +433,37 @@ export class WorkspaceMemory {
       }
       l.updatedAt = new Date().toISOString();
       return l;
-    });
+    }));
   }
 
   async deleteLearning(id: string): Promise<boolean> {
-    return this.store.update(data => {
+    return this.afterRules(this.store.update(data => {
       const i = data.learnings.findIndex(x => x.id === id);
       if (i < 0) return false;
       data.learnings.splice(i, 1);
       return true;
-    });
+    }));
   }
 
   async clear(): Promise<void> {
     await this.store.replace(emptyMemory());
     // the recall vectors are derived from the memory: forgetting it forgets them too
     await new VectorStore(this.store.dir).clear();
+    await this.rulesChanged();
+  }
+
+  /**
+   * A write changed what the failure summary says: a harness's rules file (Cline's), when the workspace
+   * has one, says it now too, whoever wrote (the terminal, the CLI, MCP, any harness's hooks).
+   */
+  private rulesChanged(): Promise<void> {
+    return keepAgentRulesCurrent(this.workspaceFolder, this._settings.threshold, () => this.store.read());
+  }
+
+  private async afterRules<T>(write: Promise<T>): Promise<T> {
+    const r = await write;
+    if (r) await this.rulesChanged();
+    return r;
   }
 }
 

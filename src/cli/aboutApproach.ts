@@ -8,6 +8,8 @@ export function aboutApproach(spec: {
   summary: string;
   /** What the command does to the approach, for the help and the "nothing to …" line: "brief", "reflect on". */
   verb: string;
+  /** Options of its own, besides --command, --cwd and --lexical. */
+  options?: Command['options'];
   /** The human text and the --json value, or undefined when the memory has no such failing approach. */
   show(ctx: Context, command: string | undefined): Promise<{ human: string; value: unknown } | undefined>;
 }): Command {
@@ -20,6 +22,7 @@ export function aboutApproach(spec: {
       command: { type: 'string', help: `the approach to ${spec.verb} (default: the latest failing one)` },
       cwd: { type: 'string', help: 'folder it ran in' },
       lexical: { type: 'boolean', help: 'recall similar failures by words only' },
+      ...spec.options,
     },
     async run(ctx) {
       const command = ctx.str('command');

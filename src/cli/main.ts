@@ -17,7 +17,6 @@ import { agentGatesSetUp } from '../agents/hooks/protect';
 import { memoryDirFor } from '../store/paths';
 import { UsageError, type Command, type Context, type Io, type OptionSpec } from './types';
 
-export { VERSION } from './version';
 import { VERSION } from './version';
 
 const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
@@ -207,6 +206,8 @@ function createContext(command: Command, values: Parsed['values'], io: Io, args:
       overrides: { threshold },
       onWarning,
       longLived: command.longLived === true,
+      // a one-shot process waits for git synchronously (see GitOptions.sync)
+      ...(command.journal ? { journal: true, git: { sync: true } } : {}),
       // recall by meaning: the offline embedder (no model), vectors cached beside memory.json, never
       // replacing the vectors of the extension's transformer
       ...(command.semantic && values.lexical !== true ? { scorer: memoryDir => createOfflineScorer({ memoryDir, claim: false, onWarning }) } : {}),

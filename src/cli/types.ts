@@ -62,6 +62,11 @@ export interface Command {
    * agent without invisible characters (core/text/hidden.ts).
    */
   raw?: boolean;
+  /**
+   * A command that records one run and exits (`record`) appends it to the journal beside memory.json,
+   * as a hook does, instead of rewriting the whole memory: the next full write folds it in.
+   */
+  journal?: boolean;
   /** How many plain arguments follow the subcommand's name (`hook <harness> <event>`: 2). Default 0. */
   args?: number;
   run(ctx: Context): Promise<number>;

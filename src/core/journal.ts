@@ -20,7 +20,7 @@ export type RunRecord = {
   id: string;
   attempt: Attempt;
   /** The recorder's threshold, window and caps: a run is counted as its recorder would have. */
-  settings: JudgingSettings;
+  settings: StoredJudging;
   /** LEARNING[type]: lines found in the output (found before the output may be dropped by storeOutput). */
   learnings: Array<{ type: LearningType; text: string }>;
 };
@@ -28,8 +28,11 @@ export type RunRecord = {
 /** How many folded journals memory.json remembers (a reader would need this many folds between two reads to err). */
 export const FOLDED_KEPT = 8;
 
+/** JudgingSettings as a journal line holds them: the file's own names (`window` is failureMemory.shortTermWindow). */
+type StoredJudging = Pick<JudgingSettings, 'threshold' | 'limits'> & { window: number };
+
 export function runRecord(attempt: Attempt, settings: JudgingSettings, learnings: RunRecord['learnings']): RunRecord {
-  return { kind: 'run', id: attempt.id, attempt, settings: { threshold: settings.threshold, window: settings.window, limits: { ...settings.limits } }, learnings };
+  return { kind: 'run', id: attempt.id, attempt, settings: { threshold: settings.threshold, window: settings.shortTermWindow, limits: { ...settings.limits } }, learnings };
 }
 
 export interface ApplyContext {
@@ -74,7 +77,8 @@ export function applyRecord(data: MemoryData, record: JournalRecord, ctx: Omit<A
   if (!isRunRecord(record)) return undefined;
   let n = 0;
   // a copy of the attempt: applying may rewrite its outcome (a pipe that hid a failure), and memory keeps it
-  return applyRun(data, cloneAttempt(record.attempt), record.learnings, record.settings, { ...ctx, newId: () => `${record.id}.${++n}` });
+  const { threshold, window, limits } = record.settings;
+  return applyRun(data, cloneAttempt(record.attempt), record.learnings, { threshold, shortTermWindow: window, limits }, { ...ctx, newId: () => `${record.id}.${++n}` });
 }
 
 /** A record's approach key, for a reader that loads only the approaches the journal touches. */

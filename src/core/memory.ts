@@ -3,7 +3,9 @@
 // ./patterns.ts; "may I run this?" is in ./check.ts.
 // Pure functions over MemoryData: the store persists, the host and the CLI show.
 
-import { approachKey, approachLabel, CHARGE_TESTS, lastPipeline, normalizeCwd, parseCommand } from './approach';
+import { approachKey, CHARGE_TESTS, exitStatusOwner, keyLabel, lastPipeline, normalizeCwd, parseCommand, shownLabel } from './approach';
+import { resolveLine, type ScriptTables } from './approach/scripts';
+import { judgedLines, stepWork } from './rules/steps';
 import { boundOutput, sanitizeText } from './text/output';
 import type { Redactor } from './text/redact';
 import { PlainOutput, stripAnsi } from './text/ansi';
@@ -81,16 +83,40 @@ export function newId(now: number = Date.now()): string {
   return `${now.toString(36)}-${idCounter.toString(36).padStart(4, '0')}-${Math.floor(Math.random() * 1679616).toString(36)}`;
 }
 
+/** The command line a run is recorded and judged with: control bytes out, secrets redacted, trimmed. */
+export function preparedCommand(command: string, redactor: Redactor): string {
+  return redactor.redact(sanitizeText(command).trim()).text;
+}
+
+/** Work signatures kept per attempt, and their length. */
+const MAX_WORKS = 8;
+const MAX_WORK_CHARS = 300;
+
+/** What a run did for its approach `key`: the work of each step of its line that is that approach (see Attempt.work). */
+function worksFor(command: string, cwd: string, key: string, first: string, scripts: ScriptTables | undefined, redact: (t: string) => string): string[] {
+  const works = new Set([first.slice(0, MAX_WORK_CHARS)]);
+  const { lines } = judgedLines(command, cwd, scripts, redact);
+  // one step (a plain command): its work is the one just read
+  if (lines.length <= 1) return [...works];
+  for (const l of lines) {
+    if (works.size >= MAX_WORKS) break;
+    if (l.key === key) works.add(l.work.slice(0, MAX_WORK_CHARS));
+  }
+  return [...works];
+}
+
 /**
  * Builds the stored attempt from raw input: strips terminal escapes and control bytes, redacts
  * secrets, finds the error signature and test results, and bounds the output.
- * Nothing unredacted leaves this function.
+ * Nothing unredacted leaves this function. `scripts`: the project's script tables the line needs
+ * (src/app/scripts.ts), so that `npm test` is recorded as the approach its script runs.
  */
 export function prepareAttempt(
   input: AttemptInput,
   settings: EngineSettings,
   redactor: Redactor,
   now: Date = new Date(),
+  scripts?: ScriptTables,
 ): Attempt {
   const raw = input.output ?? '';
   // Cap the work on huge output first (the host already bounds while streaming; the CLI may not).
@@ -98,9 +124,11 @@ export function prepareAttempt(
   // escapes are stripped before redaction (a colour code inside a token must not hide it), and the
   // redacted text is read once by every reader below: the test parsers, the judgement, the signature
   const redacted = new PlainOutput(redactor.redact(stripAnsi(firstCut.text)).text);
-  const command = redactor.redact(sanitizeText(input.command).trim()).text;
+  const command = preparedCommand(input.command, redactor);
   const cwd = normalizeCwd(input.cwd);
   const judged = judgeOutcome(command, input.exitCode, redacted);
+  const resolved = resolveLine(command, cwd, scripts, judged.charge);
+  const work = worksFor(command, cwd, resolved.key, stepWork(resolved.line, resolved.key), scripts, t => redactor.redact(t).text);
   const outcome = judged.outcome;
   const stored = boundOutput(redacted.source, settings.maxOutputBytes);
   const endedAt = input.endedAt ?? now.toISOString();
@@ -116,7 +144,7 @@ export function prepareAttempt(
   return {
     id: newId(now.getTime()),
     command,
-    key: approachKey(command, cwd, judged.charge),
+    key: resolved.key,
     cwd,
     exitCode: isExitCode(input.exitCode) ? input.exitCode : null,
     outcome,
@@ -134,6 +162,7 @@ export function prepareAttempt(
     ...(outcome === 'failure' && redacted.source.trim() && !real ? { noErrorLine: true } : {}),
     testResults: judged.testResults,
     timestamp: now.toISOString(),
+    work,
   };
 }
 
@@ -167,9 +196,11 @@ function judgeOutcome(command: string, exitCode: number | null | undefined, read
     if (testResults && testResults.failed > 0) return { outcome, testResults, charge: CHARGE_TESTS };
     return { outcome, testResults };
   }
-  if (outcome === 'success' && hidesExitCode(lastPipeline(command))) {
+  // a pipe's exit status is its last stage's; after `;` or `||` (`npm test; echo done`, `npm test || true`) a later step's
+  const owner = outcome === 'success' ? exitStatusOwner(command) : 'chosen';
+  if (outcome === 'success' && (hidesExitCode(lastPipeline(command)) || owner === 'later' || owner === 'or')) {
     if (testResults && testResults.failed > 0) {
-      return { outcome: 'failure', testResults, note: `exit 0 through a pipe, but ${testResults.failed} test(s) failed` };
+      return { outcome: 'failure', testResults, note: `exit 0 ${owner === 'later' || owner === 'or' ? 'from a later step' : 'through a pipe'}, but ${testResults.failed} test(s) failed` };
     }
     return { outcome, testResults, hidden: true };
   }
@@ -202,7 +233,7 @@ function newApproach(attempt: Attempt, now: string): Approach {
   return {
     key: attempt.key,
     command: attempt.command,
-    label: approachLabel(attempt.command) || attempt.command,
+    label: shownLabel(attempt.command) || attempt.command,
     cwd: attempt.cwd,
     status: 'active',
     failures: 0,
@@ -251,16 +282,18 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Judgi
   noteWorkspaceEffects(data, attempt);
 
   approach.command = attempt.command;
+  // named as last typed (a label made of the key's own words is never shown)
+  approach.label = shownLabel(attempt.command) || attempt.command;
   approach.totalAttempts += 1;
   approach.updatedAt = now;
   approach.attempts.push(attempt);
-  const window = Math.max(1, settings.window);
+  const window = Math.max(1, settings.shortTermWindow);
   if (approach.attempts.length > window) approach.attempts.splice(0, approach.attempts.length - window);
 
   // an exit-0 pipeline whose output shows the error this approach keeps failing with failed (the pipe hid it)
   if (attempt.outcome === 'success' && attempt.errorSignature && approach.failures > 0 && (approach.streakErrors ?? []).includes(streakError(attempt.errorSignature, attempt.testResults))) {
     attempt.outcome = 'failure';
-    attempt.note = 'exit 0 through a pipe, but the output shows the error this approach keeps failing with';
+    attempt.note = 'exit 0 through a pipe or from a later step, but the output shows the error this approach keeps failing with';
   }
   if (attempt.outcome === 'success') {
     attempt.errorSignature = '';
@@ -268,7 +301,7 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Judgi
   }
   // [ledger — see ./ledger.ts] every run of a remembered approach, passes included, with its git state
   const wasFailing = approach.failures > 0 || approach.status === 'exhausted';
-  const ledger: LedgerUpdate = stored ? recordRun(approach, attempt, wasFailing) : {};
+  const ledger: LedgerUpdate = stored ? recordRun(approach, attempt, wasFailing, data.edits) : {};
   // [flaky — see ./flaky.ts] pass and fail on the same code: not a loop, never exhausted for it
   const flaky = stored && flakyVerdict(approach.ledger).flaky;
 
@@ -385,7 +418,7 @@ function parsedTime(iso: string): number {
 
 /** The words that name what an approach is about: its program, targets, modules, packages. */
 function salientWords(a: Approach): Set<string> {
-  const text = `${a.label} ${a.lastErrorSignature}`.toLowerCase();
+  const text = `${keyLabel(a.key)} ${a.lastErrorSignature}`.toLowerCase();
   const words = new Set<string>();
   for (const w of text.match(/[a-z0-9@][a-z0-9@/._-]{2,}/g) ?? []) {
     for (const part of [w, ...w.split(/[/._-]+/)]) {
@@ -404,8 +437,8 @@ function salientWords(a: Approach): Set<string> {
  */
 function isAlternative(a: Approach, aWords: Set<string>, b: Approach): boolean {
   if (a.cwd !== b.cwd) return false;
-  const program = a.label.split(' ')[0];
-  if (program === b.label.split(' ')[0] && !GENERIC.has(program)) return true;
+  const program = keyLabel(a.key).split(' ')[0];
+  if (program === keyLabel(b.key).split(' ')[0] && !GENERIC.has(program)) return true;
   for (const w of salientWords(b)) if (aWords.has(w)) return true;
   return false;
 }

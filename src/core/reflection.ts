@@ -2,7 +2,9 @@
 // The engine fills the self-reflection from heuristics per error category; the host may replace
 // it with a language model's answer and marks which produced it.
 
-import { ADVICE, approachCategory, CATEGORY_NAMES, questionsFor, type Advice, type FailureCategory } from './text/advice';
+import { DEFAULT_SETTINGS } from './config';
+import { ADVICE, CATEGORY_NAMES, questionsFor, type Advice, type FailureCategory } from './text/advice';
+import { adviceFor } from './text/specificAdvice';
 import { approachCounts, type ApproachCounts } from './rules/counts';
 import { streakPatterns } from './rules/guardVerdict';
 import { describeApproach } from './memory';
@@ -121,8 +123,8 @@ export interface ReflectionInput {
   approach: Approach;
   threshold: number;
   similar: RecallHit[];
-  /** Ω: reflections kept in the working window, FIFO. */
-  omega?: number;
+  /** Ω: earlier reflections kept in the working window, FIFO (failureMemory.reflection.earlierReflections). */
+  earlierReflections?: number;
   now?: Date;
   id: string;
 }
@@ -174,8 +176,8 @@ const errorCount = (t: Attempt | undefined) => (t?.outcome === 'failure' ? Math.
  */
 function diagnose(a: Approach, threshold: number) {
   const counts = approachCounts(a, threshold);
-  const category = approachCategory(a);
-  const advice = ADVICE[category] ?? ADVICE.unknown;
+  const advice = adviceFor(a, threshold);
+  const category = advice.errorCategory;
   const sharedTests = recurringTests(currentStreakOrWindow(a));
   const failingTests = sharedTests.length ? sharedTests.map(t => t.name) : counts.failingTests;
   const lastDiffers = !!counts.recurring && !!counts.last && counts.recurring.times > 1 && counts.last.text !== counts.recurring.text;
@@ -268,7 +270,7 @@ function evaluatorOutput(a: Approach, d: Diagnosis): ReflectionRecord['evaluator
 export function buildReflection(input: ReflectionInput): ReflectionRecord {
   const { data, approach: a, threshold } = input;
   const now = (input.now ?? new Date()).toISOString();
-  const omega = Math.min(10, Math.max(1, input.omega ?? 3));
+  const capacity = Math.max(1, input.earlierReflections ?? DEFAULT_SETTINGS['reflection.earlierReflections']);
   const d = diagnose(a, threshold);
   const { category, advice, counts } = d;
   const cause = causeText(d);
@@ -286,7 +288,7 @@ export function buildReflection(input: ReflectionInput): ReflectionRecord {
 
   const previous = data.reflections
     .filter((r): r is ReflectionRecord => isReflectionFor(r, a.key))
-    .slice(-omega);
+    .slice(-capacity);
 
   return {
     loop_id: `ralph-fm-${slug(a.label)}`,
@@ -307,8 +309,8 @@ export function buildReflection(input: ReflectionInput): ReflectionRecord {
       related_reflections: previous.map(r => r.iteration),
     },
     memory_metadata: {
-      omega_capacity: omega,
-      current_memory_size: Math.min(omega, previous.length + 1),
+      omega_capacity: capacity,
+      current_memory_size: Math.min(capacity, previous.length + 1),
       reflections_in_context: previous.map(r => r.iteration),
       window_policy: 'fifo',
       total_reflections_generated: data.reflections.filter(r => isReflectionFor(r, a.key)).length + 1,
@@ -335,7 +337,7 @@ export function buildReflection(input: ReflectionInput): ReflectionRecord {
       warnings: warningsFor(patterns, a, threshold, advice),
       recent: recentAttempts(a),
       similar,
-      questions: questionsFor(category),
+      questions: questionsFor(category, advice.question),
       error_category: category,
       produced_by: 'heuristics',
     },
@@ -350,4 +352,21 @@ export function isReflectionFor(r: unknown, key: string): r is ReflectionRecord 
 export function storeReflection(data: MemoryData, r: ReflectionRecord, max: number): void {
   data.reflections.push(r);
   if (data.reflections.length > max) data.reflections.splice(0, data.reflections.length - max);
+}
+
+/**
+ * A reflection kept on screen while its approach moves on, made current: one written by the
+ * heuristics is written again from the approach as it stands (its id and its similar failures
+ * kept); a language model's keeps the model's words, takes the approach's facts (status, counts,
+ * warnings, recent runs) and says at which count the words were written.
+ */
+export function followReflection(shown: ReflectionRecord, current: { data: MemoryData; approach: Approach | undefined; threshold: number; now?: Date }): ReflectionRecord {
+  if (!current.approach) return shown;
+  const fm = shown.failure_memory;
+  const fresh = buildReflection({ data: current.data, approach: current.approach, threshold: current.threshold, similar: fm.similar, id: fm.id, now: current.now });
+  if (fm.produced_by !== 'language-model') return fresh;
+  const then = failedText({ failures: fm.attempts, threshold: fm.threshold });
+  const nowText = failedText(approachCounts(current.approach, current.threshold));
+  const warnings = then === nowText ? fresh.failure_memory.warnings : [`Written by the language model when it ${then}; it has now ${nowText.replace(/^has /, '')}.`, ...fresh.failure_memory.warnings];
+  return { ...shown, failure_memory: { ...fresh.failure_memory, produced_by: fm.produced_by, ...(fm.model ? { model: fm.model } : {}), warnings } };
 }

@@ -1,6 +1,8 @@
 // The vocabulary of Failure Memory (README, "What counts"): attempts, approaches, reflections, learnings.
 // Plain data only: everything here is JSON-serializable and is what the store persists.
 
+import type { Settings } from './config';
+
 /**
  * Where an attempt came from. `agent`: an agent's run that its harness's hook saw; `reported`: a
  * result the agent reported itself (the MCP or language-model `record` tool), which nobody witnessed.
@@ -70,6 +72,12 @@ export interface Attempt {
   timestamp: string;
   /** The workspace's git state right after the run; absent without git (or when it took too long). */
   git?: GitState;
+  /**
+   * What the run did for its approach, cosmetics aside: the work signatures of the steps of its line
+   * that are this approach, its scripts resolved (`npm test` whose script is `jest`: `jest`). Another
+   * spelling of the same work later is no change.
+   */
+  work?: string[];
 }
 
 /**
@@ -185,6 +193,8 @@ export interface EditEvent {
   source: EditSource;
   /** The tool that made it (Edit, write_file, apply_patch, sed…), when known. */
   tool?: string;
+  /** A hash of the file's content after the edit ('deleted': gone), when the recorder read it: the same bytes again is no change. */
+  hash?: string;
 }
 
 /** Something started that a status probe may be waiting for: a background job or a service command. */
@@ -253,25 +263,17 @@ export function emptyMemory(now: string = new Date().toISOString()): MemoryData 
   return { schemaVersion: SCHEMA_VERSION, approaches: {}, reflections: [], learnings: [], edits: [], starts: [], decisions: [], updatedAt: now };
 }
 
-/** Settings the engine needs; the host maps VS Code configuration onto this, the CLI uses defaults/flags. */
-export interface EngineSettings {
-  /** Failures since the last success after which an approach is exhausted. */
-  threshold: number;
-  /** Short-term window: attempts kept per approach for patterns and progress. */
-  window: number;
-  /** Maximum stored output per attempt, in bytes (head and tail kept). */
-  maxOutputBytes: number;
-  /** false keeps signatures and test results only. */
-  storeOutput: boolean;
-  /** Extra redaction patterns (regular expression sources). */
-  extraRedactionPatterns: string[];
-  /** The strongest answer the gate gives: deny (default), ask (deny becomes ask) or warn (shadow mode: records only). */
-  strongestAnswer: GateAnswer;
-  limits: MemoryLimits;
-}
+/**
+ * What the engine runs with: every setting by its declared name (core/config.ts, from package.json),
+ * and the caps per workspace. The extension reads it from VS Code's configuration, every other door
+ * from .vscode/settings.json (app/settings.ts). `changeBudget`: changes in a row that each ended in the
+ * same loop before the gate asks a person (default CHANGE_BUDGET in rules/policy.ts); not a user
+ * setting: the judgement benchmark measures others.
+ */
+export type EngineSettings = Settings & { limits: MemoryLimits; changeBudget?: number };
 
 /** What recording a run is judged with: the recorder's threshold, window and caps. */
-export type JudgingSettings = Pick<EngineSettings, 'threshold' | 'window' | 'limits'>;
+export type JudgingSettings = Pick<EngineSettings, 'threshold' | 'shortTermWindow' | 'limits'>;
 
 /** Caps per workspace: the oldest resolved approaches are evicted first. */
 export interface MemoryLimits {
@@ -281,15 +283,7 @@ export interface MemoryLimits {
   maxLearnings: number;
 }
 
-export const DEFAULT_SETTINGS: EngineSettings = {
-  threshold: 5,
-  window: 5,
-  maxOutputBytes: 16 * 1024,
-  storeOutput: true,
-  extraRedactionPatterns: [],
-  strongestAnswer: 'deny',
-  limits: { maxApproaches: 500, maxTotalBytes: 8 * 1024 * 1024, maxReflections: 200, maxLearnings: 1000 },
-};
+export { DEFAULT_SETTINGS } from './config';
 
 /** What a caller hands the engine to record a run. Raw: not yet redacted or bounded. */
 export interface AttemptInput {

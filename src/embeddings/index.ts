@@ -12,22 +12,9 @@ import { EmbeddingScorer, HybridScorer, StoredVectorScorer } from './scorer';
 import { downloadModel, onnxRuntimeAvailable, resolveModel, TransformerEmbedder, type ModelDtype, type ModelLocation } from './transformer';
 import type { Embedder, ProgressCallback } from './types';
 
-export type { Embedder, Progress, ProgressCallback } from './types';
-export { OfflineEmbedder, type OfflineEmbedderOptions } from './offline';
-export { EmbeddingScorer, HybridScorer, StoredVectorScorer, documentId, type EmbeddingScorerOptions } from './scorer';
-export {
-  DEFAULT_MODEL_ID,
-  downloadModel,
-  isModelFolder,
-  modelDir,
-  onnxRuntimeAvailable,
-  resolveModel,
-  TransformerEmbedder,
-  type DownloadOptions,
-  type ModelDtype,
-  type ModelLocation,
-  type TransformerEmbedderOptions,
-} from './transformer';
+export { OfflineEmbedder } from './offline';
+export { EmbeddingScorer, HybridScorer } from './scorer';
+export { downloadModel, isModelFolder, modelDir, resolveModel, TransformerEmbedder, type ModelLocation } from './transformer';
 
 /**
  * Share of the lexical TF-IDF score in recall's fused score (the rest is embedding similarity).

@@ -177,6 +177,9 @@ export class EmbeddingScorer implements Scorer {
     if (!docs.length) return;
     const entries: VectorEntry[] = [];
     for (let i = 0; i < docs.length; i += this.opts.batchSize) {
+      // between batches the process serves what waits (an embedder that answers at once would
+      // otherwise hold a long-lived process for the whole memory: a second and more at 500 approaches)
+      if (i > 0) await new Promise<void>(resolve => setImmediate(resolve));
       const batch = docs.slice(i, i + this.opts.batchSize);
       const vectors = await this.embedder.embed(batch.map(d => d.text));
       batch.forEach((d, j) => {

@@ -3,7 +3,7 @@
 // act on the memory only; showing the result is the caller's business.
 
 import * as vscode from 'vscode';
-import type { ExtensionConfig } from '../core/config';
+import type { Settings } from '../core/config';
 import { describeApproach } from '../core/memory';
 import { plainText } from '../core/text/plainText';
 import { approachCounts } from '../core/rules/counts';
@@ -21,13 +21,16 @@ export interface Target {
 /** Produces the self-reflection (the engine's heuristics, or a language model when allowed). */
 export type ReflectionWriter = (record: ReflectionRecord, f: FolderMemory) => Promise<ReflectionRecord>;
 
+/** How long a reflection waits for recall by meaning before its similar failures are found by words (see WorkspaceMemory.reflect). */
+const SIMILAR_WITHIN_MS = 250;
+
 const failingOrExhausted = (a: Approach) => a.status === 'exhausted' || (a.status === 'active' && a.failures > 0);
 
 export class ApproachActions {
   constructor(
     private readonly registry: MemoryRegistry,
     private readonly log: Logger,
-    private readonly config: () => ExtensionConfig,
+    private readonly config: () => Settings,
     private readonly writeReflection: ReflectionWriter,
   ) {}
 
@@ -47,6 +50,18 @@ export class ApproachActions {
       .sort((x, y) => ((y.a.lastFailure ?? '') > (x.a.lastFailure ?? '') ? 1 : -1));
   }
 
+  /**
+   * Builds each folder's recall index in the background (the first recall of a window embeds every
+   * approach): started when a reflection is about to be asked for, so that it is ready when the
+   * person has picked the approach.
+   */
+  warmRecall(): void {
+    for (const f of this.registry.all()) {
+      const a = Object.values(f.data.approaches)[0];
+      if (a) void f.memory.recall(a.label, 1).catch(e => this.log.debug('reflect', `recall warm-up failed: ${String(e)}`));
+    }
+  }
+
   /** A Quick Pick over targets (the only one when there is one). */
   async pick(targets: Target[], placeHolder: string): Promise<Target | undefined> {
     if (targets.length <= 1) return targets[0];
@@ -61,15 +76,21 @@ export class ApproachActions {
     return (await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true, matchOnDetail: true }))?.x;
   }
 
-  /** Builds, writes (heuristics or a model) and saves a reflection on one approach. */
-  async reflect(target: Target): Promise<ReflectionRecord | undefined> {
+  /**
+   * Builds and writes (heuristics or a model) a reflection on one approach, shows it (`show`), then
+   * saves it: saving rewrites memory.json under its lock, which the person reading need not wait for.
+   */
+  async reflect(target: Target, show?: (record: ReflectionRecord) => Promise<void>): Promise<ReflectionRecord | undefined> {
     const t0 = Date.now();
-    let record = await target.f.memory.reflect(target.a.key, undefined, { store: false, omega: this.config().omega });
+    let record = await target.f.memory.reflect(target.a.key, undefined, { store: false, similarWithinMs: SIMILAR_WITHIN_MS });
     if (!record) return undefined;
+    const built = Date.now();
     record = await this.writeReflection(record, target.f);
     const saved = record;
+    if (show) await show(saved);
+    const shown = Date.now();
     await this.registry.write(target.f, m => m.saveReflection(saved));
-    this.log.info('reflect', `reflection on ${describeApproach(target.a)} (${record.failure_memory.produced_by}) in ${Date.now() - t0} ms`);
+    this.log.info('reflect', `reflection on ${describeApproach(target.a)} (${record.failure_memory.produced_by}): built in ${built - t0} ms, shown after ${shown - t0} ms, saved after ${Date.now() - t0} ms`);
     this.log.event('reflected', { key: target.a.key, producedBy: record.failure_memory.produced_by, id: record.failure_memory.id });
     return record;
   }

@@ -2,7 +2,7 @@
 // neither recorded nor stopped: the watchers see capture as off. Kept per workspace across reloads.
 
 import * as vscode from 'vscode';
-import type { ExtensionConfig } from '../core/config';
+import type { Settings } from '../core/config';
 import { Disposable } from './disposable';
 import { CommandId } from './commandIds';
 import type { Logger } from './logger';
@@ -30,8 +30,8 @@ export class CapturePause extends Disposable {
   }
 
   /** The configuration the watchers act on: capture off while paused. */
-  apply(config: ExtensionConfig): ExtensionConfig {
-    return this._paused ? { ...config, captureTerminal: false, captureTasks: false } : config;
+  apply(config: Settings): Settings {
+    return this._paused ? { ...config, 'capture.terminal': false, 'capture.tasks': false } : config;
   }
 
   async set(paused: boolean): Promise<void> {

@@ -16,7 +16,8 @@ import type { MemoryRegistry } from './registry';
 /** Where the commands show things: the memory panel and the reflection view. */
 export interface Views {
   showMemory(ref?: ApproachRef): Promise<void>;
-  showReflection(record: ReflectionRecord): Promise<void>;
+  /** Shows a reflection on an approach of a workspace folder (its URI). */
+  showReflection(record: ReflectionRecord, folder: string): Promise<void>;
   /** The memory was exported (the walkthrough's step). */
   exported?(): void;
 }
@@ -42,14 +43,22 @@ export class CommandHandlers extends Disposable {
   }
 
   async reflect(ref?: ApproachRef): Promise<ReflectionRecord | undefined> {
-    const target = this.actions.resolveRef(ref) ?? (await this.actions.pick(this.actions.targets(), vscode.l10n.t('Reflect on which approach? (most recent first)')));
+    let target = this.actions.resolveRef(ref);
     if (!target) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to reflect on: no command is failing.'));
-      return undefined;
+      const targets = this.actions.targets();
+      if (!targets.length) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to reflect on: no command is failing.'));
+        return undefined;
+      }
+      const picked = this.actions.pick(targets, vscode.l10n.t('Reflect on which approach? (most recent first)'));
+      // the recall index is built while the person picks (it is what makes a first reflection slow),
+      // once the pick is on its way to the window
+      setTimeout(() => this.actions.warmRecall(), 50);
+      target = await picked;
+      if (!target) return undefined; // the pick was dismissed
     }
-    const record = await this.actions.reflect(target);
-    if (record) await this.views.showReflection(record);
-    return record;
+    const folder = target.f.folder.uri.toString();
+    return this.actions.reflect(target, record => this.views.showReflection(record, folder));
   }
 
   async markResolved(ref?: ApproachRef): Promise<void> {

@@ -3,8 +3,10 @@
 // after a save is trying a fix, not looping blind. Saves are written in batches; the guard also reads
 // the ones not written yet, so a command started right after Ctrl+S is never judged "nothing changed".
 
+import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import type { ExtensionConfig } from '../core/config';
+import type { Settings } from '../core/config';
+import { SETTINGS_FILE, settingsWithoutOwnKeys } from '../store/workspaceSettings';
 import type { EditEvent } from '../core/types';
 import { Disposable } from './disposable';
 import type { Logger } from './logger';
@@ -21,14 +23,25 @@ interface Pending {
 export class EditWatcher extends Disposable {
   private readonly pending = new Map<string, Pending>();
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** A settings.json about to be saved, as it was on disk without Failure Memory's own settings. */
+  private readonly settingsBefore = new Map<string, string>();
 
   constructor(
     private readonly registry: MemoryRegistry,
     private readonly log: Logger,
-    private readonly config: () => ExtensionConfig,
+    private readonly config: () => Settings,
   ) {
     super();
-    this.track(vscode.workspace.onDidSaveTextDocument(d => this.note(d.uri, 'save')));
+    // a settings.json whose only change is Failure Memory's own settings is no edit of the workspace
+    this.track(vscode.workspace.onWillSaveTextDocument(e => isSettingsFile(e.document.uri) && this.settingsBefore.set(e.document.uri.toString(), ownKeysAside(e.document.uri))));
+    this.track(
+      vscode.workspace.onDidSaveTextDocument(d => {
+        const before = this.settingsBefore.get(d.uri.toString());
+        this.settingsBefore.delete(d.uri.toString());
+        if (before !== undefined && before === settingsWithoutOwnKeys(d.getText())) return;
+        this.note(d.uri, 'save');
+      }),
+    );
     this.track(vscode.workspace.onDidCreateFiles(e => e.files.forEach(u => this.note(u, 'create'))));
     this.track(vscode.workspace.onDidDeleteFiles(e => e.files.forEach(u => this.note(u, 'delete'))));
     this.track(vscode.workspace.onDidRenameFiles(e => e.files.forEach(f => (this.note(f.oldUri, 'rename'), this.note(f.newUri, 'rename')))));
@@ -42,7 +55,7 @@ export class EditWatcher extends Disposable {
   private note(uri: vscode.Uri, tool: string): void {
     const cfg = this.config();
     // paused (or capture off): nothing is recorded
-    if (!cfg.captureTerminal && !cfg.captureTasks) return;
+    if (!cfg['capture.terminal'] && !cfg['capture.tasks']) return;
     if (uri.scheme !== 'file') return;
     const where = this.registry.locate(uri.fsPath);
     if (!where || where.relCwd === '.' || where.relCwd.startsWith('.vscode/failure-memory')) return;
@@ -74,4 +87,17 @@ export class EditWatcher extends Disposable {
     void this.flush();
     super.dispose();
   }
+}
+
+const isSettingsFile = (uri: vscode.Uri) => uri.scheme === 'file' && uri.path.endsWith(`/${SETTINGS_FILE}`);
+
+/** A settings file as it is on disk, without Failure Memory's own settings (a file not there yet: as an empty one). */
+function ownKeysAside(uri: vscode.Uri): string {
+  let text = '{}';
+  try {
+    text = readFileSync(uri.fsPath, 'utf8');
+  } catch {
+    // a new settings.json
+  }
+  return settingsWithoutOwnKeys(text);
 }

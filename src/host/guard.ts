@@ -6,15 +6,15 @@
 
 import * as vscode from 'vscode';
 import { matchesGlob } from '../core/approach';
-import type { ExtensionConfig } from '../core/config';
-import { decideStart, helpFacts, noticeKey, reactionTo, stopResult, type HelpFacts, type StopResult } from '../core/rules/guardVerdict';
+import type { Settings } from '../core/config';
+import { decideStart, helpFacts, noticeKey, notRunLine, reactionTo, stopResult, type HelpFacts, type RunEnd, type StartAction, type StopResult } from '../core/rules/guardVerdict';
 import type { CheckResult } from '../core/rules/check';
 import { decideGate, decideGateNow, type GateAnswer, type GateView, type TeamMerge } from '../app/gate';
 import { describeApproach } from '../core/memory';
 import { plainText } from '../core/text/plainText';
 import type { TeamCheck } from '../core/rules/team';
 import { shellEffects } from '../core/rules/shellEffects';
-import type { Approach, AttemptInput, Decision, MemoryData } from '../core/types';
+import type { Approach, AttemptInput, Decision, GitState, MemoryData } from '../core/types';
 import type { RecordOutcome } from '../app/workspaceMemory';
 import { CommandId, type ApproachRef } from './commandIds';
 import type { EditWatcher } from './editWatcher';
@@ -23,18 +23,60 @@ import type { Located, MemoryRegistry } from './registry';
 
 /** Least recall score for a past failure to be offered as "seen before" (blended TF-IDF + embeddings). */
 const SIMILAR_MIN_SCORE = 0.3;
+/** Recall answers kept for the help dialog (one per streak and set of lessons). */
+const MAX_SIMILAR_KEPT = 256;
+/** Approaches whose lesson is kept asked ahead while the memory changes (the ones looped on lately). */
+const MAX_HOT = 16;
+
+interface Lesson {
+  key: string;
+  label: string;
+  lesson: string;
+  score: number;
+}
 /** How long the status bar shows what the guard did. */
 const STATUS_MS = 8000;
-/** A denied run that ends within this long is left alone (no Ctrl+C that could reach the next prompt). */
-const STOP_GRACE_MS = 200;
+/**
+ * How long the Enter gate waits for git to confirm a deny. The shell waits meanwhile; past this the
+ * line runs and the start event's interrupt, which waits for git as long as it takes, is the fallback.
+ */
+const ENTER_GIT_BUDGET_MS = 700;
+/**
+ * How long the help dialog waits for recall's "a similar failure was fixed before" when it is not ready
+ * yet: it is asked ahead (one failure before an approach is exhausted), so it is mostly ready; a cold
+ * recall at 500 approaches takes most of a second, which the dialog does not wait for.
+ */
+const SIMILAR_WAIT_MS = 60;
 
 export interface StartDecision {
   check: CheckResult & { team?: TeamCheck };
   blocked: boolean;
 }
 
-/** Sends the interrupt and resolves with the run's end (exit code) once it ended, or undefined when it did not end in time. */
-export type Interrupt = () => Promise<{ exitCode: number | undefined } | undefined>;
+/** Sends the interrupt and resolves with the run's end once it ended, or undefined when it did not end in time. */
+export type Interrupt = () => Promise<RunEnd | undefined>;
+
+/**
+ * The Enter gate's answer for a line. `checked`: the guard decided it (a run that starts from it
+ * needs no second decision at its start); false when it could not decide in time (git too slow).
+ */
+export interface EnterVerdict {
+  verdict: 'run' | 'block';
+  /** For a blocked line: what the shell prints. */
+  line?: string;
+  checked: boolean;
+}
+
+/** What the gate decided for a command, before anything is done about it. */
+interface GateCall {
+  redacted: string;
+  data: MemoryData;
+  answer: GateAnswer;
+  check: CheckResult & { team?: TeamCheck };
+  action: StartAction;
+  approach: Approach | undefined;
+  ref: ApproachRef;
+}
 
 /** Where a terminal run was stopped by the guard: the terminal link on `^C` says so on hover. */
 export interface StopNote {
@@ -57,6 +99,18 @@ interface StopRequest {
   terminal?: vscode.Terminal;
 }
 
+const TIMED_OUT = Symbol('timed out');
+
+/** `p`'s value, or TIMED_OUT when it takes longer than `ms` (a rejection counts as undefined). */
+async function withinMs<T>(p: Promise<T>, ms: number): Promise<T | undefined | typeof TIMED_OUT> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([p.catch(() => undefined), new Promise<typeof TIMED_OUT>(r => (timer = setTimeout(() => r(TIMED_OUT), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export class Guard {
   /** Exhausted-but-progressing streaks already told about (one notice each, not one per run). */
   private readonly noticed = new Set<string>();
@@ -64,14 +118,36 @@ export class Guard {
   private status: vscode.Disposable | undefined;
   /** Terminals the guard stopped a run in, with what it stopped (for the `^C` link's hover). */
   readonly stops = new WeakMap<vscode.Terminal, StopNote>();
+  /** Recall's lessons for the help dialog, asked ahead (see askSimilar). */
+  private readonly similar = new Map<string, Promise<Lesson | undefined>>();
+  /** Approaches at or near exhaustion here lately: their lesson is asked again when the memory changes (a lesson learned). */
+  private readonly hot = new Map<string, { folder: string; key: string }>();
+  private readonly memoryChanged: vscode.Disposable;
+  private rewarm: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly registry: MemoryRegistry,
     private readonly log: Logger,
-    private readonly config: () => ExtensionConfig,
+    private readonly config: () => Settings,
     /** Saves not written yet (a command started right after Ctrl+S must see them). */
     private readonly edits?: EditWatcher,
-  ) {}
+  ) {
+    this.memoryChanged = registry.onDidChange(() => {
+      if (!this.hot.size) return;
+      clearTimeout(this.rewarm);
+      this.rewarm = setTimeout(() => this.askHotAgain(), 200);
+    });
+  }
+
+  /** After the memory changed: the lessons of the approaches looped on lately, asked again if their inputs changed. */
+  private askHotAgain(): void {
+    for (const { folder, key } of this.hot.values()) {
+      const f = this.registry.byFolderUri(folder);
+      const a = f && Object.prototype.hasOwnProperty.call(f.data.approaches, key) ? f.data.approaches[key] : undefined;
+      const where = f && this.registry.locate(f.folder.uri.fsPath);
+      if (a && where && a.failures > 0) void this.askSimilar(where, key, a.label, a.lastErrorSignature ?? '');
+    }
+  }
 
   isIgnored(command: string): boolean {
     const globs = this.config().ignoreCommands;
@@ -85,9 +161,22 @@ export class Guard {
   }
 
   /**
-   * Decides on a starting command from the cached memory (no disk access: the decision is immediate) and
-   * the saves not written yet. A deny is confirmed with git first (has anything changed that no save
-   * showed?), then `interrupt` stops the run if it still runs; `rerun` starts it again after "Run Anyway Once".
+   * The gate's decision for a command, from the cached memory (no disk access: it is immediate) and the
+   * saves not written yet. The one place the terminal and tasks ask the gate.
+   */
+  private decide(command: string, where: Located, gitNow?: GitState): GateCall {
+    const redacted = where.memory.redact(command);
+    const data = this.withUnwritten(where);
+    const answer = decideGateNow(command, where.relCwd, this.gateView(where, data), { ...this.teamOf(where), ...(gitNow ? { gitNow } : {}) });
+    const check = answer.check;
+    const approach = Object.prototype.hasOwnProperty.call(where.data.approaches, check.key) ? where.data.approaches[check.key] : undefined;
+    return { redacted, data, answer, check, action: decideStart(check, this.config().blockMode), approach, ref: { folder: where.folder.uri.toString(), key: check.key } };
+  }
+
+  /**
+   * Decides on a starting command. A deny is confirmed with git first (has anything changed that no
+   * save showed?), then `interrupt` stops the run if it still runs; `rerun` starts it again after
+   * "Run Anyway Once". `checkedAtEnter`: the Enter gate already decided this run (only its start is noted).
    */
   onStart(
     source: 'terminal' | 'task',
@@ -96,19 +185,62 @@ export class Guard {
     interrupt: Interrupt,
     rerun: (() => void) | undefined,
     terminal?: vscode.Terminal,
+    checkedAtEnter = false,
   ): StartDecision | undefined {
-    const cfg = this.config();
     const redacted = where.memory.redact(command);
-    const data = this.withUnwritten(where);
-    const answer = decideGateNow(command, where.relCwd, this.gateView(where, data), this.teamOf(where));
-    const check = answer.check;
-    const ref: ApproachRef = { folder: where.folder.uri.toString(), key: check.key };
-    const approach = Object.prototype.hasOwnProperty.call(where.data.approaches, check.key) ? where.data.approaches[check.key] : undefined;
     // a service or a background job started here: a probe may wait for it
     if (shellEffects(redacted).starts) void this.registry.write(where, m => m.recordStart(redacted)).catch(() => undefined);
-    const action = decideStart(check, cfg.blockMode);
-    const label = plainText(check.label, 80);
-    if (action !== 'stop') this.noteDecision(where, check, source, action === 'warn' ? 'ask' : action === 'remember' ? 'deny' : 'warn');
+    if (checkedAtEnter) return undefined;
+    const call = this.decide(command, where);
+    if (call.action !== 'stop') {
+      this.carryOut(call, source, where, rerun);
+      return { check: call.check, blocked: false };
+    }
+    void this.stopUnlessChanged({ source, command, where, data: call.data, answer: call.answer, approach: call.approach, ref: call.ref, interrupt, rerun, terminal });
+    return { check: call.check, blocked: true };
+  }
+
+  /**
+   * The Enter gate: may this line start? Decided like a start (the same decision, the same notices),
+   * but a deny keeps the line from running at all, and the help dialog comes at once. A deny reached
+   * after `deadline` (ms since the epoch) would reach a shell that already ran the line: it is left to
+   * the start event instead. Never throws.
+   */
+  async atEnter(command: string, where: Located, rerun: (() => void) | undefined, deadline = Number.POSITIVE_INFINITY): Promise<EnterVerdict> {
+    let call = this.decide(command, where);
+    if (call.action !== 'stop') {
+      this.carryOut(call, 'terminal', where, rerun);
+      return { verdict: 'run', checked: true };
+    }
+    if (call.answer.needsGit) {
+      const gitNow = await withinMs(where.memory.gitState(), ENTER_GIT_BUDGET_MS);
+      if (gitNow === TIMED_OUT) {
+        this.log.info('guard', `git did not answer within ${ENTER_GIT_BUDGET_MS} ms: "${call.check.label}" is left to the start event`);
+        return { verdict: 'run', checked: false };
+      }
+      if (gitNow) call = this.decide(command, where, gitNow);
+      if (call.check.decision !== 'deny') {
+        this.noteDecision(where, call.check, 'terminal', 'warn');
+        this.notice(call.ref.folder, call.check, call.approach);
+        return { verdict: 'run', checked: true };
+      }
+    }
+    const check = call.check;
+    if (Date.now() > deadline) {
+      this.log.info('guard', `the deny of "${check.label}" came too late for the shell: left to the start event`);
+      return { verdict: 'run', checked: false };
+    }
+    this.noteDecision(where, check, 'terminal', 'deny');
+    this.log.warn('guard', `DENIED (not run) terminal approach ${check.label} (${check.code}): ${check.reason}`);
+    this.log.event('blocked', { key: check.key, command: check.command, source: 'terminal', at: 'enter', interrupted: false, decision: check.decision, code: check.code, attempts: check.attempts, folder: where.folder.name });
+    void this.afterBlock(check, this.facts(check, call.approach), call.ref, Promise.resolve({ kind: 'notStarted' }), rerun, where);
+    return { verdict: 'block', line: notRunLine(check.attempts, plainText(check.label, 80)), checked: true };
+  }
+
+  /** Everything but a stop: let it run, and say what there is to say (once per streak). */
+  private carryOut(call: GateCall, source: 'terminal' | 'task', where: Located, rerun: (() => void) | undefined): void {
+    const { check, action, ref } = call;
+    this.noteDecision(where, check, source, action === 'warn' ? 'ask' : action === 'remember' ? 'deny' : 'warn');
     switch (action) {
       case 'run': {
         if (check.status !== 'clear') this.log.debug('guard', `${check.status}: ${check.label} — ${check.reason}`);
@@ -117,29 +249,28 @@ export class Guard {
         if (check.team?.status === 'exhausted' && check.status !== 'exhausted' && !this.noticed.has(teamNotice)) {
           this.noticed.add(teamNotice);
           this.log.event('teamWarned', { key: check.key, failures: check.team.failures, machines: check.team.machines });
-          this.say(`$(organization) ${vscode.l10n.t('Failure Memory: “{0}” {1}. Not stopped.', label, plainText(check.team.summary, 200))}`);
+          this.say(`$(organization) ${vscode.l10n.t('Failure Memory: “{0}” {1}. Not stopped.', plainText(check.label, 80), plainText(check.team.summary, 200))}`);
         }
-        return { check, blocked: false };
+        return;
       }
       case 'runOnce':
         this.log.info('guard', `let through once: ${check.label} (${source}) — ${check.reason}`);
         this.log.event('allowedOnce', { key: check.key, command: check.command });
-        return { check, blocked: false };
+        return;
       case 'notice':
-        this.notice(ref.folder, check, approach);
-        return { check, blocked: false };
+        this.notice(ref.folder, check, call.approach);
+        return;
       case 'remember':
         this.log.info('guard', `denied, blockMode off: ${check.label}`);
         this.log.event('notBlocked', { key: check.key, blockMode: 'off', code: check.code });
-        return { check, blocked: false };
+        return;
       case 'warn':
         this.log.warn('guard', `WARNED ${source} approach ${check.label} (${check.decision}, ${check.code}): ${check.reason}`);
         this.log.event('blocked', { key: check.key, command: check.command, source, interrupted: false, decision: check.decision, code: check.code, attempts: check.attempts, folder: where.folder.name });
-        void this.afterBlock(check, this.facts(check, approach), ref, undefined, rerun, where);
-        return { check, blocked: false };
+        void this.afterBlock(check, this.facts(check, call.approach), ref, undefined, rerun, where);
+        return;
       case 'stop':
-        void this.stopUnlessChanged({ source, command, where, data, answer, approach, ref, interrupt, rerun, terminal });
-        return { check, blocked: true };
+        return;
     }
   }
 
@@ -151,7 +282,7 @@ export class Guard {
 
   /** What the gate reads here: the folder's cached memory (no disk access: the decision is immediate). */
   private gateView(where: Located, data: MemoryData): GateView {
-    return { data, settings: where.memory.settings, redact: t => where.memory.redact(t) };
+    return { data, settings: where.memory.settings, redact: t => where.memory.redact(t), ...(where.memory.scripts ? { scripts: where.memory.scripts } : {}) };
   }
 
   /** Team memory: the cached team view only (no disk, no network). */
@@ -206,8 +337,6 @@ export class Guard {
       }
     }
     this.noteDecision(s.where, check, s.source, 'deny');
-    // a run that ends within a moment is not interrupted: a Ctrl+C sent as it ends would land in the next prompt
-    await new Promise(r => setTimeout(r, STOP_GRACE_MS));
     let stopped: Promise<StopResult>;
     try {
       stopped = s.interrupt().then(stopResult, () => stopResult(undefined));
@@ -234,17 +363,35 @@ export class Guard {
     const seen = this.similarLesson(check, where);
     const result = stopped ? await stopped : undefined;
     const label = plainText(check.label, 80);
+    const t = vscode.l10n.t;
     if (result) {
-      this.log.event('stopResult', { key: check.key, result: result.kind });
-      if (result.kind === 'stopped') this.say(`$(debug-stop) ${vscode.l10n.t('Failure Memory stopped “{0}”: it failed {1} times in a row with nothing changed.', label, check.attempts)}`);
-      else if (result.kind === 'stillRunning') this.say(`$(warning) ${vscode.l10n.t('Failure Memory could not stop “{0}”: it is still running.', label)}`);
-      else {
-        // it ended on its own before the stop: nothing was interrupted, nothing is asked; the result is recorded
-        this.say(`$(info) ${vscode.l10n.t('“{0}” failed again with nothing changed since its last failure: change something before the next run.', label)}`);
-        return;
+      this.log.event('stopResult', { key: check.key, result: result.kind, ...(result.kind === 'stopped' && result.afterMs !== undefined ? { afterMs: result.afterMs } : {}) });
+      switch (result.kind) {
+        case 'notStarted':
+          this.say(`$(debug-stop) ${t('Failure Memory did not run “{0}”: it failed {1} times in a row with nothing changed.', label, check.attempts)}`);
+          break;
+        case 'stopped':
+          this.say(
+            `$(debug-stop) ${
+              result.afterMs !== undefined
+                ? t('Failure Memory stopped “{0}” after {1} ms: it failed {2} times in a row with nothing changed.', label, result.afterMs, check.attempts)
+                : t('Failure Memory stopped “{0}”: it failed {1} times in a row with nothing changed.', label, check.attempts)
+            }`,
+          );
+          break;
+        case 'stillRunning':
+          this.say(`$(warning) ${t('Failure Memory could not stop “{0}”: it is still running.', label)}`);
+          break;
+        case 'ended':
+        case 'endedFirst':
+          // it ended on its own before the stop, or nobody can tell: nothing is asked; the result is recorded
+          this.say(`$(info) ${t('“{0}” failed again with nothing changed since its last failure: change something before the next run.', label)}`);
+          return;
       }
     }
-    await this.showHelp(facts, ref, result, result?.kind === 'stopped' ? rerun : undefined, await seen);
+    // only a line that did not run, or was stopped, is typed again (a warned run is running already)
+    const rerunnable = result?.kind === 'stopped' || result?.kind === 'notStarted';
+    await this.showHelp(facts, ref, result, rerunnable ? rerun : undefined, await seen);
   }
 
   /** The help dialog (modal: it steps in only when an exhausted approach is run again). */
@@ -253,17 +400,19 @@ export class Guard {
     ref: ApproachRef,
     stop: StopResult | undefined,
     rerun: (() => void) | undefined,
-    seen: { label: string; lesson: string } | undefined,
+    seen: Pick<Lesson, 'label' | 'lesson'> | undefined,
   ): Promise<void> {
     const t = vscode.l10n.t;
     const label = plainText(facts.label, 120);
     const title = !stop
       ? t('“{0}” has failed too often', label)
-      : stop.kind === 'stopped'
-        ? t('Failure Memory stopped “{0}”', label)
-        : stop.kind === 'stillRunning'
-          ? t('Failure Memory could not stop “{0}”', label)
-          : t('“{0}” ended before Failure Memory could stop it', label);
+      : stop.kind === 'notStarted'
+        ? t('Failure Memory did not run “{0}”', label)
+        : stop.kind === 'stopped'
+          ? t('Failure Memory stopped “{0}”', label)
+          : stop.kind === 'stillRunning'
+            ? t('Failure Memory could not stop “{0}”', label)
+            : t('“{0}” ended before Failure Memory could stop it', label);
     const lines: string[] = [];
     // team memory: what the team saw (other machines, agents, CI), in the team's own words
     if (facts.team) lines.push(t('In the team it {0}.', plainText(facts.team.summary, 400)));
@@ -274,6 +423,8 @@ export class Guard {
         ? t('It failed {0} times in a row in {1} (the limit is {2}).', facts.failures, plainText(facts.cwd, 120), facts.threshold)
         : t('It failed {0} times in a row (the limit is {1}).', facts.failures, facts.threshold),
     );
+    if (stop?.kind === 'notStarted') lines.push(t('It did not start: the line was not run (Up in the terminal brings it back).'));
+    if (stop?.kind === 'stopped' && stop.afterMs !== undefined) lines.push(t('It was stopped {0} ms after it started.', stop.afterMs));
     if (stop?.kind === 'stillRunning') lines.push(t('It is still running: press Ctrl+C in the terminal to stop it.'));
     if (stop?.kind === 'endedFirst') lines.push(stop.exitCode === undefined ? t('It ended on its own; its result is recorded.') : t('It ended on its own with exit code {0}; its result is recorded.', stop.exitCode));
     // the failing tests by name: what to open first
@@ -294,7 +445,7 @@ export class Guard {
     const items: Array<vscode.MessageItem & { id: string }> = [
       { title: t('Reflect on Failures'), id: 'reflect' },
       { title: t('Show Memory'), id: 'show' },
-      ...(stop?.kind === 'stopped' || !stop ? [{ title: t('Run Anyway Once'), id: 'once' }] : []),
+      ...(stop?.kind === 'stopped' || stop?.kind === 'notStarted' || !stop ? [{ title: t('Run Anyway Once'), id: 'once' }] : []),
       { title: t('Mark Resolved'), id: 'resolve' },
       { title: t('Copy as Prompt'), id: 'brief' },
       { title: t('Dismiss'), id: 'dismiss', isCloseAffordance: true },
@@ -324,24 +475,43 @@ export class Guard {
 
   /**
    * "Similar failure seen before — this fixed it": the best other approach memory recalls for this
-   * error that has a lesson. Bounded in time: the dialog never waits long for recall.
+   * error that has a lesson. Asked once per streak and per set of lessons (kept, so a dialog never
+   * waits for it twice, and asked ahead when an approach becomes exhausted); the dialog waits for it
+   * only briefly.
    */
-  private async similarLesson(check: CheckResult, where: Located): Promise<{ label: string; lesson: string } | undefined> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    try {
-      const hits = await Promise.race([
-        where.memory.recall(`${check.label}\n${check.lastError}`, 5),
-        new Promise<[]>(r => (timer = setTimeout(() => r([]), 500))),
-      ]);
-      const hit = hits.find(h => h.key !== check.key && h.lesson && h.score >= SIMILAR_MIN_SCORE);
-      if (hit?.lesson) this.log.event('similarShown', { key: check.key, similar: hit.key, score: hit.score });
-      return hit?.lesson ? { label: hit.label, lesson: hit.lesson } : undefined;
-    } catch (e) {
-      this.log.debug('guard', `recall for the help dialog failed: ${String(e)}`);
+  private async similarLesson(check: CheckResult, where: Located): Promise<Lesson | undefined> {
+    const asked = this.askSimilar(where, check.key, check.label, check.lastError);
+    const hit = await withinMs(asked, SIMILAR_WAIT_MS);
+    if (hit === TIMED_OUT) {
+      this.log.debug('guard', `recall for the help dialog took over ${SIMILAR_WAIT_MS} ms: the dialog goes without it`);
       return undefined;
-    } finally {
-      if (timer) clearTimeout(timer);
     }
+    if (hit) this.log.event('similarShown', { key: check.key, similar: hit.key, score: hit.score });
+    return hit;
+  }
+
+  /** Recall's lesson for an approach's error, asked once per streak and set of lessons. */
+  private askSimilar(where: Located, key: string, label: string, lastError: string): Promise<Lesson | undefined> {
+    const approach = Object.prototype.hasOwnProperty.call(where.data.approaches, key) ? where.data.approaches[key] : undefined;
+    const id = [where.folder.uri.toString(), key, approach?.firstFailure ?? '', approach?.lastFailure ?? '', where.data.learnings.length].join('\u0000');
+    let asked = this.similar.get(id);
+    if (!asked) {
+      asked = where.memory.recall(`${label}\n${lastError}`, 5).then(
+        hits => {
+          const hit = hits.find(h => h.key !== key && h.lesson && h.score >= SIMILAR_MIN_SCORE);
+          this.log.event('similarReady', { key, found: !!hit?.lesson });
+          return hit?.lesson ? { key: hit.key, label: hit.label, lesson: hit.lesson, score: hit.score } : undefined;
+        },
+        e => {
+          this.log.debug('guard', `recall for the help dialog failed: ${String(e)}`);
+          return undefined;
+        },
+      );
+      // a memory of 500 approaches has at most that many streaks: the oldest answers go first
+      if (this.similar.size >= MAX_SIMILAR_KEPT) this.similar.delete(this.similar.keys().next().value as string);
+      this.similar.set(id, asked);
+    }
+    return asked;
   }
 
   /**
@@ -368,9 +538,16 @@ export class Guard {
         ...(r.ledger.fix ? { fixedBy: r.ledger.fix.files } : {}),
         ...details,
       });
-      if (this.react(r) === 'exhausted') {
-        // the help dialog will want similar failures soon: build recall's index now, off the hot path
-        void where.memory.recall(r.approach.label, 1).catch(e => this.log.debug('guard', `recall warm-up failed: ${String(e)}`));
+      this.react(r);
+      // the help dialog will soon want a similar failure's lesson: ask recall now (one failure before the
+      // approach is exhausted, so that a cold recall is warm by then), off the hot path
+      if (t.outcome === 'failure' && r.approach.failures >= where.memory.settings.threshold - 1) {
+        const now = this.registry.locate(where.folder.uri.fsPath);
+        if (now) void this.askSimilar(now, r.approach.key, r.approach.label, r.approach.lastErrorSignature ?? '');
+        const id = `${where.folder.uri.toString()}\u0000${r.approach.key}`;
+        this.hot.delete(id);
+        this.hot.set(id, { folder: where.folder.uri.toString(), key: r.approach.key });
+        if (this.hot.size > MAX_HOT) this.hot.delete(this.hot.keys().next().value as string);
       }
       return r;
     } catch (err) {
@@ -382,7 +559,7 @@ export class Guard {
   /** Tells the user what recording found, in the status bar: exhausted now, resolved, the same error or test twice. */
   react(r: RecordOutcome): ReturnType<typeof reactionTo>['kind'] {
     const cfg = this.config();
-    const reaction = reactionTo(r, cfg.notifySameError);
+    const reaction = reactionTo(r, cfg['notifications.sameError']);
     const name = plainText(describeApproach(r.approach), 80);
     const t = vscode.l10n.t;
     switch (reaction.kind) {
@@ -401,7 +578,7 @@ export class Guard {
         this.say(`$(check) ${t('“{0}” succeeded: its failures are cleared.', name)}`);
         break;
       case 'sameError':
-        this.say(`$(warning) ${t('Same error twice in “{0}”: {1}', name, plainText(reaction.line, 160))}`);
+        this.say(`$(warning) ${reaction.times === 2 ? t('Same error twice in “{0}”: {1}', name, plainText(reaction.line, 160)) : t('Same error {2} times in a row in “{0}”: {1}', name, plainText(reaction.line, 160), reaction.times)}`);
         break;
       case 'sameTest':
         this.say(`$(warning) ${t('The same test failed twice in “{0}”: {1}', name, plainText(reaction.test, 160))}`);
@@ -412,6 +589,8 @@ export class Guard {
   }
 
   dispose(): void {
+    clearTimeout(this.rewarm);
+    this.memoryChanged.dispose();
     this.status?.dispose();
   }
 }

@@ -8,13 +8,13 @@ import { buildReflectionPrompt, mergeModelReflection, parseModelReflection } fro
 import { plainText } from '../core/text/plainText';
 import type { ReflectionRecord } from '../core/reflection';
 import type { ReflectionWriter } from './actions';
-import type { ExtensionConfig } from '../core/config';
+import { readSetting, SECTION, type Settings } from '../core/config';
 import { Disposable } from './disposable';
 import type { Logger } from './logger';
 import type { FolderMemory } from './registry';
 
 const CONSENT_KEY = 'failureMemory.reflection.languageModelConsent';
-const SETTING = 'failureMemory.reflection.useLanguageModel';
+const SETTING = `${SECTION}.reflection.useLanguageModel`;
 const SELECT_TIMEOUT_MS = 10_000;
 const ANSWER_TIMEOUT_MS = 90_000;
 const MAX_ANSWER_CHARS = 60_000;
@@ -25,14 +25,15 @@ export class LanguageModelReflection extends Disposable {
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: Logger,
-    private readonly config: () => ExtensionConfig,
+    private readonly config: () => Settings,
   ) {
     super();
     // turning the setting on again asks again, even after "Don't Allow"
     this.track(
       vscode.workspace.onDidChangeConfiguration(e => {
         if (!e.affectsConfiguration(SETTING)) return;
-        if (vscode.workspace.getConfiguration().get<boolean>(SETTING) && context.globalState.get<Consent>(CONSENT_KEY) === 'denied') {
+        const configured = vscode.workspace.getConfiguration(SECTION);
+        if (readSetting(k => configured.get(k), 'reflection.useLanguageModel', []) && context.globalState.get<Consent>(CONSENT_KEY) === 'denied') {
           void context.globalState.update(CONSENT_KEY, undefined);
         }
       }),
@@ -40,7 +41,7 @@ export class LanguageModelReflection extends Disposable {
   }
 
   readonly write: ReflectionWriter = async (record, f) => {
-    if (!this.config().useLanguageModel) return record;
+    if (!this.config()['reflection.useLanguageModel']) return record;
     if (typeof vscode.lm?.selectChatModels !== 'function') {
       this.log.info('reflect', `no language-model API in VS Code ${vscode.version}: heuristics reflection`);
       return record;

@@ -5,7 +5,7 @@
 // before anything acts on it.
 
 import * as vscode from 'vscode';
-import { buildSnapshot, searchResults } from '../views/panelModel';
+import { ApproachViewCache, buildSnapshot, searchResults } from '../views/panelModel';
 import { plainText } from '../core/text/plainText';
 import type { Approach } from '../core/types';
 import type { CaptureView, HostMessage, RecallView } from '../shared/protocol';
@@ -31,6 +31,12 @@ export class MemoryPanel extends Disposable implements vscode.WebviewViewProvide
   private timer: ReturnType<typeof setTimeout> | undefined;
   private highlight: ApproachRef | undefined;
   private searchSeq = 0;
+  private readonly views = new ApproachViewCache();
+  /**
+   * Something the panel shows changed since the last snapshot this webview got. The webview is kept
+   * while hidden: shown again with nothing changed, it already shows the memory as it is.
+   */
+  private stale = true;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -45,18 +51,23 @@ export class MemoryPanel extends Disposable implements vscode.WebviewViewProvide
     private readonly model?: { readonly offered: boolean; readonly onDidChange: vscode.Event<void> },
   ) {
     super();
-    if (model) this.track(model.onDidChange(() => this.scheduleSnapshot()));
+    const changed = () => {
+      this.stale = true;
+      this.scheduleSnapshot();
+    };
+    if (model) this.track(model.onDidChange(changed));
     this.track(vscode.window.registerWebviewViewProvider(MemoryPanel.viewId, this, { webviewOptions: { retainContextWhenHidden: true } }));
-    this.track(registry.onDidChange(() => this.scheduleSnapshot()));
-    if (onCaptureChange) this.track(onCaptureChange(() => this.scheduleSnapshot()));
-    if (team) this.track(team.onDidChange(() => this.scheduleSnapshot()));
-    this.track(vscode.workspace.onDidChangeConfiguration(e => e.affectsConfiguration('failureMemory') && this.scheduleSnapshot()));
+    this.track(registry.onDidChange(changed));
+    if (onCaptureChange) this.track(onCaptureChange(changed));
+    if (team) this.track(team.onDidChange(changed));
+    this.track(vscode.workspace.onDidChangeConfiguration(e => e.affectsConfiguration('failureMemory') && changed()));
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
     for (const d of this.viewSubscriptions.splice(0)) d.dispose();
     this.view = view;
     this.ready = false;
+    this.stale = true;
     const roots = [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')];
     view.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: roots };
     view.webview.html = this.html(view.webview);
@@ -75,6 +86,8 @@ export class MemoryPanel extends Disposable implements vscode.WebviewViewProvide
       }),
     );
     this.log.info('panel', 'memory panel resolved');
+    // Reflect and search from the panel recall: their index is built while the person reads
+    setTimeout(() => this.view === view && this.actions.warmRecall(), 1000);
   }
 
   /** Opens the panel, optionally flashing one approach. */
@@ -108,9 +121,13 @@ export class MemoryPanel extends Disposable implements vscode.WebviewViewProvide
     }, delayMs);
   }
 
-  /** Posts the whole state; skipped until the webview said `ready`, and while hidden (sent again when shown). */
+  /**
+   * Posts the whole state; skipped until the webview said `ready`, while hidden (sent again when
+   * shown), and when the webview already shows it (nothing changed, no approach to show).
+   */
   private postSnapshot(): void {
     if (!this.view || !this.ready || !this.view.visible) return;
+    if (!this.stale && !this.highlight) return;
     const t0 = Date.now();
     const snapshot = buildSnapshot(
       this.registry.all().map(f => ({
@@ -122,10 +139,11 @@ export class MemoryPanel extends Disposable implements vscode.WebviewViewProvide
         team: this.team?.stateOf(f.folder.uri.fsPath),
       })),
       this.capture(),
-      { highlight: this.highlight },
+      { highlight: this.highlight, cache: this.views },
     );
     if (this.model?.offered) snapshot.offerModel = true;
     this.highlight = undefined;
+    this.stale = false;
     this.post({ type: 'snapshot', snapshot });
     const counts = {
       exhausted: snapshot.exhausted.length,
@@ -167,6 +185,7 @@ export class MemoryPanel extends Disposable implements vscode.WebviewViewProvide
     const m = v.message;
     if (m.type === 'ready') {
       this.ready = true;
+      this.stale = true;
       this.log.debug('panel', 'webview ready');
       this.postSnapshot();
       return;
@@ -175,12 +194,18 @@ export class MemoryPanel extends Disposable implements vscode.WebviewViewProvide
     try {
       const detail = await this.act(m);
       this.log.event('panelAction', { action: m.type, ok: true, ms: Date.now() - t0, ...detail });
+      // the webview waits on its button until the next snapshot: one comes also when nothing in memory changed (a copy)
+      if (m.type !== 'search') {
+        this.stale = true;
+        this.scheduleSnapshot();
+      }
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       if (e instanceof Refused) this.log.warn('panel', `${m.type} refused: ${message}`);
       else this.log.error('panel', `${m.type} failed`, e);
       this.log.event('panelAction', { action: m.type, ok: false, error: message });
       this.post({ type: 'error', message: e instanceof Refused ? message : vscode.l10n.t('That did not work ({0}): {1}', m.type, message) });
+      this.stale = true;
       this.postSnapshot();
     }
   }
@@ -201,8 +226,7 @@ export class MemoryPanel extends Disposable implements vscode.WebviewViewProvide
         return { key: m.key };
       }
       case 'reflect': {
-        const record = await this.actions.reflect(this.approach(m.folder, m.key));
-        if (record) await this.reflections.show(record);
+        const record = await this.actions.reflect(this.approach(m.folder, m.key), r => this.reflections.show(r, m.folder));
         return { key: m.key, id: record?.failure_memory.id };
       }
       case 'copyCommand': {

@@ -14,7 +14,7 @@ import { StoreError } from '../store/memoryStore';
 import type { WorkspaceMemory } from '../app/workspaceMemory';
 import { openWorkspaceMemory } from '../app/openMemory';
 import { configSettings } from '../app/settings';
-import { engineSettings, type ExtensionConfig } from '../core/config';
+import type { Settings } from '../core/config';
 import { Disposable } from './disposable';
 import type { Logger } from './logger';
 import type { TeamHub } from './team';
@@ -46,7 +46,7 @@ export class MemoryRegistry extends Disposable {
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: Logger,
-    private config: ExtensionConfig,
+    private config: Settings,
     /** Told when recall first builds a folder's scorer (the host may offer the model download). */
     private readonly onScorerCreated: (s: SemanticScorer) => void = () => {},
     /** Team memory: each folder's WorkspaceMemory gets its team link from here. */
@@ -73,9 +73,9 @@ export class MemoryRegistry extends Disposable {
     const inner = createSemanticScorer({
       memoryDir,
       extensionModelsDir: join(this.context.extensionPath, 'models'),
-      modelDir: this.config.modelPath || undefined,
+      modelDir: this.config['embeddings.modelPath'] || undefined,
       globalStorage: this.context.globalStorageUri.fsPath,
-      allowDownload: this.config.allowModelDownload,
+      allowDownload: this.config['embeddings.allowDownload'],
       onWarning: m => this.log.warn('recall', m),
       onProgress: p => this.log.debug('recall', `embedding memory: ${JSON.stringify(p)}`),
     });
@@ -164,11 +164,11 @@ export class MemoryRegistry extends Disposable {
     if (!this.isDisposed) this.changed.fire();
   }
 
-  applyConfig(config: ExtensionConfig): void {
-    const modelChanged = config.modelPath !== this.config.modelPath || config.allowModelDownload !== this.config.allowModelDownload;
+  applyConfig(config: Settings): void {
+    const modelChanged = config['embeddings.modelPath'] !== this.config['embeddings.modelPath'] || config['embeddings.allowDownload'] !== this.config['embeddings.allowDownload'];
     this.config = config;
     if (modelChanged) return this.rebuild();
-    for (const f of this.folders.values()) f.memory.setSettings(engineSettings(config));
+    for (const f of this.folders.values()) f.memory.setSettings(config);
   }
 
   all(): FolderMemory[] {

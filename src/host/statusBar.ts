@@ -18,6 +18,7 @@ type Listed = { a: Approach; g: { folder: FolderMemory } };
 
 export class StatusBar extends Disposable {
   private readonly item = this.track(vscode.window.createStatusBarItem('failureMemory.status', vscode.StatusBarAlignment.Left, 50));
+  private commandSignature = '';
 
   constructor(
     private readonly registry: MemoryRegistry,
@@ -41,8 +42,18 @@ export class StatusBar extends Disposable {
     const multi = groups.length > 1;
     const c = this.capture();
     let text: string;
-    // paused: the item says so and a click resumes
-    this.item.command = c.paused ? CommandId.ResumeCapture : CommandId.ShowMemory;
+    // paused: the item says so and a click resumes; with an approach exhausted, a click shows the
+    // memory at the one that failed last (the card of the run just stopped)
+    const latest = [...exhausted].sort((x, y) => ((y.a.lastFailure ?? '') > (x.a.lastFailure ?? '') ? 1 : -1))[0];
+    const target = latest && { folder: latest.g.folder.folder.uri.toString(), key: latest.a.key };
+    // set only when it changes: a command with arguments is kept by VS Code under an id that a new
+    // command object retires, and a click on the item as it was would then find no command
+    const commandId = c.paused ? CommandId.ResumeCapture : CommandId.ShowMemory;
+    const signature = `${commandId}\u0000${target ? `${target.folder}\u0000${target.key}` : ''}`;
+    if (signature !== this.commandSignature) {
+      this.commandSignature = signature;
+      this.item.command = !c.paused && target ? { command: CommandId.ShowMemory, title: vscode.l10n.t('Show Memory'), arguments: [target] } : commandId;
+    }
     if (c.paused) {
       text = `$(debug-pause) ${vscode.l10n.t('Failure Memory paused')}`;
       this.item.backgroundColor = undefined;

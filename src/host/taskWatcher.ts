@@ -2,7 +2,7 @@
 // from the task's definition (there is no output API for tasks).
 
 import * as vscode from 'vscode';
-import type { ExtensionConfig } from '../core/config';
+import type { Settings } from '../core/config';
 import { Disposable } from './disposable';
 import type { Guard } from './guard';
 import type { Logger } from './logger';
@@ -57,7 +57,7 @@ export class TaskWatcher extends Disposable {
     private readonly registry: MemoryRegistry,
     private readonly guard: Guard,
     private readonly log: Logger,
-    private readonly config: () => ExtensionConfig,
+    private readonly config: () => Settings,
   ) {
     super();
     this.track(vscode.tasks.onDidStartTaskProcess(e => this.onStart(e)));
@@ -65,7 +65,7 @@ export class TaskWatcher extends Disposable {
   }
 
   private onStart(e: vscode.TaskProcessStartEvent): void {
-    if (!this.config().captureTasks) return;
+    if (!this.config()['capture.tasks']) return;
     this.started.set(e.execution, new Date().toISOString());
     const task = e.execution.task;
     const command = taskCommandLine(task);
@@ -98,7 +98,7 @@ export class TaskWatcher extends Disposable {
 
   private async onEnd(e: vscode.TaskProcessEndEvent): Promise<void> {
     this.endWaiters.get(e.execution)?.();
-    if (!this.config().captureTasks) return;
+    if (!this.config()['capture.tasks']) return;
     const task = e.execution.task;
     const startedAt = this.started.get(e.execution);
     this.started.delete(e.execution);

@@ -5,10 +5,13 @@
 import * as vscode from 'vscode';
 import { OutputBuffer } from '../core/text/output';
 import { plainText } from '../core/text/plainText';
-import type { ExtensionConfig } from '../core/config';
+import type { Settings } from '../core/config';
+import type { RunEnd } from '../core/rules/guardVerdict';
 import { claimAgentRun, finishAgentRun, handedOutput } from '../store/agentRuns';
 import { memoryDirFor } from '../store/paths';
 import { Disposable } from './disposable';
+import type { EnterGate } from './enterGate';
+import { foregroundGroup, groupAlive, interruptGroup } from './foreground';
 import type { Guard } from './guard';
 import type { Logger } from './logger';
 import type { Located, MemoryRegistry } from './registry';
@@ -17,12 +20,21 @@ interface Running {
   buffer: OutputBuffer;
   reading: Promise<void>;
   startedAt: string;
+  /** When the start event came (ms since the epoch): how long a stopped run lasted. */
+  startMs: number;
 }
 
 /** How long the end handler waits for the output stream to finish. */
 const READ_GRACE_MS = 3000;
 /** How long a run may take to end after Ctrl+C before the guard says it could not be stopped. */
 const STOP_CONFIRM_MS = 3000;
+/**
+ * Where the foreground group cannot be read (not Linux): a run that ends within this long is left
+ * alone, since a Ctrl+C typed as it ends would land in the next prompt.
+ */
+const STOP_GRACE_MS = 200;
+/** The shell itself is in front: how long its run's end event may take to arrive before Ctrl+C is typed. */
+const END_EVENT_WAIT_MS = 150;
 /** How long the end handler waits for the output VS Code's agent hook hands over (it comes right after the run). */
 const HANDED_OUTPUT_WAIT_MS = 5000;
 /** How long a new terminal may take to report shell integration before the user is told. */
@@ -48,9 +60,9 @@ function cwdOf(execution: vscode.TerminalShellExecution, terminal: vscode.Termin
 export class TerminalWatcher extends Disposable {
   private readonly running = new Map<vscode.TerminalShellExecution, Running>();
   /** Runs that ended, with their exit code (a late stop must not send Ctrl+C to the next prompt). */
-  private readonly ended = new WeakMap<vscode.TerminalShellExecution, { exitCode: number | undefined }>();
+  private readonly ended = new WeakMap<vscode.TerminalShellExecution, { exitCode: number | undefined; at: number }>();
   /** Interrupted runs waiting for their end event (to confirm Ctrl+C stopped them). */
-  private readonly endWaiters = new Map<vscode.TerminalShellExecution, (end: { exitCode: number | undefined }) => void>();
+  private readonly endWaiters = new Map<vscode.TerminalShellExecution, (end: { exitCode: number | undefined; at: number }) => void>();
   private readonly withIntegration = new Set<vscode.Terminal>();
   private readonly pending = new Map<vscode.Terminal, ReturnType<typeof setTimeout>>();
   private readonly stateChanged = this.track(new vscode.EventEmitter<void>());
@@ -62,7 +74,9 @@ export class TerminalWatcher extends Disposable {
     private readonly registry: MemoryRegistry,
     private readonly guard: Guard,
     private readonly log: Logger,
-    private readonly config: () => ExtensionConfig,
+    private readonly config: () => Settings,
+    /** The Enter gate, which may have decided a run before it started. */
+    private readonly enterGate?: EnterGate,
   ) {
     super();
     this.noticeShown = context.globalState.get<boolean>(NOTICE_KEY, false);
@@ -115,7 +129,7 @@ export class TerminalWatcher extends Disposable {
   }
 
   private async tellOnce(name: string): Promise<void> {
-    if (this.noticeShown || !this.config().captureTerminal) return;
+    if (this.noticeShown || !this.config()['capture.terminal']) return;
     this.noticeShown = true;
     await this.context.globalState.update(NOTICE_KEY, true);
     const openSetting = vscode.l10n.t('Open Setting');
@@ -141,7 +155,7 @@ export class TerminalWatcher extends Disposable {
 
   private onStart(e: vscode.TerminalShellExecutionStartEvent): void {
     const cfg = this.config();
-    if (!cfg.captureTerminal) return;
+    if (!cfg['capture.terminal']) return;
     this.onIntegration(e.terminal);
     const execution = e.execution;
     // read() must be called right away, in this very listener
@@ -154,42 +168,87 @@ export class TerminalWatcher extends Disposable {
         this.log.debug('terminal', `output stream ended with ${String(err)}`);
       }
     })();
-    this.running.set(execution, { buffer, reading, startedAt: new Date().toISOString() });
+    const startMs = Date.now();
+    this.running.set(execution, { buffer, reading, startedAt: new Date(startMs).toISOString(), startMs });
 
     const command = execution.commandLine.value.trim();
     if (!command || isTaskBanner(command) || this.guard.isIgnored(command)) return;
     const where = this.registry.locate(cwdOf(execution, e.terminal));
     if (!where) return;
     const canRerun = execution.commandLine.isTrusted && execution.commandLine.confidence === vscode.TerminalShellExecutionCommandLineConfidence.High;
-    this.guard.onStart('terminal', command, where, () => this.interrupt(e.terminal, execution), canRerun ? () => e.terminal.sendText(command, true) : undefined, e.terminal);
+    const checkedAtEnter = this.enterGate?.takeChecked(e.terminal) ?? false;
+    this.guard.onStart('terminal', command, where, () => this.interrupt(e.terminal, execution), canRerun ? () => e.terminal.sendText(command, true) : undefined, e.terminal, checkedAtEnter);
   }
 
   /**
-   * Sends Ctrl+C and waits (briefly) for the run's end event: only an end with an interrupt exit
-   * code lets the guard say "stopped". Resolves undefined when the run did not end in time. A run that
-   * already ended gets no Ctrl+C at all (it would land in the next prompt, on what the user types).
+   * Interrupts a run and waits (briefly) for its end event: only an end with an interrupt exit code
+   * lets the guard say "stopped" (with how long it ran). A run that already ended gets nothing. On
+   * Linux the interrupt is SIGINT to the terminal's foreground process group, what Ctrl+C does, but
+   * never the shell's: when the shell is in front the run has ended (its end event is on its way) or
+   * is the shell's own loop, and only then is Ctrl+C typed. Elsewhere Ctrl+C is typed after a grace.
+   * Resolves undefined when the run did not end in time and is still there.
    */
-  private interrupt(terminal: vscode.Terminal, execution: vscode.TerminalShellExecution): Promise<{ exitCode: number | undefined } | undefined> {
-    const ended = this.ended.get(execution);
-    if (ended || !this.running.has(execution)) return Promise.resolve({ exitCode: ended?.exitCode });
-    return new Promise(resolve => {
-      const timer = setTimeout(() => {
-        this.endWaiters.delete(execution);
-        resolve(undefined);
-      }, STOP_CONFIRM_MS);
-      this.endWaiters.set(execution, end => {
-        clearTimeout(timer);
-        this.endWaiters.delete(execution);
-        resolve(end);
-      });
+  private async interrupt(terminal: vscode.Terminal, execution: vscode.TerminalShellExecution): Promise<RunEnd | undefined> {
+    const startMs = this.running.get(execution)?.startMs;
+    const ranMs = (at: number) => (startMs === undefined ? undefined : at - startMs);
+    const done = () => {
+      const ended = this.ended.get(execution);
+      return ended || !this.running.has(execution) ? { exitCode: ended?.exitCode, ...(ended ? { ranMs: ranMs(ended.at) } : {}) } : undefined;
+    };
+    const before = done();
+    if (before) return before;
+    const shellPid = await Promise.race([Promise.resolve(terminal.processId).catch(() => undefined), new Promise<undefined>(r => setTimeout(() => r(undefined), 500))]);
+    const front = shellPid ? foregroundGroup(shellPid) : undefined;
+    if (front === undefined) await new Promise(r => setTimeout(r, STOP_GRACE_MS));
+    const after = done();
+    if (after) return after;
+    const ending = this.waitForEnd(execution, STOP_CONFIRM_MS);
+    if (front !== undefined && front !== shellPid) {
+      interruptGroup(front);
+    } else {
+      if (front !== undefined) {
+        const end = await this.waitForEnd(execution, END_EVENT_WAIT_MS);
+        if (end) return { exitCode: end.exitCode, ranMs: ranMs(end.at) };
+      }
+      if (done()) return done();
       terminal.sendText('\x03', false);
+    }
+    const end = await ending;
+    if (end) return { exitCode: end.exitCode, ranMs: ranMs(end.at) };
+    // no end event: a group that is gone has ended all the same (by what, nobody can tell)
+    if (front !== undefined && front !== shellPid && !groupAlive(front)) return { exitCode: undefined, gone: true };
+    return undefined;
+  }
+
+  /** The run's end event within `ms`, or undefined. */
+  private waitForEnd(execution: vscode.TerminalShellExecution, ms: number): Promise<{ exitCode: number | undefined; at: number } | undefined> {
+    const ended = this.ended.get(execution);
+    if (ended) return Promise.resolve(ended);
+    return new Promise(resolve => {
+      const previous = this.endWaiters.get(execution);
+      const timer = setTimeout(() => {
+        if (this.endWaiters.get(execution) === onEnd) {
+          if (previous) this.endWaiters.set(execution, previous);
+          else this.endWaiters.delete(execution);
+        }
+        resolve(undefined);
+      }, ms);
+      const onEnd = (end: { exitCode: number | undefined; at: number }) => {
+        clearTimeout(timer);
+        previous?.(end);
+        resolve(end);
+      };
+      this.endWaiters.set(execution, onEnd);
     });
   }
 
   private async onEnd(e: vscode.TerminalShellExecutionEndEvent): Promise<void> {
     const execution = e.execution;
-    this.ended.set(execution, { exitCode: e.exitCode });
-    this.endWaiters.get(execution)?.({ exitCode: e.exitCode });
+    const end = { exitCode: e.exitCode, at: Date.now() };
+    this.ended.set(execution, end);
+    const waiter = this.endWaiters.get(execution);
+    this.endWaiters.delete(execution);
+    waiter?.(end);
     const run = this.running.get(execution);
     this.running.delete(execution);
     if (!run) return; // capture was off when it started

@@ -44,6 +44,8 @@ export const REPLAY_STEP_MS = 10_000;
 
 export interface ReplayOptions {
   threshold?: number;
+  /** Changes in a row that each ended in the same loop before a person decides (the judgement benchmark measures others). */
+  changeBudget?: number;
 }
 
 /**
@@ -55,14 +57,15 @@ export async function replayTrajectory(t: Trajectory, options: ReplayOptions = {
   const workspace = t.commands[0]?.cwd ?? '.';
   let time = Date.parse('2026-01-01T00:00:00.000Z');
   // a recorded trajectory: the defaults (not the settings of whatever folder is at that path), no
-  // git and no team (there is no real repository behind it); the replay's own clock
+  // git, no team and no files read (there is no real repository behind it); the replay's own clock
   const { memory } = openWorkspaceMemory({
     workspace,
     store: new InMemoryStore(t.source),
     settings: settingsFrom(() => undefined),
-    overrides: { threshold: options.threshold },
+    overrides: { threshold: options.threshold, changeBudget: options.changeBudget },
     git: false,
     team: false,
+    workspaceFiles: false,
     clock: () => new Date(time),
   });
   const steps: ReplayStep[] = [];

@@ -8,7 +8,6 @@ import * as z from 'zod/mini';
 // ---- vocabulary (mirrors core/types.ts; the host's snapshot builder checks they stay in sync) ----
 
 export const APPROACH_STATUSES = ['active', 'exhausted', 'resolved'] as const;
-export type ApproachStatusView = (typeof APPROACH_STATUSES)[number];
 
 export const LEARNING_TYPES = ['decision', 'learning', 'failed_approach', 'code_location', 'pattern'] as const;
 export type LearningTypeView = (typeof LEARNING_TYPES)[number];
@@ -17,7 +16,6 @@ export const PROGRESS_STATUSES = ['improving', 'regressing', 'mixed', 'stable', 
 export type ProgressView = (typeof PROGRESS_STATUSES)[number];
 
 export const PRODUCERS = ['heuristics', 'language-model'] as const;
-export type ProducerView = (typeof PRODUCERS)[number];
 
 /** Size limits of what the webview may send. */
 export const LIMITS = {
@@ -90,7 +88,6 @@ export const folderViewSchema = plain({
   /** Failures after which an approach of this folder is exhausted. */
   threshold: num,
 });
-export type FolderView = z.infer<typeof folderViewSchema>;
 
 export const approachViewSchema = plain({
   folder: str(),
@@ -259,25 +256,12 @@ export const hostMessageSchema = z.pipe(
 );
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
-export function isLearningTypeView(v: unknown): v is LearningTypeView {
-  return typeof v === 'string' && (LEARNING_TYPES as readonly string[]).includes(v);
-}
-
 // The checks answer about the value given, not zod's copy of it: the webview keeps the original.
-export const isApproachView = (v: unknown): v is ApproachView => approachViewSchema.safeParse(v).success;
-export const isReflectionView = (v: unknown): v is ReflectionView => reflectionViewSchema.safeParse(v).success;
-export const isLearningView = (v: unknown): v is LearningView => learningViewSchema.safeParse(v).success;
-export const isRecallView = (v: unknown): v is RecallView => recallViewSchema.safeParse(v).success;
 export const isSnapshot = (v: unknown): v is Snapshot => snapshotSchema.safeParse(v).success;
 export const isHostMessage = (v: unknown): v is HostMessage => hostMessageSchema.safeParse(v).success;
 
 // ---- webview → host ----
 
-export interface ApproachTarget {
-  folder: string;
-  key: string;
-}
-
 // The messages themselves: one zod schema per kind in ./webviewMessages.ts (the host validates with
 // them; the webview, which only sends, needs nothing but the type)
-export type { WebviewMessage, WebviewMessageType } from './webviewMessages';
+export type { WebviewMessage } from './webviewMessages';

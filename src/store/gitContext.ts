@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { mayHoldOnlyOwnFiles, userFiles } from '../core/ownFiles';
 import type { GitState } from '../core/types';
 import { O_NONBLOCK } from './regularFile';
+import { SETTINGS_FILE, settingsWithoutOwnKeys } from './workspaceSettings';
 
 /** Changed paths kept (and hashed) per run. */
 export const MAX_DIRTY_FILES = 32;
@@ -68,10 +69,11 @@ function run(args: string[], cwd: string, o: GitOptions): Promise<string | undef
 }
 
 /** Parses `git status --porcelain=v2 --branch -z`: HEAD, branch and the changed paths. */
-export function parseStatus(out: string): { head: string; branch?: string; paths: string[] } {
+export function parseStatus(out: string): { head: string; branch?: string; paths: string[]; ignored: string[] } {
   let head = '';
   let branch: string | undefined;
   const paths: string[] = [];
+  const ignored: string[] = [];
   const records = out.split('\0');
   for (let i = 0; i < records.length; i++) {
     const r = records[i];
@@ -91,9 +93,11 @@ export function parseStatus(out: string): { head: string; branch?: string; paths
       paths.push(field(r, 10));
     } else if (r.startsWith('? ')) {
       paths.push(r.slice(2));
+    } else if (r.startsWith('! ')) {
+      ignored.push(r.slice(2));
     }
   }
-  return { head, branch, paths: paths.filter(Boolean) };
+  return { head, branch, paths: paths.filter(Boolean), ignored };
 }
 
 /** The path of a porcelain v2 record: everything after the first `n` space-separated fields. */
@@ -106,6 +110,20 @@ function field(r: string, n: number): string {
   return r.slice(at);
 }
 
+/** A file's content hash as a run's git state gives it ('deleted' when it is gone): what an edit left. */
+export function fileHash(file: string): string {
+  return contentHashSync(file);
+}
+
+/**
+ * The short hash of a file's content; a workspace's settings.json is hashed without Failure
+ * Memory's own settings (changing the threshold is no change of the code).
+ */
+function hashOf(file: string, content: Buffer): string {
+  const text = file.replace(/\\/g, '/').endsWith(`/${SETTINGS_FILE}`) ? settingsWithoutOwnKeys(content.toString('utf8')) : content;
+  return sha1().update(text).digest('hex').slice(0, 12);
+}
+
 /** contentHash without the asynchronous file machinery (a one-shot process: see GitOptions.sync). */
 function contentHashSync(file: string): string {
   let fd: number | undefined;
@@ -115,7 +133,7 @@ function contentHashSync(file: string): string {
     const st = fstatSync(fd);
     if (!st.isFile()) return 'not-a-file';
     if (st.size > MAX_HASHED_BYTES) return `size:${st.size}:${Math.round(st.mtimeMs)}`;
-    return sha1().update(readFileSync(fd)).digest('hex').slice(0, 12);
+    return hashOf(file, readFileSync(fd));
   } catch {
     return 'deleted';
   } finally {
@@ -130,7 +148,7 @@ async function contentHash(file: string): Promise<string> {
     const st = await handle.stat();
     if (!st.isFile()) return 'not-a-file';
     if (st.size > MAX_HASHED_BYTES) return `size:${st.size}:${Math.round(st.mtimeMs)}`;
-    return sha1().update(await handle.readFile()).digest('hex').slice(0, 12);
+    return hashOf(file, await handle.readFile());
   } catch {
     return 'deleted';
   } finally {
@@ -146,10 +164,16 @@ export async function readGitState(folder: string, o: GitOptions = {}): Promise<
   // not inside a repository (no .git up the tree): no git process at all
   const top = findRepositoryRoot(folder);
   if (top === undefined) return undefined;
-  const status = await run(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal'], folder, o);
+  // a folder below the repository's root may be one it ignores (a demo in an ignored folder): git
+  // then sees none of its changes, and the folder has no repository of its own
+  const rel = path.relative(top, path.resolve(folder)).split(path.sep).join('/');
+  const args = ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal', ...(rel ? ['--ignored=matching'] : [])];
+  const status = await run(args, folder, o);
   if (status === undefined) return undefined;
-  const { head, branch, paths } = parseStatus(status);
-  const sorted = [...new Set(userFiles(await expandOwnFolders(paths, folder, o)))].sort();
+  const { head, branch, paths, ignored } = parseStatus(status);
+  if (rel && isIgnoredFolder(rel, ignored)) return undefined;
+  const changed = await withoutOwnSettingsChanges(await expandOwnFolders(paths, folder, o), top, o);
+  const sorted = [...new Set(userFiles(changed))].sort();
   const kept = sorted.slice(0, MAX_DIRTY_FILES);
   const hashes = o.sync ? kept.map(p => contentHashSync(path.join(top, p))) : await Promise.all(kept.map(p => contentHash(path.join(top, p))));
   const dirty: Record<string, string> = {};
@@ -174,6 +198,35 @@ async function expandOwnFolders(paths: string[], folder: string, o: GitOptions):
   const inside = await run(['status', '--porcelain=v2', '-z', '--untracked-files=all', '--', ...folders.map(f => `:/${f}`)], folder, o);
   if (inside === undefined) return paths;
   return [...paths.filter(p => !folders.includes(p)), ...parseStatus(inside).paths];
+}
+
+/**
+ * The changed paths without a settings.json whose only change is Failure Memory's own settings
+ * (the threshold written by the walkthrough, a gate setting): compared, without those, with its
+ * version at HEAD (one `git show`, only when a settings.json is among the changes), or with an
+ * empty file when it is new.
+ */
+async function withoutOwnSettingsChanges(paths: string[], top: string, o: GitOptions): Promise<string[]> {
+  const settings = paths.filter(p => p === SETTINGS_FILE || p.endsWith(`/${SETTINGS_FILE}`));
+  if (!settings.length) return paths;
+  const same: string[] = [];
+  for (const p of settings) {
+    let now: string;
+    try {
+      now = settingsWithoutOwnKeys(readFileSync(path.join(top, p), 'utf8'));
+    } catch {
+      continue; // deleted or unreadable: a change
+    }
+    const atHead = await run(['show', `HEAD:${p}`], top, o);
+    if (now === settingsWithoutOwnKeys(atHead ?? '{}')) same.push(p);
+  }
+  return same.length ? paths.filter(p => !same.includes(p)) : paths;
+}
+
+/** `folder` (relative to the repository root) is, or is inside, one of the ignored paths git listed. */
+export function isIgnoredFolder(folder: string, ignored: readonly string[]): boolean {
+  const f = folder.endsWith('/') ? folder : `${folder}/`;
+  return ignored.some(p => f.startsWith(p.endsWith('/') ? p : `${p}/`));
 }
 
 /** The nearest folder up from `folder` holding a `.git` (a folder, or a file for worktrees and submodules). */

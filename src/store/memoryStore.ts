@@ -27,8 +27,8 @@ import { JournalStore, type RecordEffect, type SeenBefore } from './journalStore
 import { GateGuard } from './gateGuard';
 import { kindOf, noteNotRegular, O_NONBLOCK } from './regularFile';
 
-export { MEMORY_FILE_NAME, migrateMemory } from './memorySchema';
-export { StoreError, type StoreErrorCode } from './storeError';
+export { migrateMemory } from './memorySchema';
+export { StoreError } from './storeError';
 
 export { MEMORY_DIR_NAME, memoryDirFor } from './paths';
 /** A memory.json larger than this is not parsed (moved aside instead). */

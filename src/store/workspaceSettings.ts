@@ -38,6 +38,23 @@ export function lookupSetting(obj: Record<string, unknown>, parts: readonly stri
   return undefined;
 }
 
+/**
+ * settings.json as a person changes it: its settings without Failure Memory's own (`failureMemory.*`,
+ * flat or nested), in one canonical form — so that a change of only those (the threshold, the gate)
+ * or of the file's comments and layout is no change of the workspace, never "what fixed it". Text
+ * that does not parse as an object is given back as it is.
+ */
+export function settingsWithoutOwnKeys(text: string): string {
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, { allowTrailingComma: true, allowEmptyContent: true, disallowComments: false });
+  if (errors.length || !isObject(value)) return text;
+  const rest = Object.keys(value)
+    .filter(k => k !== SECTION && !k.startsWith(`${SECTION}.`))
+    .sort()
+    .map(k => [k, value[k]]);
+  return JSON.stringify(rest);
+}
+
 /** Line and column (1-based) of an offset, for a message a person can act on. */
 function position(text: string, offset: number): string {
   let line = 1;

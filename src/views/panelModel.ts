@@ -9,8 +9,8 @@ import { ledgerLines } from '../core/rules/ledger';
 import { summarize } from '../core/memory';
 import { computeProgress } from '../core/rules/patterns';
 import { SIMILAR_MIN_SCORE, type RecallHit } from '../core/recall';
-import { ADVICE, approachCategory } from '../core/text/advice';
 import { removeHidden } from '../core/text/hidden';
+import { adviceFor } from '../core/text/specificAdvice';
 import { approachCounts, type ApproachCounts } from '../core/rules/counts';
 import { cameText, errorTextOf, failedText, failureBadge, plainFromMarkdown, readableSignature } from '../core/text/shownText';
 import { countedRuns, currentStreak } from '../core/rules/streak';
@@ -83,7 +83,7 @@ const clip = (s: string, max: number = SNAPSHOT_LIMITS.text) => {
 };
 const byNewest = <T>(time: (x: T) => string) => (a: T, b: T) => (time(b) < time(a) ? -1 : time(b) > time(a) ? 1 : 0);
 
-export function approachView(folder: string, a: Approach, threshold: number): ApproachView {
+export function approachView(folder: string, a: Approach, threshold: number, now: Date = new Date()): ApproachView {
   const streak = currentStreak(a);
   // a resolved approach shows its last streak's story (the window), an active one only its streak
   const shown = a.status === 'resolved' && !streak.length ? a.attempts : streak;
@@ -113,9 +113,9 @@ export function approachView(folder: string, a: Approach, threshold: number): Ap
     progress: computeProgress(shown),
     tests: countedRuns(shown).map(t => (t.testResults ? { passed: t.testResults.passed, failed: t.testResults.failed, total: t.testResults.total } : null)),
     // the repeat worded for its cause: "change the code" for an assertion, "start the service" for a refused connection
-    patterns: patterns.map(p => clip(p.kind === 'same_error' ? ADVICE[approachCategory(a)].sameError : p.message, 500)),
+    patterns: patterns.map(p => clip(p.kind === 'same_error' ? adviceFor(a, threshold).sameError : p.message, 500)),
   };
-  const history = ledgerLines(a);
+  const history = ledgerLines(a, now);
   if (history.length) view.history = history.map(l => clip(l, 1000));
   if (a.lastFailure) view.lastFailure = a.lastFailure;
   if (a.resolvedAt) view.resolvedAt = a.resolvedAt;
@@ -199,22 +199,55 @@ export function recallView(folder: string, h: RecallHit): RecallView {
   return v;
 }
 
+/**
+ * Approach views kept between snapshots: a memory of 500 approaches changes one approach per run, and
+ * each view reads the approach's streak, patterns, ledger and the category of its error. A view is
+ * used again while what it is made of is the same: the approach's own state (every run and every
+ * resolution moves `updatedAt`), the alternatives another approach's failure may add without
+ * touching it, the limit, and the minute (the ledger's lines say "2 hours ago").
+ */
+export class ApproachViewCache {
+  private views = new Map<string, { stamp: string; view: ApproachView }>();
+
+  view(folder: string, a: Approach, threshold: number, now: Date): ApproachView {
+    const id = `${folder}\u0000${a.key}`;
+    const stamp = [threshold, Math.floor(now.getTime() / 60_000), a.updatedAt, a.status, a.failures, a.totalAttempts, a.allowOnce ?? '', a.resolvedAt ?? '', a.resolvedBy ?? '', a.ledger?.length ?? 0, a.alternativesTried.join('\u0001'), a.label, a.command].join('\u0000');
+    const hit = this.views.get(id);
+    if (hit && hit.stamp === stamp) return hit.view;
+    const view = approachView(folder, a, threshold, now);
+    this.views.set(id, { stamp, view });
+    return view;
+  }
+
+  /** Forgets the approaches not seen in the last snapshot (evicted, cleared). */
+  keepOnly(ids: ReadonlySet<string>): void {
+    for (const id of this.views.keys()) if (!ids.has(id)) this.views.delete(id);
+  }
+}
+
 /** The full state of every folder's memory, as the panel shows it. */
 export function buildSnapshot(
   folders: readonly FolderInput[],
   capture: CaptureView,
-  extra: { highlight?: { folder: string; key: string }; highlightReflection?: string; now?: Date } = {},
+  extra: { highlight?: { folder: string; key: string }; highlightReflection?: string; now?: Date; cache?: ApproachViewCache } = {},
 ): Snapshot {
   const exhausted: ApproachView[] = [];
   const failing: ApproachView[] = [];
-  const resolved: ApproachView[] = [];
+  // resolved approaches are many and few are shown: the most recent are chosen before they are viewed
+  const resolvedOf: Array<{ f: FolderInput; a: Approach }> = [];
   const reflections: ReflectionView[] = [];
   const learnings: LearningView[] = [];
+  const now = extra.now ?? new Date();
+  const seen = new Set<string>();
+  const viewOf = (folder: string, a: Approach, threshold: number) => {
+    seen.add(`${folder}\u0000${a.key}`);
+    return extra.cache ? extra.cache.view(folder, a, threshold, now) : approachView(folder, a, threshold, now);
+  };
   for (const f of folders) {
     const s = summarize(f.data);
-    exhausted.push(...s.exhausted.map(a => approachView(f.uri, a, f.threshold)));
-    failing.push(...s.failing.map(a => approachView(f.uri, a, f.threshold)));
-    resolved.push(...s.resolved.map(a => approachView(f.uri, a, f.threshold)));
+    exhausted.push(...s.exhausted.map(a => viewOf(f.uri, a, f.threshold)));
+    failing.push(...s.failing.map(a => viewOf(f.uri, a, f.threshold)));
+    resolvedOf.push(...s.resolved.map(a => ({ f, a })));
     for (const r of f.data.reflections) {
       const v = reflectionView(f.uri, r);
       if (v) reflections.push(v);
@@ -232,13 +265,17 @@ export function buildSnapshot(
     folders: folders.map(f => ({ uri: f.uri, name: f.name, private: f.private, threshold: f.threshold })),
     exhausted: exhausted.sort(lastFailure),
     failing: failing.sort(lastFailure),
-    resolved: resolved.sort(byNewest(a => a.resolvedAt ?? '')).slice(0, SNAPSHOT_LIMITS.resolved),
+    resolved: resolvedOf
+      .sort(byNewest(x => x.a.resolvedAt ?? ''))
+      .slice(0, SNAPSHOT_LIMITS.resolved)
+      .map(x => viewOf(x.f.uri, x.a, x.f.threshold)),
     // stored oldest first: stable sort keeps the latest of equal timestamps on top after reverse()
     reflections: reflections.reverse().sort(byNewest(r => r.timestamp)).slice(0, SNAPSHOT_LIMITS.reflections),
     learnings: learnings.reverse().sort(byNewest(l => l.createdAt)).slice(0, SNAPSHOT_LIMITS.learnings),
     capture: { ...capture },
-    generatedAt: (extra.now ?? new Date()).toISOString(),
+    generatedAt: now.toISOString(),
   };
+  extra.cache?.keepOnly(seen);
   const decisions = folders
     .flatMap(f => (f.data.decisions ?? []).map(d => ({ folder: f.uri, at: d.at, label: clip(d.label, 500), command: clip(d.command), cwd: d.cwd, decision: d.decision, policy: d.policy, code: d.code.slice(0, 100), reason: clip(d.reason), via: d.via.slice(0, 100) })))
     .sort(byNewest(d => d.at))

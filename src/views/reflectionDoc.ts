@@ -109,6 +109,38 @@ export function reflectionToMarkdown(r: ReflectionRecord): string {
   return md.join('\n');
 }
 
+/**
+ * The reflection as plain text, for a person at a terminal: no Markdown, so nothing is escaped
+ * (`AssertionError [ERR_ASSERTION]` reads as it was printed); lines one to a row, lists indented.
+ * Text from memory is put on one line each: it can break no layout and start no markup.
+ */
+export function reflectionToText(r: ReflectionRecord): string {
+  const doc = reflectionDoc(r);
+  const line = (l: Line) => l.map(s => s.text.replace(/[\r\n]+/g, ' ')).join('');
+  const out: string[] = [`Reflection: ${line([{ text: doc.label }])}`, doc.summary, ''];
+  for (const blk of doc.blocks) {
+    switch (blk.kind) {
+      case 'heading':
+        if (out[out.length - 1] !== '') out.push('');
+        out.push(line(blk.line));
+        break;
+      case 'paragraph':
+        out.push(line(blk.line), '');
+        break;
+      case 'warning':
+        out.push(`Warning: ${line(blk.line)}`);
+        break;
+      case 'list':
+        blk.items.forEach((it, i) => out.push(`  ${blk.ordered ? `${i + 1}.` : '-'} ${line(it)}`));
+        break;
+      case 'attempt':
+        out.push(`  ${line(blk.title)}`, ...blk.details.map(d => `    ${line(d)}`));
+        break;
+    }
+  }
+  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+}
+
 /** Memory text inside a code span: backticks cannot end it early. */
 function code(s: string): string {
   return s.replace(/`/g, "'").replace(/\n/g, ' ');

@@ -1,16 +1,14 @@
-// Edits as evidence and the graded answer, in the real harness programs (run by ./run.mjs):
-// - an edit made by each harness's own edit tool (every tool it offers, per model family) becomes one
-//   edit event in memory with the file's path; an edit that did not apply never counts as a change;
-// - the gate's ask (the same error through the whole budget although files changed): where the harness
-//   can ask and runs headless (`claude -p` with bypass permissions, `copilot -p`), what the harness
-//   does with it; where it cannot ask, a warning the agent or the user reads while the call goes on,
-//   and a deny in a session known to be headless (`codex exec`).
+// Edits as evidence, in the real harness programs (run by ./run.mjs): an edit made by the tools a
+// harness offers other model families (Codex's apply_patch tool for models in its catalog, Cline's
+// editor for models other than GPT) becomes one edit event in memory with the file's path; an edit
+// that did not apply never counts as a change. (Each harness's default tools edit in its whole
+// session, ./scenarios.mjs, with the gate's ask after fixes that did not reach the error.)
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { EDIT_VARIANTS, HARNESSES } from './harnesses.mjs';
 import { startMockModel } from './mockModel.mjs';
-import { approachOf, cleanup, CLEAR, FAILING, memoryOf, runsLogged, session, setupAgents, tempRoot, THRESHOLD, VARIANTS, workspace } from './session.mjs';
+import { cleanup, memoryOf, session, setupAgents, tempRoot, workspace } from './session.mjs';
 
 /** A scenario's temp folders and mock, kept for inspection when it fails. */
 async function inWorkspace(name, t, body) {
@@ -49,62 +47,7 @@ async function editLands(v, t) {
   });
 }
 
-/**
- * What each harness gets in the ask case, and what it does with it (observed with the real programs;
- * docs/agents.md says the same). `decision`: what the decision log says the harness was given.
- */
-const ASK_OUTCOMES = {
-  // Claude Code -p, bypass permissions: the ask is a permission denial, the reason the tool's error
-  claude: { decision: 'ask', runs: false, model: /Allow it to run once more, or deny it/ },
-  // Copilot CLI -p: "Denied by preToolUse hook (unable to ask user for confirmation): <reason>"
-  copilot: { decision: 'ask', runs: false, model: /Denied by preToolUse hook \(unable to ask user for confirmation\)[^"]*same-error-after-change/ },
-  // codex exec: no ask in Codex; its transcript says the session is headless: denied, the agent told why
-  codex: { decision: 'deny', runs: false, model: /no one can be asked in this headless session/ },
-  // Gemini CLI -p: its BeforeTool "ask" would wait for an answer forever; the user reads the warning
-  gemini: { decision: 'warn', runs: true, output: /Failure Memory \(warning\): `bash build\.sh` failed 5 times in a row/ },
-  // Cline CLI: no ask; the warning reaches the model through contextModification
-  cline: { decision: 'warn', runs: true, model: /Failure Memory \(warning\): `bash build\.sh` failed 5 times in a row/ },
-};
-
-/**
- * Five failures with the same error and an edit before the last two, then the run after another edit:
- * the loop shape outlasted the whole budget although files changed, so a person decides (ask).
- */
-async function askAfterEdits(id, t) {
-  await inWorkspace(`${id}-ask`, t, async ({ ws, home, mock }) => {
-    const h = HARNESSES[id];
-    setupAgents(ws, home, [id]);
-    h.configure({ home, ws, url: mock.url });
-    const fix = n => h.write(path.join(ws, `fix${n}.txt`), `attempt ${n}`);
-    const fails = VARIANTS.slice(0, THRESHOLD).map((c, i) => h.shell(c, i + 1));
-    const script = [...fails.slice(0, THRESHOLD - 1), fix(1), fails[THRESHOLD - 1], fix(2), h.shell(FAILING, THRESHOLD + 1), h.shell(CLEAR, THRESHOLD + 2)];
-    const s = await session(id, { ws, home, mock, script, tag: 'ask' });
-    assert.equal(s.code, 0, s.log);
-    const want = ASK_OUTCOMES[id];
-    const memory = memoryOf(ws);
-    await t.test('the edits between the failures are edit events, once each', () => {
-      assert.deepEqual((memory.edits ?? []).map(e => [e.path, e.ok]), [['fix1.txt', true], ['fix2.txt', true]]);
-    });
-    await t.test(`the gate's ask: ${want.runs ? 'the call goes on with a warning' : 'the command does not run'}, and the decision log says so`, () => {
-      const d = (memory.decisions ?? []).at(-1);
-      assert.ok(d, `no decision logged\n${s.log}`);
-      assert.deepEqual([d.policy, d.code, d.decision, d.via], ['ask', 'same-error-after-change', want.decision, `hook:${id}`]);
-      assert.equal(runsLogged(ws), want.runs ? THRESHOLD + 1 : THRESHOLD, `build.sh ran ${runsLogged(ws)} times`);
-      if (want.runs) assert.equal(approachOf(ws, FAILING).failures, THRESHOLD + 1, 'the run that went on is recorded');
-      assert.ok(fs.existsSync(path.join(ws, 'ok.marker')), 'the agent goes on');
-    });
-    await t.test(`the reason reaches ${want.model ? 'the model' : 'the user'}`, () => {
-      if (want.model) {
-        const after = s.agentRequests.find(q => q.step === THRESHOLD + 3);
-        assert.ok(after, `no model request after the sixth run\n${s.log}`);
-        assert.match(JSON.stringify(after.body), want.model);
-      }
-      if (want.output) assert.match(s.stdout + s.stderr, want.output, s.log);
-    });
-  });
-}
-
 export const evidenceScenarios = [
-  ...EDIT_VARIANTS.map(v => ({ name: `${HARNESSES[v.id].title}: an edit by ${v.tools} is one edit event with its path`, harnesses: [v.id], run: t => editLands(v, t) })),
-  ...Object.keys(ASK_OUTCOMES).map(id => ({ name: `${HARNESSES[id].title}: the gate's ask after edits between failures`, harnesses: [id], run: t => askAfterEdits(id, t) })),
+  // the tools a harness offers other model families (its default tools edit in its whole session)
+  ...EDIT_VARIANTS.filter(v => v.edit).map(v => ({ name: `${HARNESSES[v.id].title}: an edit by ${v.tools} is one edit event with its path`, harnesses: [v.id], run: t => editLands(v, t) })),
 ];

@@ -22,6 +22,8 @@ const QUIET_ENV = {
   CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
   COPILOT_AUTO_UPDATE: 'false',
   GEMINI_TELEMETRY_ENABLED: 'false',
+  npm_config_update_notifier: 'false',
+  npm_config_fund: 'false',
 };
 
 const patchAdd = (file, content) => `*** Begin Patch\n*** Add File: ${file}\n${content.split('\n').map(l => `+${l}`).join('\n')}\n*** End Patch`;
@@ -30,8 +32,11 @@ const patchUpdate = (file, oldText, newText) => `*** Begin Patch\n*** Update Fil
 export const HARNESSES = {
   claude: {
     title: 'Claude Code',
+    tools: 'Write, Edit',
     shell: (command, n = 1) => ({ tool: 'Bash', input: { command, description: `attempt ${n}` } }),
     edit: (file, oldText, newText) => ({ tool: 'Edit', input: { file_path: file, old_string: oldText, new_string: newText } }),
+    // Claude Code's Edit refuses a file the session has not read
+    beforeEdit: file => [{ tool: 'Read', input: { file_path: file } }],
     write: (file, content) => ({ tool: 'Write', input: { file_path: file, content } }),
     configure: () => {},
     run: ({ url, prompt }) => ({
@@ -43,6 +48,7 @@ export const HARNESSES = {
   },
   codex: {
     title: 'Codex CLI',
+    tools: 'apply_patch through exec_command',
     shell: command => ({ tool: 'exec_command', input: { cmd: command } }),
     // a model outside Codex 0.169's catalog (gpt-5.1-codex here) is offered no apply_patch tool: it runs
     // `apply_patch` through exec_command, which Codex intercepts and applies itself (PreToolUse sees
@@ -77,6 +83,7 @@ export const HARNESSES = {
   },
   gemini: {
     title: 'Gemini CLI',
+    tools: 'write_file, replace',
     // a different description each time: Gemini CLI stops a run of identical tool calls itself
     shell: (command, n = 1) => ({ tool: 'run_shell_command', input: { command, description: `attempt ${n}` } }),
     edit: (file, oldText, newText) => ({ tool: 'replace', input: { file_path: file, old_string: oldText, new_string: newText, instruction: 'edit' } }),
@@ -95,6 +102,7 @@ export const HARNESSES = {
   },
   copilot: {
     title: 'Copilot CLI',
+    tools: 'create, edit',
     shell: (command, n = 1) => ({ tool: 'bash', input: { command, description: `attempt ${n}` } }),
     edit: (file, oldText, newText) => ({ tool: 'edit', input: { path: file, old_str: oldText, new_str: newText } }),
     write: (file, content) => ({ tool: 'create', input: { path: file, file_text: content } }),
@@ -108,6 +116,7 @@ export const HARNESSES = {
   },
   cline: {
     title: 'Cline CLI',
+    tools: 'apply_patch',
     shell: command => ({ tool: 'run_commands', input: { commands: [command] } }),
     // Cline CLI 3.0.65 gives GPT models apply_patch, others its editor tool (EDIT_VARIANTS)
     edit: (file, oldText, newText) => ({ tool: 'apply_patch', input: { input: `${patchUpdate(file, oldText, newText)}\n` } }),

@@ -20,6 +20,56 @@ export const FAILING = 'bash build.sh';
 export const VARIANTS = ['bash build.sh', 'bash build.sh --verbose', 'bash ./build.sh', 'bash build.sh -v', 'bash build.sh --retry', 'bash build.sh'];
 export const CLEAR = 'bash ok.sh';
 
+// An npm project whose test suite fails until src/pad.js stops requiring a module that is not
+// installed: its `test` script is `jest`, a local stand-in in node_modules/.bin (no network, counts its
+// runs), so `npm test`, `npm t`, `npm run test` and `npx jest` all run the same suite.
+export const TEST = 'npm test';
+export const TEST_ERROR = "Error: Cannot find module 'left-pad' from 'src/pad.js'";
+export const PAD = "const leftPad = require('left-pad');\nmodule.exports = (s, n) => leftPad(s, n);\n";
+/** A fix that changes the file and not the error (it still requires left-pad). */
+export const WRONG_FIX = ['module.exports = (s, n) => leftPad(s, n);', 'module.exports = (s, n) => leftPad(String(s), n);'];
+/** The fix: no left-pad. */
+export const RIGHT_FIX = ["const leftPad = require('left-pad');", 'const leftPad = (s, n) => String(s).padStart(n);'];
+const JEST = `#!/bin/sh\necho run >> runs.log\nexec node test/run.js "$@"\n`;
+const RUN_TESTS = `const fs = require('fs');
+const src = fs.readFileSync(require('path').join(__dirname, '..', 'src', 'pad.js'), 'utf8');
+if (src.includes("require('left-pad')")) {
+  console.error("FAIL test/pad.test.js\\n  \u25cf Test suite failed to run\\n\\n    ${TEST_ERROR.replace(/'/g, "\\'")}");
+  process.exit(1);
+}
+console.log('PASS test/pad.test.js\\n  \u2713 pads a number (2 ms)\\n\\nTests:       1 passed, 1 total');
+`;
+
+/** The npm project above, a git repository with its files committed (nothing changed since). */
+export function npmWorkspace(root, name = 'ws') {
+  const ws = path.join(root, name);
+  fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
+  fs.mkdirSync(path.join(ws, 'test'));
+  fs.mkdirSync(path.join(ws, 'node_modules', '.bin'), { recursive: true });
+  fs.writeFileSync(path.join(ws, 'package.json'), `${JSON.stringify({ name: 'demo', version: '1.0.0', private: true, scripts: { test: 'jest' } }, null, 2)}\n`);
+  fs.writeFileSync(path.join(ws, 'node_modules', '.bin', 'jest'), JEST, { mode: 0o755 });
+  fs.writeFileSync(path.join(ws, 'test', 'run.js'), RUN_TESTS);
+  fs.writeFileSync(path.join(ws, 'src', 'pad.js'), PAD);
+  fs.writeFileSync(path.join(ws, '.gitignore'), 'node_modules/\nruns.log\n.vscode/failure-memory/\n');
+  const git = args => spawnSync('git', args, { cwd: ws, env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+  git(['init', '-q']);
+  git(['add', '-A']);
+  git(['commit', '-qm', 'demo']);
+  return fs.realpathSync(ws);
+}
+
+/**
+ * `npm test` run `n` times in the user's own terminal, each failure recorded as a shell hook records it
+ * (`failure-memory record --source terminal`): an exhausted project no harness's hook recorded.
+ */
+export function failInTerminal(ws, home, n = THRESHOLD) {
+  for (let i = 0; i < n; i++) {
+    const r = spawnSync('npm', ['test'], { cwd: ws, env: { ...process.env, HOME: home, npm_config_update_notifier: 'false' }, encoding: 'utf8' });
+    const rec = spawnSync(process.execPath, [CLI, 'record', '--command', TEST, '--exit-code', String(r.status), '--source', 'terminal'], { cwd: ws, env: { ...process.env, HOME: home }, input: `${r.stdout}${r.stderr}`, encoding: 'utf8' });
+    assert.equal(rec.status, 0, rec.stderr);
+  }
+}
+
 /** A fresh git repository with a failing build (it counts its runs) and a passing script. */
 export function workspace(root) {
   const ws = path.join(root, 'ws');
@@ -103,4 +153,35 @@ export const runsLogged = ws => (fs.existsSync(path.join(ws, 'runs.log')) ? fs.r
 export function cleanup(root, t) {
   if (process.env.AGENTS_KEEP === '1') t.diagnostic(`kept: ${root}`);
   else fs.rmSync(root, { recursive: true, force: true });
+}
+
+// ---- what the model received -------------------------------------------------------------------
+
+/** The first agent request that carries `step` tool results (the reply to script step `step - 1`), as text. */
+export const requestAt = (s, step) => {
+  const q = s.agentRequests.find(r => r.step === step);
+  return q ? JSON.stringify(q.body) : undefined;
+};
+const count = (text, re) => (text ? (text.match(new RegExp(re.source, 'g')) ?? []).length : 0);
+/** Did the model first read `re` in the reply to script step `step - 1` (more of it than the request before)? */
+export const newAt = (s, step, re) => count(requestAt(s, step), re) > count(requestAt(s, step - 1), re);
+/** `re` with some text around it, where the model read it at `step` (for the report). */
+export function snippetAt(s, step, re, width = 160) {
+  const text = requestAt(s, step) ?? '';
+  const all = [...text.matchAll(new RegExp(re.source, 'g'))];
+  const m = all.at(-1);
+  return m ? text.slice(Math.max(0, m.index - width), m.index + m[0].length + width) : '';
+}
+/** How many times the failure summary is in the session's first model request. */
+export const summariesInFirstRequest = s => count(JSON.stringify(s.agentRequests[0]?.body ?? {}), /Failure Memory for this workspace/);
+
+/** A chat's script built call by call: `after[name]` is the step of the model request that answers that call (the one carrying its result). */
+export function scriptOf(build) {
+  const script = [];
+  const after = {};
+  build((name, ...steps) => {
+    script.push(...steps);
+    after[name] = script.length;
+  });
+  return { script, after };
 }

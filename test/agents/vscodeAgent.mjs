@@ -2,15 +2,16 @@
 // 1.139.1, test/e2e/setup.sh installs it) with the packaged Failure Memory VSIX, its built-in
 // Copilot Chat in agent mode offline on a BYOK Ollama endpoint: the scripted model of
 // ./mockModel.mjs (Ollama's /api/version, /api/tags, /api/show, then /v1/chat/completions),
-// driven in headless Chromium as a person would (test/e2e/harness.mjs). The workspace is set up
-// only by `failure-memory setup-agents --harness vscode`, HOME is fresh. It proves what the other
-// harnesses prove: an exhausted command never runs (its side effect stays absent), a clear one
-// runs, the refusal reaches the model, each failure run in the agent's terminal is recorded
-// exactly once (by shell integration, with the terminal's exit code and the output the hook
-// handed over), and a new chat's first model request carries the failure summary.
+// driven in headless Chromium as a person would (test/e2e/harness.mjs). The project (the npm
+// project of ./session.mjs) is set up only by `failure-memory setup-agents --harness vscode`, HOME is
+// fresh. It lives the whole session the CLI harnesses live (./scenarios.mjs): the loop stopped, the
+// fix made with VS Code's own edit tool verified, the respelled loop stopped, the summary once; each
+// run in the agent's terminal recorded exactly once (by shell integration, with the terminal's exit
+// code and the output the hook handed over); and, VS Code being interactive, the gate's ask is put to
+// the person (its confirmation, the gate's reason in it).
 //
 // It lives in the agents suite (not test/e2e) because it is an agent harness like the others: the
-// same scripted model, the same workspace and assertions, the same network namespace with loopback
+// same scripted model, the same project and assertions, the same network namespace with loopback
 // only (proof that VS Code, Copilot Chat and the hooks need nothing but the mock).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -18,7 +19,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OLLAMA_MODEL, offersTools, startMockModel } from './mockModel.mjs';
+import { offersTools, startMockModel } from './mockModel.mjs';
+import { approachOf, failInTerminal, memoryOf, newAt, npmWorkspace, requestAt, RIGHT_FIX, runsLogged, scriptOf, snippetAt, summariesInFirstRequest, TEST, WRONG_FIX } from './session.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(HERE, '../..');
@@ -28,10 +30,6 @@ const CODE_SERVER = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'test/e2e/vs
 /** The VS Code this scenario runs: code-server 4.<minor>.<patch> is VS Code 1.<minor>.<patch>. */
 export const VSCODE_PROGRAM = { pkg: 'code-server', codeServer: CODE_SERVER, version: CODE_SERVER.replace(/^4\./, '1.') };
 const THRESHOLD = 5;
-const ERROR_LINE = "Error: Cannot find module 'left-pad'";
-const FAILING = 'bash build.sh';
-const VARIANTS = ['bash build.sh', 'bash build.sh --verbose', 'bash ./build.sh', 'bash build.sh -v', 'bash build.sh --retry', 'bash build.sh'];
-const CLEAR = 'bash ok.sh';
 
 /** VS Code's terminal tool, as its model calls it (tool_input of its PreToolUse hook). */
 const runInTerminal = (command, n) => ({ tool: 'run_in_terminal', input: { command, explanation: `attempt ${n}`, goal: 'Build the project', mode: 'sync' } });
@@ -40,8 +38,8 @@ const runInTerminal = (command, n) => ({ tool: 'run_in_terminal', input: { comma
 const settings = url => ({
   'github.copilot.chat.byok.ollamaEndpoint': url,
   'chat.useHooks': true,
-  // the project's two scripts (the gate must hold even for a command the user auto-approves)
-  'chat.tools.terminal.autoApprove': { '/^bash (\\./)?(build|ok)\\.sh\\b/': true },
+  // the project's test suite (the gate must hold even for a command the user auto-approves)
+  'chat.tools.terminal.autoApprove': { '/^npm test\\b/': true },
 });
 
 /**
@@ -70,26 +68,6 @@ export function prepareVSCodeAgent() {
   return vsix ? { vsix } : { problem: `npm run package wrote no .vsix into ${out}` };
 }
 
-/** A fresh git repository with a failing build (it counts its runs) and a passing script, and a HOME. */
-function workspace() {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'fm-agents-vscode-')));
-  const ws = path.join(root, 'ws');
-  const home = path.join(root, 'home');
-  fs.mkdirSync(ws);
-  fs.mkdirSync(home);
-  spawnSync('git', ['init', '-q'], { cwd: ws });
-  fs.writeFileSync(path.join(ws, 'build.sh'), `echo run >> runs.log\necho "${ERROR_LINE}" >&2\nexit 1\n`);
-  fs.writeFileSync(path.join(ws, 'ok.sh'), 'echo ok > ok.marker\n');
-  return { root, ws, home };
-}
-
-// memory as Failure Memory reads it (`failure-memory export`): memory.json with the runs hooks journaled beside it
-const memoryOf = ws => {
-  const r = spawnSync(process.execPath, [CLI, 'export', '--workspace', ws], { encoding: 'utf8', maxBuffer: 1 << 28 });
-  assert.equal(r.status, 0, `failure-memory export: ${r.stderr}`);
-  return JSON.parse(r.stdout);
-};
-const runsLogged = ws => (fs.existsSync(path.join(ws, 'runs.log')) ? fs.readFileSync(path.join(ws, 'runs.log'), 'utf8').split('\n').filter(Boolean).length : 0);
 const chatRequests = mock => mock.requests.filter(q => q.api === 'chat' && offersTools('chat', q.body));
 
 /** "Chat: Manage Language Models": what turns the built-in chat on in a fresh profile; the mock's model is listed. */
@@ -114,13 +92,17 @@ async function sendPrompt(h, text) {
  * chat.tools.terminal.autoApprove opts in once ("Enable Auto Approve…", then the warning's Enable);
  * any other confirmation is answered Allow. Returns how many were answered which way.
  */
-async function approveWhileRunning(h, done, timeoutMs) {
-  const answered = { enabled: 0, allowed: 0 };
+async function approveWhileRunning(h, done, timeoutMs, answered = { enabled: 0, allowed: 0, asked: [] }) {
   const widget = h.page.locator('.chat-confirmation-widget2').filter({ visible: true }).first();
   for (const end = Date.now() + timeoutMs; !done(); ) {
     if (Date.now() > end) throw new Error(`the agent did not finish in ${timeoutMs / 1000} s (model requests so far: ${done.progress?.() ?? '?'})`);
     if (await widget.isVisible().catch(() => false)) {
-      if (!answered.enabled) {
+      const text = (await widget.innerText().catch(() => '')).replace(/\s+/g, ' ');
+      // the gate's question (a hook's ask) is answered Allow, as a person would after reading it
+      if (/Failure Memory/.test(text)) {
+        answered.asked.push(text);
+        await widget.locator('.monaco-button', { hasText: /^Allow$/ }).first().click();
+      } else if (!answered.enabled) {
         if (await enableAutoApprove(h, widget)) answered.enabled++;
       } else {
         await widget.locator('.monaco-button', { hasText: /^Allow$/ }).first().click();
@@ -158,67 +140,125 @@ function stepReached(mock, n) {
   return done;
 }
 
-/** AGENTS_CAPTURE=dir: every hook payload VS Code sends is kept under dir/vscode (see ./fixtures.mjs). */
+/** AGENTS_CAPTURE=dir: every hook payload VS Code sends is kept under dir/vscode/session (see ./fixtures.mjs). */
 function captureEnv() {
   if (!process.env.AGENTS_CAPTURE) return {};
-  return { FAILURE_MEMORY_BIN: path.join(HERE, 'capture-hook.sh'), AGENTS_CAPTURE_DIR: path.resolve(process.env.AGENTS_CAPTURE, 'vscode') };
+  return { FAILURE_MEMORY_BIN: path.join(HERE, 'capture-hook.sh'), AGENTS_CAPTURE_DIR: path.resolve(process.env.AGENTS_CAPTURE, 'vscode', 'session') };
 }
 
-async function vscodeAgentLoop(t) {
+/** VS Code's edit tool, as its model calls it (copilot_replaceString). */
+const replaceString = (filePath, oldString, newString) => ({ tool: 'replace_string_in_file', input: { filePath, oldString, newString, explanation: 'fix' } });
+
+/** One chat: the prompt sent, the agent driven (confirmations answered) to the script's end; what the model received. */
+async function chat(h, mock, script, prompt, answered, newChat = false) {
+  mock.setScript(script);
+  if (newChat) await h.page.locator('.action-label[aria-label^="New Chat"]').filter({ visible: true }).first().click();
+  await sendPrompt(h, prompt);
+  await approveWhileRunning(h, stepReached(mock, script.length), 240_000, answered);
+  // the chat is done when the model is asked nothing more for a while (VS Code may ask again after the last step)
+  for (let n = -1; n !== mock.requests.length; ) {
+    n = mock.requests.length;
+    await h.page.waitForTimeout(3000);
+  }
+  return { agentRequests: chatRequests(mock) };
+}
+
+/**
+ * The whole session of the other harnesses (./scenarios.mjs), in VS Code's agent mode: the failing suite
+ * run seven times in the agent's terminal runs five; a wrong fix with VS Code's own edit tool, then the
+ * suite (it runs, warned); the right fix, then the suite (it passes, the block is cleared); a new chat is
+ * not told it is blocked. Then the fix undone and the suite failed five times in the user's terminal
+ * (recorded there, nothing changed since): the suite respelled or chained never runs; fixes that do not
+ * reach the error each earn a run until the change budget is spent, and then the person is asked
+ * (VS Code's confirmation, the gate's reason in it): allowed, it runs.
+ */
+async function vscodeAgentSession(t) {
   const vsix = process.env.AGENTS_VSCODE_VSIX;
   if (!vsix) throw new Error(`VS Code ${VSCODE} is not ready: ${process.env.AGENTS_VSCODE_PROBLEM || 'run this suite through test/agents/run.mjs'}`);
   const { startVSCode } = await import('../e2e/harness.mjs');
-  const { root, ws, home } = workspace();
+  const { SEVEN, RESPELLED, FUTILE_FIXES, WARNING_SHOWN } = await import('./scenarios.mjs');
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'fm-agents-vscode-')));
+  const home = path.join(root, 'home');
+  fs.mkdirSync(home);
+  const ws = npmWorkspace(root);
   const mock = await startMockModel();
   let h;
   let ok = false;
   try {
     const setup = spawnSync(process.execPath, [CLI, 'setup-agents', '--harness', 'vscode'], { cwd: ws, env: { ...process.env, HOME: home }, encoding: 'utf8' });
     assert.equal(setup.status, 0, `setup-agents failed:\n${setup.stdout}${setup.stderr}`);
-    assert.ok(fs.existsSync(path.join(ws, '.github', 'hooks', 'failure-memory.json')), setup.stdout);
-
-    mock.setScript([...VARIANTS.map((c, i) => runInTerminal(c, i + 1)), runInTerminal(CLEAR, VARIANTS.length + 1)]);
+    const pad = path.join(ws, 'src', 'pad.js');
+    const one = scriptOf(call => {
+      SEVEN.forEach((c, i) => call(`run${i + 1}`, runInTerminal(c, i + 1)));
+      call('wrongFix', replaceString(pad, ...WRONG_FIX));
+      call('afterWrongFix', runInTerminal(TEST, 8));
+      call('rightFix', replaceString(pad, ...RIGHT_FIX));
+      call('afterRightFix', runInTerminal(TEST, 9));
+    });
+    mock.setScript(one.script);
     h = await startVSCode({ name: 'agents-vscode', vscode: VSCODE, vsix, workspace: ws, settings: settings(mock.url), env: { HOME: home, ...captureEnv() }, timeout: 120_000 });
     await enableChat(h);
-    await sendPrompt(h, 'Build the project.');
-    const approvals = await approveWhileRunning(h, stepReached(mock, VARIANTS.length + 1), 150_000);
-    t.diagnostic(`session 1: ${chatRequests(mock).length} model requests; confirmations: auto-approve enabled ${approvals.enabled}, allowed ${approvals.allowed}`);
-    const first = [...mock.requests];
-    assert.ok(chatRequests({ requests: first })[0].body.tools.some(x => x.function?.name === 'run_in_terminal'), 'agent mode: the model is offered run_in_terminal');
-    assert.equal(chatRequests({ requests: first })[0].body.model, OLLAMA_MODEL);
+    const answered = { enabled: 0, allowed: 0, asked: [] };
+    const first = await chat(h, mock, one.script, 'Run the tests and fix them.', answered);
+    t.diagnostic(`chat 1: ${first.agentRequests.length} model requests; confirmations: auto-approve enabled ${answered.enabled}, allowed ${answered.allowed}`);
+    assert.ok(first.agentRequests[0].body.tools.some(x => x.function?.name === 'run_in_terminal'), 'agent mode: the model is offered run_in_terminal');
+    // the terminal records each run (the last may land just after the model's last request)
+    const recorded = () => h.readEvents().filter(e => e.event === 'recorded' && /npm test/.test(e.command ?? ''));
+    await h.waitFor(() => recorded().length >= THRESHOLD, 20_000, 'the terminal\'s records of the runs').catch(() => {});
 
-    // ok.sh's record may land just after the model's last request (its output is handed over first)
-    const recorded = () => h.readEvents().filter(e => e.event === 'recorded' && e.command?.startsWith('bash'));
-    await h.waitFor(() => recorded().length >= VARIANTS.length, 20_000, 'the terminal\'s records of the six runs').catch(() => {});
-    await t.test('each failure run in the agent\'s terminal is recorded exactly once, by the terminal, with its output', () => {
-      const a = memoryOf(ws).approaches[`.::${FAILING}`];
-      assert.ok(a, `no approach for ${FAILING}: ${JSON.stringify(Object.keys(memoryOf(ws).approaches))}`);
-      assert.deepEqual(a.attempts.map(x => [x.exitCode, x.source]), Array(THRESHOLD).fill([1, 'terminal']), 'shell integration records each run; the hook never records it again');
-      assert.equal(a.failures, THRESHOLD);
-      for (const x of a.attempts) assert.match(x.output, /Cannot find module 'left-pad'/, 'the output, handed over by the hook where shell integration missed it');
-      assert.doesNotMatch(JSON.stringify(a.attempts), /Command produced no output|Command exited with code/, "VS Code's own notes are not the command's output");
-      assert.deepEqual(recorded().map(e => e.exitCode), [1, 1, 1, 1, 1, 0], 'one record per run: five failures, then ok.sh');
+    await t.test('seven runs of the failing suite in the agent\'s terminal run five times: the sixth and seventh are refused, and the model is told why', () => {
+      const a = approachOf(ws, TEST);
+      assert.ok(a, `no approach for npm test: ${JSON.stringify(Object.keys(memoryOf(ws).approaches))}`);
+      assert.deepEqual(a.ledger.slice(0, THRESHOLD).map(x => x.exitCode), Array(THRESHOLD).fill(1), 'five failures');
+      assert.equal(a.ledger.length, runsLogged(ws), 'each run recorded once (by shell integration; the hook never records it again)');
+      assert.ok(a.attempts.every(x => x.source === 'terminal'), JSON.stringify(a.attempts.map(x => x.source)));
+      for (const run of ['run6', 'run7']) assert.ok(newAt(first, one.after[run], /NOT RUN — `npm test[^`]*` is an exhausted approach/), `the refusal of ${run} is the tool result the model reads`);
     });
-    await t.test('the exhausted command never runs again, and the model is told why', () => {
-      assert.equal(runsLogged(ws), THRESHOLD, `build.sh ran ${runsLogged(ws)} times (the gate must stop the ${THRESHOLD + 1}th)`);
-      const afterDeny = chatRequests({ requests: first }).find(q => q.step === THRESHOLD + 1);
-      assert.ok(afterDeny, 'a model request after the refused call');
-      const toolResult = afterDeny.body.messages.filter(m => m.role === 'tool').at(-1);
-      assert.match(String(toolResult?.content), /NOT RUN — ⟦bash build\.sh⟧ is an exhausted approach/, 'the refusal is the tool result the model reads');
+    await t.test('a warning reaches the model, as VS Code shows it', () => {
+      assert.ok(newAt(first, one.after.run4, /Failure Memory \(warning\): ⟦npm test -- --bail⟧ failed \d of 5 times/), 'the fourth run is warned');
+      t.diagnostic(`VS Code shows a warning: …${snippetAt(first, one.after.run4, /Failure Memory \(warning\)/)}…`);
+      if (WARNING_SHOWN.vscode) assert.match(requestAt(first, one.after.run4), WARNING_SHOWN.vscode);
     });
-    await t.test('a clear command runs', () => {
-      assert.ok(fs.existsSync(path.join(ws, 'ok.marker')), 'ok.sh ran');
+    await t.test("a wrong fix with VS Code's edit tool earns a run, and the right fix another: it passes and clears the block", () => {
+      assert.ok((memoryOf(ws).edits ?? []).filter(e => e.path === 'src/pad.js' && e.ok).length >= 2, `both fixes are edit events: ${JSON.stringify(memoryOf(ws).edits)}`);
+      assert.ok(newAt(first, one.after.afterWrongFix, /Failure Memory \(warning\): `npm test` is exhausted/), 'the run after the wrong fix is warned');
+      assert.deepEqual(approachOf(ws, TEST).ledger.slice(THRESHOLD).map(x => x.exitCode), [1, 0], 'it ran after each fix: the wrong one failed, the right one passed');
     });
 
-    // a new chat: VS Code fires SessionStart and UserPromptSubmit again
-    mock.setScript([]);
-    await h.page.locator('.action-label[aria-label^="New Chat"]').filter({ visible: true }).first().click();
-    await sendPrompt(h, 'Check the project.');
-    await h.waitFor(() => chatRequests(mock).length > 0, 60_000, 'the new chat\'s first model request');
-    await t.test('a new chat\'s first model request already carries the failure summary', () => {
-      const seen = JSON.stringify(chatRequests(mock)[0].body);
-      assert.match(seen, /EXHAUSTED: `bash (\.\/)?build\.sh/, 'the summary names the exhausted command');
-      assert.ok(seen.includes("Cannot find module 'left-pad'"), 'the summary carries its last error');
+    // a new chat: not told the suite is blocked
+    const second = await chat(h, mock, [], 'Check the project.', answered, true);
+    await t.test("a new chat's first model request does not say the suite is blocked", () => {
+      assert.ok(second.agentRequests[0], 'a model request');
+      assert.doesNotMatch(JSON.stringify(second.agentRequests[0].body), /EXHAUSTED: `npm test/);
+    });
+
+    // the user undoes the fix and fails the suite five times in their own terminal: exhausted, nothing changed since
+    spawnSync('git', ['checkout', '--', 'src/pad.js'], { cwd: ws });
+    failInTerminal(ws, home);
+    const runsBefore = runsLogged(ws);
+    const three = scriptOf(call => {
+      RESPELLED.forEach((c, i) => call(`form${i}`, runInTerminal(c, i + 1)));
+      FUTILE_FIXES.forEach(([from, to], i) => {
+        call(`fix${i + 1}`, replaceString(pad, from, to));
+        call(`run${i + 1}`, runInTerminal(TEST, 10 + i));
+      });
+    });
+    const third = await chat(h, mock, three.script, 'Run the tests.', answered, true);
+    await t.test('a new chat starts with the summary once, current although the failures were recorded in the user\'s terminal', () => {
+      const body = JSON.stringify(third.agentRequests[0].body);
+      assert.equal(summariesInFirstRequest(third), 1, [...body.matchAll(/Failure Memory for this workspace/g)].map(m => body.slice(Math.max(0, m.index - 300), m.index + 60)).join('\n---\n'));
+      assert.match(JSON.stringify(third.agentRequests[0].body), /EXHAUSTED: `npm test`/);
+    });
+    await t.test('the suite respelled or chained does not run in the agent\'s terminal', () => {
+      const notTold = RESPELLED.filter((_, i) => !newAt(third, three.after[`form${i}`], /NOT RUN/));
+      assert.deepEqual(notTold, [], 'each one is refused, the model told why');
+    });
+    await t.test('after the change budget, the gate asks the person (VS Code\'s confirmation, with the reason); allowed, the run goes on', () => {
+      assert.equal(answered.asked.length, 1, `one question: ${JSON.stringify(answered.asked)}`);
+      // VS Code renders the reason's markdown: the code spans lose their backticks
+      assert.match(answered.asked[0], /PreToolUse hook required confirmation: Failure Memory: `?npm test`? failed \d+ times in a row[^]*came back after each of the last \d+ changes/);
+      t.diagnostic(`VS Code asks: ${answered.asked[0].slice(0, 400)}`);
+      assert.equal(runsLogged(ws), runsBefore + FUTILE_FIXES.length, 'each fix earned a run, and the person allowed the last');
     });
     ok = true;
   } finally {
@@ -236,5 +276,5 @@ async function vscodeAgentLoop(t) {
 }
 
 export const vscodeScenarios = [
-  { name: 'VS Code agent mode: the gate in the real harness', harnesses: ['vscode'], versions: `VS Code ${VSCODE_PROGRAM.version} (code-server ${CODE_SERVER}), Copilot Chat on a BYOK Ollama mock`, timeout: 300_000, run: t => vscodeAgentLoop(t) },
+  { name: 'VS Code agent mode: a whole session (loop stopped, fix verified, respelled loop stopped, the person asked)', harnesses: ['vscode'], versions: `VS Code ${VSCODE_PROGRAM.version} (code-server ${CODE_SERVER}), Copilot Chat on a BYOK Ollama mock`, timeout: 600_000, run: t => vscodeAgentSession(t) },
 ];

@@ -1,4 +1,6 @@
-// The terminal's own policy in a real VS Code (a person at the keyboard) and saves as edits:
+// The terminal's own policy in a real VS Code (a person at the keyboard) and saves as edits, where the
+// shell has no check at Enter (failureMemory.terminal.gateAtEnter off: the start event's interrupt, the
+// fallback for such shells; the check itself is entergate*.e2e):
 // - a run that repeats the loop with nothing changed (same git state, no saved edit) is interrupted;
 // - after the user saves a fix in the editor the run is let through, said quietly in the status bar;
 // - a dead endpoint (`curl 127.0.0.1:9/health`) failing identically with nothing started is denied at the
@@ -21,6 +23,7 @@ exit 1
 `;
 
 export const options = {
+  settings: { 'failureMemory.terminal.gateAtEnter': false },
   workspaceFiles: {
     'test.sh': TEST_SH,
     'src/cart.js': 'function total(items) {\n  let total = 0;\n  for (const i of items) total += i;\n  return total + 1;\n}\nmodule.exports = { total };\n',
@@ -115,7 +118,7 @@ export async function run(h) {
   const frame = await h.waitFor(() => findPanelFrame(page), 20000, 'the memory panel webview frame');
   const decisions = frame.locator('#section-decisions');
   await decisions.waitFor({ timeout: 10000 });
-  await h.waitFor(async () => (await decisions.innerText()).includes('curl 127.0.0.1/health'), 10000, 'the curl deny in Gate decisions');
+  await h.waitFor(async () => (await decisions.innerText()).includes('curl http://127.0.0.1:9/health'), 10000, 'the curl deny in Gate decisions');
   const listed = await decisions.innerText();
   assert.match(listed, /Denied: bash test\.sh/);
   assert.match(listed, /Rule same-error-unchanged · via terminal/);

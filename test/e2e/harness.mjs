@@ -188,6 +188,8 @@ export async function startVSCode(o = {}) {
   }
   // a short, recognisable prompt; VS Code's bash shell integration sources this file
   fs.writeFileSync(d('home/.bashrc'), "PS1='e2e:\\W [\\#:$?]$ '\n");
+  // the same prompt in zsh (%h: the history event number, which counts commands as \# does)
+  fs.writeFileSync(d('home/.zshrc'), "PROMPT='e2e:%1~ [%h:%?]$ '\n");
   fs.writeFileSync(d('udd/User/settings.json'), JSON.stringify({ ...BASE_SETTINGS, ...(o.settings || {}) }, null, 2));
 
   const workspace = path.resolve(o.workspace || d('ws'));
@@ -213,6 +215,11 @@ export async function startVSCode(o = {}) {
     FAILURE_MEMORY_E2E_LOG: eventsFile,
   });
   fs.chmodSync(shortDir, 0o700);
+  // VS Code (1.100) gives the first zsh terminal no shell integration when its ZDOTDIR folder in TMPDIR
+  // does not exist yet ("Failed to set sticky bit"): it is there from the start, as after a first zsh terminal
+  const zdotdir = path.join(shortDir, `${os.userInfo().username}-code-server-zsh`);
+  fs.mkdirSync(zdotdir);
+  fs.chmodSync(zdotdir, 0o1700);
   fs.writeFileSync(d('tmpdir.txt'), shortDir + '\n');
   for (const [k, v] of Object.entries(o.env || {})) { if (v === undefined) delete env[k]; else env[k] = v; }
 
@@ -338,10 +345,33 @@ export async function startVSCode(o = {}) {
      * Opens a new integrated terminal and waits for its prompt and (unless { shellIntegration: false })
      * for VS Code's shell integration: the gutter decoration it puts on the prompt being edited.
      */
-    /** Opens a terminal and waits for its prompt; `folder` picks the folder in a multi-root workspace. */
-    async openTerminal({ shellIntegration = true, timeout = 30000, folder } = {}) {
+    /**
+     * Opens a terminal and waits for its prompt; `folder` picks the folder in a multi-root workspace,
+     * `profile` a terminal profile other than the default (bash): 'zsh', 'fish'.
+     */
+    async openTerminal({ shellIntegration = true, timeout = 30000, folder, profile } = {}) {
       const before = await page.locator('.terminal-wrapper').count();
-      await h.runCommand('Terminal: Create New Terminal', { waitHidden: !folder });
+      let restore = () => {};
+      if (profile) {
+        // the default profile for this one terminal, chosen as a user chooses it, then put back
+        const pickDefault = async name => {
+          await h.runCommand('Terminal: Select Default Profile', { waitHidden: false });
+          const input = page.locator('.quick-input-widget input.input');
+          await input.waitFor({ state: 'visible', timeout });
+          await input.fill(name);
+          await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: name }).first().waitFor({ timeout });
+          await page.keyboard.press('Enter');
+          await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
+          await h.waitFor(() => JSON.parse(fs.readFileSync(d('udd/User/settings.json'), 'utf8'))['terminal.integrated.defaultProfile.linux'] === name, timeout, `the default profile ${name}`);
+        };
+        await pickDefault(profile);
+        // the terminal service takes the new default a moment after the setting is written (1.139)
+        await sleep(1500);
+        await h.runCommand('Terminal: Create New Terminal');
+        restore = () => pickDefault('bash');
+      } else {
+        await h.runCommand('Terminal: Create New Terminal', { waitHidden: !folder });
+      }
       if (folder) {
         // multi-root: VS Code asks which folder the terminal starts in
         const picker = page.locator('.quick-input-widget input.input[placeholder*="working directory"]');
@@ -350,6 +380,7 @@ export async function startVSCode(o = {}) {
           .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRe(folder)}$`) }) }).first().click();
       }
       await h.waitFor(async () => (await page.locator('.terminal-wrapper').count()) > before, timeout, 'a new terminal');
+      await restore();
       if (shellIntegration) {
         await page.locator(`${ACTIVE_TERMINAL} .codicon-terminal-decoration-incomplete`).first()
           .waitFor({ state: 'attached', timeout })
@@ -369,15 +400,16 @@ export async function startVSCode(o = {}) {
     },
 
     /**
-     * Types `cmd` + Enter into the visible terminal. With { wait: true } (default) it waits for
+     * Types `cmd` + Enter ({ enter: false }: without Enter) into the visible terminal. With { wait: true } (default) it waits for
      * the next prompt and returns { exitCode, output }: the exit code comes from the prompt
      * (`e2e:<dir> [<command number>:<$?>]$ `, set in the run's ~/.bashrc), the output is the
      * text between the command line and the next prompt as far as it is still on screen.
      */
-    async typeInTerminal(cmd, { wait = true, timeout = 30000 } = {}) {
+    async typeInTerminal(cmd, { wait = true, timeout = 30000, enter = true } = {}) {
       await focusTerminal();
       const before = lastPrompt(await h.terminalText());
       await page.keyboard.type(cmd);
+      if (!enter) return {};
       await page.keyboard.press('Enter');
       if (!wait || !cmd.trim()) return {};
       if (!before) throw new Error(`no e2e prompt on screen before \`${cmd}\`:\n${await h.terminalText()}`);
@@ -385,7 +417,8 @@ export async function startVSCode(o = {}) {
       const next = await h.waitFor(async () => {
         text = await h.terminalText();
         const p = lastPrompt(text);
-        return p && p.n !== before.n ? p : null;
+        // a later command number: a row drawn halfway can show an older prompt for a moment
+        return p && p.n > before.n ? p : null;
       }, timeout, `the prompt after \`${cmd}\``).catch(e => {
         throw new Error(`${e.message}; terminal shows:\n${text.trimEnd().split('\n').slice(-15).join('\n')}`);
       });

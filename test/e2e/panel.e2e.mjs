@@ -4,7 +4,6 @@
 // Screenshots in dark, light and high-contrast themes go to test-artifacts/e2e/panel-*.png.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { findFrame, findPanelFrame, isFrameOnScreen, REPO_ROOT, widenSidebar } from './harness.mjs';
 
@@ -28,8 +27,8 @@ const jestOutput = passed => [
 ].join('\n');
 
 export async function run(h) {
-  const memoryFile = path.join(h.workspace, '.vscode/failure-memory/memory.json');
-  const memory = () => JSON.parse(fs.readFileSync(memoryFile, 'utf8'));
+  // memory as every reader sees it: memory.json with the runs `record` journaled beside it
+  const memory = () => JSON.parse(execFileSync(process.execPath, [CLI, 'export', '--workspace', h.workspace], { encoding: 'utf8' }));
   const record = (command, exitCode, output) =>
     execFileSync(process.execPath, [CLI, 'record', '--workspace', h.workspace, '--command', command, '--exit-code', String(exitCode)], { input: output });
   const t0 = Date.now();

@@ -11,7 +11,8 @@
 # Idempotent: every step checks whether it is already done, so a second run takes about a second.
 # Needs only the npm registry and Debian apt. Run as root (or with sudo available).
 # env: E2E_DIR (default <repo>/.e2e), E2E_SKIP_APT=1 (never call apt-get),
-#      E2E_VSCODE=1.100[,1.139] (install only these; default: every version of vscode-versions.json)
+#      E2E_VSCODE=1.100[,1.139] (install only these; default: every version of vscode-versions.json),
+#      E2E_SKIP_PLAYWRIGHT=1 (no playwright-core: `npm run try` needs only code-server)
 set -euo pipefail
 
 PLAYWRIGHT_CORE_VERSION=1.65.1   # engines.node >=20
@@ -101,7 +102,7 @@ install_code_server() { # <vscode version>
   want="code-server@$version node-abi=$abi"
   stamp=$dir/.installed
   if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then log "$want present (VS Code $vscode)"; return; fi
-  log "installing $want for VS Code $vscode (one or two minutes)"
+  log "installing $want for VS Code $vscode (about 5 minutes on a busy 2-core machine: the download, then its native modules are built)"
   rm -f "$stamp"
   mkdir -p "$dir"
   # own package.json first, or npm would walk up and install into the repository
@@ -131,7 +132,9 @@ for v in "${vscodes[@]}"; do install_code_server "$v"; done
 
 # 4. playwright-core (kept out of the project's package.json and lockfile) -------------------
 PW_PKG=$TOOLS_DIR/node_modules/playwright-core/package.json
-if [ "$(node -p "require('$PW_PKG').version" 2>/dev/null)" != "$PLAYWRIGHT_CORE_VERSION" ]; then
+if [ "${E2E_SKIP_PLAYWRIGHT:-}" = 1 ]; then
+  log "playwright-core not needed (E2E_SKIP_PLAYWRIGHT=1)"
+elif [ "$(node -p "require('$PW_PKG').version" 2>/dev/null)" != "$PLAYWRIGHT_CORE_VERSION" ]; then
   log "installing playwright-core@$PLAYWRIGHT_CORE_VERSION"
   mkdir -p "$TOOLS_DIR"
   printf '{ "name": "e2e-tools", "private": true, "version": "0.0.0" }\n' > "$TOOLS_DIR/package.json"

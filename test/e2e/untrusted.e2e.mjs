@@ -37,8 +37,9 @@ export async function run(h) {
   assert.ok(found[0].includes('failure-memory'), found[0]);
   const mem = JSON.parse(fs.readFileSync(found[0], 'utf8'));
   assert.equal(mem.approaches['.::sh fail.sh'].status, 'exhausted');
-  // and the guard still stops the loop
+  // and the guard still stops the loop: at Enter, the line never starts
   const n = h.readEvents().length;
-  await h.typeInTerminal('sh fail.sh');
-  await h.waitForEvent(e => e.event === 'blocked', { since: n, what: 'blocked in the untrusted workspace' });
+  await h.typeInTerminal('sh fail.sh', { wait: false });
+  const blocked = await h.waitForEvent(e => e.event === 'blocked', { since: n, what: 'blocked in the untrusted workspace' });
+  assert.equal(blocked.at, 'enter');
 }

@@ -90,16 +90,23 @@ describe('doctor: each harness', () => {
     assert.match(line(diagnose(ws, { home, env: {}, probe: false }), 'gemini').detail, /don't trust/);
   });
 
-  test('Copilot CLI: a trusted folder for interactive sessions, GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true for -p', () => {
+  test('Copilot CLI: a trusted folder for interactive sessions, GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true for -p; either one turns the gate on where it loads the hooks', () => {
     const { ws, home } = withLauncher(['copilot']);
     const off = line(diagnose(ws, { home, env: {}, probe: false }), 'copilot');
     assert.equal(off.status, 'off');
     assert.equal(off.steps.length, 2);
+    // prompt mode set, the folder not trusted: on for `copilot -p`, and the step for interactive sessions
+    const promptOnly = line(diagnose(ws, { home, env: { GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS: 'true' }, probe: false }), 'copilot');
+    assert.equal(promptOnly.status, 'active');
+    assert.match(promptOnly.detail, /^on for `copilot -p`/);
+    assert.deepEqual(promptOnly.steps.map(s => /trust the folder/.test(s)), [true]);
     write(join(home, '.copilot', 'config.json'), `// managed\n${JSON.stringify({ trustedFolders: [ws] })}\n`);
-    const check = line(diagnose(ws, { home, env: {}, probe: false }), 'copilot');
-    assert.equal(check.status, 'check');
-    assert.match(check.steps[0], /GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true/);
-    assert.equal(line(diagnose(ws, { home, env: { GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS: 'true' }, probe: false }), 'copilot').status, 'active');
+    const trusted = line(diagnose(ws, { home, env: {}, probe: false }), 'copilot');
+    assert.equal(trusted.status, 'active');
+    assert.match(trusted.detail, /^on for interactive sessions \(not `copilot -p`\)/);
+    assert.match(trusted.steps[0], /GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true/);
+    const both = line(diagnose(ws, { home, env: { GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS: 'true' }, probe: false }), 'copilot');
+    assert.deepEqual([both.status, both.steps], ['active', []]);
   });
 
   test('Claude Code: active unless disableAllHooks', () => {

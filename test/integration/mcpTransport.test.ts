@@ -1,4 +1,4 @@
-// The MCP server's stdio transport under hostile input (issue 12): an 11 MB message gets an error
+// The MCP server's stdio transport under hostile input: an 11 MB message gets an error
 // reply (not a silent exit 0), a malformed line gets -32700, and the server keeps serving after both.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

@@ -40,7 +40,8 @@ function failFiveTimes(ws: string, command = 'npm test', output = 'Error: boom\n
   return stderr;
 }
 
-const stored = (ws: string) => JSON.parse(readFileSync(join(ws, '.vscode/failure-memory/memory.json'), 'utf8'));
+/** Memory as every reader sees it: memory.json with the runs `record` and the hooks journaled beside it. */
+const stored = (ws: string) => JSON.parse(cli(ws, ['export']).stdout);
 
 before(() => {
   assert.ok(existsSync(CLI) && existsSync(HOOK), 'dist/cli.js and dist/hook.js are built (npm run build)');
@@ -49,7 +50,7 @@ before(() => {
 describe('the settings file is JSONC, read as VS Code reads it', () => {
   test('text inside strings is never edited (a ",}" in a redaction pattern stays), comments and trailing commas are fine', () => {
     const ws = workspace('{\n  // the ticket ids of our tracker are secret\n  "failureMemory.redaction.extraPatterns": ["ACME-[0-9]+,}"], /* block */\n  "failureMemory.threshold": 3,\n}\n');
-    assert.deepEqual(loadWorkspaceSettings(ws, {}).config.extraRedactionPatterns, ['ACME-[0-9]+,}']);
+    assert.deepEqual(loadWorkspaceSettings(ws, {}).config['redaction.extraPatterns'], ['ACME-[0-9]+,}']);
     const r = cli(ws, ['record', '--command', 'make deploy', '--exit-code', '1', '--json'], 'Error: release ACME-4711,} refused\n');
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr, '');

@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { HARNESS_IDS, type HarnessId } from '../../src/agents/hooks/types';
 import { installLauncher, launcherScript, readLauncher } from '../../src/agents/launcher';
-import { RULES_MARKER } from '../../src/agents/hooks/rules';
+import { RULES_MARKER } from '../../src/app/agentRules';
 import { CLINE_RULES, detectHarnesses, hookCommand, isOurCommand, LAUNCHER_MISSING, targetFor } from '../../src/agents/setup';
 import { applySetup, planSetup } from '../../src/agents/setupFiles';
 import { recordHookResult } from '../../src/agents/hooks/record';
@@ -188,6 +188,33 @@ describe('the written command, run as a harness runs it', { skip: !existsSync(CL
     const bad = run('--harness', 'cursr');
     assert.equal(bad.status, 1);
     assert.match(bad.stderr, /unknown harness cursr/);
+  });
+
+  test('setup-agents with no --harness in a fresh project: the harnesses installed on this machine, else what to pass (exit 2); the command as the user can run it', () => {
+    const ws = tmp('fm-setup-fresh-');
+    const home = tmp('fm-setup-fresh-home-');
+    const run = (env: NodeJS.ProcessEnv) => spawnSync(process.execPath, [CLI, 'setup-agents', '--workspace', ws], { encoding: 'utf8', env: { PATH: dirname(process.execPath), HOME: home, ...env } });
+    const none = run({});
+    assert.equal(none.status, 2, none.stdout);
+    assert.match(none.stderr, /no coding agent found in .* nor on this machine .*nothing set up: name them: --harness vscode,claude,copilot,cursor,gemini,codex,cline,windsurf/);
+    assert.equal(existsSync(join(ws, '.claude')), false);
+    // Codex used on this machine (~/.codex), a program on PATH (gemini): those two are set up, and said so
+    mkdirSync(join(home, '.codex'));
+    const bin = tmp('fm-setup-fresh-bin-');
+    writeFileSync(join(bin, 'gemini'), '#!/bin/sh\n', { mode: 0o755 });
+    const found = run({ PATH: `${dirname(process.execPath)}:${bin}` });
+    assert.equal(found.status, 0, found.stderr);
+    assert.match(found.stdout, /^No coding agent's files in .* yet: setting up the ones installed on this machine \(gemini: gemini on PATH; codex: ~\/\.codex\)/);
+    assert.ok(existsSync(join(ws, '.codex', 'hooks.json')) && existsSync(join(ws, '.gemini', 'settings.json')));
+    // failure-memory is not on that PATH: the steps name the launcher's path, and how to add its folder to PATH
+    const launcher = join(home, '.failure-memory', 'bin', 'failure-memory');
+    assert.ok(found.stdout.includes(`Still to do (\`${launcher} doctor\` checks again):`), found.stdout);
+    assert.match(found.stdout, /failure-memory is not on your PATH: add it with `export PATH="\$HOME\/\.failure-memory\/bin:\$PATH"`/);
+    // and --remove with nothing of ours there says so
+    const empty = tmp('fm-setup-fresh-empty-');
+    const rm = spawnSync(process.execPath, [CLI, 'setup-agents', '--workspace', empty, '--remove'], { encoding: 'utf8', env: { PATH: dirname(process.execPath), HOME: home } });
+    assert.equal(rm.status, 2);
+    assert.match(rm.stderr, /no agent gate of Failure Memory is set up in .*; nothing removed/);
   });
 
   test('setup-agents from the CLI writes the launcher (pointing at itself), keeps one that works, repairs a broken one', () => {

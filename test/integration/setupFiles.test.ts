@@ -3,13 +3,13 @@
 // file back byte for byte), never written through a symbolic link, and all or nothing.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { appendElement, appendProperty, removeAt, styleOf } from '../../src/agents/jsoncEdit';
-import { isOurCommand } from '../../src/agents/setup';
+import { hookCommand, isOurCommand } from '../../src/agents/setup';
 import { applySetup, planSetup, SetupWriteError } from '../../src/agents/setupFiles';
-import type { HarnessId } from '../../src/agents/hooks/types';
+import { HARNESS_IDS, HOOK_EVENTS, type HarnessId } from '../../src/agents/hooks/types';
 import { tempFolders } from '../support/tempFolders';
 
 const CLI = resolve(__dirname, '../../dist/cli.js');
@@ -21,6 +21,21 @@ const put = (ws: string, f: string, text: string) => {
   writeFileSync(join(ws, f), text);
 };
 const setup = (ws: string, harnesses: HarnessId[], remove = false) => applySetup(ws, planSetup(ws, { harnesses, remove }));
+
+/**
+ * dist/cli.js (one self-contained bundle) copied into a temp folder `user` may read: the clone may
+ * live where only root can go (a 0700 `mktemp -d`, root's home). A reason to skip when `user` still
+ * cannot run it there (Node itself out of reach, the temp folder private).
+ */
+function cliCopyFor(user: string, ws: string): string | { skip: string } {
+  const dir = temp();
+  chmodSync(dir, 0o755);
+  const cli = join(dir, 'cli.js');
+  copyFileSync(CLI, cli);
+  const probe = spawnSync('runuser', ['-u', user, '--', process.execPath, '-e', 'for (const p of process.argv.slice(1)) require("node:fs").accessSync(p)', cli, ws], { encoding: 'utf8' });
+  if (probe.status === 0) return cli;
+  return { skip: `${user} cannot run ${process.execPath} on ${cli} in ${ws}: ${(probe.error?.message ?? probe.stderr).trim().split('\n')[0]}` };
+}
 
 const CLAUDE_4_SPACES = `{
     // project settings, shared with the team
@@ -153,7 +168,7 @@ describe('all or nothing', () => {
     assert.equal(read(ws, '.windsurf/hooks.json'), '{"mine": true}');
   });
 
-  test('a read-only file: one clear line per file, no stack trace, and nothing else is written', () => {
+  test('a read-only file: one clear line per file, no stack trace, and nothing else is written', t => {
     const ws = tmp();
     put(ws, '.claude/settings.json', '{}\n');
     put(ws, '.cursor/hooks.json', '{"version": 1}\n');
@@ -163,7 +178,9 @@ describe('all or nothing', () => {
     // root may write a read-only file: run as an ordinary user then, in folders it may write
     const asRoot = process.getuid?.() === 0;
     if (asRoot) for (const d of ['', '.claude', '.cursor', '.gemini']) chmodSync(join(ws, d), 0o777);
-    const args = [CLI, 'setup-agents', '--harness', 'claude,cursor,gemini', '--workspace', ws];
+    const cli = asRoot ? cliCopyFor('nobody', ws) : CLI;
+    if (typeof cli !== 'string') return t.skip(cli.skip);
+    const args = [cli, 'setup-agents', '--harness', 'claude,cursor,gemini', '--workspace', ws];
     const r = asRoot ? spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, ...args], { encoding: 'utf8' }) : spawnSync(process.execPath, args, { encoding: 'utf8' });
     assert.equal(r.status, 1, r.stderr);
     assert.deepEqual(r.stderr.trim().split('\n'), [
@@ -224,5 +241,7 @@ describe('the JSONC editor', () => {
   test('our entries are recognised, whichever harness wrote them', () => {
     assert.ok(isOurCommand('f="${FAILURE_MEMORY_BIN:-$HOME/.failure-memory/bin/failure-memory}"; exec "$f" hook claude pre'));
     assert.ok(!isOurCommand('echo hook claude pre'));
+    for (const h of HARNESS_IDS) for (const e of HOOK_EVENTS) assert.ok(isOurCommand(hookCommand(h, e)), `${h} ${e}`);
+    assert.ok(!isOurCommand('failure-memory hook claudex pre'));
   });
 });

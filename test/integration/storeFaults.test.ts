@@ -95,7 +95,7 @@ async function storedIds(ws: string): Promise<Set<string>> {
   return new Set(Object.values(data.approaches).flatMap(a => a.attempts.map(t => t.id)));
 }
 
-const settings = { window: 100, threshold: 1000 };
+const settings = { shortTermWindow: 100, threshold: 1000 };
 const memoryOf = (ws: string) => new WorkspaceMemory(ws, { settings, git: false, cache: false, onWarning: () => undefined });
 
 /**

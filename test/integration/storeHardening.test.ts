@@ -1,4 +1,4 @@
-// Issue 12: the store under hostile file systems and load. Locks that are not lock files, stale
+// The store under hostile file systems and load. Locks that are not lock files, stale
 // locks of every kind, concurrent CLI writers, orphaned temp files, symbolic links out of the
 // workspace, wrong-shaped memory.json, and keys that are Object.prototype names.
 import assert from 'node:assert/strict';
@@ -49,7 +49,8 @@ describe('locks', () => {
     }
     const results = await Promise.all(runs);
     for (const r of results) assert.equal(r.code, 0, r.stderr);
-    const data = JSON.parse(fs.readFileSync(path.join(memoryDirFor(ws), 'memory.json'), 'utf8'));
+    // memory as every reader sees it: memory.json with the runs the journal holds until the next full write
+    const data = JSON.parse(cli(ws, ['export']).stdout);
     assert.equal(Object.keys(data.approaches).length, 48);
   });
 

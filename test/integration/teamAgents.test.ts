@@ -52,7 +52,9 @@ function hook(ws: string, event: string, payload: Record<string, unknown>) {
 }
 const failed = (command: string, id: string) => ({ hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command, description: 'Run the tests' }, tool_use_id: id, error: ECONNREFUSED, is_interrupt: false });
 const preBash = (command: string, id: string) => ({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command, description: 'Run the tests' }, tool_use_id: id, permission_mode: 'default' });
-const sessionStart = { hook_event_name: 'SessionStart', source: 'startup' };
+/** A new session's start (each its own session id: a session is given the summary once). */
+let sessions = 0;
+const sessionStart = () => ({ hook_event_name: 'SessionStart', source: 'startup', session_id: `s-new-${++sessions}` });
 
 /** Polls `probe` until it returns something, at most `seconds`; the last value otherwise. */
 async function until<T>(seconds: number, probe: () => T | undefined | Promise<T | undefined>): Promise<T | undefined> {
@@ -86,7 +88,7 @@ describe('two workspaces of one project, their agents and one PostgreSQL, no `sy
     const first = workspace('laptop-a');
     const second = workspace('laptop-b');
     // the second agent starts before anything is known: its view is pulled in the background meanwhile
-    const early = hook(second, 'session-start', sessionStart);
+    const early = hook(second, 'session-start', sessionStart());
     assert.doesNotMatch(early?.hookSpecificOutput.additionalContext ?? '', /your team/);
 
     // the first agent runs `npm test` five times; each failure is recorded by its post hook
@@ -99,7 +101,7 @@ describe('two workspaces of one project, their agents and one PostgreSQL, no `sy
 
     // the second agent: a later session start carries the team's failure, within the pull interval
     const seen = await until(3 * PULL_SECONDS, () => {
-      const text = hook(second, 'session-start', sessionStart)?.hookSpecificOutput.additionalContext ?? '';
+      const text = hook(second, 'session-start', sessionStart())?.hookSpecificOutput.additionalContext ?? '';
       return /EXHAUSTED in the team: ⟦npm test⟧/.test(text) ? text : undefined;
     });
     assert.ok(seen, 'session start tells the team\'s exhausted approach');

@@ -1,10 +1,20 @@
-// How many cases each property runs: 1,000 in `npm test` (a few seconds in all), more in the
-// nightly-sized `npm run test:fuzz` (FM_FUZZ_RUNS). A failure prints fast-check's seed and path:
-// `FM_FUZZ_SEED=<seed>` replays it.
+// How large the property-based and stress tests run. The pure unit tier (`npm run check`) runs a
+// small version of each, so that every property still holds on every check: 100 cases per property,
+// inputs of kilobytes. `npm test` runs the same tests again at full scale after the integration
+// tier (its fuzz tier: 1,000 cases, inputs of megabytes), and `npm run test:fuzz` at a nightly size
+// (FM_FUZZ_RUNS cases, default 25,000). Both go through scripts/fuzz.mjs, which sets FM_FUZZ_RUNS.
+// A failure prints fast-check's seed and path: `FM_FUZZ_SEED=<seed>` replays it.
 import fc from 'fast-check';
 
-export const RUNS = Math.max(1000, Number(process.env.FM_FUZZ_RUNS) || 1000);
+/** Set by scripts/fuzz.mjs: the full-scale run. */
+export const FULL_SCALE = Number(process.env.FM_FUZZ_RUNS) > 0;
+export const RUNS = FULL_SCALE ? Number(process.env.FM_FUZZ_RUNS) : 100;
 const SEED = process.env.FM_FUZZ_SEED ? Number(process.env.FM_FUZZ_SEED) : undefined;
+
+/** `small` in the unit tier, `full` in the full-scale run (an input's size, a count). */
+export function scaled<T>(small: T, full: T): T {
+  return FULL_SCALE ? full : small;
+}
 
 /** fast-check's parameters for one property: RUNS cases (or `runs`), the seed when one is given. */
 export function params(runs = RUNS): fc.Parameters<unknown> {

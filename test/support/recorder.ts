@@ -3,10 +3,11 @@
 import { applyAttempt, prepareAttempt } from '../../src/core/memory';
 import { createRedactor } from '../../src/core/text/redact';
 import { DEFAULT_SETTINGS, type Attempt, type AttemptInput, type EngineSettings, type MemoryData } from '../../src/core/types';
+import type { ScriptTables } from '../../src/core/approach/scripts';
 
 export interface Recorder {
-  /** The attempt of one finished run, at the clock's next minute. */
-  attempt(command: string, exitCode: number | null, output?: string, extra?: Partial<AttemptInput>, settings?: EngineSettings): Attempt;
+  /** The attempt of one finished run, at the clock's next minute (`scripts`: the project's script tables). */
+  attempt(command: string, exitCode: number | null, output?: string, extra?: Partial<AttemptInput>, settings?: EngineSettings, scripts?: ScriptTables): Attempt;
   /** The attempt applied to `data` (what record does). */
   run(data: MemoryData, command: string, exitCode: number | null, output?: string, extra?: Partial<AttemptInput>, settings?: EngineSettings): ReturnType<typeof applyAttempt>;
   /** The time of the last run, in ms. */
@@ -17,8 +18,8 @@ export interface Recorder {
 export function recorder(start = '2026-11-20T10:00:00Z', source: AttemptInput['source'] = 'terminal'): Recorder {
   const redactor = createRedactor();
   let clock = Date.parse(start);
-  const attempt: Recorder['attempt'] = (command, exitCode, output = '', extra = {}, settings = DEFAULT_SETTINGS) =>
-    prepareAttempt({ command, exitCode, output, source, ...extra }, settings, redactor, new Date((clock += 60_000)));
+  const attempt: Recorder['attempt'] = (command, exitCode, output = '', extra = {}, settings = DEFAULT_SETTINGS, scripts) =>
+    prepareAttempt({ command, exitCode, output, source, ...extra }, settings, redactor, new Date((clock += 60_000)), scripts);
   return {
     attempt,
     run: (data, command, exitCode, output = '', extra = {}, settings = DEFAULT_SETTINGS) => applyAttempt(data, attempt(command, exitCode, output, extra, settings), settings),

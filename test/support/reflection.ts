@@ -1,4 +1,4 @@
-// Shared by the reflection tests: the seed 003 schema validator and a recorder with its own clock.
+// Shared by the reflection tests: the reflection-memory schema's validator and a recorder with its own clock.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
@@ -7,7 +7,7 @@ import { applyAttempt, prepareAttempt } from '../../src/core/memory';
 import { createRedactor } from '../../src/core/text/redact';
 import { DEFAULT_SETTINGS, type MemoryData } from '../../src/core/types';
 
-// The seed 003 schema (copied from ../shared/seeds/reflection-memory.schema.json).
+// The reflection-memory schema (copied from ../shared/seeds/reflection-memory.schema.json).
 const schema = JSON.parse(readFileSync(resolve(__dirname, '../fixtures/reflection-memory.schema.json'), 'utf8'));
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 addFormats(ajv);

@@ -7,6 +7,7 @@
 import { RegExpParser, visitRegExpAST } from '@eslint-community/regexpp';
 import type { Alternative, CharacterClass, Element, Node, Quantifier } from '@eslint-community/regexpp/ast';
 import * as ts from 'typescript';
+import { parsedSource } from './parsedSource';
 
 export interface Finding {
   file: string;
@@ -18,7 +19,7 @@ export interface Finding {
 
 /** The regular expressions of a source file, with their lines. */
 export function regexesOf(file: string, text: string): Array<{ line: number; pattern: string; flags: string }> {
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const sf = parsedSource(file, text);
   const out: Array<{ line: number; pattern: string; flags: string }> = [];
   const visit = (n: ts.Node): void => {
     if (n.kind === ts.SyntaxKind.RegularExpressionLiteral) {

@@ -110,7 +110,7 @@ void test('npx and other wrappers of the same tool', () => {
     ['npm exec -- prisma generate', 'prisma generate'],
     ['npx tsc --noEmit -p .', 'tsc'],
     ['npx eslint . --fix', 'eslint'],
-    ['npx jest --coverage src/a.test.ts', 'jest src/a.test.ts'], // issue 10: the test file is the work
+    ['npx jest --coverage src/a.test.ts', 'jest src/a.test.ts'], // the test file is the work
     ['npx vitest run src/math.test.ts', 'vitest src/math.test.ts'],
     ['npx playwright install --with-deps', 'playwright install'],
   ]);
@@ -143,7 +143,7 @@ void test('python, pip, uv, poetry and pytest', () => {
     ['pytest', 'pytest'],
     ['pytest -x -k "test_login and not slow" tests/', 'pytest'],
     ['python -m pytest -q', 'pytest'],
-    ['python3 -m pytest tests/test_api.py::test_get -vv', 'pytest tests/test_api.py'], // issue 10: the test file (not the node id)
+    ['python3 -m pytest tests/test_api.py::test_get -vv', 'pytest tests/test_api.py'], // the test file (not the node id)
     ['py -m pytest', 'pytest'],
     ['python3.11 -m pip install requests', 'pip install requests'],
     ['pip install numpy', 'pip install numpy'],
@@ -155,7 +155,7 @@ void test('python, pip, uv, poetry and pytest', () => {
     ['python3 ./scripts/train.py --epochs 5 --lr 0.1', 'python scripts/train.py'],
     ['python manage.py migrate', 'python manage.py migrate'],
     ['python manage.py test accounts', 'python manage.py test'],
-    ['python -c "import torch; print(torch.__version__)"', 'python -c import:torch'], // issue 10: a -c snippet is keyed by its imports
+    ['python -c "import torch; print(torch.__version__)"', 'python -c import:torch'], // a -c snippet is keyed by its imports
     ['python -m venv .venv', 'venv'],
     ['python -m http.server 8000', 'http.server'],
     ['/usr/bin/python3 app.py', 'python app.py'],
@@ -195,7 +195,7 @@ void test('python, pip, uv, poetry and pytest', () => {
     ['python app.py', 'python other.py'],
     ['python manage.py migrate', 'python manage.py runserver'],
     ['pytest', 'python app.py'],
-    // issue 10: another test file is another approach; node ids and flags fold
+    // another test file is another approach; node ids and flags fold
     ['pytest tests/test_api.py', 'pytest tests/test_models.py'],
     ['uv add httpx', 'uv add requests'],
   ]);
@@ -257,7 +257,7 @@ void test('go, cargo, make, JVM and .NET builds', () => {
 void test('git, docker, kubectl, helm and terraform', () => {
   labels([
     ['git push', 'git push'],
-    // issue 10: where a push goes is the work (remote and branch); flags still fold
+    // where a push goes is the work (remote and branch); flags still fold
     ['git push origin main --force-with-lease', 'git push origin main'],
     ['git -C packages/api status', 'git status'],
     ['git commit -m "feat: add login"', 'git commit'],
@@ -274,7 +274,7 @@ void test('git, docker, kubectl, helm and terraform', () => {
     ['docker compose run --rm web npm test', 'docker compose run web'],
     ['docker run -it --rm -v "$(pwd)":/app -w /app -p 3000:3000 node:20 npm test', 'docker run node:20'],
     ['docker exec -it db psql -U postgres', 'docker exec db'],
-    ['kubectl apply -f k8s/', 'kubectl apply k8s/'], // issue 10: the applied file or folder
+    ['kubectl apply -f k8s/', 'kubectl apply k8s/'], // the applied file or folder
     ['kubectl get pods -n prod -o wide', 'kubectl get pods'],
     ['kubectl -n prod get pods', 'kubectl get pods'],
     ['kubectl logs -f deploy/api', 'kubectl logs'],
@@ -293,7 +293,7 @@ void test('git, docker, kubectl, helm and terraform', () => {
     ['terraform apply', 'terraform apply -auto-approve -var "region=eu-west-1"'],
   ]);
   different([
-    // issue 10: keys keep the arguments that are the work: the push target, the applied file
+    // keys keep the arguments that are the work: the push target, the applied file
     ['git push origin main', 'git push origin feature'],
     ['kubectl apply -f a.yaml', 'kubectl apply -f b.yaml'],
     ['git push', 'git pull'],
@@ -308,7 +308,7 @@ void test('git, docker, kubectl, helm and terraform', () => {
 
 void test('ruby, php, system package managers, JS test and build tools', () => {
   labels([
-    // issue 10: a test file is the work of a test runner
+    // a test file is the work of a test runner
     ['bundle exec rspec spec/models/user_spec.rb', 'rspec spec/models/user_spec.rb'],
     ['bundle exec rake db:migrate', 'rake db:migrate'],
     ['bundle install', 'bundle install'],
@@ -333,7 +333,7 @@ void test('ruby, php, system package managers, JS test and build tools', () => {
     ['vite build --mode staging', 'vite build'],
     ['node --inspect app.js', 'node app.js'],
     ['node server.js', 'node server.js'],
-    // issue 10: an -e snippet is keyed by its imports, else its first statement
+    // an -e snippet is keyed by its imports, else its first statement
     ['node -e "console.log(1)"', 'node -e console.log(1)'],
     ['node --test test/', 'node'],
     ['ts-node src/index.ts', 'ts-node src/index.ts'],

@@ -2,34 +2,28 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
-import { readConfig, SECTION, SETTINGS_SCHEMA, type SettingKey } from '../../src/core/config';
+import { DEFAULT_SETTINGS, readConfig, SECTION, type SettingKey } from '../../src/core/config';
+import { DECLARED_SETTINGS } from '../../src/core/settingsDeclared';
 
 const pkg = JSON.parse(readFileSync(resolve(__dirname, '../../package.json'), 'utf8'));
-const declared = Object.keys(pkg.contributes.configuration.properties).map(k => k.slice(SECTION.length + 1));
+const properties: Record<string, Record<string, unknown>> = pkg.contributes.configuration.properties;
 
-test('the schema and package.json declare the same keys, types, defaults and limits', () => {
-  assert.deepEqual(Object.keys(SETTINGS_SCHEMA).sort(), [...declared].sort());
-  for (const [key, spec] of Object.entries(SETTINGS_SCHEMA)) {
-    const p = pkg.contributes.configuration.properties[`${SECTION}.${key}`];
-    const type = spec.type === 'strings' ? 'array' : spec.type === 'enum' ? 'string' : spec.type;
-    assert.equal(p.type, type, key);
-    assert.deepEqual(p.default, spec.default, key);
-    if (spec.type === 'integer') assert.deepEqual([p.minimum, p.maximum], [spec.min, spec.max], key);
-    if (spec.type === 'enum') assert.deepEqual(p.enum, spec.values, key);
-    if (spec.type === 'strings') assert.equal(p.items?.type, 'string', key);
-  }
+test('src/core/settingsDeclared.ts is package.json\'s declaration of every setting (else: node scripts/gen-settings.mjs)', () => {
+  const declared = Object.fromEntries(Object.entries(properties).map(([name, p]) => [
+    name.slice(SECTION.length + 1),
+    Object.fromEntries(['type', 'enum', 'default', 'minimum', 'maximum'].filter(k => k in p).map(k => [k, p[k]])),
+  ]));
+  assert.deepEqual(JSON.parse(JSON.stringify(DECLARED_SETTINGS)), declared);
+  for (const [name, p] of Object.entries(properties)) if (p.type === 'array') assert.deepEqual(p.items, { type: 'string' }, name);
 });
 
-test('defaults come out when nothing is set, and match package.json', () => {
+test('nothing set: every setting is its declared default, by its declared name', () => {
   const { config, problems } = readConfig(() => undefined);
   assert.deepEqual(problems, []);
-  const def = (k: SettingKey) => pkg.contributes.configuration.properties[`${SECTION}.${k}`].default;
-  assert.equal(config.threshold, def('threshold'));
-  assert.equal(config.blockMode, def('blockMode'));
-  assert.equal(config.shortTermWindow, def('shortTermWindow'));
-  assert.equal(config.omega, def('reflection.earlierReflections'));
-  assert.equal(config.maxOutputBytes, def('maxOutputBytes'));
-  assert.equal(config.notifySameError, def('notifications.sameError'));
+  const expected = Object.fromEntries(Object.entries(properties).filter(([name]) => !name.startsWith(`${SECTION}.team.`)).map(([name, p]) => [name.slice(SECTION.length + 1), p.default]));
+  assert.deepEqual(config, expected);
+  // what the engine runs with when nothing is set is the same, with the caps
+  assert.deepEqual({ ...DEFAULT_SETTINGS, limits: undefined }, { ...expected, limits: undefined });
 });
 
 test('bad values are replaced by defaults with a message saying what is used instead', () => {
@@ -37,12 +31,12 @@ test('bad values are replaced by defaults with a message saying what is used ins
   const { config, problems } = readConfig(k => values[k]);
   assert.equal(config.threshold, 5);
   assert.equal(config.blockMode, 'interrupt');
-  assert.equal(config.omega, 3);
-  assert.equal(config.modelPath, '/models/x');
-  assert.deepEqual(config.extraRedactionPatterns, []);
+  assert.equal(config['reflection.earlierReflections'], 3);
+  assert.equal(config['embeddings.modelPath'], '/models/x');
+  assert.deepEqual(config['redaction.extraPatterns'], []);
   assert.equal(problems.length, 4, problems.join('\n'));
   assert.ok(problems.some(p => p.includes('failureMemory.threshold') && p.includes('using 5')));
-  assert.ok(problems.some(p => p.includes('failureMemory.reflection.earlierReflections')));
+  assert.ok(problems.some(p => p.includes('failureMemory.reflection.earlierReflections') && p.includes('a number from 1 to 10')));
 });
 
 test('palette titles are the help dialog\'s button words', () => {
@@ -55,9 +49,9 @@ test('palette titles are the help dialog\'s button words', () => {
 
 test('the strongest answer of the gate: deny by default; deny, ask and warn are read; anything else is reported and the default used', () => {
   const get = (v: unknown) => readConfig(k => (k === 'gate.strongestAnswer' ? v : undefined));
-  assert.equal(get(undefined).config.strongestAnswer, 'deny');
-  for (const v of ['deny', 'ask', 'warn'] as const) assert.equal(get(v).config.strongestAnswer, v);
+  assert.equal(get(undefined).config['gate.strongestAnswer'], 'deny');
+  for (const v of ['deny', 'ask', 'warn'] as const) assert.equal(get(v).config['gate.strongestAnswer'], v);
   const bad = get('block');
-  assert.equal(bad.config.strongestAnswer, 'deny');
+  assert.equal(bad.config['gate.strongestAnswer'], 'deny');
   assert.match(bad.problems.join('\n'), /gate\.strongestAnswer must be one of deny, ask, warn, not "block"; using "deny"/);
 });

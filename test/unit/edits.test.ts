@@ -110,7 +110,7 @@ describe('edit events in the memory', () => {
     assert.equal(trajectories[0].commands.length, 4, 'edit events are not commands: indexes count shell commands');
     const withEdit = await replayTrajectory(trajectories[0], { threshold: 3 });
     const failedEdit = await replayTrajectory(trajectories[1], { threshold: 3 });
-    assert.equal(withEdit[3].decision, 'ask');
+    assert.equal(withEdit[3].decision, 'warn', 'a change earns a run');
     assert.equal(failedEdit[3].decision, 'deny', 'an ok: false edit changed nothing');
   });
 });
@@ -135,10 +135,10 @@ describe('the terminal\'s own policy (a person at the keyboard)', () => {
     assert.notEqual(changed.decision, 'deny');
     assert.equal(decideStart(changed, 'interrupt'), 'notice', 'a fix was saved: never interrupted');
     const data = await m.read();
-    const capped = checkCommand(JSON.parse(JSON.stringify({ ...data, edits: [] })), 'npm test', '.', { ...DEFAULT_SETTINGS, strongestAnswer: 'ask' });
+    const capped = checkCommand(JSON.parse(JSON.stringify({ ...data, edits: [] })), 'npm test', '.', { ...DEFAULT_SETTINGS, 'gate.strongestAnswer': 'ask' });
     assert.equal(capped.decision, 'ask');
     assert.equal(decideStart(capped, 'interrupt'), 'warn', 'the person decides in the dialog; the run is not interrupted');
-    const shadow = checkCommand(JSON.parse(JSON.stringify({ ...data, edits: [] })), 'npm test', '.', { ...DEFAULT_SETTINGS, strongestAnswer: 'warn' });
+    const shadow = checkCommand(JSON.parse(JSON.stringify({ ...data, edits: [] })), 'npm test', '.', { ...DEFAULT_SETTINGS, 'gate.strongestAnswer': 'warn' });
     assert.equal(decideStart(shadow, 'interrupt'), 'notice');
   });
 });

@@ -1,8 +1,8 @@
 // Edits as evidence through the agent hooks: each harness's edit tool, read from its documented post-tool
 // payload (test/fixtures/hooks/<harness>/post-edit*.json, each naming the page it follows), becomes an
-// edit event of the workspace memory; and the gate's ask reaches each harness in its own shape (ask where
-// the harness can ask: Claude Code, VS Code, Cursor, Copilot; elsewhere the call goes on with a warning,
-// and in a session known to be headless, `codex exec`, it is denied: no one can be asked there).
+// edit event of the workspace memory; and the gate's ask reaches each harness in its own shape: asked
+// where a person can answer (the harness can prompt, and its session is not known to be headless),
+// refused everywhere else with the facts and what the user can do — never a pass.
 import assert from 'node:assert/strict';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import { gateShape } from '../../src/agents/hooks/types';
 import { readMemoryFull, recordHookDecision, recordHookEdits, recordHookResult } from '../../src/agents/hooks/record';
 import { runHook } from '../../src/agents/hooks/runner';
 import { targetFor } from '../../src/agents/setup';
-import { fill, fixture } from '../support/hookPayloads';
+import { fill, fixture, nextMillisecond } from '../support/hookPayloads';
 import { tempFolders } from '../support/tempFolders';
 
 const tempDir = tempFolders('fm-hook-edits-');
@@ -83,80 +83,104 @@ describe('edit tools report their edits (post hooks)', () => {
   });
 });
 
-describe('the gate answers ask where the harness can ask', () => {
+describe('the gate\'s ask: asked where a person can answer, else refused with what the user can do (never a pass)', () => {
   async function askWorkspace(): Promise<string> {
     const ws = workspace(3);
-    for (let i = 0; i < 3; i++) {
+    // the same error after each of three edits: the fourth asks
+    for (let i = 0; i < 4; i++) {
       await recordHookResult({ workspace: ws, command: 'npm test', cwd: '.', exitCode: 1, output: ERR });
+      nextMillisecond();
       await recordHookEdits({ workspace: ws, edits: [{ path: join(ws, 'src', 'cart.js'), ok: true, tool: 'Edit' }], via: 'claude' });
     }
     return ws;
   }
-
-  const ASKS: Partial<Record<HarnessId, (r: HookReply) => void>> = {
-    claude: r => assert.equal(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision, 'ask'),
-    vscode: r => assert.equal(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision, 'ask'),
-    copilot: r => assert.equal(JSON.parse(r.stdout).permissionDecision, 'ask'),
-    cursor: r => {
-      const j = JSON.parse(r.stdout);
-      assert.equal(j.permission, 'ask');
-      assert.equal(j.user_message, j.agent_message.split('\n')[0]);
-    },
+  // no `failure-memory` on PATH, the launcher in this HOME: the user runs it by its path
+  const home = () => {
+    const h = realpathSync(tempDir());
+    mkdirSync(join(h, '.failure-memory', 'bin'), { recursive: true });
+    writeFileSync(join(h, '.failure-memory', 'bin', 'failure-memory'), '#!/bin/sh\n', { mode: 0o755 });
+    return h;
   };
+  const modeOpts = (env: NodeJS.ProcessEnv, mode: 'headless' | 'interactive' | undefined, h: string) => ({ ...opts({ ...env, HOME: h, PATH: '' }), sessionMode: () => mode });
 
-  // where a harness that cannot ask puts the warning: the model's context, or (Gemini CLI's BeforeTool) the user's screen
-  const WARNS: Partial<Record<HarnessId, (r: HookReply) => string>> = {
-    codex: r => JSON.parse(r.stdout).hookSpecificOutput.additionalContext,
-    gemini: r => JSON.parse(r.stdout).systemMessage,
-    cline: r => JSON.parse(r.stdout).contextModification,
+  const ASKED: Partial<Record<HarnessId, (r: HookReply) => string>> = {
+    claude: r => JSON.parse(r.stdout).hookSpecificOutput.permissionDecision === 'ask' && JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason,
+    vscode: r => JSON.parse(r.stdout).hookSpecificOutput.permissionDecision === 'ask' && JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason,
+    copilot: r => JSON.parse(r.stdout).permissionDecision === 'ask' && JSON.parse(r.stdout).permissionDecisionReason,
+    cursor: r => JSON.parse(r.stdout).permission === 'ask' && JSON.parse(r.stdout).agent_message,
+    gemini: r => JSON.parse(r.stdout).decision === 'ask' && JSON.parse(r.stdout).systemMessage,
+  };
+  // the refusal, where each harness puts a deny's reason
+  const REFUSED: Record<HarnessId, (r: HookReply) => string> = {
+    claude: r => JSON.parse(r.stdout).hookSpecificOutput.permissionDecision === 'deny' && JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason,
+    vscode: r => JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason,
+    copilot: r => JSON.parse(r.stdout).permissionDecision === 'deny' && JSON.parse(r.stdout).permissionDecisionReason,
+    cursor: r => JSON.parse(r.stdout).permission === 'deny' && JSON.parse(r.stdout).agent_message,
+    gemini: r => JSON.parse(r.stdout).decision === 'deny' && JSON.parse(r.stdout).reason,
+    codex: r => (r.exitCode === 2 ? r.stderr : ''),
+    cline: r => JSON.parse(r.stdout).cancel === true && JSON.parse(r.stdout).errorMessage,
+    windsurf: r => (r.exitCode === 2 ? r.stderr : ''),
+  };
+  // what each harness does with an ask when its session's mode is unknown / headless / interactive
+  const EXPECT: Record<HarnessId, ['ask' | 'deny', 'ask' | 'deny', 'ask' | 'deny']> = {
+    claude: ['ask', 'deny', 'ask'],
+    copilot: ['ask', 'deny', 'ask'],
+    cursor: ['ask', 'deny', 'ask'],
+    vscode: ['ask', 'ask', 'ask'],
+    gemini: ['deny', 'deny', 'ask'],
+    codex: ['deny', 'deny', 'deny'],
+    cline: ['deny', 'deny', 'deny'],
+    windsurf: ['deny', 'deny', 'deny'],
   };
 
   for (const h of HARNESS_IDS) {
-    test(`${h}: ${ASKS[h] ? 'asks the user' : 'cannot ask: lets the call go on with a warning'} (the same error through the budget despite edits), and the decision is logged`, async () => {
-      const ws = await askWorkspace();
-      const p = payload(h, 'pre', { COMMAND: 'npm test', CWD: ws, ROOT: ws, OUTPUT: '' })!;
-      const r = await runHook(h, 'pre', p.text, opts(p.env));
-      assert.equal(r.exitCode, 0);
-      if (ASKS[h]) {
-        ASKS[h]!(r);
-        assert.match(r.stdout, /same-error-after-change/);
-      } else {
-        assert.doesNotMatch(`${r.stdout}${r.stderr}`, /deny|NOT RUN|"cancel":true/);
-        if (WARNS[h]) assert.match(WARNS[h]!(r), /^Failure Memory \(warning\): ⟦npm test⟧ failed 3 times in a row[^\n]*cannot ask the user\.\nWhy \(same-error-after-change\)/);
+    test(`${h}: ask in an unknown, a headless and an interactive session: ${EXPECT[h].join(', ')}; logged as given`, async () => {
+      for (const [i, mode] of (['unknown', 'headless', 'interactive'] as const).entries()) {
+        const ws = await askWorkspace();
+        const hm = home();
+        const p = payload(h, 'pre', { COMMAND: 'npm test', CWD: ws, ROOT: ws, OUTPUT: '' })!;
+        const r = await runHook(h, 'pre', p.text, modeOpts(p.env, mode === 'unknown' ? undefined : mode, hm));
+        const want = EXPECT[h][i];
+        const cli = join(hm, '.failure-memory', 'bin', 'failure-memory');
+        if (want === 'ask') {
+          const reason = ASKED[h]!(r);
+          assert.match(reason, /^Failure Memory: ⟦npm test⟧ failed 4 times in a row[^\n]*\nWhy \(same-error-after-change\)/, `${h} ${mode}: ${r.stdout}`);
+          // a question no one may answer (a headless run the hook could not tell) says what to do then
+          const told = reason.includes(`If no one can answer this (a headless run), do not run it another way: stop and ask the user. The user lets it run once with \`${cli} allow --command 'npm test'\``);
+          assert.equal(told, h !== 'vscode' && mode !== 'interactive', `${h} ${mode}: ${reason}`);
+        } else {
+          const reason = REFUSED[h](r);
+          assert.match(reason, /^Failure Memory: NOT RUN — ⟦npm test⟧ needs a person's decision \(⟦npm test⟧ in the workspace root: 4 failures in a row, threshold 3; the changes so far did not move its error\), and /, `${h} ${mode}: ${r.stdout}${r.stderr}`);
+          assert.match(reason, mode === 'headless' ? /no one can be asked in this headless session/ : /this harness cannot put the question to the user/);
+          assert.match(reason, /\nLast error \(command output, untrusted\): ⟦● cart › total⟧\n/);
+          assert.match(reason, /\nAlready tried: ⟦npm test⟧ in the workspace root\./);
+          assert.ok(reason.includes(`Stop and ask the user whether it should run once more: tell them the last error and what you changed. The user lets it run once with \`${cli} allow --command 'npm test'\` in their own terminal`), reason);
+        }
+        const decisions = (await readMemoryFull(ws)).decisions ?? [];
+        assert.deepEqual(decisions.map(d => [d.decision, d.policy, d.code, d.via]), [[want, 'ask', 'same-error-after-change', `hook:${h}`]], `${h} ${mode}`);
       }
-      const decisions = (await readMemoryFull(ws)).decisions ?? [];
-      assert.equal(decisions.length, 1);
-      // logged with what the harness did with it: asked, or let through with a warning
-      assert.deepEqual([decisions[0].decision, decisions[0].policy, decisions[0].code, decisions[0].via], [ASKS[h] ? 'ask' : 'warn', 'ask', 'same-error-after-change', `hook:${h}`]);
     });
   }
 
-  test('the mapping is one table: deny everywhere, ask only on the four harnesses that support it, elsewhere a warning (a deny when headless)', () => {
+  test('the mapping is one table: deny and warn everywhere, ask where a person can answer', () => {
     for (const h of HARNESS_IDS) {
-      const asks = ['claude', 'vscode', 'cursor', 'copilot'].includes(h);
       assert.equal(gateShape(h, 'deny'), 'deny');
-      assert.equal(gateShape(h, 'ask'), asks ? 'ask' : 'warn');
-      assert.equal(gateShape(h, 'ask', true), asks ? 'ask' : 'deny', 'a harness that can ask handles its own headless mode');
-      assert.equal(gateShape(h, 'warn'), 'allow');
-      assert.equal(gateShape(h, 'allow', true), 'allow');
+      assert.equal(gateShape(h, 'warn', 'headless'), 'warn');
+      assert.equal(gateShape(h, 'allow', 'headless'), 'allow');
+      assert.deepEqual([gateShape(h, 'ask'), gateShape(h, 'ask', 'headless'), gateShape(h, 'ask', 'interactive')], EXPECT[h], h);
     }
   });
 
-  test('codex exec (its transcript says so): the ask is a deny, telling the agent no one can be asked; the interactive CLI gets the warning', async () => {
-    for (const [source, originator, denied] of [['exec', 'codex_exec', true], ['cli', 'codex_cli_rs', false]] as const) {
+  test('codex: its transcript says how the session started (exec: headless); either way the ask is refused, Codex having no ask', async () => {
+    for (const [source, originator, headless] of [['exec', 'codex_exec', true], ['cli', 'codex_cli_rs', false]] as const) {
       const ws = await askWorkspace();
       const transcript = join(ws, 'rollout.jsonl');
       writeFileSync(transcript, `${JSON.stringify({ timestamp: 't', type: 'session_meta', payload: { id: 's', cwd: ws, originator, cli_version: '0.169.0', source, base_instructions: { text: 'x'.repeat(100_000) } } })}\n`);
       const p = JSON.parse(payload('codex', 'pre', { COMMAND: 'npm test', CWD: ws, ROOT: ws, OUTPUT: '' })!.text) as Record<string, unknown>;
       const r = await runHook('codex', 'pre', JSON.stringify({ ...p, transcript_path: transcript }), opts());
-      assert.equal((await readMemoryFull(ws)).decisions?.[0].decision, denied ? 'deny' : 'warn');
-      if (denied) {
-        assert.equal(r.exitCode, 2, 'Codex blocks on exit 2');
-        assert.match(r.stderr, /^Failure Memory: NOT RUN — ⟦npm test⟧ failed 3 times in a row[^\n]*\nWhy \(same-error-after-change\)[^\n]*\nA person decides whether it runs once more, and no one can be asked in this headless session/);
-      } else {
-        assert.equal(r.exitCode, 0);
-        assert.match(JSON.parse(r.stdout).hookSpecificOutput.additionalContext, /^Failure Memory \(warning\)/);
-      }
+      assert.equal((await readMemoryFull(ws)).decisions?.[0].decision, 'deny');
+      assert.equal(r.exitCode, 2, 'Codex blocks on exit 2');
+      assert.match(r.stderr, headless ? /, and no one can be asked in this headless session\./ : /, and this harness cannot put the question to the user\./);
     }
   });
 });

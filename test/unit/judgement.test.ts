@@ -7,6 +7,8 @@ import { approachKey, approachLabel } from '../../src/core/approach';
 import { failedStep, isEnvironmentError, judgeStreak, payloadKeyForTest } from '../support/judgement';
 import { InMemoryStore } from '../../src/store/inMemoryStore';
 import { WorkspaceMemory } from '../../src/app/workspaceMemory';
+import { environmentLoop } from '../../src/core/rules/judgement';
+import { cloneJson, deepFreeze } from '../../src/store/frozen';
 
 const memory = (threshold: number) => new WorkspaceMemory('/testbed', { store: new InMemoryStore(), settings: { threshold } });
 const tb = (last: string) => `Traceback (most recent call last):\n  File "/testbed/reproduce_issue.py", line 12, in <module>\n    main()\n${last}\n`;
@@ -219,8 +221,13 @@ describe('keys keep the work', () => {
     assert.equal(approachKey('rencrypt --help'), approachKey('rencrypt -h'));
   });
 
-  test('URL host and path, ssh host, applied file, push target, test file', () => {
-    assert.equal(approachLabel('curl -s http://localhost:8080/api/health'), 'curl localhost/api/health');
+  test('URL scheme, host, port and path, ssh host, applied file, push target, test file', () => {
+    assert.equal(approachLabel('curl -s http://localhost:8080/api/health'), 'curl http://localhost:8080/api/health');
+    // a refused :9 and a listening :3000 are two approaches; a scheme's default port and a missing scheme (curl's http) fold
+    assert.notEqual(approachKey('curl http://127.0.0.1:9/health'), approachKey('curl http://127.0.0.1:3000/health'));
+    assert.notEqual(approachKey('curl http://example.com/x'), approachKey('curl https://example.com/x'));
+    assert.equal(approachKey('curl https://example.com:443/x/'), approachKey('curl https://example.com/x'));
+    assert.equal(approachKey('curl -s localhost:3000/health'), approachKey('curl http://localhost:3000/health?verbose=1'));
     assert.notEqual(approachKey('curl https://a.example.com/x'), approachKey('curl https://b.example.com/x'));
     assert.equal(approachKey('curl -sS https://api.example.com/v1?x=1'), approachKey('curl https://api.example.com/v1 -H "A: b"'));
     assert.notEqual(approachKey('ssh deploy@host1 uptime'), approachKey('ssh host2 uptime'));
@@ -252,5 +259,18 @@ describe('test runners: another test file', () => {
     assert.match(c.reason, /environment error/);
     assert.ok(isEnvironmentError("ModuleNotFoundError: No module named 'hypothesis'"));
     assert.ok(!isEnvironmentError('AssertionError: assert 1 == 2'));
+  });
+
+  test('the environment loop is found the same in memory the store hands out (frozen, indexed once) and in memory being written', async () => {
+    const m = memory(3);
+    const env = "ImportError while loading conftest '/testbed/conftest.py'.\nModuleNotFoundError: No module named 'hypothesis'\n";
+    for (let i = 0; i < 3; i++) await m.record({ command: 'pytest tests/test_api.py', exitCode: 4, output: env, source: 'agent' });
+    for (let i = 0; i < 3; i++) await m.record({ command: 'make build', exitCode: 2, output: 'make: *** [build] Error 2', source: 'agent' });
+    const open = cloneJson(await m.store.read());
+    const frozen = deepFreeze(cloneJson(open));
+    for (const [command, cwd] of [['pytest tests/test_models.py', '.'], ['pytest tests/test_models.py', 'pkg'], ['npx jest a.test.ts', '.'], ['make build', '.']] as const) {
+      assert.equal(environmentLoop(frozen, command, cwd, 3)?.key, environmentLoop(open, command, cwd, 3)?.key, `${command} in ${cwd}`);
+    }
+    assert.equal(environmentLoop(frozen, 'pytest tests/test_models.py', '.', 3)?.key, '.::pytest tests/test_api.py');
   });
 });

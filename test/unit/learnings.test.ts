@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { addLearnings, extractLearnings } from '../../src/core/learnings';
 import type { Learning } from '../../src/core/types';
 
-test('LEARNING[type]: lines are extracted from any text (seed 004)', () => {
+test('LEARNING[type]: lines are extracted from any text', () => {
   const text = [
     'Reviewing the run…',
     'LEARNING[pattern]: All database operations use connection pooling',

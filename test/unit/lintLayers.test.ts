@@ -105,7 +105,8 @@ test('the front doors (agents, CLI, replay) and the host may import the applicat
 });
 
 test('nothing but the extension entry imports the host', async () => {
-  for (const [file, target] of [[AGENTS, '../host/guard'], [AGENTS_NESTED, '../../host/guard'], [CLI, '../../host/registry'], ['src/cli.ts', './host/guard'], ['src/hook.ts', './host/guard'], ['src/replay/__layer_fixture__.ts', '../host/guard']]) {
+  const entries = ['src/cli.ts', 'src/hook.ts', 'src/hookPost.ts', 'src/hookLoader.ts', 'src/teamSync.ts', 'src/__layer_fixture__.ts'].map(f => [f, './host/guard']);
+  for (const [file, target] of [[AGENTS, '../host/guard'], [AGENTS_NESTED, '../../host/guard'], [CLI, '../../host/registry'], ...entries, ['src/replay/__layer_fixture__.ts', '../host/guard']]) {
     await assertForbidden(file, `import { x } from '${target}';\nexport const y = x;`, /Only src\/extension\.ts imports src\/host/);
   }
   await assertForbidden(EMBEDDINGS, "import { x } from '../host/registry';\nexport const y = x;", /imports only src\/core and src\/store/);
@@ -128,8 +129,9 @@ test('the shared protocol pulls nothing else of ours into the webview bundle', a
   await assertForbidden(SHARED, "import { readFile } from 'node:fs';\nexport const r = readFile;", /no Node built-ins/);
 });
 
-test('only the host may import vscode: the agents may not', async () => {
+test('only the host may import vscode: the agents and the entries other than the extension\'s may not', async () => {
   await assertForbidden(AGENTS, "import * as vscode from 'vscode';\nexport const v = vscode;", /Only src\/host/);
+  for (const entry of ['src/hookPost.ts', 'src/teamSync.ts', 'src/hookLoader.ts']) await assertForbidden(entry, "import * as vscode from 'vscode';\nexport const v = vscode;", /Only src\/host/);
   await assertAllowed('src/host/__layer_fixture__.ts', "import * as vscode from 'vscode';\nexport const v = vscode;");
 });
 

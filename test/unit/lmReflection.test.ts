@@ -1,5 +1,5 @@
 // Self-reflection by a chat model, the pure parts: the prompt from redacted attempts, and the
-// model's answer validated and merged into the heuristics record (still seed 003 schema-valid).
+// model's answer validated and merged into the heuristics record (still valid against the reflection-memory schema).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildReflectionPrompt, extractJsonObject, mergeModelReflection, parseModelReflection, ReflectionAnswerError } from '../../src/core/prompts/lmReflection';
@@ -21,7 +21,7 @@ async function heuristics() {
   run(data, 'npm install @prisma/client', 1, 'npm error code E401\nnpm error Unable to authenticate');
   const a = data.approaches['.::prisma generate'];
   const similar = await recall(data, `${a.label}\n${a.lastErrorSignature}`, 5);
-  return { data, approach: a, record: buildReflection({ data, approach: a, threshold: 5, similar, omega: 3, id: 'r1', now: now() }) };
+  return { data, approach: a, record: buildReflection({ data, approach: a, threshold: 5, similar, earlierReflections: 3, id: 'r1', now: now() }) };
 }
 
 const ANSWER = {

@@ -161,7 +161,7 @@ describe('exhaustion policy', () => {
 
   test('the short-term window keeps the last N attempts (FIFO)', () => {
     const data = emptyMemory();
-    const s = { ...DEFAULT_SETTINGS, window: 3, threshold: 100 };
+    const s = { ...DEFAULT_SETTINGS, shortTermWindow: 3, threshold: 100 };
     for (let i = 0; i < 7; i++) run(data, `node build.js --n=${i}`, 1, `Error: step ${i} broke`, {}, s);
     const a = data.approaches['.::node build.js'];
     assert.equal(a.attempts.length, 3);
@@ -224,7 +224,7 @@ describe('the gate (check)', () => {
   });
 });
 
-describe('patterns and progress (seed 000)', () => {
+describe('patterns and progress', () => {
   const t = (outcome: Attempt['outcome'], sig: string, tests?: [number, number, string[]]): Attempt => ({
     id: 'x', command: 'c', key: 'k', cwd: '.', exitCode: outcome === 'success' ? 0 : 1, outcome, source: 'cli', endedAt: '', output: '',
     outputTruncated: false, outputBytes: 0, errorSignature: sig, timestamp: '',
@@ -254,7 +254,7 @@ describe('patterns and progress (seed 000)', () => {
   });
 });
 
-describe('limits and eviction (seed 002)', () => {
+describe('limits and eviction', () => {
   test('oldest resolved go first, exhausted last, the current one never', () => {
     const data = emptyMemory();
     const s = { ...DEFAULT_SETTINGS, threshold: 2 };
@@ -292,7 +292,7 @@ describe('limits and eviction (seed 002)', () => {
   });
 });
 
-describe('alternatives tried (seed 001)', () => {
+describe('alternatives tried', () => {
   test('related approaches in the same stretch are linked; unrelated failures are not', () => {
     const data = emptyMemory();
     run(data, 'npx prisma generate', 1, PRISMA_ERR);

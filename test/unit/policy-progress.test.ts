@@ -123,7 +123,7 @@ describe('progress is not a loop: polling a status probe', () => {
     for (; t < T0 + POLL_WINDOW_MS + 60_000; t += 30_000) run(data, 'curl localhost:3000/health', 7, CURL_DOWN, t);
     const c = check(data, 'curl localhost:3000/health', t);
     assert.equal(c.verdict, 'block');
-    assert.match(pollingStatus(data.approaches['.::curl'], new Date(t)).reason, /not starting/);
+    assert.match(pollingStatus(data.approaches['.::curl http://localhost:3000/health'], new Date(t)).reason, /not starting/);
   });
 
   test('failures far apart in time are a loop, not a poll', () => {

@@ -16,7 +16,7 @@ type Step = [command: string, exitCode: number | null, output: string] | { edit:
 /** A workspace memory whose clock moves 10 s per event, like the replay's. */
 function memory(threshold: number, strongestAnswer: GateAnswer = 'deny') {
   let t = Date.parse('2026-11-20T10:00:00Z');
-  const m = new WorkspaceMemory('/w', { store: new InMemoryStore(), settings: { threshold, strongestAnswer }, git: false, clock: () => new Date(t) });
+  const m = new WorkspaceMemory('/w', { store: new InMemoryStore(), settings: { threshold, 'gate.strongestAnswer': strongestAnswer }, git: false, clock: () => new Date(t) });
   const tick = (ms = 10_000) => (t += ms);
   const play = async (steps: Step[]) => {
     for (const s of steps) {
@@ -68,17 +68,20 @@ describe('after a change: trying fixes, until the error outlasts the budget', ()
   const FAIL = "FAILED testing/test_collection.py::test_collect_init_tests - Failed: nomatch: '*collected 2 items*'\n==== 1 failed in 0.18s ====\n";
   const PYTEST = 'pytest testing/test_collection.py::test_collect_init_tests';
 
-  test('the same failing test after an edit is a fix attempt (pytest-dev__pytest-6197 #65–#79: the run after #74 passed)', async () => {
+  test('the same failing test after an edit is a fix attempt, and so is the third (pytest-dev__pytest-6197 #65–#79: the run after #74 passed)', async () => {
     const { m, play } = memory(3);
     await play([[PYTEST, 1, FAIL], ["sed -i 's/a/b/' src/_pytest/main.py", 0, ''], [PYTEST, 1, FAIL], ["sed -i 's/b/c/' src/_pytest/main.py", 0, ''], [PYTEST, 1, FAIL]]);
     // nothing changed since the third failure: denied
     assert.equal((await m.check(PYTEST)).decision, 'deny');
     await play([["sed -i '/keepduplicates/{N;d;}' src/_pytest/main.py", 0, '']]);
     const c = await m.check(PYTEST);
-    // the same error 3 times with changes between, at threshold 3: the whole budget → a person decides
-    assert.equal(c.decision, 'ask');
+    // the same error after two changes: the third fix attempt still runs (and in the corpus it passed)
+    assert.equal(c.decision, 'warn');
     assert.equal(c.code, 'same-error-after-change');
-    assert.match(c.why, /src\/_pytest\/main\.py changed since the last failure/);
+    assert.match(c.why, /src\/_pytest\/main\.py changed since the last failure: a fix attempt, it runs; 2 changes before ended the same way/);
+    // one more wrong fix and a person decides
+    await play([[PYTEST, 1, FAIL], ["sed -i 's/c/d/' src/_pytest/main.py", 0, '']]);
+    assert.equal((await m.check(PYTEST)).decision, 'ask');
   });
 
   test('below the budget the same error after an edit tool\'s edit is warned, not stopped (a script blocked after its editor edit: the held-out shape)', async () => {
@@ -106,7 +109,9 @@ describe('after a change: trying fixes, until the error outlasts the budget', ()
     const before: GitState = { head: 'a'.repeat(40), fingerprint: 'f1', dirty: {} };
     approach.ledger!.at(-1)!.git = before;
     assert.equal(checkCommand(data, 'npm test', '.', m.settings, new Date(), before).decision, 'deny');
-    assert.equal(checkCommand(data, 'npm test', '.', m.settings, new Date(), { ...before, fingerprint: 'f2' }).decision, 'ask');
+    // a change earns a run: the fix is verified
+    const moved = checkCommand(data, 'npm test', '.', m.settings, new Date(), { ...before, fingerprint: 'f2' });
+    assert.deepEqual([moved.decision, moved.code, moved.evidence?.change], ['warn', 'same-error-after-change', 'git']);
   });
 });
 
@@ -156,14 +161,22 @@ describe('new work and waiting are not a loop', () => {
 describe('loops whatever the detail printed', () => {
   const pytest = (names: string[]) => `${names.map(n => `FAILED tests/test_api.py::${n} - AssertionError`).join('\n')}\n==== ${names.length} failed in 0.3s ====\n`;
 
-  test('no test passing in three attempts is no progress, whatever the failing detail (seed 000 no_progress; held-out shape)', async () => {
+  test('no test passing in three attempts is no progress, whatever the failing detail (a shape none of the rules was written from)', async () => {
     const { m, play } = memory(3);
     await play([['pytest tests/test_api.py', 1, pytest(['test_a', 'test_b'])], ['pytest tests/test_api.py', 1, pytest(['test_c'])], ['pytest tests/test_api.py', 1, pytest(['test_a', 'test_d'])]]);
     const c = await m.check('pytest tests/test_api.py');
     assert.equal(c.code, 'no-test-passing');
     assert.equal(c.decision, 'deny');
+    // a change earns a run, and so does a second fix after a wrong one; after the budget a person decides
     await play([{ edit: '/w/src/api.py' }]);
-    assert.equal((await m.check('pytest tests/test_api.py')).decision, 'ask');
+    assert.equal((await m.check('pytest tests/test_api.py')).decision, 'warn');
+    await play([['pytest tests/test_api.py', 1, pytest(['test_b'])], { edit: '/w/src/api.py' }]);
+    assert.equal((await m.check('pytest tests/test_api.py')).decision, 'warn');
+    await play([['pytest tests/test_api.py', 1, pytest(['test_a'])], { edit: '/w/src/api.py' }]);
+    assert.equal((await m.check('pytest tests/test_api.py')).decision, 'warn');
+    await play([['pytest tests/test_api.py', 1, pytest(['test_c'])], { edit: '/w/src/api.py' }]);
+    const c2 = await m.check('pytest tests/test_api.py');
+    assert.deepEqual([c2.code, c2.decision], ['no-test-passing', 'ask']);
   });
 
   test('errors cycling between two (A, B, A, B) are a loop (held-out shape)', async () => {

@@ -1,7 +1,8 @@
 // Property-based tests (fast-check): the lexer and approach keys on random shell lines, redaction on
 // random embeddings of known secrets, and hook payloads of random shape for every harness. RUNS
-// cases per property (1,000 in npm test; `npm run test:fuzz` runs more). No timed assertion: work is
-// bounded by what each output may be, and the test runner's timeout is only a hang guard.
+// cases per property (100 in the unit tier, 1,000 in npm test's fuzz tier, more in `npm run
+// test:fuzz`: ../support/fuzz.ts). No timed assertion: work is bounded by what each output may be,
+// and the test runner's timeout is only a hang guard.
 import assert from 'node:assert/strict';
 import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';

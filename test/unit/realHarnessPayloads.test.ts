@@ -1,16 +1,19 @@
 // The payloads the real harness programs sent (captured by the agents suite from the npm releases
 // named in each fixture: test/fixtures/hooks/<harness>/real-<version>/) through the runner:
-// the command and the exit code each harness really reported (build.sh failed with exit 1 and
-// "Cannot find module 'left-pad'", ok.sh passed), its own wrapping taken off the output, one
-// record per tool call, and the summary where each harness reads it; each edit tool's call one edit
-// event with its path (a failed one changes nothing), and the gate's ask as each harness gets it.
+// the command and the exit code each harness really reported (the npm project's suite failed with
+// "Cannot find module 'left-pad'", then passed after the fix), its own wrapping taken off the output,
+// one record per tool call, and the summary where each harness reads it, once per session; each edit
+// tool's call one edit event with its path (a failed one changes nothing); the gate's answers of the
+// whole session replayed on the memory they met: the sixth run and every respelled form refused, the
+// run after a fix warned, the ask after the spent change budget refused with what the user can do,
+// the session's mode told from what the hook saw (the harness's environment, its process).
 // VS Code (1.139.1, its agent mode in code-server) runs Copilot's entries of .github/hooks for most
 // events (`hook` in the fixture): its terminal runs are recorded by the extension, the hook hands over
 // their output. Plus VS Code's documented payloads (its docs' examples).
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { HARNESSES, type HarnessId, type HookEvent } from '../../src/agents/hooks';
 import { REFUSED_MARKER } from '../../src/agents/hooks/cline';
@@ -18,8 +21,10 @@ import { readMemoryFull, recordHookDecision, recordHookEdits, recordHookResult, 
 import { callKey } from '../../src/agents/hooks/types';
 import { claimAgentRun, handedOutput, shortName } from '../../src/store/agentRuns';
 import { memoryDirFor } from '../../src/store/paths';
-import { RULES_MARKER } from '../../src/agents/hooks/rules';
+import { RULES_MARKER } from '../../src/app/agentRules';
 import { runHook } from '../../src/agents/hooks/runner';
+import { sessionMode } from '../../src/agents/hooks/sessionMode';
+import { CHANGE_BUDGET } from '../../src/core/rules/policy';
 
 const FIXTURES = resolve(__dirname, '../fixtures/hooks');
 
@@ -39,12 +44,16 @@ interface RealFixture {
     /** An edit tool's call: the edit events it makes, and the workspace's files before it. */
     edits?: Array<{ path: string; ok: boolean }>;
     files?: Record<string, string>;
-    /** The gate's ask (after five identical failures and an edit): what this harness was given. */
+    /** The gate's answer that call met in the suite, as this harness was given it. */
     decision?: 'ask' | 'warn' | 'deny';
+    /** The decision was an ask (refused: no one could be asked). */
+    asked?: boolean;
   };
   transcript?: unknown[];
   /** Codex's first transcript line (how the session was started), without its instructions. */
   sessionMeta?: unknown;
+  /** What the hook saw of the session: the harness's CLAUDE_CODE_ENTRYPOINT, its process's command line and stdin. */
+  session?: { env: Record<string, string>; argv: string[]; tty: boolean };
 }
 
 function realFixtures(): Array<{ name: string; f: RealFixture }> {
@@ -77,9 +86,13 @@ function payloadFor(f: RealFixture, ws: string): Record<string, unknown> {
   return p;
 }
 
-const recorder = () => {
+/** The session's mode as the hook read it in the suite: from what the fixture says the hook saw (nothing: unknown). */
+const modeOf = (f?: RealFixture) => (h: HarnessId, env: NodeJS.ProcessEnv) =>
+  f?.session ? sessionMode(h, { ...env, ...f.session.env }, () => ({ argv: f.session!.argv, tty: f.session!.tty, ppid: 1 }), 2) : undefined;
+
+const recorder = (f?: RealFixture) => {
   const records: HookRecord[] = [];
-  return { records, opts: { record: async (r: HookRecord) => void records.push(r), readFull: readMemoryFull, env: {} } };
+  return { records, opts: { record: async (r: HookRecord) => void records.push(r), readFull: readMemoryFull, env: {}, sessionMode: modeOf(f) } };
 };
 
 describe('payloads captured from the real harness programs', () => {
@@ -96,7 +109,7 @@ describe('payloads captured from the real harness programs', () => {
       const input = HARNESSES[f.hook ?? f.harness].parse('pre', payloadFor(f, ws), {});
       const commands = input.runs?.map(r => r.command) ?? [input.command];
       assert.ok(commands.some(c => c?.includes(f.expect.command!)), JSON.stringify(commands));
-      const r = await runHook(f.hook ?? f.harness, 'pre', JSON.stringify(payloadFor(f, ws)), recorder().opts);
+      const r = await runHook(f.hook ?? f.harness, 'pre', JSON.stringify(payloadFor(f, ws)), recorder(f).opts);
       assert.equal(r.exitCode, 0);
       assert.doesNotMatch(r.stdout, /deny|"cancel":true|overrideInput/);
     });
@@ -125,7 +138,10 @@ describe('payloads captured from the real harness programs', () => {
     const what = f.expect.edits!.every(e => e.ok) ? 'one edit event with its path' : 'kept as changing nothing (ok: false)';
     test(`${name}: an edit by the harness's own tool, ${what}`, async () => {
       const ws = workspace();
-      for (const [file, text] of Object.entries(f.expect.files ?? {})) writeFileSync(join(ws, file), text);
+      for (const [file, text] of Object.entries(f.expect.files ?? {})) {
+        mkdirSync(dirname(join(ws, file)), { recursive: true });
+        writeFileSync(join(ws, file), text);
+      }
       const opts = { record: recordHookResult, readFull: readMemoryFull, recordEdits: recordHookEdits, env: {} };
       const r = await runHook(f.harness, f.event, JSON.stringify(payloadFor(f, ws)), opts);
       assert.equal(r.exitCode, 0, r.stderr);
@@ -136,36 +152,109 @@ describe('payloads captured from the real harness programs', () => {
     });
   }
 
+  const ERR = "FAIL test/pad.test.js\n  ● Test suite failed to run\n\n    Error: Cannot find module 'left-pad' from 'src/pad.js'";
+  const fail = (ws: string) => recordHookResult({ workspace: ws, command: 'npm test', cwd: '.', exitCode: 1, output: ERR });
+  const fix = (ws: string, h: string) => recordHookEdits({ workspace: ws, edits: [{ path: join(ws, 'src', 'pad.js'), ok: true, tool: 'Edit' }], via: h });
+  /** The memory the call met in the suite: five failures; then a fix (the run after it), or the change budget's fixes each followed by the same failure and one more fix (the ask). */
+  async function stateFor(f: RealFixture, ws: string): Promise<void> {
+    mkdirSync(join(ws, 'src'));
+    // the suite's project: its test script is jest
+    writeFileSync(join(ws, 'package.json'), JSON.stringify({ name: 'demo', private: true, scripts: { test: 'jest' } }));
+    for (let i = 0; i < 5; i++) await fail(ws);
+    if (f.expect.decision === 'warn') await fix(ws, f.harness);
+    if (f.expect.asked) {
+      for (let i = 0; i < CHANGE_BUDGET; i++) {
+        await fix(ws, f.harness);
+        await fail(ws);
+      }
+      await fix(ws, f.harness);
+    }
+  }
+  /** What the harness's model reads of a pre hook's answer: the reason of a deny or an ask (Cline's stand-in command decoded), or its context. */
+  const refusalOf = (r: { stdout: string; stderr: string }) => {
+    let j: Record<string, unknown> = {};
+    try {
+      j = JSON.parse(r.stdout) as Record<string, unknown>;
+    } catch {
+      return `${r.stdout}${r.stderr}`;
+    }
+    const hso = (j.hookSpecificOutput ?? {}) as Record<string, unknown>;
+    const standIn = ((j.overrideInput as { commands?: string[] } | undefined)?.commands ?? [])[0];
+    const decoded = standIn && /printf '%s\\n' ('(?:[^']|'\\'')*') >&2/.exec(standIn)?.[1].slice(1, -1).replace(/'\\''/g, "'");
+    return [hso.permissionDecisionReason, hso.additionalContext, j.permissionDecisionReason, j.additionalContext, j.reason, j.systemMessage, j.errorMessage, j.contextModification, decoded, r.stderr, j.decision, hso.permissionDecision, j.permissionDecision]
+      .filter(x => typeof x === 'string' && x)
+      .join('\n');
+  };
+
   for (const { name, f } of all.filter(x => x.f.expect.decision)) {
-    test(`${name}: five identical failures, then an edit: the gate's ask reaches this harness as ${f.expect.decision}`, async () => {
+    const what = f.expect.asked ? 'the ask after the change budget, refused (no one to ask)' : f.expect.decision === 'warn' ? 'the run after a fix, warned' : 'refused (exhausted, nothing changed)';
+    test(`${name}: \`${f.expect.command}\` as the suite met it: ${what}`, async () => {
       const ws = workspace();
-      for (let i = 0; i < 5; i++) await recordHookResult({ workspace: ws, command: 'bash build.sh', cwd: '.', exitCode: 1, output: "Error: Cannot find module 'left-pad'" });
-      await recordHookEdits({ workspace: ws, edits: [{ path: join(ws, 'fix2.txt'), ok: true, tool: 'Write' }], via: f.harness });
-      const opts = { record: recordHookResult, readFull: readMemoryFull, recordDecision: recordHookDecision, env: {} };
-      const r = await runHook(f.harness, 'pre', JSON.stringify(payloadFor(f, ws)), opts);
-      const said = `${r.stdout}${r.stderr}`;
-      if (f.expect.decision === 'ask') assert.match(r.stdout, /"permissionDecision":"ask"/);
-      if (f.expect.decision === 'deny') assert.match(said, /NOT RUN[\s\S]*no one can be asked in this headless session/);
-      if (f.expect.decision === 'warn') assert.match(said, /Failure Memory \(warning\)/);
-      if (f.expect.decision !== 'deny') assert.doesNotMatch(said, /NOT RUN|"cancel":true/);
-      const d = (await readMemoryFull(ws)).decisions ?? [];
-      assert.deepEqual(d.map(x => [x.policy, x.code, x.decision]), [['ask', 'same-error-after-change', f.expect.decision]]);
+      await stateFor(f, ws);
+      const opts = { record: recordHookResult, readFull: readMemoryFull, recordDecision: recordHookDecision, env: { HOME: ws, PATH: '' }, sessionMode: modeOf(f) };
+      const r = await runHook(f.hook ?? f.harness, 'pre', JSON.stringify(payloadFor(f, ws)), opts);
+      const said = refusalOf(r);
+      if (f.expect.decision === 'warn') {
+        assert.match(said, /Failure Memory \(warning\): `npm test` is exhausted/);
+        assert.doesNotMatch(said, /NOT RUN|"cancel":true|overrideInput|"deny"/);
+        return;
+      }
+      if (f.expect.decision === 'ask') {
+        // a person is there (VS Code): asked, with the gate's reason
+        assert.match(said, /^Failure Memory: `npm test` failed \d+ times in a row[^\n]*\nWhy \(same-error-after-change\)/);
+        assert.match(said, /^ask$/m);
+        assert.doesNotMatch(said, /If no one can answer this/, 'a person is there: nothing about a headless run');
+        return;
+      }
+      if (f.expect.asked) {
+        const headless = f.harness !== 'cline';
+        assert.match(said, headless ? /NOT RUN — `npm test` needs a person's decision[^\n]*no one can be asked in this headless session/ : /NOT RUN — `npm test` needs a person's decision[^\n]*this harness cannot put the question to the user/);
+        assert.match(said, /Stop and ask the user whether it should run once more[^\n]*failure-memory allow --command 'npm test'/);
+        const d = (await readMemoryFull(ws)).decisions ?? [];
+        assert.deepEqual(d.map(x => [x.policy, x.decision]).at(-1), ['ask', 'deny']);
+        return;
+      }
+      assert.match(said, /NOT RUN/, `${f.expect.command} is refused`);
+      assert.doesNotMatch(said, /\bask\b$/m, 'refused, not asked');
     });
   }
 
   for (const { name, f } of all.filter(x => x.f.event === 'session-start' || x.f.event === 'prompt')) {
     test(`${name}: the failure summary goes where this harness reads it`, async () => {
       const ws = workspace();
-      for (let i = 0; i < 5; i++) await recordHookResult({ workspace: ws, command: 'bash build.sh', cwd: '.', exitCode: 1, output: "Error: Cannot find module 'left-pad'" });
+      for (let i = 0; i < 5; i++) await recordHookResult({ workspace: ws, command: 'npm test', cwd: '.', exitCode: 1, output: "Error: Cannot find module 'left-pad'" });
       if (f.harness === 'cline') {
         mkdirSync(join(ws, '.clinerules'));
         writeFileSync(join(ws, '.clinerules', 'failure-memory.md'), `${RULES_MARKER}\n# Failure Memory\n\nold\n`);
       }
       const r = await runHook(f.hook ?? f.harness, f.event, JSON.stringify(payloadFor(f, ws)), recorder().opts);
       assert.equal(r.exitCode, 0);
-      // Cline CLI ignores a TaskStart hook's context: its rules file carries the summary
+      // Cline CLI ignores a TaskStart hook's context and reads its rules file: the summary is there, and only there
       const where = f.harness === 'cline' ? readFileSync(join(ws, '.clinerules', 'failure-memory.md'), 'utf8') : r.stdout;
-      assert.match(where, /EXHAUSTED: ⟦bash build\.sh⟧[^\n]*, 5 failure\(s\) — last error ⟦Error: Cannot find module 'left-pad'⟧/);
+      assert.match(where, /EXHAUSTED: ⟦npm test⟧[^\n]*, 5 failure\(s\) — last error ⟦Error: Cannot find module 'left-pad'⟧/);
+      if (f.harness === 'cline') assert.doesNotMatch(r.stdout, /Failure Memory for this workspace/);
+    });
+  }
+
+  // a session's start and its first prompt, as each harness sent them (one session id): the summary once
+  const pairs = [...new Set(all.filter(x => x.f.event === 'session-start').map(x => x.f.harness))]
+    .map(h => [all.find(x => x.f.harness === h && x.f.event === 'session-start')!, all.find(x => x.f.harness === h && x.f.event === 'prompt')] as const)
+    .filter(([, prompt]) => prompt);
+  for (const [start, prompt] of pairs) {
+    test(`${start.f.harness}: its session start gives the summary, its first prompt in the same session does not (once per session, whichever runs first)`, async () => {
+      const ws = workspace();
+      for (let i = 0; i < 5; i++) await recordHookResult({ workspace: ws, command: 'npm test', cwd: '.', exitCode: 1, output: "Error: Cannot find module 'left-pad'" });
+      const a = await runHook(start.f.hook ?? start.f.harness, 'session-start', JSON.stringify(payloadFor(start.f, ws)), recorder().opts);
+      const b = await runHook(prompt!.f.hook ?? prompt!.f.harness, 'prompt', JSON.stringify(payloadFor(prompt!.f, ws)), recorder().opts);
+      assert.match(a.stdout, /Failure Memory for this workspace/);
+      assert.doesNotMatch(b.stdout, /Failure Memory for this workspace/);
+      // the start again: nothing; a restart of the session (resumed, compacted) gives it again; another session's prompt too
+      const twice = await runHook(start.f.hook ?? start.f.harness, 'session-start', JSON.stringify(payloadFor(start.f, ws)), recorder().opts);
+      assert.doesNotMatch(twice.stdout, /Failure Memory for this workspace/);
+      const resumed = { ...payloadFor(start.f, ws), source: 'resume' };
+      assert.match((await runHook(start.f.hook ?? start.f.harness, 'session-start', JSON.stringify(resumed), recorder().opts)).stdout, /Failure Memory for this workspace/);
+      const other = JSON.stringify(payloadFor(prompt!.f, ws)).replace(/("session_?[iI]d":")[^"]+/, '$1another-session');
+      assert.match((await runHook(prompt!.f.hook ?? prompt!.f.harness, 'prompt', other, recorder().opts)).stdout, /Failure Memory for this workspace/);
     });
   }
 
@@ -231,8 +320,8 @@ describe('VS Code 1.139.1: its agent terminal runs, recorded by the extension wi
     const id = claimAgentRun(memoryDirFor(ws), 'bash build.sh', Date.now() - 1000)!;
     const next = real('pre', ws);
     next.payload.tool_use_id = 'call_next';
+    // started before the record: whenever it looks, the run is still being recorded until .ended goes
     const answer = runHook(next.f.hook!, 'pre', JSON.stringify(next.payload), recorder().opts);
-    await new Promise(r => setTimeout(r, 200));
     await recordHookResult({ workspace: ws, command: 'bash build.sh', cwd: '.', exitCode: 1, output: "Error: Cannot find module 'left-pad'" });
     rmSync(join(memoryDirFor(ws), 'agent-runs', `${id}.ended`));
     const r = await answer;

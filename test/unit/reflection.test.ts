@@ -11,13 +11,13 @@ const validate = validateReflection;
 const { run, now } = makeRecorder();
 const jest = (passed: number, failed: number) => jestOutput({ failing: ['Calc › adds'], passed, failed });
 
-async function reflect(data: MemoryData, key: string, omega = 3) {
+async function reflect(data: MemoryData, key: string, earlierReflections = 3) {
   const a = data.approaches[key];
   const similar = await recall(data, `${a.label}\n${a.lastErrorSignature}`, 5);
-  return buildReflection({ data, approach: a, threshold: 5, similar, omega, id: `r${now().getTime()}`, now: now() });
+  return buildReflection({ data, approach: a, threshold: 5, similar, earlierReflections, id: `r${now().getTime()}`, now: now() });
 }
 
-describe('reflection record (seed 003 schema)', () => {
+describe('reflection record (the reflection-memory schema)', () => {
   test('a missing-module loop gives a schema-valid record with heuristics', async () => {
     const data = emptyMemory();
     for (let i = 0; i < 5; i++) run(data, 'npx prisma generate', 1, "Error: Cannot find module '@prisma/client'");
@@ -33,7 +33,7 @@ describe('reflection record (seed 003 schema)', () => {
     assert.equal(r.self_reflection.credit_assignment.failure_category, 'configuration_error');
     assert.deepEqual(r.self_reflection.credit_assignment.failing_action_indices, [0, 1, 2, 3, 4]);
     assert.ok(r.failure_memory.warnings[0].includes('exhausted'));
-    assert.ok(r.failure_memory.warnings.some(w => /same error twice: nothing in the environment changed/i.test(w)), 'the repeat, worded for a missing module');
+    assert.ok(r.failure_memory.warnings.some(w => /same error 5 times: nothing in the environment changed/i.test(w)), 'the repeat, worded for a missing module and counted as it came (5 times, not twice)');
     assert.equal(r.failure_memory.recent.length, 3);
     assert.equal(r.failure_memory.questions.length, 3);
     assert.ok(r.self_reflection.actionable_insights.some(i => /install/i.test(i)));

@@ -1,4 +1,4 @@
-// Issue 12: the store under hostile file systems and load. Locks that are not lock files, stale
+// The store under hostile file systems and load. Locks that are not lock files, stale
 // locks of every kind, concurrent CLI writers, orphaned temp files, symbolic links out of the
 // workspace, wrong-shaped memory.json, and keys that are Object.prototype names.
 import assert from 'node:assert/strict';
@@ -9,6 +9,7 @@ import { describe, test } from 'node:test';
 import { FolderLock } from '../../src/store/folderLock';
 import { MemoryStore, StoreError, memoryDirFor } from '../../src/store/memoryStore';
 import { VectorStore } from '../../src/store/vectorStore';
+import { fakeLockClock } from '../support/stores';
 import { tempFolders } from '../support/tempFolders';
 
 const workspace = tempFolders('fm-hard-');
@@ -55,9 +56,13 @@ describe('locks', () => {
     // our parent is alive: a pid that looks alive, in a lock that will never be refreshed again
     const lock = path.join(dir, 'memory.json.lock');
     fs.writeFileSync(lock, JSON.stringify({ pid: process.ppid, host: hostname(), time: new Date().toISOString(), token: 'x' }));
-    const store = new MemoryStore(dir, { onWarning: () => undefined, staleLockMs: 1500 });
+    const clock = fakeLockClock();
+    const store = new MemoryStore(dir, { onWarning: () => undefined, staleLockMs: 1500, lockClock: clock });
+    const started = clock.now();
     await settlesWithin(60_000, 'update()', () => store.update(d => void d.learnings.push({ id: 'a', type: 'learning', text: 'x', source: 'note', createdAt: 'now' })));
     assert.equal((await store.read()).learnings.length, 1);
+    const waited = clock.now() - started;
+    assert.ok(waited > 1500 && waited < 1600, `broken after ${waited} ms unchanged`);
   });
 
   test('a lock from another host with a future mtime does not block forever', async () => {
@@ -68,9 +73,13 @@ describe('locks', () => {
     const future = new Date(Date.now() + 365 * 24 * 3600 * 1000);
     fs.writeFileSync(lock, JSON.stringify({ pid: 1, host: 'elsewhere', time: future.toISOString(), token: 'x' }));
     fs.utimesSync(lock, future, future);
-    const store = new MemoryStore(dir, { onWarning: () => undefined, staleLockMs: 1500 });
+    const clock = fakeLockClock();
+    const store = new MemoryStore(dir, { onWarning: () => undefined, staleLockMs: 1500, lockClock: clock });
+    const started = clock.now();
     await settlesWithin(60_000, 'update()', () => store.update(d => void d.learnings.push({ id: 'a', type: 'learning', text: 'x', source: 'note', createdAt: 'now' })));
     assert.equal((await store.read()).learnings.length, 1);
+    const waited = clock.now() - started;
+    assert.ok(waited > 1500 && waited < 1600, `broken after ${waited} ms unchanged`);
   });
 
   test('the default wait outlasts the stale age: a dead lock never makes a write fail', () => {

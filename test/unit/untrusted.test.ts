@@ -1,4 +1,4 @@
-// Untrusted text shown by VS Code (issue 12): never a link, never a secret in the log.
+// Untrusted text shown by VS Code: never a link, never a secret in the log.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { logText, inertText as plainText } from '../../src/core/text/untrusted';

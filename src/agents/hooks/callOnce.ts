@@ -5,10 +5,11 @@
 // pruned, at most every few minutes (a busy session claims hundreds of calls an hour: a hook that
 // looked at each of them on every call paid ~3 ms for it).
 
-import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { shortName } from '../../store/agentRuns';
 import { pruneWitness } from './witness';
+import { readRegularSync } from '../../store/regularFile';
 
 const KEEP_MS = 60 * 60 * 1000;
 const PRUNE_EVERY_MS = 5 * 60 * 1000;
@@ -57,4 +58,34 @@ export function claimCall(memoryFolder: string, key: string, now = Date.now()): 
     // pruning is housekeeping
   }
   return true;
+}
+
+/**
+ * A note from a call's pre hook to its post hook (the gate's warning, where the harness's pre hook has
+ * no context for the model but its post hook has): beside the claims, pruned with them. Best effort.
+ */
+export function leaveNote(memoryFolder: string, key: string, text: string): void {
+  const dir = join(memoryFolder, 'hook-calls');
+  const file = join(dir, `note-${shortName(key)}`);
+  try {
+    mkdirSync(dir, { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, text.slice(0, 16_000), { flag: 'wx' });
+    renameSync(tmp, file);
+  } catch {
+    // the warning was shown to the user at least (the pre hook's own channel)
+  }
+}
+
+/** The note left for this call, once (read and removed); undefined when there is none. */
+export function takeNote(memoryFolder: string, key: string): string | undefined {
+  const file = join(memoryFolder, 'hook-calls', `note-${shortName(key)}`);
+  try {
+    // never waiting on a FIFO put where a note goes
+    const text = readRegularSync(file, 'utf8', { noFollow: true, maxBytes: 64 * 1024 });
+    rmSync(file, { force: true });
+    return text || undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -4,6 +4,9 @@
 // records the run already) and Copilot CLI (its VS Code-compatible payload, tool_result instead of
 // tool_response; the runner records one call once when Copilot's own hooks fire for it as well).
 // The user sees `systemMessage`; an exit-0 hook's stderr goes only to Claude Code's debug log.
+// Seen in Claude Code 2.1.197: PreToolUse's additionalContext reaches the model (a system reminder
+// after the call's result); "ask" prompts the user in the interactive UI and is a refusal with our
+// reason under -p; the hook's environment says which (CLAUDE_CODE_ENTRYPOINT cli / sdk-cli).
 
 import { VSCODE_TERMINAL_TOOLS } from './vscode';
 import { CLAUDE_EVENT_NAMES, claudeStyleParse, claudeStyleReply, str, systemMessage, type HarnessAdapter } from './types';

@@ -9,7 +9,8 @@
 // .clinerules/failure-memory.md, which Cline reads into its system prompt.
 // Its hooks cannot refuse one call: `cancel: true` stops the whole task (the model never learns
 // why). A refused run_commands call is given instead a command that only prints the reason and
-// fails (overrideInput), so the model reads why; the post hook knows it by its first word.
+// fails (overrideInput), so the model reads why; the post hook knows it by its first word. Its hooks
+// cannot ask either: the gate's ask is such a refusal too, saying what the user can do.
 
 import { args, exitCodeIn, json, obj, str, tellTheUser, type HarnessAdapter, type Json, type ShellResult, type ShellRun } from './types';
 import { shellQuote } from '../../core/approach/lexer';

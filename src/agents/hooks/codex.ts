@@ -6,7 +6,9 @@
 // (/hooks); `codex exec` skips unreviewed hooks without a word (see `failure-memory doctor`).
 // PostToolUse's tool_response is the command's output as a plain string with no exit code: the
 // code is the one Codex wrote in its own transcript for that call (transcript_path, tool_use_id).
-// Codex 0.169 has no ask: a PreToolUse hook can deny or let the call go on. An apply_patch given to
+// Codex 0.169 has no ask (a permissionDecision "ask" is ignored and the call runs: the gate never
+// gives one here, ./types.ts ASKS); PreToolUse's additionalContext reaches the model as a developer
+// message (the gate's warning). An apply_patch given to
 // its shell tool (`apply_patch <<'EOF' … EOF`, what models without its apply_patch tool write) is
 // applied by Codex itself: PreToolUse sees it as Bash, and no PostToolUse follows.
 

@@ -3,8 +3,10 @@
 // toolArgs — sometimes a JSON string — toolResult) for lowerCamel event names, and a VS Code
 // compatible snake_case one; VS Code itself reads these files too. We answer in the format we got.
 // https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference
-// Seen in Copilot CLI 1.0.102: a top-level `additionalContext` from sessionStart and
-// userPromptSubmitted reaches the model; a preToolUse hook that exits non-zero DENIES the call
+// Seen in Copilot CLI 1.0.102: a top-level `additionalContext` from sessionStart,
+// userPromptSubmitted and preToolUse reaches the model (after the call's result: "Additional context
+// from preToolUse hook"); permissionDecision "ask" prompts in the interactive UI and is denied under
+// -p ("unable to ask user for confirmation: <reason>"); a preToolUse hook that exits non-zero DENIES the call
 // ("hook errored"), so a hook that cannot decide must exit 0; under `-p` repository hooks load only
 // with GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true (or a trusted folder, COPILOT_ALLOW_ALL=true).
 // A shell result says its exit code in its last line ("<shellId: 0 completed with exit code 1>").
@@ -42,10 +44,12 @@ export const copilot: HarnessAdapter = {
   doc: 'https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference',
   nativeEvents: { pre: 'preToolUse', post: 'postToolUse, postToolUseFailure', 'session-start': 'sessionStart', prompt: 'userPromptSubmitted' },
   terminalTools: ['bash', 'powershell', ...VSCODE_TERMINAL_TOOLS],
-  parse(event, p) {
+  parse(event, p, env) {
     const tool = str(p.toolName ?? p.tool_name);
     const input = args(p.toolArgs ?? p.tool_input);
     return {
+      // VS Code's snake_case payload (Copilot CLI sends camelCase here): its chat has a person at it
+      ...(snake(p) && !env.COPILOT_CLI ? { interactive: true } : {}),
       cwd: str(p.cwd) || undefined,
       tool,
       command: this.terminalTools.includes(tool) ? str(input.command) : undefined,
@@ -57,7 +61,7 @@ export const copilot: HarnessAdapter = {
   reply(event, answer, p) {
     if (snake(p)) return claudeStyleReply(event, answer, str(p.hook_event_name) || str(p.hookEventName) || CLAUDE_EVENT_NAMES[event]);
     if (event === 'pre' && (answer.kind === 'deny' || answer.kind === 'ask')) return json({ permissionDecision: answer.kind, permissionDecisionReason: answer.reason });
-    if (answer.kind === 'context' && (event === 'session-start' || event === 'prompt')) return json({ additionalContext: answer.text });
+    if (answer.kind === 'context' && event !== 'post') return json({ additionalContext: answer.text });
     return none;
   },
   // Copilot CLI shows no hook output to the user under -p; the model gets additionalContext (and

@@ -2,6 +2,11 @@
 // SessionStart and BeforeAgent (hookSpecificOutput.additionalContext). A deny is
 // {"decision":"deny","reason":…} on stdout (the reason goes to the agent as the tool's error);
 // `systemMessage` is shown to the user. https://geminicli.com/docs/hooks/reference
+// Seen in Gemini CLI 0.61.0: {"decision":"ask"} puts the call to the user ("Allow execution of
+// [Shell]?", with the hook's systemMessage) in the interactive UI, and waits forever under -p: it is
+// given only in a session known to be interactive (./sessionMode.ts). BeforeTool's additionalContext
+// is ignored, AfterTool's is appended to the tool's result: the gate's warning reaches the model with
+// the result of the call it warned about (the pre hook leaves it for the post hook).
 // Gemini CLI loads a project's hooks only in a trusted folder (GEMINI_CLI_TRUST_WORKSPACE=true
 // headless). AfterTool's tool_response.llmContent is what the model saw, wrapped for it:
 // "<untrusted_context>\nOutput: …\nExit Code: 1\nProcess Group PGID: …\n</untrusted_context>";
@@ -47,22 +52,30 @@ export const gemini: HarnessAdapter = {
   doc: 'https://geminicli.com/docs/hooks/reference',
   nativeEvents: EVENT_NAMES,
   terminalTools: ['run_shell_command'],
+  warnsAfterTool: true,
   parse(event, p, env) {
     const tool = str(p.tool_name);
     const input = obj(p.tool_input);
     const cwd = str(p.cwd) || undefined;
     const dir = str(input.dir_path) || str(input.directory);
+    const command = this.terminalTools.includes(tool) ? str(input.command) : undefined;
+    const session = str(p.session_id);
     return {
       root: env.GEMINI_PROJECT_DIR || env.CLAUDE_PROJECT_DIR || undefined,
       cwd: dir && cwd && !dir.startsWith('/') ? `${trimTrailing(cwd)}/${dir}` : dir || cwd,
       tool,
-      command: this.terminalTools.includes(tool) ? str(input.command) : undefined,
+      command,
       result: event === 'post' ? afterTool(obj(p.tool_response)) : undefined,
+      ...(command && session ? { noteKey: `${session}\n${dir}\n${command}` } : {}),
     };
   },
   reply(event, answer) {
-    // BeforeTool adds no context for the model: a warning (the team's) is shown to the user instead
-    if (event === 'pre') return json(answer.kind === 'deny' ? { decision: 'deny', reason: answer.reason } : answer.kind === 'context' ? { systemMessage: answer.text } : {});
+    // BeforeTool has no context for the model: a warning is shown to the user here, the model gets it with the result (AfterTool)
+    if (event === 'pre') {
+      if (answer.kind === 'deny') return json({ decision: 'deny', reason: answer.reason });
+      if (answer.kind === 'ask') return json({ decision: 'ask', reason: answer.reason, systemMessage: answer.reason });
+      return json(answer.kind === 'context' ? { systemMessage: answer.text } : {});
+    }
     if (answer.kind === 'context') return json({ hookSpecificOutput: { hookEventName: EVENT_NAMES[event], additionalContext: answer.text } });
     return json({});
   },

@@ -6,10 +6,14 @@
 
 import { join } from 'node:path';
 import { extractLearnings } from '../../core/learnings';
-import { prepareAttempt } from '../../core/memory';
+import { prepareAttempt, preparedCommand } from '../../core/memory';
 import { createRedactor } from '../../core/text/redact';
 import { loadWorkspaceSettings } from '../../app/settings';
 import { recordRun } from '../../app/recordRun';
+import { keepAgentRulesCurrent } from '../../app/agentRules';
+import { readView } from '../../store/quickView';
+import { scriptTablesFor } from '../../app/scripts';
+import { scriptReader } from '../../store/scriptTables';
 import { FolderLock } from '../../store/folderLock';
 import { GateGuard } from '../../store/gateGuard';
 import { FOLD_BYTES, FOLD_RECORDS, readJournalSync } from '../../store/journal';
@@ -36,9 +40,11 @@ export async function quickRecord(r: HookRecord, fallback: QuickRecordFallback):
   // team memory hears every write through its outbox: the store's own path does that
   if (settings.team.enabled) return fallback.full(r);
   // a redaction pattern over its time budget: said on stderr, where the harness logs it
-  const redactor = createRedactor(settings.engine.extraRedactionPatterns, { onOverBudget: m => void process.stderr.write(`Failure Memory hook: redaction: ${m}\n`) });
+  const redactor = createRedactor(settings.engine['redaction.extraPatterns'], { onOverBudget: m => void process.stderr.write(`Failure Memory hook: redaction: ${m}\n`) });
   const redact = (t: string) => redactor.redact(t).text;
-  const attempt = prepareAttempt({ command: r.command, cwd: r.cwd, exitCode: r.exitCode, output: r.output, source: 'agent' }, settings.engine, redactor);
+  // the same script tables the gate read: `npm test` is recorded as the approach its script runs
+  const tables = scriptTablesFor(preparedCommand(r.command, redactor), r.cwd, scriptReader(r.workspace), redact);
+  const attempt = prepareAttempt({ command: r.command, cwd: r.cwd, exitCode: r.exitCode, output: r.output, source: 'agent' }, settings.engine, redactor, new Date(), tables);
   const dir = memoryDirFor(r.workspace);
   // the gate's copy follows what this run does to its approach (exhausted, resolved)
   const gate = new GateGuard({ workspace: r.workspace, via: r.via ?? 'hook', by: r.command });
@@ -48,4 +54,6 @@ export async function quickRecord(r: HookRecord, fallback: QuickRecordFallback):
   // the journal is long enough: fold it into memory.json now (the run is safe in the journal either way),
   // unless another hook already did: the store's bundle is loaded only to fold a journal still long
   if (run.fold && journalStillLong(dir)) await fallback.fold(r.workspace, r.via).catch(() => undefined);
+  // a harness that reads the summary from a rules file (Cline) has it current at its next request
+  if (run.journaled) await keepAgentRulesCurrent(r.workspace, settings.engine.threshold, async () => readView(dir, 'all', { redact })?.data);
 }

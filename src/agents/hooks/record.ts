@@ -38,7 +38,7 @@ export async function recordHookResult(r: HookRecord): Promise<void> {
 
 /** Folds the journal into memory.json (a full write that changes nothing else), unless another hook just did. */
 export async function foldJournal(workspace: string, via = 'hook'): Promise<void> {
-  const redactor = createRedactor(loadWorkspaceSettings(workspace).engine.extraRedactionPatterns);
+  const redactor = createRedactor(loadWorkspaceSettings(workspace).engine['redaction.extraPatterns']);
   await new MemoryStore(memoryDirFor(workspace), { onWarning: () => undefined, cache: false, gate: { via }, redact: t => redactor.redact(t).text }).foldJournal();
 }
 
@@ -60,12 +60,14 @@ export interface HookEdits {
   edits: Array<{ path: string; ok: boolean; tool: string }>;
   /** The harness that reported them. */
   via: string;
+  /** Reported before they are applied (a shell-given patch, in its pre hook): the files do not hold them yet. */
+  pending?: boolean;
 }
 
-/** An edit tool's changes into the workspace memory: edit events (redacted, bounded). */
+/** An edit tool's changes into the workspace memory: edit events (redacted, bounded, each file's content hashed once applied). */
 export async function recordHookEdits(r: HookEdits): Promise<void> {
   const { memory } = openWorkspaceMemory({ workspace: r.workspace, onWarning: () => undefined, git: false });
-  await memory.recordEdits(r.edits.map(e => ({ path: e.path, ok: e.ok, source: 'agent' as const, tool: e.tool })));
+  await memory.recordEdits(r.edits.map(e => ({ path: e.path, ok: e.ok, source: 'agent' as const, tool: e.tool, ...(r.pending ? { hash: false as const } : {}) })));
 }
 
 /** An ask or deny of the gate into the decision log (shadow mode reads it back). */

@@ -9,13 +9,13 @@
 import { existsSync, readFileSync, realpathSync, statSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { agentAskHeadlessReason, agentAskReason, agentAskWarning, agentDenyReason, agentSummary } from '../../core/prompts/agentContext';
+import { agentAskReason, agentAskRefusal, agentDenyReason, agentSummary, agentWarning, askUnansweredLine } from '../../core/prompts/agentContext';
 import { harnessText } from '../../core/prompts/agentText';
-import { approachKey, normalizeCwd } from '../../core/approach';
 import type { CheckResult } from '../../core/rules/check';
 import { isBlocking } from '../../core/rules/policy';
-import { gateSteps } from '../../core/rules/steps';
-import { decideGate, decideGateNow, loggedSteps } from '../../app/gate';
+import type { JudgedLine } from '../../core/rules/steps';
+import { decideGate, decideGateNow, gateLines, loggedSteps } from '../../app/gate';
+import { scriptReader, type ScriptReader } from '../../store/scriptTables';
 import { selfProtectionRefusal } from '../../core/rules/selfProtection';
 import { heldHeads, lostFrom, type GateHead } from '../../core/gateState';
 import { createRedactor } from '../../core/text/redact';
@@ -25,7 +25,7 @@ import { hookTeam, refreshTeamView, teamContext, teamMerger, teamWords } from '.
 import { memoryDirFor } from '../../store/paths';
 import { indexedExhausted, readView, type HeadGuard, type View } from '../../store/quickView';
 import { readRegularSync } from '../../store/regularFile';
-import { claimCall } from './callOnce';
+import { claimCall, leaveNote, takeNote } from './callOnce';
 import { claimPre, noteHarness, takePre } from './witness';
 import { editsOf, patchApplies, patchFiles } from './edits';
 import { agentGatesSetUp, editCall, editRefusal, protectedFor } from './protect';
@@ -33,10 +33,12 @@ import type { HookEdits, HookRecord } from './record';
 import { noteForUser, replyWithNotes } from './notices';
 import { launcherTampered, repairLauncher, type LauncherTarget } from '../launcher';
 import { keepRestored, lostGate, tellEvents, type RestoreGate } from './restore';
-import { refreshRules } from './rules';
+import { agentRulesPresent, refreshRules } from '../../app/agentRules';
 import { expectTerminalRun, handTerminalOutput, waitForTerminalRecords } from './terminalHandoff';
-import { exitCodeFromTranscript, headlessSession } from './transcript';
-import { ASK_HARNESSES, gateShape, HARNESSES, type GateShape, HOOK_EVENTS, type HarnessAdapter, type HookAnswer, type HookEvent, type HookInput, type HookReply, type Json, type ShellRun } from './index';
+import { exitCodeFromTranscript, transcriptMode } from './transcript';
+import { sessionMode, type SessionMode } from './sessionMode';
+import { userCommand } from '../userCommand';
+import { ASKS, askNeedsMode, gateShape, HARNESSES, type HarnessId, type GateShape, HOOK_EVENTS, type HarnessAdapter, type HookAnswer, type HookEvent, type HookInput, type HookReply, type Json, type ShellRun, str } from './index';
 
 export const HOOK_USAGE = `Usage: failure-memory hook <harness> <event>   (the hook JSON on stdin)
   harness: ${Object.keys(HARNESSES).join(', ')}
@@ -136,6 +138,8 @@ export interface HookRunOptions {
   launcher?: LauncherTarget;
   /** The background team sync's script; default dist/team-sync.js beside this bundle. */
   syncScript?: string;
+  /** How a session's mode is read (./sessionMode.ts: its environment and its process); tests give their own. */
+  sessionMode?: (harness: HarnessId, env: NodeJS.ProcessEnv) => SessionMode | undefined;
 }
 
 /** The engine settings every door uses (app/settings.ts); a bad value is its default here, never a failure. */
@@ -153,7 +157,7 @@ function settingsFor(workspace: string): EngineSettings {
 export function readMemorySnapshot(workspace: string, keys: readonly string[] | 'all' = 'all', guard?: HeadGuard, seen: { exhausted?: View['exhausted'] } = {}): MemoryData | null | undefined {
   // a fix lesson in a journaled run is redacted with the workspace's patterns: loaded only then
   let redactor: ReturnType<typeof createRedactor> | undefined;
-  const redact = (t: string) => (redactor ??= createRedactor(settingsFor(workspace).extraRedactionPatterns)).redact(t).text;
+  const redact = (t: string) => (redactor ??= createRedactor(settingsFor(workspace)['redaction.extraPatterns'])).redact(t).text;
   const view = readView(memoryDirFor(workspace), keys, { redact }, {}, guard);
   // what the gate's copy is compared with: memory's exhausted approaches, as this read knows them
   seen.exhausted = view === null ? new Map() : view?.exhausted;
@@ -253,17 +257,19 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
   if (inAgentTerminal) await waitForTerminalRecords(where.workspace);
   const ws = loadWorkspaceSettings(where.workspace);
   const settings = ws.engine;
-  const redactor = createRedactor(settings.extraRedactionPatterns);
+  const redactor = createRedactor(settings['redaction.extraPatterns']);
   // team memory on: the cached team view too (off: nothing more is read)
   const team = hookTeam(where.workspace, ws);
   if (team) refreshTeamView(team, gate.env ?? process.env, gate.syncScript);
-  const shape = gateShaper(adapter, input);
-  const g: GateContext = { where, settings, gate, adapter, shape, team, redact: t => redactor.redact(t).text };
+  const { shape, mode } = gateShaper(adapter, input, gate.env ?? process.env, gate.sessionMode ?? sessionMode);
+  const g: GateContext = { where, settings, gate, adapter, shape, mode, team, redact: t => redactor.redact(t).text };
   // first from the approaches of these lines alone (memory.index.json's heads for the others): an
   // allow or a warning read that way is the answer when the decision used nothing a head lacks;
   // anything else (an ask, a deny, a head asked for its history) is decided again from the whole memory
   const guard: HeadGuard = { touched: false };
-  const keys = commands.flatMap(gateSteps).map(l => approachKey(g.redact(l), normalizeCwd(where.rel)));
+  // every step of each line, its package scripts resolved (the manifests read only for a step that runs one)
+  const lines = commands.map(c => gateLines(c, where.rel, { redact: g.redact, scripts: scriptsOf(where.workspace) }));
+  const keys = lines.flatMap(l => l.map(x => x.key));
   const seen: { exhausted?: View['exhausted'] } = {};
   const quickData = readMemorySnapshot(where.workspace, keys, guard, seen);
   // exhausted approaches lost behind Failure Memory's back: decided from the gate's copy, and said
@@ -271,12 +277,21 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
   const lost = await lostGate(where.workspace, () => seen.exhausted, () => readMemory(where.workspace, gate.readFull), via);
   if (lost) await keepRestored(where.workspace, lost, via, undefined, gate.restoreGate);
   else tellEvents(where.workspace);
-  const quick = !lost && quickData !== undefined ? await gateCommands(commands, quickData ?? emptyMemory(), true, g) : undefined;
+  const quick = !lost && quickData !== undefined ? await gateCommands(commands, lines, quickData ?? emptyMemory(), true, g) : undefined;
   let reply = quick && !guard.touched ? quick : undefined;
-  reply ??= (await gateCommands(commands, lost?.data ?? (await readMemory(where.workspace, gate.readFull)), false, g))!;
+  reply ??= (await gateCommands(commands, lines, lost?.data ?? (await readMemory(where.workspace, gate.readFull)), false, g))!;
   if (inAgentTerminal && reply.kind !== 'deny' && reply.kind !== 'ask') expectTerminalRun(where.workspace, input.callId, commands[0]);
   if (reply.kind !== 'deny' && !inAgentTerminal) witnessed(where.workspace, commands);
+  // a harness whose pre hook has no context for the model: the warning rides on the call's result
+  if (reply.kind === 'context' && adapter.warnsAfterTool && input.noteKey) leaveNote(memoryDirFor(where.workspace), input.noteKey, harnessText(reply.text));
   return answer(reply);
+}
+
+/** The hook process's reader of the workspace's script tables (one process, one workspace in practice). */
+let scripts: { workspace: string; read: ScriptReader } | undefined;
+function scriptsOf(workspace: string): ScriptReader {
+  if (scripts?.workspace !== workspace) scripts = { workspace, read: scriptReader(workspace) };
+  return scripts.read;
 }
 
 /** The calls this pre hook lets run: their posts may record them; and the harness running it, for the CLI to know it (./witness.ts). */
@@ -292,6 +307,8 @@ interface GateContext {
   gate: HookRunOptions;
   adapter: HarnessAdapter;
   shape: (c: CheckResult) => GateShape;
+  /** The session's mode (headless or interactive), when known; read once, only when an ask needs it. */
+  mode: () => SessionMode | undefined;
   team: ReturnType<typeof hookTeam>;
   redact: (text: string) => string;
 }
@@ -301,21 +318,21 @@ interface GateContext {
  * shape. `quick`: a trial on a partial memory, which writes nothing and reads no git state: undefined
  * as soon as a line would be asked or denied.
  */
-async function gateCommands(commands: string[], data: MemoryData, quick: boolean, g: GateContext): Promise<HookAnswer | undefined> {
+async function gateCommands(commands: string[], lines: JudgedLine[][], data: MemoryData, quick: boolean, g: GateContext): Promise<HookAnswer | undefined> {
   const warnings: string[] = [];
   const view = { data, settings: g.settings, redact: g.redact };
   const team = g.team ? { team: teamMerger(g.team) } : {};
   const workspace = g.where.workspace;
   const git = g.gate.gitState;
-  for (const command of commands) {
-    const answer = quick ? decideGateNow(command, g.where.rel, view, team) : await decideGate(command, g.where.rel, view, { ...team, ...(git ? { git: () => git(workspace) } : {}) });
+  for (const [i, command] of commands.entries()) {
+    const answer = quick ? decideGateNow(command, g.where.rel, view, team, lines[i]) : await decideGate(command, g.where.rel, view, { ...team, ...(git ? { git: () => git(workspace) } : {}) }, lines[i]);
     if (quick && answer.steps.some(s => isBlocking(s.local.policyDecision) || isBlocking(s.check.policyDecision))) return undefined;
     // logged with what this harness does with it (an ask it cannot put to anyone is a warning, or a deny when headless)
     if (!quick) for (const s of loggedSteps(answer)) await g.gate.recordDecision?.(workspace, { ...s.check, decision: given(g.shape(s.check), s.check) }, `hook:${g.adapter.id}`).catch(() => undefined);
     const told = g.team ? answer.steps.map(s => teamWords(g.team!, s)) : [];
     const deny = told.find(t => t.deny)?.deny;
     if (deny) return { kind: 'deny', reason: deny };
-    const a = gateAnswer(g.shape(answer.check), answer.check, data);
+    const a = gateAnswer(g.shape(answer.check), answer.check, data, g, answer.step.local);
     if (a.kind === 'deny' || a.kind === 'ask') return a;
     for (const w of [a.kind === 'context' ? a.text : undefined, ...told.map(t => t.warn)]) if (w && !warnings.includes(w)) warnings.push(w);
   }
@@ -325,25 +342,39 @@ async function gateCommands(commands: string[], data: MemoryData, quick: boolean
 /** The decision as this harness gives it: its shape, or the decision itself where the harness lets it run. */
 const given = (s: GateShape, c: CheckResult): Decision => (s === 'allow' ? c.decision : s);
 
-/** What this harness does with a decision (gateShape); whether its session is headless is read once, only for an ask. */
-function gateShaper(adapter: HarnessAdapter, input: HookInput): (c: CheckResult) => GateShape {
-  let headless: boolean | undefined;
-  return c => {
-    if (c.decision === 'ask' && !ASK_HARNESSES.has(adapter.id)) headless ??= !!input.sessionLog && headlessSession(input.sessionLog);
-    return gateShape(adapter.id, c.decision, headless);
+/**
+ * What this harness does with a decision (gateShape). The session's mode is read once, and only for an
+ * ask whose shape depends on it (./sessionMode.ts; Codex's from its transcript).
+ */
+function gateShaper(adapter: HarnessAdapter, input: HookInput, env: NodeJS.ProcessEnv, readMode: NonNullable<HookRunOptions['sessionMode']>): { shape: (c: CheckResult) => GateShape; mode: () => SessionMode | undefined } {
+  let read = false;
+  let known: SessionMode | undefined;
+  const mode = () => {
+    if (!read) {
+      read = true;
+      known = input.interactive ? 'interactive' : ((input.sessionLog ? transcriptMode(input.sessionLog) : undefined) ?? readMode(adapter.id, env));
+    }
+    return known;
   };
+  return { mode, shape: c => gateShape(adapter.id, c.decision, c.decision === 'ask' && askNeedsMode(adapter.id) ? mode() : undefined) };
 }
 
-/** The gate's answer in the shape this harness gets it: the text follows what the harness does with it. */
-function gateAnswer(shape: GateShape, c: CheckResult, data: MemoryData): HookAnswer {
+/**
+ * The gate's answer in the shape this harness gets it: the text follows what the harness does with it.
+ * An ask no one can answer here is a refusal that says how the user lets it run; an ask whose harness
+ * may refuse it itself (a headless run it could not tell) says the same after its question. `local`: the
+ * step's check before the team's view was merged in.
+ */
+function gateAnswer(shape: GateShape, c: CheckResult, data: MemoryData, g: GateContext, local: CheckResult = c): HookAnswer {
+  const cli = () => userCommand(g.gate.env ?? process.env);
   switch (shape) {
     case 'deny':
-      // a deny of the policy, or an ask no one can answer here (a headless session of a harness that cannot ask)
-      return { kind: 'deny', reason: c.decision === 'deny' ? agentDenyReason(c, data) : agentAskHeadlessReason(c) };
+      return { kind: 'deny', reason: c.decision === 'deny' ? agentDenyReason(c, data) : agentAskRefusal(c, data, { cli: cli(), headless: g.mode() === 'headless' }) };
     case 'ask':
-      return { kind: 'ask', reason: agentAskReason(c) };
+      return { kind: 'ask', reason: ASKS[g.adapter.id] === 'always' || g.mode() === 'interactive' ? agentAskReason(c, data) : `${agentAskReason(c, data)}\n${askUnansweredLine(c, cli())}` };
     case 'warn':
-      return { kind: 'context', text: agentAskWarning(c) };
+      // this workspace's warning; one the team's view alone gives is in the team's own words (teamWords)
+      return local.decision === 'warn' ? { kind: 'context', text: agentWarning(local, data) } : { kind: 'allow' };
     default:
       return { kind: 'allow' };
   }
@@ -374,7 +405,7 @@ async function shellPatchPre(input: HookInput, patch: NonNullable<HookInput['pat
   const first = !input.callId || claimCall(memoryDirFor(where.workspace), `${input.callId}\nedit`);
   if (paths.length && opts.recordEdits && first) {
     const ok = patchApplies(patch.patch, p => readText(absolutePath(p, cwd)));
-    await opts.recordEdits({ workspace: where.workspace, edits: paths.map(p => ({ path: absolutePath(p, cwd), ok, tool: 'apply_patch' })), via: adapter.id });
+    await opts.recordEdits({ workspace: where.workspace, edits: paths.map(p => ({ path: absolutePath(p, cwd), ok, tool: 'apply_patch' })), via: adapter.id, pending: true });
   }
   return answer({ kind: 'allow' });
 }
@@ -433,12 +464,9 @@ async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adap
     if (code !== undefined) runs[0] = { ...runs[0], result: { ...runs[0].result!, exitCode: code } };
   }
   for (const r of runs) await opts.record({ workspace: where.workspace, command: r.command, cwd: where.rel, exitCode: r.result!.exitCode, output: r.result!.output, via });
-  const rules = adapter.rulesFile;
-  if (rules) {
-    const data = await readMemory(where.workspace, opts.readFull);
-    refreshRules(where.workspace, rules, agentSummary(data, settingsFor(where.workspace).threshold));
-  }
-  return answer({ kind: 'none' });
+  // the gate's warning, left by the pre hook of a harness whose pre hook cannot tell the model (Gemini CLI)
+  const note = adapter.warnsAfterTool && input.noteKey ? takeNote(memoryDirFor(where.workspace), input.noteKey) : undefined;
+  return answer(note ? { kind: 'context', text: note } : { kind: 'none' });
 }
 
 /**
@@ -448,7 +476,7 @@ async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adap
 function handOver(input: HookInput, runs: ShellRun[], answer: (a: HookAnswer) => HookReply): HookReply {
   const where = runs.length === 1 ? locate(input.root, input.cwd) : undefined;
   if (where && typeof where !== 'string') {
-    const redactor = createRedactor(settingsFor(where.workspace).extraRedactionPatterns);
+    const redactor = createRedactor(settingsFor(where.workspace)['redaction.extraPatterns']);
     handTerminalOutput(where.workspace, input.callId, redactor.redact(runs[0].result!.output).text);
   }
   return answer({ kind: 'none' });
@@ -464,6 +492,12 @@ async function context(input: HookInput, answer: (a: HookAnswer) => HookReply, a
   const where = locate(input.root, input.root ? undefined : input.cwd);
   if (typeof where === 'string') return failOpen(adapter, ev, payload, where);
   if (ev === 'session-start' && opts.launcher) launcherAtStart(opts.launcher);
+  // once per session (one session id, whichever adapter's entry runs the event): by the first of its
+  // start and its first prompt to run (VS Code may run the prompt's hook first), and again when the
+  // session resumes, is cleared or compacts its context
+  const session = str(payload.session_id) || str(payload.sessionId) || str(payload.taskId);
+  const restart = ev === 'session-start' && /^(?:resume|clear|compact)/.test(str(payload.source));
+  if (session && !claimCall(memoryDirFor(where.workspace), `${session}\nsummary`) && !restart) return answer({ kind: 'none' });
   const ws = loadWorkspaceSettings(where.workspace);
   const via = `hook:${adapter.id} ${ev}`;
   let data = await readMemory(where.workspace, opts.readFull);
@@ -474,10 +508,14 @@ async function context(input: HookInput, answer: (a: HookAnswer) => HookReply, a
   data = lost?.data ?? data;
   const team = hookTeam(where.workspace, ws);
   if (team) refreshTeamView(team, opts.env ?? process.env, opts.syncScript);
-  // this workspace's own failures first, then the team's, each under its own heading
-  const text = [agentSummary(data, ws.engine.threshold), team ? teamContext(team, data, ws.engine.threshold) : ''].filter(Boolean).join('\n\n');
+  const own = agentSummary(data, ws.engine.threshold);
+  const teamText = team ? teamContext(team, data, ws.engine.threshold) : '';
+  // a harness that reads its rules file (Cline): the workspace's summary is there, current; the team's comes here
   const rules = adapter.rulesFile;
-  if (rules) refreshRules(where.workspace, rules, text);
+  const inRules = !!rules && agentRulesPresent(where.workspace).includes(rules);
+  if (inRules) refreshRules(where.workspace, rules, own);
+  // this workspace's own failures first, then the team's, each under its own heading
+  const text = [inRules ? '' : own, teamText].filter(Boolean).join('\n\n');
   return answer(text ? { kind: 'context', text } : { kind: 'none' });
 }
 

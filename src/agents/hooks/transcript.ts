@@ -60,12 +60,12 @@ export function exitCodeFromTranscript(path: string, toolUseId: string): number 
 const HEAD_BYTES = 64 * 1024;
 
 /**
- * Is the Codex session of this transcript headless (`codex exec`)? Its first line, session_meta, names
- * how the session was started (`"originator":"codex_exec"`, `"source":"exec"`; the interactive CLI
- * says `"source":"cli"`). Only the head of the file is read; anything unreadable is not headless.
+ * How the Codex session of this transcript was started: its first line, session_meta, says so
+ * (`"originator":"codex_exec"`, `"source":"exec"`: headless; the interactive CLI says `"source":"cli"`).
+ * Only the head of the file is read; undefined when it cannot be read or says nothing.
  */
-export function headlessSession(path: string): boolean {
-  if (!isAbsolute(path)) return false;
+export function transcriptMode(path: string): 'headless' | 'interactive' | undefined {
+  if (!isAbsolute(path)) return undefined;
   let head: string;
   try {
     const { fd } = openRegularSync(path);
@@ -76,9 +76,9 @@ export function headlessSession(path: string): boolean {
       closeSync(fd);
     }
   } catch {
-    return false;
+    return undefined;
   }
   const first = head.split('\n', 1)[0];
-  if (!/"type"\s*:\s*"session_meta"/.test(first)) return false;
-  return /"originator"\s*:\s*"codex_exec"/.test(first) || /"source"\s*:\s*"exec"/.test(first);
+  if (!/"type"\s*:\s*"session_meta"/.test(first)) return undefined;
+  return /"originator"\s*:\s*"codex_exec"/.test(first) || /"source"\s*:\s*"exec"/.test(first) ? 'headless' : 'interactive';
 }

@@ -44,9 +44,11 @@ export interface HookInput {
   callId?: string;
   /** post: the exit code is not in the payload but in the harness's own transcript (Codex). */
   transcript?: { path: string; toolUseId: string };
+  /** The payload itself says a person is there (VS Code's chat running another harness's entry). */
+  interactive?: boolean;
   /**
-   * The harness's session log, read only when the gate would ask on a harness that cannot: it says
-   * whether the session is headless (`codex exec`), where no one can be asked.
+   * The harness's session log, read only when the gate asks: it says whether the session is headless
+   * (`codex exec`), which the refusal of the ask names.
    */
   sessionLog?: string;
   /**
@@ -54,6 +56,11 @@ export interface HookInput {
    * never in a shell, and fires no post hook for it. An edit, not a command; `command` stays unset.
    */
   patch?: { patch: string; dir?: string };
+  /**
+   * The same call in its pre and post payloads where the harness names no call id (Gemini CLI: the
+   * session and the command): the pre hook's warning goes to the post hook under this key.
+   */
+  noteKey?: string;
   /**
    * The command ran in VS Code's integrated terminal (VS Code's run_in_terminal): the extension
    * records it through shell integration already, so the hook must not record it twice.
@@ -94,6 +101,11 @@ export interface HarnessAdapter {
   parse(event: HookEvent, payload: Json, env: NodeJS.ProcessEnv): HookInput;
   /** `env`: the hook process's environment (which program ran the hook, where the payload does not say). */
   reply(event: HookEvent, answer: HookAnswer, payload: Json, env: NodeJS.ProcessEnv): HookReply;
+  /**
+   * The pre-tool hook has no context for the model (Gemini CLI's BeforeTool): the gate's warning is
+   * shown to the user there and given to the model with the call's result (its post hook's context).
+   */
+  warnsAfterTool?: boolean;
   /**
    * Where the failure summary goes when the harness's hooks cannot add it before its first model
    * request (a rules/instructions file it reads, relative to the workspace; Cline CLI).
@@ -189,24 +201,42 @@ export function claudeStyleParse(event: HookEvent, p: Json, terminalTools: reado
   };
 }
 
-/** Harnesses whose pre-tool hook can ask the user (permissionDecision / permission "ask"): Claude Code, VS Code, Cursor, Copilot. */
-export const ASK_HARNESSES: ReadonlySet<HarnessId> = new Set<HarnessId>(['claude', 'vscode', 'cursor', 'copilot']);
+/**
+ * Where a harness's pre-tool hook can put the gate's question to a person (measured with the real
+ * programs, docs/agents.md): `always` (VS Code's agent mode); `unless-headless`: its prompt, except in
+ * a session known to be headless (Claude Code, Copilot CLI and Cursor refuse an ask themselves where no
+ * one can answer, with our reason: safe when the mode is unknown); `interactive`: only in a session
+ * known to be interactive (Gemini CLI's BeforeTool "ask" waits forever under -p); `never` (Codex has no
+ * ask, Cline's hooks cannot prompt, Windsurf blocks or not).
+ */
+export const ASKS: Readonly<Record<HarnessId, 'always' | 'unless-headless' | 'interactive' | 'never'>> = {
+  vscode: 'always',
+  claude: 'unless-headless',
+  copilot: 'unless-headless',
+  cursor: 'unless-headless',
+  gemini: 'interactive',
+  codex: 'never',
+  cline: 'never',
+  windsurf: 'never',
+};
 
 /** How a gate decision reaches a harness: deny, ask the user, warn the agent and the user while the call goes on, or nothing. */
 export type GateShape = 'deny' | 'ask' | 'warn' | 'allow';
 
 /**
- * The shape of one gate decision on one harness, decided here for every adapter: deny denies; ask asks
- * where the harness can ask; on one that cannot, it is a deny in a session known to be headless (no one
- * to ask: what Claude Code and Copilot CLI do themselves with an ask under -p) and elsewhere a warning
- * while the call goes on; warn and allow let it through.
+ * The shape of one gate decision on one harness, decided here for every adapter: deny denies; warn
+ * runs and says why; ask asks where a person can answer and is otherwise a refusal (its reason tells
+ * the agent to stop and ask the user) — never a pass. `mode`: the session's, when known.
  */
-export function gateShape(harness: HarnessId, decision: 'allow' | 'warn' | 'ask' | 'deny', headless = false): GateShape {
-  if (decision === 'deny') return 'deny';
-  if (decision !== 'ask') return 'allow';
-  if (ASK_HARNESSES.has(harness)) return 'ask';
-  return headless ? 'deny' : 'warn';
+export function gateShape(harness: HarnessId, decision: 'allow' | 'warn' | 'ask' | 'deny', mode?: 'headless' | 'interactive'): GateShape {
+  if (decision !== 'ask') return decision;
+  const asks = ASKS[harness];
+  if (asks === 'always' || (asks === 'unless-headless' && mode !== 'headless') || (asks === 'interactive' && mode === 'interactive')) return 'ask';
+  return 'deny';
 }
+
+/** Does the shape of an ask on this harness depend on the session's mode (read only then)? */
+export const askNeedsMode = (harness: HarnessId): boolean => ASKS[harness] === 'unless-headless' || ASKS[harness] === 'interactive';
 
 /** The Claude Code answer shape, shared by VS Code, Codex and Copilot's VS Code-compatible payloads. */
 export function claudeStyleReply(event: HookEvent, answer: HookAnswer, eventName: string): HookReply {

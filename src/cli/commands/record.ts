@@ -26,6 +26,7 @@ export const record: Command = {
   name: 'record',
   usage: 'record --command CMD --exit-code N [--cwd DIR] [--source S]',
   summary: 'record a finished command; its output on stdin (head and tail kept)',
+  journal: true,
   options: {
     command: { type: 'string', help: 'the command line as it was run' },
     'exit-code': { type: 'string', help: 'its exit code, or "unknown"' },

@@ -12,7 +12,7 @@ export const report: Command = {
     const limit = ctx.int('limit', 1, 1000) ?? 50;
     const memory = ctx.memory();
     const r = decisionReport(await memory.read(), limit);
-    const mode = memory.settings.strongestAnswer;
+    const mode = memory.settings['gate.strongestAnswer'];
     const head = `Gate: strongest answer ${mode}${mode === 'warn' ? ' (shadow mode: nothing is stopped, what would have been is recorded)' : ''}.`;
     const counts = `Decisions kept: ${r.byPolicy.deny} deny, ${r.byPolicy.ask} ask${r.shadowed ? ` (${r.shadowed} only recorded, not enforced)` : ''}.`;
     const rules = r.byCode.map(c => `  ${String(c.count).padStart(4)}  ${c.code}${c.rule ? ` — ${c.rule}` : ''}`);

@@ -1,11 +1,14 @@
 import { existsSync, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { recordSetup } from '../../store/gateGuard';
 import { memoryDirFor } from '../../store/paths';
 import { cliLauncherTarget } from '../../agents/cliLauncher';
 import { diagnose, describeDiagnosis } from '../../agents/doctor';
 import { ensureLauncher, launcherDir } from '../../agents/launcher';
-import { detectHarnesses, parseHarnessList } from '../../agents/setup';
+import { configuredHarnesses } from '../../agents/doctor';
+import { detectHarnesses, harnessSignNames, installedHarnesses, parseHarnessList } from '../../agents/setup';
+import { pathAdvice, runningCli, userCommand } from '../../agents/userCommand';
 import { applySetup, describeChanges, planSetup, SetupWriteError } from '../../agents/setupFiles';
 import { agentSummary } from '../../core/prompts/agentContext';
 import { HARNESS_IDS, type HarnessId } from '../../agents/hooks/types';
@@ -53,18 +56,15 @@ export const setupAgents: Command = {
     remove: { type: 'boolean', help: "take Failure Memory's entries out again" },
   },
   async run(ctx) {
-    let harnesses: HarnessId[];
-    try {
-      harnesses = ctx.str('harness') !== undefined ? parseHarnessList(ctx.str('harness')!) : detectHarnesses(ctx.workspace);
-    } catch (e) {
-      throw new UsageError((e as Error).message);
-    }
-    if (!harnesses.length) {
-      ctx.print(`No coding agent found in ${ctx.workspace} (.claude, .github, .cursor, .gemini, .codex, .clinerules, .windsurf). Name one: --harness ${HARNESS_IDS.join(',')}`, { workspace: ctx.workspace, harnesses: [], changes: [] });
-      return 0;
-    }
     const remove = ctx.flag('remove');
     const dry = ctx.flag('dry-run');
+    const chosen = chooseHarnesses(ctx, remove);
+    if (!chosen.harnesses.length) {
+      // nothing to do is not success: say what to pass
+      ctx.io.err(`failure-memory: ${chosen.why}\n`);
+      return 2;
+    }
+    const harnesses = chosen.harnesses;
     const changes = planSetup(ctx.workspace, { harnesses, remove, rulesSummary: harnesses.includes('cline') && !remove ? await summaryFor(ctx) : '' });
     if (!dry) {
       try {
@@ -82,12 +82,49 @@ export const setupAgents: Command = {
     const lines = describeChanges(changes, remove).map(l => `  ${l}`);
     const launcher = dry || remove ? undefined : launcherLine();
     if (launcher) lines.push(`  ${launcher.line}`);
-    const diagnosis = dry || remove ? [] : diagnose(ctx.workspace, { harnesses, launcher: cliLauncherTarget(VERSION) });
+    // the command as the user can run it now (the launcher's path when its folder is not on PATH)
+    const cli = userCommand(process.env, undefined, undefined, runningCli() ?? 'failure-memory');
+    const onPathNote = launcher ? pathAdvice() : undefined;
+    const diagnosis = dry || remove ? [] : diagnose(ctx.workspace, { harnesses, cli, launcher: cliLauncherTarget(VERSION) });
     const steps = describeDiagnosis(diagnosis).filter(l => !l.startsWith('✓'));
     ctx.print(
-      [`${dry ? 'Would' : remove ? 'Removed from' : 'Set up in'} ${ctx.workspace}:`, ...lines, ...(steps.length ? ['Still to do (failure-memory doctor checks again):', ...steps.map(l => `  ${l}`)] : [])].join('\n'),
-      { workspace: ctx.workspace, harnesses, dryRun: dry, remove, changes: changes.map(({ content: _c, ...c }) => c), launcher: launcher?.value, doctor: diagnosis },
+      [
+        ...(chosen.note ? [chosen.note] : []),
+        `${dry ? 'Would' : remove ? 'Removed from' : 'Set up in'} ${ctx.workspace}:`,
+        ...lines,
+        ...(steps.length ? [`Still to do (\`${cli} doctor\` checks again):`, ...steps.map(l => `  ${l}`)] : []),
+        ...(onPathNote ? [onPathNote] : []),
+      ].join('\n'),
+      { workspace: ctx.workspace, harnesses, dryRun: dry, remove, changes: changes.map(({ content: _c, ...c }) => c), launcher: launcher?.value, doctor: diagnosis, command: cli, ...(chosen.note ? { found: chosen.found } : {}) },
     );
     return changes.some(c => c.action === 'skip') ? 1 : 0;
   },
 };
+
+/**
+ * Which harnesses to set up: --harness; else those whose files are in the workspace (to remove: those
+ * with our entries); else, in a project with none yet, those installed on this machine. None: why, and
+ * what to pass.
+ */
+function chooseHarnesses(ctx: Context, remove: boolean): { harnesses: HarnessId[]; note?: string; found?: Array<{ id: HarnessId; found: string }>; why: string } {
+  const named = ctx.str('harness');
+  if (named !== undefined) {
+    try {
+      return { harnesses: parseHarnessList(named), why: 'no harness named' };
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+  }
+  const pass = `name them: --harness ${HARNESS_IDS.join(',')}`;
+  if (remove) {
+    const configured = configuredHarnesses(ctx.workspace);
+    return { harnesses: configured, why: `no agent gate of Failure Memory is set up in ${ctx.workspace}; nothing removed (${pass})` };
+  }
+  const here = detectHarnesses(ctx.workspace);
+  if (here.length) return { harnesses: here, why: '' };
+  const installed = installedHarnesses(process.env, homedir());
+  if (installed.length) {
+    return { harnesses: installed.map(x => x.id), found: installed, why: '', note: `No coding agent's files in ${ctx.workspace} yet: setting up the ones installed on this machine (${installed.map(x => `${x.id}: ${x.found}`).join('; ')}). Others: ${pass}.` };
+  }
+  return { harnesses: [], why: `no coding agent found in ${ctx.workspace} (none of ${harnessSignNames().join(', ')}) nor on this machine (claude, codex, gemini, copilot, cline, cursor-agent on PATH); nothing set up: ${pass}` };
+}

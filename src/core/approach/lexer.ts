@@ -96,10 +96,25 @@ function redirection(input: string, i: number): { text: string; end: number; com
   return { text, end: i, complete, heredoc };
 }
 
+/** The lines lexed last, read-only to every reader: the gate and the recorder read one line several times (its key, its steps, its work). */
+const recent = new Map<string, Token[]>();
+const RECENT = 16;
+
+/** The tokens of `input` (see scan). The result is shared: never change it. */
+export function lex(input: string, options: LexOptions = {}): Token[] {
+  if (options.posix) return scan(input, options);
+  const hit = recent.get(input);
+  if (hit) return hit;
+  const tokens = scan(input, options);
+  if (recent.size >= RECENT) recent.delete(recent.keys().next().value as string);
+  recent.set(input, tokens);
+  return tokens;
+}
+
 // A single left-to-right scan whose small state (the current word, quoting, pending heredocs) every
 // branch shares; each branch is one token kind and says so.
 // eslint-disable-next-line max-lines-per-function -- one scan over shared state (the word being built, quoting, heredocs): split into helpers it would pass that state around on every character
-export function lex(input: string, options: LexOptions = {}): Token[] {
+function scan(input: string, options: LexOptions): Token[] {
   const out: Token[] = [];
   const n = input.length;
   let word = '';

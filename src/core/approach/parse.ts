@@ -427,15 +427,19 @@ function stripReserved(words: string[]): string[] {
 }
 
 /** The words of each list element (split on && || ; & newlines and parentheses), redirections dropped. */
-function listElements(tokens: Token[]): string[][] {
+function listElements(tokens: Token[], ops?: string[]): string[][] {
   const lists: string[][] = [];
   let stages: string[][] = [[]];
   let skipTarget = false;
-  const endList = (): void => {
+  const endList = (op: string): void => {
     const useful = stages.map(stripReserved).filter((s) => s.length > 0);
     if (useful.length) {
       const real = useful.find((s) => !FEEDERS.has(firstProgramWord(s) ?? ''));
       lists.push(real ?? useful[0]);
+      ops?.push(op);
+    } else if (ops?.length && op !== '') {
+      // `{ a; }` or `(a)`: the operator after the group is the one that follows its last element
+      ops[ops.length - 1] = op === ')' || op === '(' ? ops[ops.length - 1] : op;
     }
     stages = [[]];
   };
@@ -447,7 +451,7 @@ function listElements(tokens: Token[]): string[][] {
     if (tok.kind === 'op') {
       skipTarget = false;
       if (tok.text === '|') stages.push([]);
-      else endList();
+      else endList(tok.text);
       continue;
     }
     if (skipTarget) {
@@ -456,17 +460,19 @@ function listElements(tokens: Token[]): string[][] {
     }
     stages[stages.length - 1].push(tok.text);
   }
-  endList();
+  endList('');
   return lists;
 }
 
-type ElementKind = 'cd' | 'noise' | 'tidy' | 'real';
+export type ElementKind = 'cd' | 'noise' | 'tidy' | 'real';
 
 /**
  * Looking at or tidying up files after the work (`… && cat log && rm -rf .venv`): the work before it is
  * the approach; alone on a line it is its own approach.
  */
 const TIDY = new Set(['rm', 'rmdir', 'cp', 'mv', 'mkdir', 'touch', 'chmod', 'chown', 'ln', 'cat', 'ls', 'head', 'tail', 'wc', 'du', 'stat', 'tree', 'date', 'kill', 'pkill']);
+/** git's read-only looks (`… && git status`, `…; git diff`): a look at the work, not the work. */
+const GIT_LOOKS = new Set(['status', 'diff', 'log', 'show']);
 
 function classify(words: string[]): ElementKind {
   const first = firstProgramWord(words);
@@ -474,6 +480,7 @@ function classify(words: string[]): ElementKind {
   if (CD.has(first)) return 'cd';
   if (NOISE.has(first)) return 'noise';
   if (TIDY.has(first)) return 'tidy';
+  if (first === 'git' && GIT_LOOKS.has(words.find((w, k) => k > words.indexOf('git') && !w.startsWith('-')) ?? '')) return 'tidy';
   return 'real';
 }
 
@@ -521,9 +528,11 @@ function tokensOf(line: string): Token[] {
   return lastLexed.tokens;
 }
 
-function parseLine(line: string, depth: number, charge?: string): ParsedCommand {
-  const elements = listElements(tokensOf(line));
-  if (!elements.length) return emptyParsed();
+/** The list element of a line that is its approach (see parseLine), with every element and the operator after each. */
+export function chooseElement(line: string, depth: number, charge?: string): { elements: string[][]; kinds: ElementKind[]; ops: string[]; chosen: number } | undefined {
+  const ops: string[] = [];
+  const elements = listElements(tokensOf(line), ops);
+  if (!elements.length) return undefined;
   const kinds = elements.map(classify);
   let chosen = kinds.lastIndexOf('real');
   if (chosen < 0) chosen = kinds.lastIndexOf('tidy');
@@ -540,6 +549,13 @@ function parseLine(line: string, depth: number, charge?: string): ParsedCommand 
   }
   if (chosen < 0) chosen = kinds.lastIndexOf('noise');
   if (chosen < 0) chosen = elements.length - 1; // only cds: the cd itself is the command
+  return { elements, kinds, ops, chosen };
+}
+
+function parseLine(line: string, depth: number, charge?: string): ParsedCommand {
+  const choice = chooseElement(line, depth, charge);
+  if (!choice) return emptyParsed();
+  const { elements, kinds, chosen } = choice;
   // collect the cd targets and normalize once (a line of 10,000 cds stays linear)
   let cwdParts: string[] = [];
   const moveTo = (target: string): void => {

@@ -42,11 +42,24 @@ export function payloadKey(payload: string): string {
   return first.slice(0, 40);
 }
 
-/** `https://host:8080/a/b?q=1` -> `host/a/b` (scheme, port, query and fragment fold). */
-function urlWork(arg: string): string | undefined {
-  const m = /^(?:[a-z][a-z0-9+.-]*:\/\/)?([^/\s:?#@]+@)?([A-Za-z0-9.-]+|\[[0-9a-f:]+\])(?::\d+)?(\/[^?#\s]*)?/i.exec(arg);
-  if (!m || !/[.:]|^localhost$/i.test(m[2]) || !/^[a-z][a-z0-9+.-]*:\/\/|\./i.test(arg)) return undefined;
-  return `${m[2].toLowerCase()}${trimTrailing(m[3] ?? '')}`.slice(0, 100);
+/** Ports a URL need not name: its scheme's own. */
+const DEFAULT_PORT: Record<string, string> = { http: '80', https: '443', ws: '80', wss: '443', ftp: '21' };
+
+/**
+ * `https://host:8080/a/b?q=1` -> `https://host:8080/a/b`: the scheme, host, port and path are where a
+ * call goes (a refused :9 and a listening :3000 are two approaches; a pass on one says nothing of the
+ * other); the query, the fragment, a user and the scheme's default port fold. No scheme: http, as curl.
+ */
+export function urlWork(arg: string): string | undefined {
+  const m = /^(?:([a-z][a-z0-9+.-]*):\/\/)?([^/\s:?#@]+@)?([A-Za-z0-9.-]+|\[[0-9a-f:]+\])(?::(\d{1,5}))?(\/[^?#\s]*)?/i.exec(arg);
+  if (!m) return undefined;
+  const [, rawScheme, , rawHost, port, urlPath] = m;
+  const host = rawHost.toLowerCase();
+  if (!rawScheme && !host.includes('.') && host !== 'localhost' && !port) return undefined;
+  if (!/[.:]|^localhost$/.test(host) && !port) return undefined;
+  const scheme = (rawScheme ?? 'http').toLowerCase();
+  const shownPort = port && port.replace(/^0+(?=\d)/, '') !== DEFAULT_PORT[scheme] ? `:${port.replace(/^0+(?=\d)/, '')}` : '';
+  return `${scheme}://${host}${shownPort}${trimTrailing(urlPath ?? '')}`.slice(0, 120);
 }
 
 function positionals(args: readonly string[], valueFlags: readonly string[] = []): string[] {
@@ -84,7 +97,7 @@ export function workArguments(program: string, args: readonly string[], signific
       const i = args.findIndex(a => a === '-c' || a === '-e' || a === '--eval' || a === '-p' || a === '--print' || a === '-E');
       return i >= 0 && args[i + 1] !== undefined ? [args[i], payloadKey(args[i + 1])] : [];
     }
-    // curl/wget: the URL's host and path are the work (curl URL_A and curl URL_B are two approaches)
+    // curl/wget: the URL's scheme, host, port and path are the work (curl URL_A and curl URL_B are two approaches)
     case 'curl':
     case 'wget':
     case 'http':

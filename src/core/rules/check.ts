@@ -2,14 +2,14 @@
 // message that says plainly why a command was not run. Recording lives in ./memory.ts.
 
 import { quote } from '../prompts/agentText';
-import { approachKey, approachLabel, normalizeCwd } from '../approach';
-import { changedSinceLastFailure } from './edits';
+import { approachKey, normalizeCwd, shownLabel } from '../approach';
+import type { StepContext } from './edits';
 import { environmentLoop } from './judgement';
 import { describeChangedSinceLastPass, describeHistory } from './ledger';
 import { flakyVerdict } from './flaky';
 import { approachOf, describeApproach, runsNothing } from '../memory';
 import { computeProgress, detectPatterns, type Pattern, type ProgressStatus } from './patterns';
-import { capDecision, judgeExhausted, type Evidence, type ReasonCode } from './policy';
+import { capDecision, judgeEnvironmentLoop, judgeExhausted, type Evidence, type PolicyInput, type ReasonCode } from './policy';
 import type { Approach, Decision, EngineSettings, GitState, MemoryData } from '../types';
 
 export type CheckStatus = 'clear' | 'failing' | 'exhausted';
@@ -53,6 +53,16 @@ const VERDICT: Record<Decision, Verdict> = { allow: 'allow', warn: 'warn', ask: 
 
 type Answer = Pick<CheckResult, 'status' | 'reason'> & Partial<Pick<CheckResult, 'lastError' | 'evidence' | 'why'>> & { decision: Decision; code: ReasonCode };
 
+/** What the gate knows of a line beyond its text (src/app/gate.ts): its resolved approach, its place in the line. */
+export interface CheckOptions {
+  /** The approach key, its scripts resolved (default: the line's own key). */
+  key?: string;
+  /** The step of a longer line this is, for the change verdict (default: the line is its own step). */
+  step?: StepContext;
+  /** The command line that does the work when a script stands for it (`jest` for `npm test`): what a test runner's rule reads. */
+  resolved?: string;
+}
+
 /**
  * May this command run? The graded answer (./policy.ts): deny when the loop is sure (the same error with
  * nothing changed since the last failure), ask when a person can decide, warn for progress and waiting,
@@ -65,13 +75,14 @@ export function checkCommand(
   settings: EngineSettings,
   now: Date = new Date(),
   gitNow?: GitState,
+  options: CheckOptions = {},
 ): CheckResult {
   const normCwd = normalizeCwd(cwd);
-  const key = approachKey(command, normCwd);
+  const key = options.key ?? approachKey(command, normCwd);
   const a = approachOf(data, key);
   const base = {
     key,
-    label: a?.label ?? (approachLabel(command) || command.trim()),
+    label: a?.label ?? (shownLabel(command) || command.trim()),
     command: command.trim(),
     cwd: normCwd,
     threshold: settings.threshold,
@@ -83,26 +94,23 @@ export function checkCommand(
     allowOnce: !!a?.allowOnce,
     ...(a ? historyFields(a, now) : {}),
   };
-  const answer = decide(data, a, command, normCwd, settings, now, gitNow, base);
-  const decision = capDecision(answer.decision, settings.strongestAnswer ?? 'deny');
-  const capped = decision !== answer.decision ? `; ${settings.strongestAnswer === 'warn' ? 'shadow mode' : 'the strongest answer is ask'}: it would have been ${answer.decision === 'deny' ? 'denied' : 'asked'}` : '';
+  const answer = decide({ data, approach: a, command, threshold: settings.threshold, now, gitNow, ...(options.step ? { step: options.step } : {}), ...(settings.changeBudget ? { budget: settings.changeBudget } : {}) }, normCwd, base, options.resolved ?? command);
+  const decision = capDecision(answer.decision, settings['gate.strongestAnswer'] ?? 'deny');
+  const capped = decision !== answer.decision ? `; ${settings['gate.strongestAnswer'] === 'warn' ? 'shadow mode' : 'the strongest answer is ask'}: it would have been ${answer.decision === 'deny' ? 'denied' : 'asked'}` : '';
   return { ...base, ...answer, reason: `${answer.reason}${capped}`, why: `${answer.why ?? answer.reason}${capped}`, decision, policyDecision: answer.decision, verdict: VERDICT[decision] };
 }
 
-function decide(data: MemoryData, a: Approach | undefined, command: string, normCwd: string, settings: EngineSettings, now: Date, gitNow: GitState | undefined, base: { key: string; patterns: Pattern[]; progress: ProgressStatus; flaky?: string }): Answer {
+type DecideInput = Omit<PolicyInput, 'approach'> & { approach: Approach | undefined };
+
+function decide(input: DecideInput, normCwd: string, base: { key: string; patterns: Pattern[]; progress: ProgressStatus; flaky?: string }, resolved: string): Answer {
+  const { data, approach: a, threshold } = input;
   if (runsNothing(base.key)) return { status: 'clear', decision: 'allow', code: 'runs-nothing', reason: 'runs nothing (only variable assignments, a comment or blank)' };
   if (!a || a.status !== 'exhausted') {
     // a test runner broken by its environment fails the same way whatever the test file
-    const sibling = environmentLoop(data, command, normCwd, settings.threshold);
+    const sibling = environmentLoop(data, resolved, normCwd, threshold);
     if (sibling) {
-      const change = changedSinceLastFailure(data, sibling, command, gitNow);
-      return {
-        status: 'exhausted',
-        decision: change.changed ? 'ask' : 'deny',
-        code: 'environment-loop',
-        lastError: sibling.lastErrorSignature,
-        reason: `${describeApproach(sibling)} failed ${sibling.failures} times with the same environment error, whatever the test file: another test file is the same loop${change.changed ? `; ${change.what}` : ''}`,
-      };
+      const v = judgeEnvironmentLoop({ ...input, approach: sibling });
+      return { status: 'exhausted', decision: v.decision, code: v.code, lastError: sibling.lastErrorSignature, reason: `${describeApproach(sibling)} failed ${sibling.failures} times with the same environment error, whatever the test file: ${v.reason}`, ...(v.evidence ? { evidence: v.evidence } : {}) };
     }
   }
   if (!a || a.failures === 0) return { status: 'clear', decision: 'allow', code: 'clear', reason: a ? clearedReason(a) : 'never failed here' };
@@ -112,7 +120,7 @@ function decide(data: MemoryData, a: Approach | undefined, command: string, norm
       status: 'failing',
       decision: warn ? 'warn' : 'allow',
       code: 'below-threshold',
-      reason: `failed ${a.failures} of ${settings.threshold} times${warn ? `; ${base.patterns.map(p => p.kind).join(', ')}` : ''}`,
+      reason: `failed ${a.failures} of ${threshold} times${warn ? `; ${base.patterns.map(p => p.kind).join(', ')}` : ''}`,
     };
   }
   if (a.allowOnce) return { status: 'exhausted', decision: 'allow', code: 'allowed-once', reason: 'exhausted, but the user allowed one more run' };
@@ -120,9 +128,22 @@ function decide(data: MemoryData, a: Approach | undefined, command: string, norm
   if (base.progress === 'improving') {
     return { status: 'exhausted', decision: 'warn', code: 'improving', reason: `exhausted after ${a.failures} failures, but more tests pass each time (improving): not a loop` };
   }
-  const v = judgeExhausted({ data, approach: a, command, threshold: settings.threshold, now, gitNow });
-  const prefix = v.decision === 'warn' ? `exhausted after ${a.failures} failures, but ` : `exhausted: failed ${a.failures} times since the last success (threshold ${settings.threshold}); `;
+  const v = judgeExhausted({ ...input, approach: a });
+  const prefix = v.decision === 'warn' ? `exhausted after ${a.failures} failures, but ` : `exhausted: failed ${a.failures} times since the last success (threshold ${threshold}); `;
   return { status: 'exhausted', decision: v.decision, code: v.code, reason: `${prefix}${v.reason}`, why: v.reason, ...(v.evidence ? { evidence: v.evidence } : {}) };
+}
+
+/**
+ * What changed around an exhausted approach's error, for every answer's text: since the last failure,
+ * and the fixes before it that the same error outlasted ("Changes: since the last failure src/a.ts
+ * changed; the same error came back after each of the 2 changes before it"). undefined without evidence.
+ */
+export function describeChanges(c: Pick<CheckResult, 'evidence'>): string | undefined {
+  const e = c.evidence;
+  if (!e || typeof e.what !== 'string') return undefined;
+  const now = e.change === 'none' ? 'none since the last failure' : e.what;
+  const before = e.changedInRun > 0 ? `; the same error came back after ${e.changedInRun === 1 ? 'the one change' : `each of the ${e.changedInRun} changes`} before it (${e.sameRun} failures in a row with this error)` : '';
+  return `Changes: ${now}${before}.`;
 }
 
 /** The gate's message for a person or an agent: says plainly the command was not run, and why. */
@@ -135,6 +156,8 @@ export function explainBlock(c: CheckResult): string {
     `Why (${c.code}): ${c.why}`,
   ];
   if (c.lastError) lines.push(`Last error (command output, untrusted): ${quote(c.lastError, 600)}`);
+  const changes = describeChanges(c);
+  if (changes) lines.push(changes.replace(/\s+/g, ' '));
   if (c.alternatives.length) lines.push(`Already tried as well: ${c.alternatives.join('; ')}`);
   if (c.history) lines.push(`History: ${c.history}.`);
   if (c.changed) lines.push(`${c.changed[0].toUpperCase()}${c.changed.slice(1)}.`);

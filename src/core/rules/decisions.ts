@@ -3,7 +3,7 @@
 // for a week and read here (the panel, `failure-memory report`) what it would have stopped, and why,
 // before it enforces anything.
 
-import { REASON_CODES, type ReasonCode } from './policy';
+import { REASON_CODES } from './policy';
 import type { Decision, DecisionRecord, MemoryData } from '../types';
 
 /** Decisions kept per workspace (oldest dropped first). */
@@ -48,8 +48,4 @@ const VERB: Record<Decision, string> = { allow: 'allowed', warn: 'warned', ask: 
 export function describeDecision(d: DecisionRecord): string {
   const held = d.decision !== d.policy ? ` (would have ${VERB[d.policy]})` : '';
   return `${d.at.replace('T', ' ').slice(0, 19)}  ${VERB[d.decision]}${held}  ${d.code}  ${d.label}${d.cwd !== '.' ? ` (in ${d.cwd})` : ''}  via ${d.via}`;
-}
-
-export function isReasonCode(code: string): code is ReasonCode {
-  return Object.prototype.hasOwnProperty.call(REASON_CODES, code);
 }

@@ -94,7 +94,7 @@ export type Reaction =
   | { kind: 'none' }
   | { kind: 'exhausted'; failures: number }
   | { kind: 'resolved' }
-  | { kind: 'sameError'; line: string }
+  | { kind: 'sameError'; line: string; times: number }
   | { kind: 'sameTest'; test: string };
 
 export interface RecordFacts {
@@ -125,18 +125,52 @@ export function reactionTo(r: RecordFacts, notifySameError: boolean): Reaction {
   const sameTest = patterns.find(p => p.kind === 'same_test_failure');
   if (sameTest?.subject) return { kind: 'sameTest', test: sameTest.subject };
   const sameError = patterns.find(p => p.kind === 'same_error');
-  if (sameError) return { kind: 'sameError', line: lastErrorLine(currentStreak(r.approach), sameError.subject ?? '') };
+  if (sameError) return { kind: 'sameError', line: lastErrorLine(currentStreak(r.approach), sameError.subject ?? ''), times: sameErrorInARow(r.approach) };
   return { kind: 'none' };
 }
 
-/**
- * Did Ctrl+C stop the run? Only an end with an interrupt exit (130, 143…) within the wait says
- * so; an end with another code means it finished first; no end means it is still running.
- */
-export type StopResult = { kind: 'stopped' } | { kind: 'endedFirst'; exitCode: number | undefined } | { kind: 'stillRunning' };
-
-export function stopResult(end: { exitCode: number | undefined } | undefined): StopResult {
-  if (!end) return { kind: 'stillRunning' };
-  return classifyExit(end.exitCode) === 'interrupted' ? { kind: 'stopped' } : { kind: 'endedFirst', exitCode: end.exitCode };
+/** How many of the streak's last failures in a row had the last failure's error (at least 2: the pattern saw two). */
+function sameErrorInARow(a: Approach): number {
+  const keys = Array.isArray(a.streakErrors) ? a.streakErrors : [];
+  let n = 0;
+  for (let i = keys.length - 1; i >= 0 && keys[i] === keys[keys.length - 1]; i--) n++;
+  return Math.max(2, n);
 }
 
+/**
+ * What became of a run the guard denied. notStarted: the Enter gate kept it from starting (nothing ran).
+ * Otherwise the interrupt was sent: only an end with an interrupt exit (130, 143…) within the wait is
+ * "stopped", with how long the run lasted; an end with another code means it finished first; no end
+ * means it is still running, unless its process is known to be gone (ended: it did end, by what is unknown).
+ */
+export type StopResult =
+  | { kind: 'notStarted' }
+  | { kind: 'stopped'; afterMs?: number }
+  | { kind: 'endedFirst'; exitCode: number | undefined }
+  | { kind: 'ended' }
+  | { kind: 'stillRunning' };
+
+/** What ended a run after the interrupt, as the host saw it: its end event, or that its process is gone. */
+export interface RunEnd {
+  exitCode: number | undefined;
+  /** ms from the run's start to its end, when both are known. */
+  ranMs?: number;
+  /** The end event never came, but the run's processes are gone. */
+  gone?: boolean;
+}
+
+export function stopResult(end: RunEnd | undefined): StopResult {
+  if (!end) return { kind: 'stillRunning' };
+  if (end.gone) return { kind: 'ended' };
+  if (classifyExit(end.exitCode) !== 'interrupted') return { kind: 'endedFirst', exitCode: end.exitCode };
+  return end.ranMs !== undefined && end.ranMs >= 0 ? { kind: 'stopped', afterMs: Math.round(end.ranMs) } : { kind: 'stopped' };
+}
+
+/**
+ * The line the Enter gate prints in the terminal for a line it kept from running: what happened and
+ * where to read more. One line of plain text; `label` comes cleaned by the caller (no control characters).
+ */
+export function notRunLine(attempts: number, label: string): string {
+  const what = attempts > 0 ? `failed ${attempts} times in a row; run again unchanged, it would fail the same way` : 'repeats a loop that keeps failing the same way';
+  return `Failure Memory: NOT RUN — “${label}” ${what}. VS Code shows what to do; Up brings the line back.`;
+}

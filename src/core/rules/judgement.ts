@@ -3,7 +3,7 @@
 // real agents' command histories (bench/judgement.mjs over the development corpora): each rule names the
 // behaviour it captures; none is tuned to one trajectory.
 
-import { parseCommand } from '../approach';
+import { keyLabel, parseCommand } from '../approach';
 import { errorCategory } from '../text/signature';
 import type { Approach, MemoryData, TestResults } from '../types';
 
@@ -153,6 +153,31 @@ export function isEnvironmentError(error: string): boolean {
   return ENVIRONMENT_CATEGORIES.has(errorCategory(error)) || ENVIRONMENT_RE.test(error);
 }
 
+/** Exhausted approaches by folder and program, per memory the store handed out (frozen: it cannot change under it). */
+const EXHAUSTED = new WeakMap<object, Map<string, Approach[]>>();
+
+/**
+ * The exhausted approaches of a frozen memory by `<cwd>\0<program>`, built once per memory: the terminal
+ * asks at every Enter, and must not walk every approach each time. undefined for a memory being written
+ * (not frozen), which is walked whole.
+ */
+function exhaustedIn(approaches: MemoryData['approaches']): Map<string, Approach[]> | undefined {
+  if (!Object.isFrozen(approaches)) return undefined;
+  let index = EXHAUSTED.get(approaches);
+  if (!index) {
+    index = new Map();
+    for (const a of Object.values(approaches)) {
+      if (a.status !== 'exhausted') continue;
+      const key = `${a.cwd}\u0000${a.label.split(' ')[0]}`;
+      const list = index.get(key);
+      if (list) list.push(a);
+      else index.set(key, [a]);
+    }
+    EXHAUSTED.set(approaches, index);
+  }
+  return index;
+}
+
 /**
  * When a test runner's earlier failures were environment-level (the same import or setup error whatever
  * the test file), running another test file is the same loop: the exhausted sibling (same runner, same
@@ -162,9 +187,10 @@ export function isEnvironmentError(error: string): boolean {
 export function environmentLoop(data: MemoryData, command: string, cwd: string, threshold: number): Approach | undefined {
   const parsed = parseCommand(command);
   if (!TEST_RUNNERS.has(parsed.program)) return undefined;
-  for (const other of Object.values(data.approaches)) {
+  const candidates = exhaustedIn(data.approaches)?.get(`${cwd}\u0000${parsed.program}`) ?? (Object.isFrozen(data.approaches) ? [] : Object.values(data.approaches));
+  for (const other of candidates) {
     if (other.status !== 'exhausted' || other.cwd !== cwd || other.failures < threshold) continue;
-    if (other.label.split(' ')[0] !== parsed.program) continue;
+    if (keyLabel(other.key).split(' ')[0] !== parsed.program) continue;
     const errors = Array.isArray(other.streakErrors) ? other.streakErrors : [];
     const last = errors[errors.length - 1] ?? '';
     if (isEnvironmentError(last) && judgeStreak(other, threshold).loop) return other;

@@ -6,10 +6,11 @@
 // Only approaches that failed at least once have a ledger: the success of a command that never failed
 // here is not written at all (one lock-free read, no git), so the hot path stays as cheap as before.
 
+import { INLINE_SCRIPT_PATH, PACKAGES_PATH } from './edits';
 import { flakyVerdict } from './flaky';
 import { userFiles } from '../ownFiles';
 import { readableSignature } from '../text/shownText';
-import type { Approach, Attempt, FixRecord, GitState, LedgerRun } from '../types';
+import type { Approach, Attempt, EditEvent, FixRecord, GitState, LedgerRun } from '../types';
 
 /** Runs kept per approach. */
 export const LEDGER_SIZE = 20;
@@ -57,12 +58,33 @@ export function changedFiles(from: GitState, to: GitState): { files: string[]; m
   return { files: files.slice(0, MAX_CHANGED_FILES), more: Math.max(0, files.length - MAX_CHANGED_FILES) };
 }
 
+/**
+ * The failing streak a pass ends (the failures since the last pass, oldest first) and its recurring
+ * error: the signature most of them failed with (at least twice; the earliest first when two came as
+ * often) — the error the streak was about, not the one an edit's own typo printed once on the way to
+ * the fix. When no error came twice (each run failed its own way: work in progress), there is none,
+ * and the fix is measured from the last failure.
+ */
+export function endedStreak(ledger: readonly LedgerRun[]): { runs: LedgerRun[]; signature: string; reference: LedgerRun | undefined } {
+  const runs: LedgerRun[] = [];
+  for (let i = ledger.length - 1; i >= 0 && ledger[i].outcome !== 'success'; i--) if (ledger[i].outcome === 'failure') runs.unshift(ledger[i]);
+  const counts = new Map<string, number>();
+  for (const r of runs) if (r.signature) counts.set(r.signature, (counts.get(r.signature) ?? 0) + 1);
+  let signature = '';
+  for (const r of runs) if (r.signature && (counts.get(r.signature) ?? 0) >= 2 && (counts.get(r.signature) ?? 0) > (counts.get(signature) ?? 0)) signature = r.signature;
+  // the state the fix is measured from: the last run that still failed with that error
+  let reference: LedgerRun | undefined;
+  for (let i = runs.length - 1; i >= 0 && !reference; i--) if (!signature || runs[i].signature === signature) reference = runs[i];
+  return { runs, signature, reference };
+}
+
 /** The HEAD a run that is being recorded should be compared against (for the store to ask git). */
 export function comparisonHead(approach: Approach | undefined, outcome: Attempt['outcome']): string | undefined {
   if (!approach?.ledger?.length) return undefined;
-  const ref = outcome === 'success' ? lastRun(approach.ledger, 'failure') : lastRun(approach.ledger, 'success');
+  const ref = outcome === 'success' ? (endedStreak(approach.ledger).reference ?? lastRun(approach.ledger, 'failure')) : lastRun(approach.ledger, 'success');
   return ref?.git?.head;
 }
+
 
 export interface LedgerUpdate {
   /** Set when a failing approach passed and files changed since its last failure. */
@@ -72,23 +94,47 @@ export interface LedgerUpdate {
 }
 
 /**
+ * What a pass after failures changed: with git, the files whose content differs from the last run
+ * that failed with the streak's recurring error (a file an edit broke and the next edit restored is
+ * no part of the fix; one left changed is); without git (no repository, or the folder is one git
+ * ignores), the files the edit events name since the last failure.
+ */
+function fixOf(approach: Approach, before: readonly LedgerRun[], attempt: Attempt, edits: readonly EditEvent[]): FixRecord | undefined {
+  const streak = endedStreak(before);
+  const last = streak.runs[streak.runs.length - 1];
+  const signature = streak.signature || last?.signature || approach.lastErrorSignature;
+  let changed: { files: string[]; more: number };
+  if (attempt.git && streak.reference?.git) changed = changedFiles(streak.reference.git, attempt.git);
+  else if (!attempt.git && last && !last.git) changed = editedFiles(edits, last.at, attempt.timestamp);
+  else return undefined;
+  if (!changed.files.length) return undefined;
+  const fix: FixRecord = { files: changed.files, signature, at: attempt.timestamp };
+  if (changed.more) fix.more = changed.more;
+  return fix;
+}
+
+/** The files edit events name after `since` up to `until` (both ISO times): a person's or an agent's changes, not ours. */
+export function editedFiles(edits: readonly EditEvent[], since: string, until: string): { files: string[]; more: number } {
+  const set = new Set<string>();
+  for (const e of edits) if (e.ok && e.at > since && e.at <= until) set.add(e.path);
+  const files = userFiles([...set]).sort();
+  return { files: files.slice(0, MAX_CHANGED_FILES), more: Math.max(0, files.length - MAX_CHANGED_FILES) };
+}
+
+/**
  * Records the run in the ledger (call it before the approach's failure count is updated, with
  * `wasFailing` = the approach had failures or was exhausted before this run). On a pass after
- * failures: the fix (files changed since the last failure). On a failure after a pass: what changed
- * since that pass. Both need the git state of both runs; without git nothing is claimed.
+ * failures: the fix (see fixOf). On a failure after a pass: what changed since that pass (git
+ * states of both runs; without git nothing is claimed). `edits`: the workspace's edit events.
  */
-export function recordRun(approach: Approach, attempt: Attempt, wasFailing: boolean, size: number = LEDGER_SIZE): LedgerUpdate {
+export function recordRun(approach: Approach, attempt: Attempt, wasFailing: boolean, edits: readonly EditEvent[] = [], size: number = LEDGER_SIZE): LedgerUpdate {
   const before = approach.ledger ?? [];
   const out: LedgerUpdate = {};
-  if (attempt.git && attempt.outcome === 'success' && wasFailing) {
-    const failedRun = lastRun(before, 'failure');
-    if (failedRun?.git) {
-      const { files, more } = changedFiles(failedRun.git, attempt.git);
-      if (files.length) {
-        out.fix = { files, signature: failedRun.signature || approach.lastErrorSignature, at: attempt.timestamp };
-        if (more) out.fix.more = more;
-        approach.fix = out.fix;
-      }
+  if (attempt.outcome === 'success' && wasFailing) {
+    const fix = fixOf(approach, before, attempt, edits);
+    if (fix) {
+      out.fix = fix;
+      approach.fix = fix;
     }
   }
   if (attempt.outcome === 'failure') {
@@ -162,9 +208,19 @@ export function listFiles(files: readonly string[], more = 0): string {
   return `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
 }
 
+/** What a fix did, in words: "installing packages and changing “a.js”", "changing “a.js” and “b.js”". */
+export function fixedByText(files: readonly string[], more = 0): string {
+  const doing: string[] = [];
+  if (files.includes(PACKAGES_PATH)) doing.push('installing packages');
+  if (files.includes(INLINE_SCRIPT_PATH)) doing.push('running an inline script');
+  const real = files.filter(f => f !== PACKAGES_PATH && f !== INLINE_SCRIPT_PATH);
+  if (real.length || more) doing.push(`changing ${listFiles(real, more)}`);
+  return doing.join(' and ');
+}
+
 /** The lesson a fix teaches, as recall, the dialog and the agents show it. */
 export function fixLessonText(fix: FixRecord): string {
-  return `fixed by changing ${listFiles(fix.files, fix.more)}${fix.signature ? ` (the error was: ${readableSignature(fix.signature.split('\n')[0]).slice(0, 160)})` : ''}`;
+  return `fixed by ${fixedByText(fix.files, fix.more)}${fix.signature ? ` (the error was: ${readableSignature(fix.signature.split('\n')[0]).slice(0, 160)})` : ''}`;
 }
 
 /** What the ledger says about an approach, one line each (panel, dialog): history, changes, fix, flakiness. */

@@ -1,18 +1,26 @@
 // The gate's policy for an exhausted approach: a graded answer with the rule that decided.
 // - deny: the loop shape is there and nothing changed since the last failure (no edit, the same git
 //   state, no edit chained in the line): the run will fail the same way;
-// - ask: the loop shape outlasted the whole budget of failures although things changed, or the bound on
-//   wandering is reached: a person decides (harnesses that can ask prompt; elsewhere it only warns);
-// - warn: trying fixes, new work, progress or waiting, not a loop: run it and say so.
+// - ask: the loop shape came back after each of the last CHANGE_BUDGET changes (fixes that did not reach
+//   it), or the bound on wandering is reached: a person decides;
+// - warn: a change earns a run (the fix is verified: a pass clears the approach), and new work, progress
+//   and waiting are not loops: run it and say so.
 // Each rule names the behaviour it captures, was measured on both development corpora
 // (bench/judgement.mjs, BENCHMARKS.md) and is pinned by a unit test citing the corpus case it came from.
 
 import { quote } from '../prompts/agentText';
-import { changedSinceLastFailure, editsSince, latestStart, startsSince, type ChangeVerdict } from './edits';
+import { changedSinceLastFailure, editsSince, latestStart, startsSince, type ChangeVerdict, type StepContext } from './edits';
 import { isEditTypo, WANDER_FACTOR } from './judgement';
 import { pollingStatus, POLL_WINDOW_MS } from './polling';
 import { shellEffects } from './shellEffects';
 import type { Approach, Attempt, Decision, GitState, MemoryData } from '../types';
+
+/**
+ * Changes in a row that each ended in the same loop shape before the gate stops the run again (ask):
+ * below it, a change earns a run — the fix is verified, and so is a second fix after a wrong one.
+ * Chosen on both development corpora (bench/judgement.mjs --budget, BENCHMARKS.md).
+ */
+export const CHANGE_BUDGET = 3;
 
 /** The rules, by reason code: what each one decides and the behaviour it names. */
 export const REASON_CODES = {
@@ -29,11 +37,11 @@ export const REASON_CODES = {
   'edit-typo': 'the last failure was a syntax error, the typo of an edit: its fix comes next',
   'error-changed': 'the error changed from the attempt before: progress',
   'same-error-unchanged': 'the same error again with nothing changed since the last failure: the surest loop',
-  'same-error-after-change': 'the same error again after a change: trying fixes (warned); through the whole budget of failures, a person decides',
+  'same-error-after-change': `the same error again after a change: a fix attempt, it runs (warned); once the same error followed each of the last ${CHANGE_BUDGET} changes, a person decides`,
   'error-cycle': 'the errors cycle between two (A, B, A, B): a loop',
-  'no-test-passing': 'no test passed in three attempts, whatever the detail printed: no progress',
+  'no-test-passing': 'no test passed in three attempts, whatever the detail printed: no progress (after a change it runs, within the same budget)',
   'wander-bound': 'the errors kept changing for four times the threshold: a person decides',
-  'environment-loop': 'a test runner broken by its environment fails the same whatever the test file',
+  'environment-loop': 'a test runner broken by its environment fails the same whatever the test file: another test file is no change',
   'no-error-text': 'failed again and again with no error line: denied when nothing changed, else warned',
   team: 'the team saw it fail (team memory)',
 } as const;
@@ -50,9 +58,11 @@ export interface PolicyVerdict {
 
 export interface Evidence {
   change: ChangeVerdict['kind'];
+  /** What changed since the last failure, for a person ("src/a.ts changed since the last failure"; "nothing changed"). */
+  what: string;
   /** The same error at the end of the streak, this many failures in a row (syntax errors left out). */
   sameRun: number;
-  /** How many failures of that run came after a change. */
+  /** How many failures of that run came after a change: fixes that did not reach the error. */
   changedInRun: number;
   failures: number;
 }
@@ -69,6 +79,10 @@ export interface PolicyInput {
   now: Date;
   /** The workspace's git state now, when the caller read it. */
   gitNow?: GitState;
+  /** The step of a longer line this is (src/core/rules/steps.ts); default: the line is its own step. */
+  step?: StepContext;
+  /** Changes in a row that each ended in the same loop before a person decides (default CHANGE_BUDGET). */
+  budget?: number;
 }
 
 /** The failures of the current streak in the short-term window, oldest first. */
@@ -84,13 +98,78 @@ function windowFailures(a: Approach): Attempt[] {
 
 /**
  * A loop shape: with nothing changed since the last failure the run will fail the same way (deny); after a
- * change it is trying fixes (warn), until the shape has lasted the whole budget of failures despite the
- * changes (`strong`): then a person decides (ask).
+ * change it is a fix attempt, which runs (warn), until the shape came back after each of the last
+ * CHANGE_BUDGET changes (`fixes`): then a person decides (ask).
  */
-function loop(change: ChangeVerdict, codes: [ReasonCode, ReasonCode], what: string, strong: boolean): PolicyVerdict {
+function loop(change: ChangeVerdict, codes: [ReasonCode, ReasonCode], what: string, fixes: number, budget: number): PolicyVerdict {
   if (!change.changed) return { decision: 'deny', code: codes[0], reason: `${what}, and nothing changed since the last failure` };
-  if (!strong) return { decision: 'warn', code: codes[1], reason: `${what}, but ${change.what}: trying fixes, not looping blind` };
-  return { decision: 'ask', code: codes[1], reason: `${what}, although ${change.what}: the changes do not reach it; the user decides` };
+  if (fixes < budget) {
+    const before = fixes ? `; ${fixes === 1 ? 'one change' : `${fixes} changes`} before ended the same way, a person decides after ${budget}` : '';
+    return { decision: 'warn', code: codes[1], reason: `${what}; ${change.what}: a fix attempt, it runs${before}` };
+  }
+  return { decision: 'ask', code: codes[1], reason: `${what}, and it came back after each of the last ${fixes} changes: the changes do not reach it; the user decides whether it runs again` };
+}
+
+/**
+ * The failures of the streak that compare, oldest first: each error and whether something changed since
+ * the comparable failure before it (a syntax error — the typo of an edit — or an uncaptured error is
+ * folded into the failure after it, with its changes).
+ */
+function comparable(a: Approach): Array<{ error: string; changed: boolean }> {
+  const errors = Array.isArray(a.streakErrors) ? a.streakErrors : [];
+  const changes = Array.isArray(a.streakChanged) ? a.streakChanged : [];
+  const offset = errors.length - changes.length;
+  const out: Array<{ error: string; changed: boolean }> = [];
+  let pending = false;
+  errors.forEach((error, i) => {
+    const changed = i >= offset && changes[i - offset] === true;
+    if (!error || isEditTypo(error)) pending ||= changed;
+    else {
+      out.push({ error, changed: changed || pending });
+      pending = false;
+    }
+  });
+  return out;
+}
+
+/** The same error at the end of the streak: how many times in a row, and how many of those came after a change. */
+export function sameErrorRun(a: Approach): { run: number; fixes: number } {
+  const list = comparable(a);
+  const last = list[list.length - 1];
+  let run = 0;
+  let fixes = 0;
+  for (let i = list.length - 1; i >= 0 && list[i].error === last.error; i--) {
+    run++;
+    if (i < list.length - 1 && list[i + 1].changed) fixes++;
+  }
+  return { run, fixes };
+}
+
+const budgetOf = (input: PolicyInput): number => (Number.isInteger(input.budget) && input.budget! >= 1 ? input.budget! : CHANGE_BUDGET);
+
+/** Changes among the last `span` comparable failures (each one's change since the one before it, the first's left out). */
+function fixesAmong(a: Approach, span: number): number {
+  return comparable(a).slice(-span).slice(1).filter(x => x.changed).length;
+}
+
+/** How many failures at the end of the streak ran tests of which none passed (the short-term window's). */
+function noTestPassingRun(a: Approach): number {
+  const failures = windowFailures(a);
+  let n = 0;
+  for (let i = failures.length - 1; i >= 0; i--) {
+    const t = failures[i].testResults;
+    if (!(t && t.total > 0 && t.passed === 0 && t.failed > 0)) break;
+    n++;
+  }
+  return n;
+}
+
+/** How many comparable failures at the end of the streak take turns between two errors (A, B, A, B…). */
+function cycleRun(a: Approach): number {
+  const e = comparable(a).map(x => x.error);
+  let n = Math.min(2, e.length);
+  while (n < e.length && e[e.length - 1 - n] === e[e.length - 1 - n + 2] && e[e.length - 1 - n] !== e[e.length - n]) n++;
+  return n;
 }
 
 /** The errors of the streak that compare (syntax errors, the typos of edits, left out). */
@@ -131,7 +210,7 @@ export function testsImproving(a: Approach): boolean {
  * seconds) and keeps getting the same answer with nothing changed is a loop: waiting first is the fix.
  */
 function waitingOnJob(input: PolicyInput): string | undefined {
-  const effects = shellEffects(input.command);
+  const effects = shellEffects(input.step?.whole ?? input.command);
   if (!effects.readOnly || !effects.waits) return undefined;
   const since = input.now.getTime() - WAIT_WINDOW_MS;
   const job = latestStart(input.data, since);
@@ -159,18 +238,31 @@ function probeWaiting(input: PolicyInput): string | undefined {
  */
 export function judgeExhausted(input: PolicyInput): PolicyVerdict {
   const v = judge(input);
+  return { ...v, evidence: evidenceOf(input) };
+}
+
+function evidenceOf(input: PolicyInput): Evidence {
   const a = input.approach;
-  const errors = Array.isArray(a.streakErrors) ? a.streakErrors : [];
-  const changes = Array.isArray(a.streakChanged) ? a.streakChanged : [];
-  const run = errors[errors.length - 1] ? trailingRun(errors) : 0;
-  const changedInRun = changes.slice(-Math.max(0, run - 1)).filter(Boolean).length;
-  const change = changedSinceLastFailure(input.data, a, input.command, input.gitNow);
-  return { ...v, evidence: { change: change.kind, sameRun: run, changedInRun: run > 1 ? changedInRun : 0, failures: a.failures } };
+  const { run, fixes } = comparable(a).length ? sameErrorRun(a) : { run: 0, fixes: 0 };
+  const change = changedSinceLastFailure(input.data, a, input.command, input.gitNow, input.step);
+  return { change: change.kind, what: change.what, sameRun: run, changedInRun: run > 1 ? fixes : 0, failures: a.failures };
+}
+
+/**
+ * Another test file of a test runner its environment broke (the exhausted sibling, `input.approach`):
+ * another test file is no change (that is the loop); an edit or a moved git state earns a run, within
+ * the same budget.
+ */
+export function judgeEnvironmentLoop(input: PolicyInput): PolicyVerdict {
+  const change = changedSinceLastFailure(input.data, input.approach, input.command, input.gitNow, input.step);
+  const real = change.kind === 'line' ? { changed: false, kind: 'none' as const, what: 'nothing changed' } : change;
+  const v = loop(real, ['environment-loop', 'environment-loop'], 'another test file is the same loop', sameErrorRun(input.approach).fixes, budgetOf(input));
+  return { ...v, evidence: evidenceOf(input) };
 }
 
 /** A file the command line names (its script, its input) that an edit changed since the last failure, if any. */
 export function editedInput(input: PolicyInput): string | undefined {
-  const words = new Set(input.command.split(/[\s'"=<>|;&()]+/).map(w => w.replace(/^\.\//, '')).filter(w => w.length > 2));
+  const words = new Set((input.step?.whole ?? input.command).split(/[\s'"=<>|;&()]+/).map(w => w.replace(/^\.\//, '')).filter(w => w.length > 2));
   for (const e of editsSince(input.data, input.approach.lastFailure)) {
     const base = e.path.split('/').pop() ?? '';
     if (!base.includes('.')) continue;
@@ -181,7 +273,7 @@ export function editedInput(input: PolicyInput): string | undefined {
 
 function judge(input: PolicyInput): PolicyVerdict {
   const { approach: a, threshold, data, command, gitNow } = input;
-  const change = changedSinceLastFailure(data, a, command, gitNow);
+  const change = changedSinceLastFailure(data, a, command, gitNow, input.step);
   // an edit chained before the check (`sed -i … && python x.py`, `cat > f <<EOF … && run`) is new work
   if (change.kind === 'chained') return { decision: 'warn', code: 'edit-chained', reason: 'an edit is chained before the run, in a line not tried before: new work, not a loop' };
   // waiting on a background job (`sleep 30; tail log`) is not a failure streak
@@ -201,19 +293,19 @@ function judge(input: PolicyInput): PolicyVerdict {
   // failures that printed no error line (a JSON brace, a pip notice, nothing): unchanged they fail the same
   // way; after a change nothing says it is a loop
   if (real.length < 2 && (errors.length < 2 || (!last && !errors[errors.length - 2]))) {
-    return loop(change, ['no-error-text', 'no-error-text'], `failed ${a.failures} times with no error line to compare`, false);
+    return loop(change, ['no-error-text', 'no-error-text'], `failed ${a.failures} times with no error line to compare`, 0, budgetOf(input));
   }
   // the same error with nothing changed since the last failure is the surest loop
   // (a failure whose output was not captured says nothing of its error: it neither breaks nor makes the chain)
   const sameTwice = (!!last && last === errors[errors.length - 2]) || (!isEditTypo(last) && real.length >= 2 && real[real.length - 1] === real[real.length - 2]);
   if (sameTwice) {
-    const run = trailingRun(real);
-    return loop(change, ['same-error-unchanged', 'same-error-after-change'], `the same error ${run} times in a row`, run >= threshold);
+    const { fixes } = sameErrorRun(a);
+    return loop(change, ['same-error-unchanged', 'same-error-after-change'], `the same error ${trailingRun(real)} times in a row`, fixes, budgetOf(input));
   }
   // no test passing in three attempts is no progress, whatever the detail printed
-  if (noTestPassing(a)) return loop(change, ['no-test-passing', 'no-test-passing'], 'no test passed in the last three attempts, whatever each printed', true);
+  if (noTestPassing(a)) return loop(change, ['no-test-passing', 'no-test-passing'], 'no test passed in the last three attempts, whatever each printed', fixesAmong(a, noTestPassingRun(a)), budgetOf(input));
   // cycling between two errors (A, B, A, B) is a loop
-  if (cyclesBetweenTwo(errors)) return loop(change, ['error-cycle', 'error-cycle'], 'the errors take turns between the same two', true);
+  if (cyclesBetweenTwo(errors)) return loop(change, ['error-cycle', 'error-cycle'], 'the errors take turns between the same two', fixesAmong(a, cycleRun(a)), budgetOf(input));
   if (isEditTypo(last)) return { decision: 'warn', code: 'edit-typo', reason: 'the last run failed on a syntax error (the typo of an edit), not on the approach' };
   // wandering has a bound: a person decides
   const bound = WANDER_FACTOR * threshold;

@@ -10,7 +10,7 @@
 import { DANGEROUS_SUBS, base, isVariable, lineFacts, placePath, relation, type LineFacts, type Where, type WriteOp } from './lineFacts';
 import { codeWrites, namesAny, namesIn, normalised as namesText, pathCandidates, type Names } from './reach';
 
-export { lineFacts, relation, segmentMatches, type LineFacts, type Where, type WriteOp } from './lineFacts';
+export { lineFacts, relation } from './lineFacts';
 
 export type RefusalCode =
   | 'user-only' | 'forged-result' | 'hook-by-agent' | 'learning-as-user' | 'unknown-program' | 'memory-files' | 'settings' | 'gate-config'

@@ -75,12 +75,22 @@ function elementsOf(tokens: readonly Token[]): Element[] {
 
 const base = (w: string) => w.replace(/\\/g, '/').replace(/^.*\//, '').toLowerCase().replace(/^(python|pip)\d+(\.\d+)*$/, '$1');
 const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*=/;
-const PEEL = new Set(['sudo', 'env', 'time', 'nohup', 'timeout', 'nice', 'stdbuf', 'exec', 'command', 'setsid', 'xargs']);
+/** Wrappers and package runners that run the program after them: `npx jest` and `jest` do the same work. */
+const PEEL = new Set(['sudo', 'env', 'time', 'nohup', 'timeout', 'nice', 'stdbuf', 'exec', 'command', 'setsid', 'xargs', 'npx', 'pnpx', 'bunx', 'uvx', 'corepack']);
+/** Runners named by two words: `pnpm exec jest`, `uv run pytest`, `poetry run pytest`. */
+const PEEL_TWO: Readonly<Record<string, string>> = { npm: 'exec', pnpm: 'exec', yarn: 'exec', bun: 'x', uv: 'run', poetry: 'run', pdm: 'run', pipenv: 'run', hatch: 'run', rye: 'run' };
 
 /** The program of an element and its arguments, wrappers and VAR=value prefixes peeled. */
 function programOf(words: readonly string[]): { program: string; args: string[] } {
   let i = 0;
-  while (i < words.length && (ASSIGN.test(words[i]) || PEEL.has(base(words[i])) || (base(words[i - 1] ?? '') === 'timeout' && /^\d/.test(words[i])) || (i > 0 && words[i].startsWith('-') && PEEL.has(base(words[i - 1]))))) i++;
+  for (;;) {
+    const w = words[i];
+    if (w === undefined) break;
+    const b = base(w);
+    if (ASSIGN.test(w) || PEEL.has(b) || (base(words[i - 1] ?? '') === 'timeout' && /^\d/.test(w)) || (i > 0 && w.startsWith('-') && PEEL.has(base(words[i - 1])))) i++;
+    else if (Object.prototype.hasOwnProperty.call(PEEL_TWO, b) && (words[i + 1] ?? '').toLowerCase() === PEEL_TWO[b] && i + 2 < words.length) i += 2;
+    else break;
+  }
   return { program: i < words.length ? base(words[i]) : '', args: words.slice(i + 1) };
 }
 
@@ -208,6 +218,14 @@ function waitsFor(e: Element): boolean {
   if (program === 'sleep') return positional(args).some(a => /^\d+(?:\.\d+)?[smh]?$/.test(a) && parseFloat(a) > 0);
   if (program === 'tail') return args.some(a => /^-[a-zA-Z]*[fF]/.test(a) || a === '--follow');
   return program === 'wait' || program === 'watch' || program === 'inotifywait';
+}
+
+/**
+ * One element of a line (its words, the files its `>`/`>>` write, whether output is piped into it) edits
+ * or installs: `sed -i … f`, `cat > f`, `npm install x`, `git checkout f`. `line`: the whole line (inline code).
+ */
+export function editsWorkspace(words: readonly string[], redirects: readonly string[], piped: boolean, line: string): boolean {
+  return editOf({ words: [...words], redirects: [...redirects], background: false, piped }, line) !== undefined;
 }
 
 /** What `commandLine` writes, installs and starts, and whether it only reads. */

@@ -215,8 +215,8 @@ export const ADVICE: Record<ErrorCategory, Advice> = {
 };
 
 /** The questions asked before the next run: two about repeating, one about this cause. */
-export function questionsFor(category: ErrorCategory): string[] {
-  return ['What specifically went wrong in the last attempt?', 'Am I repeating the same approach, or did I change what the error points at?', ADVICE[category].question];
+export function questionsFor(category: ErrorCategory, question: string = ADVICE[category].question): string[] {
+  return ['What specifically went wrong in the last attempt?', 'Am I repeating the same approach, or did I change what the error points at?', question];
 }
 
 /**

@@ -80,12 +80,3 @@ export function failureBadge(c: Pick<ApproachCounts, 'failures' | 'threshold' | 
   if (c.exhausted || c.failures >= c.threshold) return { text: `${c.failures}×`, label: `${label}: exhausted` };
   return { text: `${c.failures}/${c.threshold}`, label };
 }
-
-/** "Tests failing: a, b and 2 more" or '' — the failing tests by name. */
-export function failingTestsText(names: readonly string[], max = 3): string {
-  const unique = [...new Set(names)];
-  if (!unique.length) return '';
-  const shown = unique.slice(0, max).join(', ');
-  const rest = unique.length - max;
-  return `${unique.length === 1 ? 'Failing test' : 'Failing tests'}: ${shown}${rest > 0 ? ` and ${rest} more` : ''}`;
-}

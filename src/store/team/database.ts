@@ -12,7 +12,7 @@ import { queryRecallCandidates, vectorBytes, type QueryVector, type RecallCandid
 import { applyRetention, type RetentionPolicy, type RetentionResult } from './retention';
 import { grantStatements, migrate, readSchemaState, readVectorMode, type MigrateResult, type SchemaState, type VectorMode } from './schema';
 
-export { bytesVector, RECALL_CLIENT_VECTORS, vectorBytes, type RecallCandidate, type RecallCandidates } from './recallQuery';
+export { bytesVector, RECALL_CLIENT_VECTORS, vectorBytes, type RecallCandidate } from './recallQuery';
 export { VEC_BYTES_AS_REAL_ARRAY, type VectorMode } from './schema';
 
 /** SCHEMA: the tables are missing or too old for this role; PERMISSION: the role lacks a grant on them. */

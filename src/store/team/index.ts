@@ -3,8 +3,7 @@
 import { teamProject } from './identity';
 import { TeamMemory, type TeamMemoryOptions } from './teamMemory';
 
-export { TeamMemory, applyTeamClearings, type SyncResult, type TeamLink, type TeamRecall, type TeamRecallHit } from './teamMemory';
-export { TeamDatabase, TeamDatabaseError, classifyDatabaseError, type VectorMode } from './database';
+export { TeamMemory, type SyncResult } from './teamMemory';
 
 /** What a front door knows of a folder's team memory: the options of TeamMemory but its project, which is found here. */
 export interface TeamSetup extends Pick<TeamMemoryOptions, 'settings' | 'connection' | 'memoryDir' | 'threshold' | 'env' | 'onInfo' | 'embedder' | 'recallScorer'> {

@@ -14,7 +14,6 @@ import { Outbox } from './outbox';
 import { teamCheckOptions } from './checkOptions';
 import { ViewCache, type TeamViewFile } from './viewCache';
 
-export { teamCheckOptions } from './checkOptions';
 
 /** What WorkspaceMemory calls on its writes and checks. Never throws, never touches the network. */
 export interface TeamLink {

@@ -7,7 +7,7 @@ import { errnoCode, randomHex } from '../lock';
 import { VIEW_FILE_NAME, type TeamViewFile } from './viewFile';
 import { readRegular } from '../regularFile';
 
-export { readViewFileSync, VIEW_FILE_NAME, type TeamViewFile } from './viewFile';
+export type { TeamViewFile } from './viewFile';
 
 export class ViewCache {
   readonly file: string;
