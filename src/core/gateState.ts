@@ -1,11 +1,11 @@
 // The gate's state, kept outside the workspace (store/gateCopy.ts writes it in the user's data
 // folder): the exhausted approaches with what the gate decides from (the streak, the last failures'
-// evidence, never their output). Failure Memory's own writers keep it equal to memory's exhausted
-// approaches: each write that makes an approach exhausted, adds a failure to one or resolves one
-// (a witnessed success, the user's resolve, Run Anyway Once's success, a clear) updates it. So when
+// evidence, never their output). Failure Memory's own writers keep its list equal to memory's
+// exhausted approaches: each write that makes an approach exhausted or no longer exhausted (a
+// witnessed success, the user's resolve, Run Anyway Once's success, a clear) updates it. So when
 // memory lacks an approach the copy holds, or holds it with less than the copy (no longer exhausted,
-// fewer failures, an older last failure), no writer of Failure Memory did that: memory was deleted,
-// replaced or edited behind it, and the gate restores what was lost and says so.
+// fewer failures), no writer of Failure Memory did that: memory was deleted, replaced or edited
+// behind it, and the gate restores what was lost and says so.
 // Pure: the store reads and writes the files.
 
 import { quote } from './prompts/agentText';
@@ -69,14 +69,15 @@ export function heldHeads(data: MemoryData): Map<string, HeldHead> {
 }
 
 /**
- * The copy's approaches that memory holds with less (absent, not exhausted, fewer failures, an
- * older last failure): what no writer of Failure Memory took away. `held(key)`: memory's head of an
- * exhausted approach, undefined when it is not exhausted there.
+ * The copy's approaches that memory holds with less (absent, not exhausted, fewer failures): what no
+ * writer of Failure Memory took away. Not the last failure's time: runs are applied in the order
+ * they reach the lock, not of their clocks, so an approach's last failure may be older than the one
+ * the copy noted. `held(key)`: memory's head of an exhausted approach, undefined when it is not exhausted there.
  */
 export function lostFrom(copy: readonly GateHead[], held: (key: string) => HeldHead | undefined): GateHead[] {
-  return copy.filter(([key, failures, lastFailure]) => {
+  return copy.filter(([key, failures]) => {
     const h = held(key);
-    return !h || h[0] < failures || h[1] < lastFailure;
+    return !h || h[0] < failures;
   });
 }
 
@@ -151,7 +152,7 @@ export function describeLoss(data: MemoryData | null, lost: readonly GateHead[])
   const all = Object.keys(data.approaches).length === 0;
   const parts: string[] = [];
   if (missing) parts.push(all ? 'the workspace memory was emptied or replaced' : `${missing} exhausted approach${missing === 1 ? ' was' : 'es were'} removed from it`);
-  if (weaker) parts.push(`${weaker} exhausted approach${weaker === 1 ? ' was' : 'es were'} changed in it to no longer stop a run (resolved, fewer failures or an older failure)`);
+  if (weaker) parts.push(`${weaker} exhausted approach${weaker === 1 ? ' was' : 'es were'} changed in it to no longer stop a run (resolved, or fewer failures)`);
   return parts.join('; ');
 }
 

@@ -17,6 +17,10 @@ import { keepChange, keepLostApproaches, markEventsTold, untoldEvents } from '..
 import { readCopy, readCopyHeader } from '../../src/store/gateCopy';
 import { GateGuard } from '../../src/store/gateGuard';
 import { memoryDirFor } from '../../src/store/paths';
+import { MemoryStore } from '../../src/store/memoryStore';
+import { runRecord } from '../../src/core/journal';
+import { prepareAttempt } from '../../src/core/memory';
+import { createRedactor } from '../../src/core/text/redact';
 import { makeRecorder } from '../support/reflection';
 import { tempFolders } from '../support/tempFolders';
 
@@ -48,14 +52,15 @@ describe('the copy (pure)', () => {
     assert.deepEqual([after.decision, after.code, after.attempts], [before.decision, before.code, before.attempts]);
   });
 
-  test('lost: absent, no longer exhausted, fewer failures, an older last failure; not lost: the same or more', () => {
+  test('lost: absent, no longer exhausted, fewer failures; not lost: the same or more, whatever the clocks of the runs', () => {
     const heads = gateHeads(exhaustedData());
     const [key, failures, last] = heads[0];
     assert.deepEqual(lostFrom(heads, () => undefined), heads);
     assert.deepEqual(lostFrom(heads, () => [failures - 1, last]), heads);
-    assert.deepEqual(lostFrom(heads, () => [failures, '2000-01-01T00:00:00.000Z']), heads);
     assert.deepEqual(lostFrom(heads, k => (k === key ? [failures, last] : undefined)), []);
     assert.deepEqual(lostFrom(heads, () => [failures + 1, '2999-01-01T00:00:00.000Z']), []);
+    // a run made earlier but applied later (it reached the lock second): its older time is no loss
+    assert.deepEqual(lostFrom(heads, () => [failures + 1, '2000-01-01T00:00:00.000Z']), []);
   });
 
   test('what happened, in words; the command that did it quoted like any command line', () => {
@@ -178,6 +183,21 @@ describe('what the editor is told, and the user\'s answer', () => {
     await keepChange(memory, events[0]);
     assert.equal((await memory.read()).approaches['.::npm test'].status, 'resolved');
     assert.deepEqual(heads(guard), [], 'the copy follows the resolve: nothing is restored again');
+  });
+
+  test('a run made before the exhausting one but reaching the lock after it (its clock older) is no loss: nothing restored, nothing dropped', async () => {
+    const ws = fs.realpathSync(temp());
+    const dir = memoryDirFor(ws);
+    const store = new MemoryStore(dir, { cache: false });
+    const redactor = createRedactor();
+    const run = (at: number) => runRecord(prepareAttempt({ command: 'npm test', exitCode: 1, output: OUTPUT, source: 'agent' }, DEFAULT_SETTINGS, redactor, new Date(at)), DEFAULT_SETTINGS, []);
+    const T = Date.UTC(2026, 0, 1);
+    for (let i = 1; i <= 5; i++) await store.appendRecord(run(T + i * 1000));
+    await store.appendRecord(run(T + 500)); // prepared first, appended last
+    await store.update(() => undefined); // a full write: the fold
+    const a = (await new MemoryStore(dir, { cache: false, gate: false }).read()).approaches['.::npm test'];
+    assert.equal(a.failures, 6, 'every run counted once');
+    assert.equal(a.status, 'exhausted');
   });
 
   test('one more failure of an exhausted approach leaves the copy as it was; a loss afterwards is still one', async () => {
