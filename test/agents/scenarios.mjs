@@ -273,7 +273,7 @@ async function teamTwoClones(t) {
     const second = await session('claude', { ws: b.ws, home: b.home, mock, script: [HARNESSES.claude.shell(FAILING)], capture: false });
     assert.equal(second.code, 0, second.log);
     await t.test('the next session of the second agent starts with the team\'s failure in its first model request', () => {
-      assert.match(JSON.stringify(second.agentRequests[0]?.body ?? {}), /EXHAUSTED in the team: `bash (\.\/)?build\.sh/);
+      assert.match(JSON.stringify(second.agentRequests[0]?.body ?? {}), /EXHAUSTED in the team: ⟦bash (\.\/)?build\.sh/);
     });
     await t.test('with blockOnTeamFailures the second agent\'s run of it is refused, and the model is told why', () => {
       assert.equal(runsLogged(b.ws), 0, 'build.sh never ran in the second clone');

@@ -113,7 +113,7 @@ describe('session start and prompts carry the team', () => {
     assert.ok(team, text);
     assert.match(team, /^'s failures in this project \(other machines, their agents and CI; pulled just now; threshold 5\):/);
     assert.match(team, /\n- EXHAUSTED in the team: ⟦npm test⟧ in the workspace root, failed 7 times this week on 3 machines, including CI/);
-    assert.match(team, /\n- failing in the team: `make e2e` in the workspace root, failed 2 times this week on 1 machine/);
+    assert.match(team, /\n- failing in the team: ⟦make e2e⟧ in the workspace root, failed 2 times this week on 1 machine/);
     assert.doesNotMatch(team, /cargo build/, 'listed once, as this workspace\'s own');
     assert.match(team, /\n- team lesson \(reflection, from ci:github-actions\/r2\): ⟦run docker compose up -d db before npm test⟧/);
     assert.match(team, /These are the team's, not this workspace's/);
