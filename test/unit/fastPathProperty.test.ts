@@ -4,7 +4,7 @@
 // decision gives (the same hook with memory.json read whole, the journal applied: byte for byte). Random histories: failures
 // and passes of a few commands in two folders, written by full writes or journaled as hooks do,
 // edits, folds, resolves, a run allowed once, and memory.index.json current, deleted, or describing
-// an older memory.json. Fifteen histories here; `npm run test:fuzz` runs FM_FUZZ_RUNS / 100.
+// an older memory.json. Fifteen histories in the unit tier, more at full scale (test/support/fuzz.ts).
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
@@ -18,14 +18,14 @@ import { createRedactor } from '../../src/core/text/redact';
 import { DEFAULT_SETTINGS } from '../../src/core/types';
 import { INDEX_FILE_NAME } from '../../src/store/memoryIndex';
 import { MemoryStore, memoryDirFor } from '../../src/store/memoryStore';
-import { params } from '../support/fuzz';
+import { params, RUNS, scaled } from '../support/fuzz';
 import { tempFolders } from '../support/tempFolders';
 
 const temp = tempFolders('fm-fast-path-');
 const redactor = createRedactor();
 const T0 = Date.UTC(2026, 0, 5, 9);
-/** Histories per run: a few dozen in the unit tier, FM_FUZZ_RUNS / 100 under `npm run test:fuzz`. */
-const HISTORIES = process.env.FM_FUZZ_RUNS ? Math.max(100, Math.floor(Number(process.env.FM_FUZZ_RUNS) / 100)) : 15;
+/** Histories per run: fifteen in the unit tier; at full scale (the fuzz tier, `npm run test:fuzz`) a hundredth of FM_FUZZ_RUNS, at least 100. */
+const HISTORIES = scaled(15, Math.max(100, Math.floor(RUNS / 100)));
 
 const COMMANDS = ['npm test', 'npx jest src/a.test.ts', 'npx jest src/b.test.ts', 'cargo build', 'make lint', 'python app.py', 'npm install left-pad'];
 const OUTPUTS = [

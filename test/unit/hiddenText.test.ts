@@ -104,7 +104,7 @@ describe('the rules', () => {
         }
         assert.equal(hasHidden(visibleLine(s)), false);
       }),
-      params(300),
+      params(),
     );
   });
 });
