@@ -2,7 +2,7 @@
 // settings, the team view, agent-runs, a claim, a lock, a rules file, a harness transcript): the
 // built hook never waits on it (`mkfifo journal.jsonl` after a fold made every hook wait out the
 // harness's 30 s timeout), skips it and says which file it skipped; the gate still stops the
-// exhausted command where memory.json itself is readable. A timeout on each process is a hang guard
+// exhausted command (from the gate's copy in the user's data folder when memory.json is the FIFO). A timeout on each process is a hang guard
 // (the test fails if a hook is still waiting), never a measure of speed.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -20,10 +20,10 @@ const temp = tempFolders('fm-hostile-files-');
 /** Far inside the harnesses' 30 s hook timeout; only reached by a hook that waits on a file. */
 const HANG_GUARD_MS = 20_000;
 
-/** The seeded workspace with its journal folded into memory.json (and memory.index.json written). */
-async function seeded(): Promise<string> {
+/** The seeded workspace with its journal folded into memory.json (and memory.index.json written; the gate's copy in `state`). */
+async function seeded(state?: string): Promise<string> {
   const ws = await seededJournal();
-  await new MemoryStore(memoryDirFor(ws), { cache: false }).update(() => undefined);
+  await new MemoryStore(memoryDirFor(ws), { cache: false, gate: { via: 'test', dir: state } }).update(() => undefined);
   return ws;
 }
 
@@ -70,13 +70,15 @@ describe('a FIFO where the hooks read', { skip: (!existsSync(HOOK_JS) && 'dist/h
     assert.match(said(r), /settings\.json is a FIFO/);
   });
 
-  test('memory.json: the hook does not wait, and says why memory could not be used', async () => {
-    const ws = await seeded();
+  test('memory.json: the hook does not wait, says why memory could not be used, and decides from the gate\'s copy', async () => {
+    const ws = await seeded(state);
     const dir = memoryDirFor(ws);
     renameSync(join(dir, 'memory.json'), join(dir, 'memory.json.away'));
     mkfifo(join(dir, 'memory.json'));
     const r = pre(ws);
     assert.match(said(r), /memory\.json: it is a FIFO \(named pipe\)/);
+    assert.match(said(r), /this answer comes from the copy of the gate's state/);
+    assert.equal(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision, 'deny', 'the exhausted command is still stopped');
   });
 
   test('post: a FIFO journal, lock and claim: the run is recorded (the journal moved aside), nothing waits', async () => {
