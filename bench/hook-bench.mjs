@@ -79,7 +79,8 @@ let callNo = 0;
 const pre = (command, tool = 'Bash') => () => JSON.stringify({ ...base, hook_event_name: 'PreToolUse', tool_name: tool, tool_input: tool === 'Bash' ? { command, description: 'x' } : { file_path: 'x', content: 'y' }, tool_use_id: `toolu_${++callNo}` });
 const postFailure = command => () => JSON.stringify({ ...base, hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command, description: 'x' }, tool_use_id: `toolu_${++callNo}`, error: `Exit code 1\n${'compiling…\n'.repeat(20)}Error: Cannot find module 'left-pad'\nRequire stack:\n- ${ws}/index.js`, is_interrupt: false, duration_ms: 129 });
 const postSuccess = command => () => JSON.stringify({ ...base, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command, description: 'x' }, tool_use_id: `toolu_${++callNo}`, tool_response: { stdout: 'a\nb\nc', stderr: '', interrupted: false, isImage: false } });
-const sessionStart = () => () => JSON.stringify({ ...base, hook_event_name: 'SessionStart', source: 'startup' });
+// a new session each time: the summary is given once per session
+const sessionStart = () => () => JSON.stringify({ ...base, session_id: `bench-${++callNo}`, hook_event_name: 'SessionStart', source: 'startup' });
 
 // CPU time (user + system) of the child from GNU time when it is there: on a busy shared machine
 // wall time mostly measures the queue for a core, CPU time what the process itself costs.

@@ -8,7 +8,8 @@
 //                clusters, worker threads and store stress: one process per file, against dist/.
 // usage: node scripts/run-tests.mjs unit|integration [FILE...]   (Node 20's --test takes no globs)
 //   env: FM_TEST_REPORTER  node:test reporter (default spec)
-import { lstatSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
@@ -36,7 +37,11 @@ const args = tier === 'unit'
   ? ['--import', 'tsx', '--import', './test/support/pureTier.mjs', reporter, 'test/support/runInProcess.mjs', ...files]
   : ['--import', 'tsx', '--test', reporter, ...files];
 const tmp = tier === 'unit' ? memoryTemp() : undefined;
-const r = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root, env: tmp ? { ...process.env, TMPDIR: tmp } : process.env });
+// the gates' copies (~/.failure-memory/state) of the tests' throwaway workspaces go to a folder of this run
+const state = process.env.FAILURE_MEMORY_STATE_DIR ? undefined : mkdtempSync(join(tmp ?? tmpdir(), 'fm-test-state-'));
+const env = { ...process.env, ...(tmp ? { TMPDIR: tmp } : {}), ...(state ? { FAILURE_MEMORY_STATE_DIR: state } : {}) };
+const r = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root, env });
+if (state) rmSync(state, { recursive: true, force: true });
 process.exit(r.status ?? 1);
 
 /**

@@ -9,6 +9,7 @@ import { AgentGates } from './host/agentGates';
 import { CommandHandlers } from './host/commands';
 import { CapturePause } from './host/capturePause';
 import { EditWatcher } from './host/editWatcher';
+import { GateNotices } from './host/gateNotices';
 import { EnterGate } from './host/enterGate';
 import { Guard } from './host/guard';
 import { createLogger } from './host/logger';
@@ -111,6 +112,8 @@ export function activate(context: vscode.ExtensionContext): void {
     new McpServerProvider(context, log),
     // agent hooks: the launcher (on PATH in terminals) and Set Up Agent Gates
     new AgentGates(context, log, () => walkthrough.mark('agentGates')),
+    // what was done to the gate behind Failure Memory's back: said, with Restore / Keep
+    new GateNotices(registry, log),
     vscode.commands.registerCommand(CommandId.DownloadModel, () => models.download(registry.firstScorer())),
     // restricted settings (redaction.extraPatterns) take the workspace's value once it is trusted
     vscode.workspace.onDidGrantWorkspaceTrust(() => {

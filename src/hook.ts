@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { CheckResult } from './core/rules/check';
 import type { HookEdits, HookRecord } from './agents/hooks/record';
 import { startHookProcess } from './agents/hooks/runner';
+import { VERSION } from './cli/version';
 import { warmUpGate } from './agents/hooks/warmUp';
 
 /** Run by dist/hook.js before it writes this bundle's code cache (see warmUp.ts). */
@@ -22,4 +23,6 @@ startHookProcess({
   recordEdits: (r: HookEdits) => store().recordHookEdits(r),
   recordDecision: (workspace: string, c: CheckResult, via: string) => store().recordHookDecision(workspace, c, via),
   gitState: workspace => store().gitStateOf(workspace),
+  restoreGate: (workspace, via, by) => store().restoreGate(workspace, via, by),
+  launcher: { dist: __dirname, node: process.execPath, version: VERSION, writer: '`failure-memory setup-agents` (and the extension, where installed)' },
 });

@@ -1,14 +1,17 @@
 // dist/hook.js: runs dist/hook-main.js (a post call: dist/hook-post.js; and, when a call needs the
 // store, dist/hook-record.js) with a V8 code cache (Node 20 has no module compile cache), so that a
-// hook call costs about one Node start. The cache lives in the user's own folder (~/.failure-memory/cache, mode 0700), is keyed by
-// each bundle's size, mtime and the Node version, and is written after the first run so it holds
-// the functions that run compiled, and those of the bundle's `warmUp` (its hot paths run once on
-// made-up data). Anything wrong with the cache: the bundle simply runs without it.
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+// hook call costs about one Node start. The cache lives in the user's own folder
+// (~/.failure-memory/cache, mode 0700), named by the bundle and Node's version, and signed with the
+// SHA-256 of the bundle it was made from (store/codeCache.ts): V8 runs any cache made for a source
+// of the same length, so a file Failure Memory did not write is never given to it. It is written after the first run so
+// it holds the functions that run compiled, and those of the bundle's `warmUp` (its hot paths run
+// once on made-up data). Anything wrong with the cache: the bundle simply runs without it, and the
+// next hook writes a good one.
+import { readFileSync } from 'node:fs';
 import Module from 'node:module';
-import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { cacheKey, readCache, writeCache, type CacheKey } from './store/codeCache';
 
 /** The bundles that run with a code cache, by file name. */
 const CACHED = new Set(['hook-main.js', 'hook-post.js', 'hook-record.js']);
@@ -19,11 +22,10 @@ function isPost(argv: string[]): boolean {
   return args[1] === 'post';
 }
 
-function cacheFile(bundle: string): string | undefined {
+/** The cache key of a bundle, or undefined when it cannot be made. */
+function keyOf(bundle: string): CacheKey | undefined {
   try {
-    const st = statSync(bundle);
-    const dir = process.env.FAILURE_MEMORY_CACHE_DIR || join(homedir(), '.failure-memory', 'cache');
-    return join(dir, `${basename(bundle, '.js')}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}.v8`);
+    return cacheKey(bundle, basename(bundle, '.js'));
   } catch {
     return undefined;
   }
@@ -45,26 +47,18 @@ const loaded = new Map<string, unknown>();
 function runCached(bundle: string): unknown {
   if (loaded.has(bundle)) return loaded.get(bundle);
   const source = readFileSync(bundle, 'utf8').replace(/^#!.*/, '');
-  const file = cacheFile(bundle);
-  let cached: Buffer | undefined;
-  try {
-    if (file) cached = readFileSync(file);
-  } catch {
-    // no cache yet
-  }
+  const key = keyOf(bundle);
+  const cached = key ? readCache(key, () => source) : undefined;
   const script = new Script(Module.wrap(source), { filename: bundle, cachedData: cached });
   const mod = { exports: {} as unknown };
   loaded.set(bundle, mod.exports);
   const fn = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
-  if (file && (!cached || script.cachedDataRejected)) {
+  if (key && (!cached || script.cachedDataRejected)) {
     process.once('beforeExit', () => {
       try {
         // the bundle's own paths run once more first, so the cache holds them whatever this call did
         (loaded.get(bundle) as { warmUp?: () => void } | undefined)?.warmUp?.();
-        mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-        const tmp = `${file}.${process.pid}.tmp`;
-        writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
-        renameSync(tmp, file);
+        writeCache(key, source, script.createCachedData());
       } catch {
         // a read-only home: run without a cache
       }

@@ -8,6 +8,7 @@ import type { CheckResult } from './core/rules/check';
 import type { HookEdits, HookRecord } from './agents/hooks/record';
 import { quickRecord } from './agents/hooks/quickRecord';
 import { startHookProcess } from './agents/hooks/runner';
+import { VERSION } from './cli/version';
 import { warmUpGate, warmUpRecording } from './agents/hooks/warmUp';
 
 /** Run by dist/hook.js before it writes this bundle's code cache (see warmUp.ts). */
@@ -20,9 +21,11 @@ export function warmUp(): void {
 const store = () => require(join(__dirname, 'hook-record.js')) as typeof import('./agents/hooks/record');
 
 startHookProcess({
-  record: (r: HookRecord) => quickRecord(r, { full: x => store().recordHookResult(x), fold: ws => store().foldJournal(ws) }),
+  record: (r: HookRecord) => quickRecord(r, { full: x => store().recordHookResult(x), fold: (ws, via) => store().foldJournal(ws, via) }),
   readFull: workspace => store().readMemoryFull(workspace),
   recordEdits: (r: HookEdits) => store().recordHookEdits(r),
   recordDecision: (workspace: string, c: CheckResult, via: string) => store().recordHookDecision(workspace, c, via),
   gitState: workspace => store().gitStateOf(workspace),
+  restoreGate: (workspace, via, by) => store().restoreGate(workspace, via, by),
+  launcher: { dist: __dirname, node: process.execPath, version: VERSION, writer: '`failure-memory setup-agents` (and the extension, where installed)' },
 });

@@ -11,27 +11,31 @@
 // configuration files, as each harness documents them.
 
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
-import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
+import type { JSONPath, Node } from 'jsonc-parser';
+import { tamperLines, type TamperId } from './doctorTamper';
 import { HARNESSES } from './hooks';
+import { parseJsonc, splitBom, valueAt } from './jsoncEdit';
 import { HARNESS_IDS, type HarnessId } from './hooks/types';
-import { readLauncher, launcherDir } from './launcher';
+import { launcherDir, launcherTampered, readLauncher, repairLauncher, type LauncherTarget } from './launcher';
 import { userCommand } from './userCommand';
 import { targetFor } from './setup';
 import { planSetup } from './setupFiles';
+import { readRegularSync } from '../store/regularFile';
 
 export type DoctorStatus = 'active' | 'off' | 'check';
 
 export interface DoctorLine {
-  id: 'launcher' | HarnessId;
+  id: 'launcher' | TamperId | HarnessId;
   title: string;
   status: DoctorStatus;
   /** What was found. */
   detail: string;
   /** What to do (off and check only). */
   steps: string[];
+  /** What was found, one sentence each (what was done to the gate). */
+  notes?: string[];
 }
 
 export interface DoctorOptions {
@@ -41,29 +45,33 @@ export interface DoctorOptions {
   home?: string;
   /** Run the launcher once (default true). */
   probe?: boolean;
+  /** What a launcher that is not Failure Memory's is written again for, when the one it names is gone (the CLI's own). */
+  launcher?: LauncherTarget;
   /** How the user runs `failure-memory` here (default: its name on PATH, else the launcher's path). */
   cli?: string;
 }
 
 const readText = (file: string): string | undefined => {
   try {
-    return readFileSync(file, 'utf8');
+    return readRegularSync(file, 'utf8');
   } catch {
     return undefined;
   }
 };
 
-/** JSON with // comment lines (Copilot's config.json starts with some). */
-function readJsonLoose(file: string): Record<string, unknown> | undefined {
+/** A JSONC file's tree (a byte order mark read past, a file nested too deeply refused), or undefined. */
+function readTree(file: string): Node | undefined {
   const text = readText(file);
   if (text === undefined) return undefined;
-  try {
-    const errors: ParseError[] = [];
-    const v: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
-    return !errors.length && v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
+  const tree = parseJsonc(splitBom(text).body);
+  return 'root' in tree ? tree.root : undefined;
+}
+
+/** JSON with // comment lines (Copilot's config.json starts with some): the object at `path`, or undefined. */
+function readJsonLoose(file: string, path: JSONPath = []): Record<string, unknown> | undefined {
+  const root = readTree(file);
+  const v = root ? valueAt(root, path) : undefined;
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
 /** `dir` and every folder above it. */
@@ -85,12 +93,18 @@ export function configuredHarnesses(workspace: string): HarnessId[] {
   });
 }
 
-function launcherLine(env: NodeJS.ProcessEnv, home: string, probe: boolean, cli: string): DoctorLine {
+function launcherLine(env: NodeJS.ProcessEnv, home: string, probe: boolean, cli: string, fallback?: LauncherTarget): DoctorLine {
   const title = 'failure-memory launcher';
   const custom = env.FAILURE_MEMORY_BIN;
+  // not Failure Memory's (replaced, edited): written again, for the install it names or this one
+  const repaired = custom ? undefined : repairLauncher(fallback, launcherDir(home));
   const state = readLauncher(launcherDir(home));
   const file = custom || state.file;
   const fix = `run \`${cli} setup-agents\` in the workspace (it writes the launcher), or open VS Code with the Failure Memory extension`;
+  if (repaired && launcherTampered(repaired.before, fallback?.version)) {
+    const again = repaired.after.ours ? `written again${repaired.after.dist ? ` (→ ${repaired.after.dist})` : ''}` : 'could not be written again: no working Failure Memory to point it at';
+    return { id: 'launcher', title, status: repaired.after.ours ? 'check' : 'off', detail: `${file} was not Failure Memory's (changed or replaced: every hook could pass without a word): ${again}`, steps: repaired.after.ours ? ['look at what ran in your agent sessions: something wrote into ~/.failure-memory/bin'] : [fix] };
+  }
   if (!custom && !state.exists) return { id: 'launcher', title, status: 'off', detail: `${file} is missing: every hook says the gate is off`, steps: [fix] };
   if (!custom && !state.distOk) return { id: 'launcher', title, status: 'off', detail: `${file} points at ${state.dist ?? '?'}, which is gone`, steps: [fix] };
   if (probe) {
@@ -171,7 +185,10 @@ function copilotLine(workspace: string, env: NodeJS.ProcessEnv, home: string): O
 
 function claudeLine(workspace: string, home: string): Omit<DoctorLine, 'id' | 'title'> {
   const files = [join(workspace, '.claude', 'settings.json'), join(workspace, '.claude', 'settings.local.json'), join(home, '.claude', 'settings.json')];
-  const off = files.find(f => readJsonLoose(f)?.disableAllHooks === true);
+  const off = files.find(f => {
+    const root = readTree(f);
+    return root !== undefined && valueAt(root, ['disableAllHooks']) === true;
+  });
   if (off) return { status: 'off', detail: `"disableAllHooks": true in ${off}`, steps: [`remove "disableAllHooks" from ${off}`] };
   return { status: 'active', detail: 'Claude Code runs the project hooks of .claude/settings.json', steps: [] };
 }
@@ -202,10 +219,13 @@ export function diagnose(workspace: string, opts: DoctorOptions = {}): DoctorLin
   const env = opts.env ?? process.env;
   const home = opts.home ?? homedir();
   const cli = opts.cli ?? userCommand(env, home);
-  const launcher = launcherLine(env, home, opts.probe ?? true, cli);
+  const launcher = launcherLine(env, home, opts.probe ?? true, cli, opts.launcher);
   const configured = configuredHarnesses(workspace);
-  const lines: DoctorLine[] = [launcher];
+  // what was done to the gate (its state, the code cache, overrides, entries taken out), then each harness
+  const tamper = tamperLines(workspace, env, home);
+  const lines: DoctorLine[] = [launcher, ...tamper];
   for (const h of opts.harnesses ?? configured) {
+    if (tamper.some(l => l.id === h)) continue;
     const title = HARNESSES[h].title;
     if (!configured.includes(h)) {
       const t = targetFor(h);
@@ -221,13 +241,17 @@ export function diagnose(workspace: string, opts: DoctorOptions = {}): DoctorLin
 }
 
 const MARK: Record<DoctorStatus, string> = { active: '✓', off: '✗', check: '?' };
+const TAMPER_IDS: ReadonlySet<string> = new Set<TamperId>(['state', 'cache', 'env']);
+const TAMPER_WORD: Record<DoctorStatus, string> = { active: 'intact', off: 'changed behind Failure Memory\'s back', check: 'tampered with, and undone or to look at' };
 
 /** One line per entry (and one per step under it), for a person. */
 export function describeDiagnosis(lines: DoctorLine[]): string[] {
   const out: string[] = [];
   for (const l of lines) {
     const state = l.status === 'active' ? 'gate active' : l.status === 'off' ? 'gate OFF' : 'gate active once you did this';
-    out.push(`${MARK[l.status]} ${l.title}: ${l.id === 'launcher' ? (l.status === 'active' ? 'works' : 'does not work') : state} — ${l.detail}`);
+    const word = l.id === 'launcher' ? (l.status === 'active' ? 'works' : 'does not work') : TAMPER_IDS.has(l.id) ? TAMPER_WORD[l.status] : state;
+    out.push(`${MARK[l.status]} ${l.title}: ${word} — ${l.detail}`);
+    for (const n of l.notes ?? []) out.push(`    ${n}`);
     for (const s of l.steps) out.push(`    step: ${s}`);
   }
   return out;

@@ -6,11 +6,12 @@
 // Node.js it falls back to VS Code's own runtime (ELECTRON_RUN_AS_NODE). A hook call that cannot
 // start answers in its harness's visible channel (the adapter's notice) and lets the agent go on.
 
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HARNESS_IDS, HOOK_EVENTS } from './hooks/types';
 import { HARNESSES } from './hooks';
 import { shellQuote } from '../core/approach/lexer';
+import { readRegularSync } from '../store/regularFile';
 import { launcherDir, launcherName } from './userCommand';
 
 export { launcherDir } from './userCommand';
@@ -92,7 +93,7 @@ export function installLauncher(t: LauncherTarget, dir: string = launcherDir(), 
   const file = join(dir, name);
   let current: string | undefined;
   try {
-    current = readFileSync(file, 'utf8');
+    current = readRegularSync(file, 'utf8');
   } catch {
     // not there yet
   }
@@ -112,19 +113,67 @@ export interface LauncherState {
   dist?: string;
   /** That folder still has the CLI. */
   distOk: boolean;
+  /**
+   * The file is exactly what Failure Memory writes for the target it names (false: something else
+   * wrote it or changed it, `printf '#!/bin/sh\nexit 0\n'` or an edit: every hook could pass silently).
+   */
+  ours: boolean;
+  /** The target it names, read back (when it names one). */
+  target?: LauncherTarget;
+}
+
+/** `shellQuote`'s inverse for one value of the script's `name='…'` lines. */
+const unquote = (v: string) => v.replace(/'\\''/g, "'");
+
+/** The target a launcher script names (its dist, node, electron, version and writer), read back. */
+function targetIn(text: string, platform: NodeJS.Platform): LauncherTarget | undefined {
+  const header = /^(?:#|rem) failure-memory launcher \(Failure Memory ([^)\r\n]*)\), kept current by ([^\r\n]*)\.\r?$/m.exec(text);
+  if (!header) return undefined;
+  if (platform === 'win32') {
+    const dist = /if not exist "(.*)\\cli\.js"/.exec(text)?.[1];
+    const node = /^"(.*)" "[^"\r\n]*\\cli\.js" %\*\r?$/m.exec(text)?.[1];
+    return dist && node ? { dist, node, version: header[1], writer: header[2] } : undefined;
+  }
+  const field = (name: string) => new RegExp(`^${name}='((?:[^']|'\\\\'')*)'$`, 'm').exec(text)?.[1];
+  const [dist, node, electron] = ['dist', 'node', 'electron'].map(field);
+  if (dist === undefined || node === undefined) return undefined;
+  return { dist: unquote(dist), node: unquote(node), ...(electron ? { electron: unquote(electron) } : {}), version: header[1], writer: header[2] };
 }
 
 export function readLauncher(dir: string = launcherDir(), platform: NodeJS.Platform = process.platform): LauncherState {
   const file = join(dir, launcherName(platform));
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularSync(file, 'utf8', { maxBytes: 1024 * 1024 });
   } catch {
-    return { file, exists: false, distOk: false };
+    return { file, exists: false, distOk: false, ours: false };
   }
-  const m = platform === 'win32' ? /if not exist "(.*)\\cli\.js"/.exec(text) : /^dist='((?:[^']|'\\'')*)'$/m.exec(text);
-  const dist = m ? m[1].replace(/'\\''/g, "'") : undefined;
-  return { file, exists: true, dist, distOk: !!dist && existsSync(join(dist, 'cli.js')) };
+  const target = targetIn(text, platform);
+  const ours = !!target && text === (platform === 'win32' ? launcherCmd(target) : launcherScript(target));
+  const dist = target?.dist;
+  return { file, exists: true, dist, distOk: !!dist && existsSync(join(dist, 'cli.js')), ours, ...(target ? { target } : {}) };
+}
+
+/**
+ * A launcher that is not what Failure Memory `version` writes, and not one another version wrote (its
+ * own header, another version): changed or replaced behind Failure Memory's back.
+ */
+export function launcherTampered(state: LauncherState, version: string | undefined): boolean {
+  return state.exists && !state.ours && (!state.target || state.target.version === version);
+}
+
+/**
+ * A launcher that is not Failure Memory's (edited, replaced) written again: for the install it names
+ * when that one still works, else for `fallback`. Said by whoever calls it (session start, doctor,
+ * the extension). undefined: it was ours (or missing: writing one is setup's and the extension's).
+ */
+export function repairLauncher(fallback: LauncherTarget | undefined, dir: string = launcherDir(), platform: NodeJS.Platform = process.platform): { before: LauncherState; after: LauncherState } | undefined {
+  const before = readLauncher(dir, platform);
+  if (!before.exists || before.ours) return undefined;
+  const target = before.target && before.distOk ? before.target : fallback;
+  if (!target) return { before, after: before };
+  installLauncher(target, dir, platform);
+  return { before, after: readLauncher(dir, platform) };
 }
 
 /**

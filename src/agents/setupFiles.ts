@@ -8,10 +8,11 @@
 import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readFileSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { HarnessId } from './hooks/types';
-import { appendElement, appendProperty, parseJsonc, removeAt, styleOf } from './jsoncEdit';
+import { appendAll, parseJsonc, removeAll, splitBom, styleOf, valueAt, type Addition } from './jsoncEdit';
 import { isOurRules, rulesText } from '../app/agentRules';
 import { isOurCommand, targetFor, type JsonTarget, type ScriptsTarget, type Target } from './setup';
-import { getNodeValue } from 'jsonc-parser';
+import { findNodeAtLocation, type JSONPath, type Node } from 'jsonc-parser';
+import { NotRegularFile, readRegularSync } from '../store/regularFile';
 
 export interface FileChange {
   /** Relative to the workspace, '/' separated. */
@@ -55,9 +56,9 @@ function readTarget(workspace: string, rel: string): { text?: string; skip?: str
   const link = linkOnPath(workspace, rel);
   if (link) return { skip: `${link === rel ? 'it' : link} is a symbolic link: left untouched (Failure Memory never writes through a link)` };
   try {
-    if (!lstatSync(join(workspace, rel)).isFile()) return { skip: 'not a regular file: left untouched' };
-    return { text: readFileSync(join(workspace, rel), 'utf8') };
+    return { text: readRegularSync(join(workspace, rel), 'utf8', { noFollow: true }) };
   } catch (e) {
+    if (e instanceof NotRegularFile) return { skip: `it is ${e.kind}, not a regular file: left untouched` };
     return errno(e) === 'ENOENT' ? {} : { skip: `cannot be read (${errno(e)}): left untouched` };
   }
 }
@@ -69,19 +70,25 @@ function entryIsOurs(e: unknown): boolean {
 }
 const hookIsOurs = (h: unknown) => isObj(h) && isOurCommand(h.command);
 
-function valueOf(text: string): Json {
-  const tree = parseJsonc(text);
-  return 'root' in tree ? (getNodeValue(tree.root) as Json) : {};
+/** A parsed file: its text (without a byte order mark), the mark to keep, and the tree. */
+interface Parsed {
+  bom: string;
+  text: string;
+  root: Node;
 }
+
+/** The hooks object's value (small: never the whole of a large file), or undefined. */
+const hooksOf = (root: Node): unknown => valueAt(root, ['hooks']);
 
 /**
  * The text without our entries: each of ours taken out where it is (whole groups, or our hook inside
  * a group shared with the user's); a list, or the hooks object, that only we filled goes with them.
+ * One parse, one pass of edits (removeAll), whatever the file's size.
  */
-function withoutOurs(text: string): string {
-  const hooks = valueOf(text).hooks;
+function withoutOurs(text: string, root: Node): string {
+  const hooks = hooksOf(root);
   if (!isObj(hooks)) return text;
-  let out = text;
+  const paths: JSONPath[] = [];
   let emptied = 0;
   for (const [event, list] of Object.entries(hooks)) {
     if (!Array.isArray(list)) continue;
@@ -89,73 +96,90 @@ function withoutOurs(text: string): string {
     for (let i = list.length - 1; i >= 0; i--) {
       const e = list[i];
       if (entryIsOurs(e)) {
-        out = removeAt(out, ['hooks', event, i]);
+        paths.push(['hooks', event, i]);
         removed++;
       } else if (isObj(e) && Array.isArray(e.hooks)) {
-        for (let j = e.hooks.length - 1; j >= 0; j--) if (hookIsOurs(e.hooks[j])) out = removeAt(out, ['hooks', event, i, 'hooks', j]);
+        for (let j = e.hooks.length - 1; j >= 0; j--) if (hookIsOurs(e.hooks[j])) paths.push(['hooks', event, i, 'hooks', j]);
       }
     }
     if (removed && removed === list.length) {
-      out = removeAt(out, ['hooks', event]);
+      paths.push(['hooks', event]);
       emptied++;
     }
   }
-  if (emptied && emptied === Object.keys(hooks).length) out = removeAt(out, ['hooks']);
-  return out;
+  if (emptied && emptied === Object.keys(hooks).length) paths.push(['hooks']);
+  return paths.length ? removeAll(text, paths, root) : text;
 }
 
 /** The text with our entries added at the end of each event's list (and the base fields a harness needs). */
-function withOurs(text: string, t: JsonTarget): string {
+function withOurs(text: string, t: JsonTarget, parsed?: Node): string {
   const style = styleOf(text);
-  let out = text;
-  for (const [k, v] of Object.entries(t.base ?? {})) if (!(k in valueOf(out))) out = appendProperty(out, [], k, v, style);
-  const hooks = valueOf(out).hooks;
-  if (!isObj(hooks)) return appendProperty(out, [], 'hooks', t.entries, style);
-  for (const [event, entries] of Object.entries(t.entries)) {
-    if (!Array.isArray(hooks[event])) out = appendProperty(out, ['hooks'], event, entries, style);
-    else for (const e of entries) out = appendElement(out, ['hooks', event], e, style);
+  const root = parsed ?? parseTree(text);
+  const additions: Addition[] = [];
+  for (const [k, v] of Object.entries(t.base ?? {})) if (!findNodeAtLocation(root, [k])) additions.push({ path: [], key: k, value: v });
+  const hooks = findNodeAtLocation(root, ['hooks']);
+  if (hooks?.type !== 'object') additions.push({ path: [], key: 'hooks', value: t.entries });
+  else {
+    for (const [event, entries] of Object.entries(t.entries)) {
+      const list = findNodeAtLocation(hooks, [event]);
+      if (list?.type !== 'array') additions.push({ path: ['hooks'], key: event, value: entries });
+      else for (const e of entries) additions.push({ path: ['hooks', event], value: e });
+    }
   }
-  return out;
+  return appendAll(text, additions, style, root);
+}
+
+/** The tree of a text this module already checked (or wrote): a syntax error here is a bug. */
+function parseTree(text: string): Node {
+  const tree = parseJsonc(text);
+  if ('error' in tree) throw new Error(`not valid JSON: ${tree.error}`);
+  return tree.root;
 }
 
 /** Our entries are there, exactly as they should be, and nowhere else. */
-function inPlace(doc: Json, t: JsonTarget): boolean {
-  const current = isObj(doc.hooks) ? doc.hooks : {};
+function inPlace(hooks: unknown, t: JsonTarget): boolean {
+  const current = isObj(hooks) ? hooks : {};
   const oursNow = (event: string) => (Array.isArray(current[event]) ? (current[event] as unknown[]).filter(entryIsOurs) : []);
   return Object.entries(t.entries).every(([event, entries]) => JSON.stringify(oursNow(event)) === JSON.stringify(entries)) && Object.keys(current).every(event => event in t.entries || !oursNow(event).length);
 }
 
-/** Why a JSON target cannot be edited, or undefined. */
-function unusable(text: string, t: JsonTarget): string | undefined {
-  const tree = parseJsonc(text);
-  if ('error' in tree) return `not valid JSON (${tree.error}): left untouched; fix it and run again`;
-  const doc = getNodeValue(tree.root) as unknown;
-  if (!isObj(doc)) return 'not a JSON object: left untouched';
-  if (doc.hooks !== undefined && !isObj(doc.hooks)) return '"hooks" is not an object: left untouched';
-  const notList = Object.keys(t.entries).find(event => isObj(doc.hooks) && doc.hooks[event] !== undefined && !Array.isArray(doc.hooks[event]));
-  return notList ? `"hooks.${notList}" is not a list: left untouched` : undefined;
+/** The file parsed, or why it cannot be edited. */
+function usable(raw: string, t: JsonTarget): Parsed | { skip: string } {
+  const { bom, body } = splitBom(raw);
+  const tree = parseJsonc(body);
+  if ('error' in tree) return { skip: `not valid JSON (${tree.error}): left untouched; fix it and run again` };
+  if (tree.root.type !== 'object') return { skip: 'not a JSON object: left untouched' };
+  const hooks = findNodeAtLocation(tree.root, ['hooks']);
+  if (hooks && hooks.type !== 'object') return { skip: '"hooks" is not an object: left untouched' };
+  const notList = hooks && Object.keys(t.entries).find(event => {
+    const list = findNodeAtLocation(hooks, [event]);
+    return list !== undefined && list.type !== 'array';
+  });
+  return notList ? { skip: `"hooks.${notList}" is not a list: left untouched` } : { bom, text: body, root: tree.root };
 }
 
 function planJson(workspace: string, t: JsonTarget, harnesses: HarnessId[], remove: boolean): FileChange {
   const change = (action: FileChange['action'], more: Partial<FileChange> = {}): FileChange => ({ file: t.file, harnesses, action, ...more });
   const { text: before, skip } = readTarget(workspace, t.file);
   if (skip) return change('skip', { reason: skip });
-  if (before === undefined || !before.trim()) {
+  if (before === undefined || !splitBom(before).body.trim()) {
     if (remove) return change('unchanged');
-    const content = `${JSON.stringify({ ...(t.base ?? {}), hooks: t.entries }, null, 2)}\n`;
+    const content = `${before ? splitBom(before).bom : ''}${JSON.stringify({ ...(t.base ?? {}), hooks: t.entries }, null, 2)}\n`;
     return change(before === undefined ? 'create' : 'update', { content });
   }
-  const bad = unusable(before, t);
-  if (bad) return change('skip', { reason: bad });
-  const stripped = withoutOurs(before);
+  const parsed = usable(before, t);
+  if ('skip' in parsed) return change('skip', { reason: parsed.skip });
+  const { bom, text, root } = parsed;
+  const stripped = withoutOurs(text, root);
   if (remove) {
-    if (stripped === before) return change('unchanged');
+    if (stripped === text) return change('unchanged');
     // nothing of the user's is left (the file as setup would have created it, minus the hooks): gone
     if (t.owned || stripped.trim() === JSON.stringify(t.base ?? {}, null, 2)) return change('remove');
-    return change('update', { content: stripped });
+    return change('update', { content: bom + stripped });
   }
-  if (inPlace(valueOf(before), t)) return change('unchanged');
-  const content = withOurs(stripped, t);
+  if (inPlace(hooksOf(root), t)) return change('unchanged');
+  // nothing of ours was there: the tree of the file is the tree of the text to add to
+  const content = bom + withOurs(stripped, t, stripped === text ? root : undefined);
   return change(content === before ? 'unchanged' : 'update', { content });
 }
 
@@ -173,6 +197,30 @@ function planScripts(workspace: string, t: ScriptsTarget, harnesses: HarnessId[]
     const content = rules ? (before ?? rulesText(rulesSummary)) : template;
     return { file, harnesses, action: before === undefined ? 'create' : before === content ? 'unchanged' : 'update', content, executable: !rules };
   });
+}
+
+/**
+ * Which of a harness's entries are not in place (events, or script files): doctor tells a gate taken
+ * apart (some of ours left, or a harness set up here before) from one never set up. `any`: some of
+ * ours are there. undefined: the file cannot be read as a configuration.
+ */
+export function entriesMissing(workspace: string, harness: HarnessId): { any: boolean; missing: string[] } | undefined {
+  const t = targetFor(harness);
+  if (t.kind === 'scripts') {
+    const states = Object.keys(t.files).filter(f => !t.plain?.includes(f)).map(f => ({ f, text: readTarget(workspace, f).text }));
+    const ours = (text: string | undefined) => text !== undefined && isOurCommand(text);
+    return { any: states.some(x => ours(x.text)), missing: states.filter(x => !ours(x.text)).map(x => x.f) };
+  }
+  const { text, skip } = readTarget(workspace, t.file);
+  if (skip) return undefined;
+  if (text === undefined || !splitBom(text).body.trim()) return { any: false, missing: Object.keys(t.entries) };
+  const parsed = usable(text, t);
+  if ('skip' in parsed) return undefined;
+  const hooks = hooksOf(parsed.root);
+  const current = isObj(hooks) ? hooks : {};
+  const oursIn = (event: string) => (Array.isArray(current[event]) ? (current[event] as unknown[]).filter(entryIsOurs) : []);
+  const missing = Object.entries(t.entries).filter(([event, entries]) => JSON.stringify(oursIn(event)) !== JSON.stringify(entries)).map(([event]) => event);
+  return { any: Object.keys(current).some(event => oursIn(event).length > 0), missing };
 }
 
 export interface SetupPlanOptions {

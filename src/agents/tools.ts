@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { LEARNING_TYPES } from '../core/learnings';
 import { harnessText, learnedLine, quote as untrusted, UNTRUSTED_NOTE } from '../core/prompts/agentText';
+import { removeHiddenDeep } from '../core/text/hidden';
 import { trimTrailing } from '../core/approach/paths';
 import { describeChanges, type CheckResult } from '../core/rules/check';
 import { describeApproach } from '../core/memory';
@@ -294,7 +295,8 @@ const oneLine = (s: string, max = 400) => {
   const t = s.replace(/\s+/g, ' ').trim();
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 };
-const quote = (s: string) => `\`${oneLine(s, 300).replace(/`/g, "'")}\``;
+/** A command line or a label made of one: fenced like output (the agent wrote it, or a crafted memory did). */
+const quote = (s: string) => untrusted(s, 300);
 
 function hitJson(h: RecallHit) {
   return { label: h.label, command: h.command, key: h.key, status: h.status, score: h.score, errorSignature: h.errorSignature, ...(h.lesson ? { lesson: h.lesson } : {}) };
@@ -544,7 +546,7 @@ export function confirmationFor(name: ToolName, input: unknown): { title: string
 /** Runs a tool by name on an already located folder (input.cwd, if any, relative to it). */
 export async function runTool(name: string, m: MemoryAccess, input: unknown): Promise<ToolAnswer> {
   const a = await runToolRaw(name, m, input);
-  return { text: harnessText(a.text), json: a.json };
+  return { text: harnessText(a.text), json: removeHiddenDeep(a.json) };
 }
 
 async function runToolRaw(name: string, m: MemoryAccess, input: unknown): Promise<ToolAnswer> {

@@ -5,10 +5,11 @@
 // terminal, MCP): after a write that changes what the summary says, when the file is there (one stat
 // otherwise); `setup-agents --remove` deletes it.
 
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentSummary } from '../core/prompts/agentContext';
 import type { MemoryData } from '../core/types';
+import { readRegularSync } from '../store/regularFile';
 
 /** Marks the file as Failure Memory's own (rewritten and removed by us, never a user's file). */
 export const RULES_MARKER = '<!-- failure-memory: written by `failure-memory setup-agents`; kept current by every write to the memory; `setup-agents --remove` deletes it -->';
@@ -34,7 +35,7 @@ export function refreshRules(workspace: string, file: string, summary: string): 
   const abs = join(workspace, file);
   let before: string;
   try {
-    before = readFileSync(abs, 'utf8');
+    before = readRegularSync(abs, 'utf8', { noFollow: true });
   } catch {
     return;
   }

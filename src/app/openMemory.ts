@@ -50,6 +50,8 @@ export interface OpenMemoryOptions<T extends TeamLink> {
   journal?: boolean;
   /** The time of each write; default the wall clock (the replay moves its own). */
   clock?: () => Date;
+  /** Who writes, for the gate's copy in the user's data folder (store/gateGuard.ts); false: no copy. */
+  gate?: false | { via: string; by?: string };
   /**
    * The background sync's script (dist/team-sync.js): a team link built here then starts a detached
    * push after it queues a record and a pull when the view it reads is old (./teamSync.ts). The CLI,
@@ -101,6 +103,7 @@ export function openWorkspaceMemory<T extends TeamLink = TeamLink>(o: OpenMemory
     ...(o.scorer ? { scorer: lazyScorer(() => o.scorer!(dir)) } : {}),
     ...(team ? { team } : {}),
     ...(o.journal ? { journal: true } : {}),
+    ...(o.gate !== undefined ? { gate: o.gate } : {}),
     ...(o.workspaceFiles === false ? { workspaceFiles: false as const } : {}),
   }));
   return { memory, ...(team ? { team } : {}), teamReason: reason, settings };

@@ -9,13 +9,13 @@ import { applyAttempt, hasWorkspaceEffects, touchesPatterns } from '../core/memo
 import type { Approach, Attempt, EngineSettings, MemoryData, PatternRecord } from '../core/types';
 import { committedFiles, readGitState, type GitOptions } from '../store/gitContext';
 import { FOLD_BYTES, FOLD_RECORDS, type Appended } from '../store/journal';
-import type { RecordEffect } from '../store/journalStore';
+import type { RecordEffect, SeenBefore } from '../store/journalStore';
 
 /** The store's journal side (JournalStore, or MemoryStore which uses one). */
 export interface JournalPort {
   readFor(keys: readonly string[]): Promise<MemoryData | undefined>;
   readApproach(key: string): Promise<{ approach: Approach | undefined; patterns?: PatternRecord[] } | undefined>;
-  appendRecord<T>(record: RunRecord, effect?: RecordEffect<T>): Promise<{ result: T | undefined; appended: Appended } | undefined>;
+  appendRecord<T>(record: RunRecord, effect?: RecordEffect<T>, seen?: SeenBefore): Promise<{ result: T | undefined; appended: Appended } | undefined>;
 }
 
 export interface RunRecorder {
@@ -60,7 +60,7 @@ export async function recordRun(attempt: Attempt, found: RunRecord['learnings'],
   // a record every reader will apply, or none: one that does not pass the readers' check is written by the store
   if (!isRunRecord(record)) return undefined;
   const apply = (view: MemoryData, sizeOf?: (a: Approach) => number) => applyRecord(view, record, { redact: r.redact, ...(sizeOf ? { sizeOf } : {}) });
-  const done = await r.store.appendRecord(record, r.tell === 'exact' ? { key: attempt.key, apply } : undefined);
+  const done = await r.store.appendRecord(record, r.tell === 'exact' ? { key: attempt.key, apply } : undefined, { approach: own.approach });
   if (!done) return undefined;
   // what it did: as memory stood under the lock, or from this process's own view (no other reader holds it)
   const outcome = done.result ?? (current ? apply(current) : undefined);

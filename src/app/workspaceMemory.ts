@@ -162,6 +162,11 @@ export class WorkspaceMemory {
     return this.store.read();
   }
 
+  /** Memory as its files hold it, without what the gate's copy puts back (doctor, the notification's check). */
+  readAsIs(): Promise<MemoryData> {
+    return this.store.readAsIs?.() ?? this.store.read();
+  }
+
   /** Records one finished command. Redaction and parsing happen before the lock is taken. */
   async record(input: AttemptInput): Promise<RecordOutcome> {
     const attempt = prepareAttempt(input, this._settings, this.redactor, this.clock(), this.tablesFor(input.command, input.cwd));
@@ -216,7 +221,7 @@ export class WorkspaceMemory {
     const run = await recordRun(attempt, found, { workspace: this.workspaceFolder, store, settings: this._settings, redact: t => this.redact(t), git: this.git, tell: this.team ? 'exact' : 'view' });
     if (!run?.outcome) return undefined;
     // the journal is long enough: fold it into memory.json now (the run is safe in the journal either way)
-    if (run.fold) await this.store.update(() => undefined).catch(() => undefined);
+    if (run.fold) await (this.store.foldJournal ? this.store.foldJournal() : this.store.update(() => undefined)).catch(() => undefined);
     if (run.journaled) await this.tellTeam(run.outcome);
     else await this.team?.afterRecord(run.outcome);
     if (run.journaled) await this.rulesChanged();

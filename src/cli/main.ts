@@ -5,6 +5,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs as nodeParseArgs } from 'node:util';
+import { removeHidden } from '../core/text/hidden';
 import { RedactionPatternError } from '../core/text/redact';
 import { createOfflineScorer, teamRecallParts } from '../embeddings';
 import { StoreError } from '../store/memoryStore';
@@ -121,7 +122,10 @@ function editDistance(a: string, b: string): number {
 
 const defaultIo: Io = { out: s => process.stdout.write(s), err: s => process.stderr.write(s) };
 
-export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+export async function main(argv: string[], given: Io = defaultIo): Promise<number> {
+  // what a person or an agent reads: no invisible characters (a command's own data stream aside)
+  const shown = (s: string) => removeHidden(s);
+  let io: Io = { ...given, out: s => given.out(shown(s)), err: s => given.err(shown(s)) };
   let parsed: Parsed;
   try {
     parsed = parseArgs(argv);
@@ -146,6 +150,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     io.err(usage());
     return 1;
   }
+  if (command.raw) io = { ...io, out: given.out };
   try {
     const ctx = createContext(command, values, io, args);
     const byAgent = agentCliRefusal(command.name, values.remove === true, memoryDirFor(ctx.workspace), () => agentGatesSetUp(ctx.workspace));

@@ -57,6 +57,12 @@ export interface Command {
    */
   longLived?: boolean;
   /**
+   * Its standard output is data written as is (export's JSON, the hook and MCP protocols, redact's
+   * filtered text). Every other command's output, and every standard error, reaches a person or an
+   * agent without invisible characters (core/text/hidden.ts).
+   */
+  raw?: boolean;
+  /**
    * A command that records one run and exits (`record`) appends it to the journal beside memory.json,
    * as a hook does, instead of rewriting the whole memory: the next full write folds it in.
    */

@@ -11,7 +11,8 @@ import { diagnose } from '../agents/doctor';
 import { harnessSigns, targetFor } from '../agents/setup';
 import { applySetup, describeChanges, planSetup } from '../agents/setupFiles';
 import { HARNESSES, HARNESS_IDS, type HarnessId } from '../agents/hooks';
-import { installLauncher, launcherDir } from '../agents/launcher';
+import { installLauncher, launcherDir, launcherTampered, readLauncher } from '../agents/launcher';
+import { recordSetup } from '../store/gateGuard';
 import { CommandId } from './commandIds';
 import { Disposable } from './disposable';
 import type { Logger } from './logger';
@@ -67,7 +68,14 @@ export class AgentGates extends Disposable {
     const version = String((this.context.extension?.packageJSON as { version?: string } | undefined)?.version ?? '0');
     const electron = process.versions.electron ? process.execPath : undefined;
     try {
+      // one that is not Failure Memory's (replaced, edited: every hook could pass without a word) is said before it is written again
+      const before = readLauncher(launcherDir());
       const { dir, changed } = installLauncher({ dist, node: nodeExecutable(), electron, version }, launcherDir());
+      if (launcherTampered(before, version)) {
+        this.log.warn('agents', `the launcher ${before.file} was not Failure Memory's (changed or replaced); written again`);
+        this.log.event('launcherTampered', { file: before.file });
+        void vscode.window.showWarningMessage(plainText(`Failure Memory: the failure-memory launcher (${before.file}) was not Failure Memory's: something changed or replaced it, and every agent hook could have passed without a word. It was written again.`, 600));
+      }
       const env = this.context.environmentVariableCollection;
       env.description = 'Puts the failure-memory command on PATH';
       env.prepend('PATH', `${dir}${delimiter}`);
@@ -153,6 +161,7 @@ export class AgentGates extends Disposable {
       return;
     }
     this.setUp();
+    recordSetup(root, harnesses.filter(h => changes.some(c => c.harnesses.includes(h) && c.action !== 'skip')));
     this.log.info('agents', `agent gates set up in ${root}: ${lines.join('; ')}`);
     this.log.event('agentGates', { folder: root, written: toWrite.map(c => c.file), unchanged: changes.filter(c => c.action === 'unchanged').map(c => c.file), skipped: changes.filter(c => c.action === 'skip').map(c => c.file) });
     const skipped = changes.filter(c => c.action === 'skip');

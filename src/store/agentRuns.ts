@@ -9,9 +9,10 @@
 // while a run is being recorded, so the gate never decides on a memory without the run before it.
 // Nothing here is trusted: a file that does not parse is skipped and pruned later.
 
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { MEMORY_DIR_NAME } from './paths';
+import { readRegularSync } from './regularFile';
 
 export const AGENT_RUNS_DIR = 'agent-runs';
 /** A call expected, ended or answered longer ago than this is stale: pruned, never matched. */
@@ -76,7 +77,7 @@ function writeAtomic(file: string, text: string): void {
 
 function readJson(file: string): Record<string, unknown> | undefined {
   try {
-    const v: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    const v: unknown = JSON.parse(readRegularSync(file, 'utf8', { noFollow: true }));
     return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
@@ -91,9 +92,11 @@ function list(memoryFolder: string): string[] {
   }
 }
 
+/** How old a file is; Infinity when it is gone or is not a regular file (a FIFO is never a run). */
 const ageOf = (file: string, now: number): number => {
   try {
-    return now - statSync(file).mtimeMs;
+    const st = lstatSync(file);
+    return st.isFile() ? now - st.mtimeMs : Infinity;
   } catch {
     return Infinity;
   }

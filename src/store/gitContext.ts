@@ -2,10 +2,11 @@
 // `git status` after the run (never before it, never on the check path), bounded in time and size.
 // No git, not a repository, a slow or broken git: no context, no error.
 
-import { closeSync, existsSync, fstatSync, openSync, promises as fsp, readFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, promises as fsp, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { mayHoldOnlyOwnFiles, userFiles } from '../core/ownFiles';
 import type { GitState } from '../core/types';
+import { O_NONBLOCK } from './regularFile';
 import { SETTINGS_FILE, settingsWithoutOwnKeys } from './workspaceSettings';
 
 /** Changed paths kept (and hashed) per run. */
@@ -127,7 +128,8 @@ function hashOf(file: string, content: Buffer): string {
 function contentHashSync(file: string): string {
   let fd: number | undefined;
   try {
-    fd = openSync(file, 'r');
+    // never blocking: a FIFO among the changed files is hashed as what it is, never opened for a writer
+    fd = openSync(file, constants.O_RDONLY | O_NONBLOCK);
     const st = fstatSync(fd);
     if (!st.isFile()) return 'not-a-file';
     if (st.size > MAX_HASHED_BYTES) return `size:${st.size}:${Math.round(st.mtimeMs)}`;
@@ -142,7 +144,7 @@ function contentHashSync(file: string): string {
 async function contentHash(file: string): Promise<string> {
   let handle;
   try {
-    handle = await fsp.open(file, 'r');
+    handle = await fsp.open(file, constants.O_RDONLY | O_NONBLOCK);
     const st = await handle.stat();
     if (!st.isFile()) return 'not-a-file';
     if (st.size > MAX_HASHED_BYTES) return `size:${st.size}:${Math.round(st.mtimeMs)}`;

@@ -11,6 +11,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, writeSync, type St
 import * as path from 'node:path';
 import { isJournalRecord, type JournalContents, type JournalRecord } from '../core/journal';
 import { randomHex } from './lock';
+import { noteNotRegular, O_NONBLOCK } from './regularFile';
 
 export const JOURNAL_FILE_NAME = 'journal.jsonl';
 /** A journal over this size is not read (a hook folds long before: FOLD_BYTES). */
@@ -83,7 +84,8 @@ export function journalFrom(buf: Buffer | undefined, stat: Stats): JournalRead {
 export function readJournalSync(dir: string): JournalRead {
   let fd: number;
   try {
-    fd = openSync(journalFile(dir), constants.O_RDONLY | NOFOLLOW);
+    // never blocking: a FIFO in its place is "not a regular file" below, not a wait for a writer
+    fd = openSync(journalFile(dir), constants.O_RDONLY | NOFOLLOW | O_NONBLOCK);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
@@ -91,7 +93,7 @@ export function readJournalSync(dir: string): JournalRead {
   }
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) return { kind: 'corrupt', reason: 'it is not a regular file', stat };
+    if (!stat.isFile()) return { kind: 'corrupt', reason: noteNotRegular(journalFile(dir), stat).message, stat };
     if (stat.size > MAX_JOURNAL_BYTES) return journalFrom(undefined, stat);
     const buf = Buffer.allocUnsafe(stat.size);
     let got = 0;
@@ -129,7 +131,7 @@ export function appendRecordLocked(dir: string, record: JournalRecord, current: 
   // none yet (or an empty one a killed writer left): a new journal with a new id
   const fresh = current.kind !== 'ok';
   const text = fresh ? headerLine(randomHex(8)) + line : current.unterminated ? `\n${line}` : line;
-  const flags = constants.O_WRONLY | NOFOLLOW | (fresh ? constants.O_CREAT | constants.O_TRUNC : constants.O_APPEND);
+  const flags = constants.O_WRONLY | NOFOLLOW | O_NONBLOCK | (fresh ? constants.O_CREAT | constants.O_TRUNC : constants.O_APPEND);
   const fd = openSync(journalFile(dir), flags, 0o644);
   try {
     writeSync(fd, text);

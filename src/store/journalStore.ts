@@ -4,14 +4,35 @@
 // bundle loads it.
 
 import { existsSync, renameSync } from 'node:fs';
-import type { JournalRecord } from '../core/journal';
+import { applyRecord, isRunRecord, recordKey, type JournalRecord } from '../core/journal';
 import { approachBytes } from '../core/memory';
 import { emptyMemory, type Approach, type MemoryData, type PatternRecord } from '../core/types';
 import type { FolderLock } from './folderLock';
 import { appendRecordLocked, journalFile, readJournalSync, type Appended } from './journal';
 import { errnoCode, releaseSync, tryLockSync } from './lock';
-import { readApproach, readView, type IndexCache } from './quickView';
+import { cloneJson } from './frozen';
+import type { GateGuard } from './gateGuard';
+import { readApproach, readOwn, readView, type IndexCache } from './quickView';
 import { fsError, StoreError } from './storeError';
+
+/** The approach of a run as its writer read it just before taking the lock (undefined: it was not in memory). */
+export interface SeenBefore {
+  approach: Approach | undefined;
+}
+
+/**
+ * Whether a run may make its approach exhausted or no longer exhausted, judged from the approach as
+ * its writer read it before the lock (none given: it may): a success of an approach that was not
+ * exhausted, a failure well below the threshold, or one more failure of an exhausted one, cannot. The margin covers runs of the same
+ * approach appended by other hooks between that read and the lock; a fold puts the copy right anyway.
+ */
+function mayChangeGate(record: JournalRecord, seen: SeenBefore | undefined): boolean {
+  if (!seen || !isRunRecord(record)) return true;
+  const a = seen.approach;
+  // an exhausted approach stays exhausted through another failure (the copy keeps the evidence it was exhausted with)
+  if (a?.status === 'exhausted') return record.attempt.outcome === 'success' || record.attempt.outcome === 'unknown';
+  return record.attempt.outcome === 'failure' && (a?.failures ?? 0) + 3 >= record.settings.threshold;
+}
 
 /** What a record does to memory, told from memory as it stands (only the approach of `key` loaded whole). */
 export interface RecordEffect<T> {
@@ -26,6 +47,8 @@ export class JournalStore {
     private readonly lock: FolderLock,
     /** Redacts the fix lesson of a journaled run as a reader applies it. */
     private readonly redact: (text: string) => string,
+    /** The gate's copy, kept equal to memory's exhausted approaches by every append (none: off). */
+    private readonly gate?: GateGuard,
   ) {}
 
   get dir(): string {
@@ -60,13 +83,13 @@ export class JournalStore {
    * the record does from memory as it stands under the lock. undefined (nothing written): memory.json
    * needs the store's full read for that (an older schema, damaged); write with the store instead.
    */
-  async appendRecord<T>(record: JournalRecord, effect?: RecordEffect<T>): Promise<{ result: T | undefined; appended: Appended } | undefined> {
+  async appendRecord<T>(record: JournalRecord, effect?: RecordEffect<T>, seen?: SeenBefore): Promise<{ result: T | undefined; appended: Appended } | undefined> {
     await this.lock.checkPath();
     // the usual case, a free lock, in one synchronous go: held for a fraction of a millisecond
     const quick = existsSync(this.dir) ? tryLockSync(this.lock.lockFile) : undefined;
     if (quick) {
       try {
-        return this.appendHeld(record, effect);
+        return this.appendHeld(record, effect, seen);
       } finally {
         releaseSync(this.lock.lockFile, quick);
       }
@@ -75,7 +98,7 @@ export class JournalStore {
       if (!(await held.stillHeld().catch(() => false))) {
         throw new StoreError('LOCK_TIMEOUT', this.lock.lockFile, `Failure Memory did not record into ${journalFile(this.dir)}: another process broke its lock meanwhile. Nothing was written; try again.`);
       }
-      return this.appendHeld(record, effect);
+      return this.appendHeld(record, effect, seen);
     });
   }
 
@@ -92,7 +115,7 @@ export class JournalStore {
     this.lock.warn(`[IO] ${file} could not be used (${reason}). It was saved as ${target}; the runs it held are not in memory.`);
   }
 
-  private appendHeld<T>(record: JournalRecord, effect?: RecordEffect<T>): { result: T | undefined; appended: Appended } | undefined {
+  private appendHeld<T>(record: JournalRecord, effect?: RecordEffect<T>, seen?: SeenBefore): { result: T | undefined; appended: Appended } | undefined {
     let journal = readJournalSync(this.dir);
     if (journal.kind === 'corrupt') {
       this.moveJournalAside(journal.reason);
@@ -104,10 +127,35 @@ export class JournalStore {
       if (view === undefined) return undefined;
       result = view ? effect.apply(view.data, view.sizeOf) : effect.apply(emptyMemory(), approachBytes);
     }
+    const change = this.gate && mayChangeGate(record, seen) ? this.gateChange(record) : undefined;
+    if (change) this.gate!.beforeAppend(change.before, change.after);
+    let appended: Appended;
     try {
-      return { result, appended: appendRecordLocked(this.dir, record, journal) };
+      appended = appendRecordLocked(this.dir, record, journal);
     } catch (err) {
       throw fsError(err, this.dir, 'write');
     }
+    if (change) this.gate!.afterAppend(change.after, change.before);
+    return { result, appended };
+  }
+
+  /**
+   * What a run does to its approach's status (read under the lock: its own history, the lists it is
+   * judged with), for the gate's copy; undefined when it cannot change it (a run of a command that is
+   * neither exhausted nor failing).
+   */
+  private gateChange(record: JournalRecord): { before: Approach | undefined; after: Approach | undefined } | undefined {
+    const key = recordKey(record);
+    if (key === undefined) return undefined;
+    const own = readOwn(this.dir, key, { redact: this.redact }, this.indexCache);
+    if (!own) return undefined;
+    const before = Object.prototype.hasOwnProperty.call(own.approaches, key) ? cloneJson(own.approaches[key]) : undefined;
+    try {
+      applyRecord(own, record, { redact: this.redact });
+    } catch {
+      return undefined;
+    }
+    const after = Object.prototype.hasOwnProperty.call(own.approaches, key) ? own.approaches[key] : undefined;
+    return before?.status === 'exhausted' || after?.status === 'exhausted' ? { before, after } : undefined;
   }
 }

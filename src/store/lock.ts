@@ -1,8 +1,9 @@
 // A cross-process lock file next to the data it protects: `<file>.lock`, created with O_EXCL.
 // Works between VS Code windows and the CLI on one machine, and (by age) across machines on a shared folder.
 
-import { closeSync, constants, openSync, promises as fsp, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, promises as fsp, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { kindOf } from './regularFile';
 
 /** What a lock file holds (JSON). `token` tells our own lock from a newer one at the same path. */
 export interface LockInfo {
@@ -174,8 +175,8 @@ function unlinkQuietly(file: string): void {
 export function releaseSync(lockPath: string, info: LockInfo): void {
   let fd: number | undefined;
   try {
-    fd = openSync(lockPath, constants.O_RDONLY | NOFOLLOW);
-    if (parseLockInfo(readFileSync(fd, 'utf8'))?.token === info.token) unlinkSync(lockPath);
+    fd = openSync(lockPath, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
+    if (fstatSync(fd).isFile() && parseLockInfo(readFileSync(fd, 'utf8'))?.token === info.token) unlinkSync(lockPath);
   } catch {
     // gone, or not ours: nothing to release
   } finally {
@@ -225,6 +226,8 @@ interface SeenLock {
 }
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+/** Opening a lock file never waits: a FIFO in its place is not a lock (it is judged as "not a file"). */
+const NONBLOCK = constants.O_NONBLOCK ?? 0;
 
 async function tryCreate(lockPath: string, info: LockInfo): Promise<boolean> {
   let handle;
@@ -251,7 +254,7 @@ async function tryCreate(lockPath: string, info: LockInfo): Promise<boolean> {
 async function readLock(lockPath: string): Promise<SeenLock | undefined> {
   let handle;
   try {
-    handle = await fsp.open(lockPath, constants.O_RDONLY | NOFOLLOW);
+    handle = await fsp.open(lockPath, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
   } catch (err) {
     const code = errnoCode(err);
     if (code === 'ENOENT') return undefined;
@@ -264,7 +267,8 @@ async function readLock(lockPath: string): Promise<SeenLock | undefined> {
   }
   try {
     const st = await handle.stat();
-    if (!st.isFile()) throw Object.assign(new Error(`${lockPath} is not a regular file`), { code: 'EISDIR' });
+    // a FIFO, a device or a folder is no lock: removed like a link (a folder cannot be, and says so)
+    if (!st.isFile()) return { raw: '', info: undefined, ino: st.ino, mtimeMs: st.mtimeMs, notAFile: `it is ${kindOf(st)}, not a lock file` };
     const raw = await handle.readFile('utf8');
     return { raw, info: parseLockInfo(raw), ino: st.ino, mtimeMs: st.mtimeMs };
   } finally {

@@ -7,6 +7,7 @@
 
 import type { Stats } from 'node:fs';
 import { approachBytes } from '../core/memory';
+import { gateHeadOf, type GateHead } from '../core/gateState';
 import type { Approach, JournalState, MemoryData } from '../core/types';
 
 export const INDEX_FILE_NAME = 'memory.index.json';
@@ -61,6 +62,11 @@ export interface MemoryIndex {
   gatePatterns?: Array<[start: number, length: number]>;
   /** In memory.json's order. */
   spans: IndexSpan[];
+  /**
+   * The exhausted approaches' failures and last failure (core/gateState.ts's heads): what a reader
+   * compares with the gate's copy without making every head. Absent in an index of an older version.
+   */
+  gate?: GateHead[];
 }
 
 export interface SerializedMemory {
@@ -131,11 +137,13 @@ export function serializeMemory(data: MemoryData): SerializedMemory {
 export function indexText(data: MemoryData, written: SerializedMemory, stat: Stats): string {
   const spans: IndexSpan[] = [];
   const heads: IndexHead[] = [];
+  const gate: GateHead[] = [];
   for (const [key, start, length] of written.approaches) {
     const a = data.approaches[key];
     spans.push([key, start, length, approachBytes(a)]);
     const streak = a.status === 'exhausted' && Array.isArray(a.streakErrors) ? a.streakErrors : null;
     heads.push([a.label, a.command, a.cwd, a.status, a.failures, a.updatedAt, a.lastFailure ?? null, a.lastErrorSignature, streak]);
+    if (a.status === 'exhausted') gate.push(gateHeadOf(a));
   }
   const index: MemoryIndex = {
     format: INDEX_FORMAT,
@@ -145,6 +153,7 @@ export function indexText(data: MemoryData, written: SerializedMemory, stat: Sta
     lists: written.lists,
     gatePatterns: (data.patterns ?? []).flatMap((p, i) => (p && p.status === 'active' && p.systemic && written.patterns[i] ? [written.patterns[i]] : [])),
     spans,
+    gate,
   };
   return `${JSON.stringify(index)}\n${JSON.stringify(heads)}\n`;
 }
@@ -198,6 +207,8 @@ export function parseIndex(text: string): ParsedIndex | undefined {
   for (const e of v.spans) {
     if (!Array.isArray(e) || e.length !== 4 || typeof e[0] !== 'string' || !isSpan([e[1], e[2]], size) || typeof e[3] !== 'number') return undefined;
   }
+  // an unreadable gate list is read as absent: the reader then looks at the heads themselves
+  if (v.gate !== undefined && !(Array.isArray(v.gate) && v.gate.every(h => Array.isArray(h) && h.length === 3 && typeof h[0] === 'string' && typeof h[1] === 'number' && typeof h[2] === 'string'))) delete v.gate;
   return { ...(v as unknown as MemoryIndex), headsText: nl < 0 ? '' : text.slice(nl + 1) };
 }
 

@@ -20,10 +20,12 @@ import { cloneJson, deepFreeze } from './frozen';
 import { MEMORY_FILE_NAME, migrateMemory } from './memorySchema';
 import { fsError, StoreError } from './storeError';
 import { errnoCode, type HeldLock, type LockClock } from './lock';
-import { journalFile, journalFrom, journalKey, MAX_JOURNAL_BYTES, type Appended, type JournalRead } from './journal';
+import { FOLD_BYTES, FOLD_RECORDS, journalFile, journalFrom, journalKey, MAX_JOURNAL_BYTES, type Appended, type JournalRead } from './journal';
 import { indexText, INDEX_FILE_NAME, serializeMemory, type SerializedMemory } from './memoryIndex';
 import { FolderLock } from './folderLock';
-import { JournalStore, type RecordEffect } from './journalStore';
+import { JournalStore, type RecordEffect, type SeenBefore } from './journalStore';
+import { GateGuard } from './gateGuard';
+import { kindOf, noteNotRegular, O_NONBLOCK } from './regularFile';
 
 export { migrateMemory } from './memorySchema';
 export { StoreError } from './storeError';
@@ -59,6 +61,13 @@ export interface StoreOptions {
   now?: () => number;
   /** Redacts the fix lesson of a journaled run as it is applied (default: the built-in rules). */
   redact?: (text: string) => string;
+  /**
+   * The gate's copy in the user's data folder (./gateGuard.ts): kept equal to memory's exhausted
+   * approaches by every write, and what memory lost behind Failure Memory's back put back. `via`
+   * names this writer in the events (cli, extension, hook:claude post); false: no copy (an import
+   * into a scratch folder, a replay). Default: on, as 'failure-memory'.
+   */
+  gate?: false | { via: string; by?: string; dir?: string };
 }
 
 type Loaded =
@@ -83,10 +92,17 @@ export interface MemoryStorePort {
   readFor?(keys: readonly string[]): Promise<MemoryData>;
   /** One approach as it stands, for a hook about to record a run of it (see JournalStore.readApproach). */
   readApproach?(key: string): Promise<{ approach: Approach | undefined; patterns?: PatternRecord[] }>;
+  /** The gate's copy of this memory (absent: none; an in-memory store). */
+  readonly gate?: GateGuard;
+  /** Memory as its files hold it, without what the gate's copy puts back (read() gives that). */
+  readAsIs?(): Promise<MemoryData>;
+  /** Folds a long journal into memory.json unless another writer just did (see MemoryStore.foldJournal); absent: update(). */
+  foldJournal?(): Promise<boolean>;
   /** Appends a record to the journal (a hook's write); absent: update() is used. See MemoryStore.appendRecord. */
   appendRecord?<T>(
     record: JournalRecord,
     about?: { key: string; apply: (view: MemoryData, sizeOf: (a: Approach) => number) => T },
+    seen?: SeenBefore,
   ): Promise<{ result: T | undefined; appended: Appended } | undefined>;
 }
 
@@ -105,6 +121,8 @@ export class MemoryStore implements MemoryStorePort {
   /** Inside a locked write: the journal being folded into memory.json (removed once memory.json holds it). */
   private folding: Pick<JournalContents, 'id' | 'bytes'> | undefined;
   private readonly redact: (text: string) => string;
+  /** The gate's copy (undefined: off for this store). */
+  readonly gate: GateGuard | undefined;
 
   constructor(dir: string, options: StoreOptions = {}) {
     this.dir = path.resolve(dir);
@@ -116,7 +134,8 @@ export class MemoryStore implements MemoryStorePort {
     this.caching = options.cache ?? true;
     this.now = options.now ?? Date.now;
     this.redact = options.redact ?? (t => createRedactor().redact(t).text);
-    this.journal = new JournalStore(this.lock, this.redact);
+    this.gate = options.gate === false ? undefined : new GateGuard({ workspace: root ?? this.dir, via: 'failure-memory', ...options.gate, onWarning });
+    this.journal = new JournalStore(this.lock, this.redact, this.gate);
   }
 
   /**
@@ -133,7 +152,23 @@ export class MemoryStore implements MemoryStorePort {
   async read(): Promise<MemoryData> {
     // the journal first: a fold landing between the two reads is then seen in memory.json, marked folded
     const journal = await readJournal(this.dir);
+    return this.guarded(this.overlay(await this.readBase(), journal));
+  }
+
+  async readAsIs(): Promise<MemoryData> {
+    const journal = await readJournal(this.dir);
     return this.overlay(await this.readBase(), journal);
+  }
+
+  /**
+   * Memory as every door must see it: what it lost behind Failure Memory's back (the gate's copy
+   * holds more) is put back in what this read returns; the next write keeps it, with the event.
+   */
+  private guarded(data: MemoryData): MemoryData {
+    const lost = this.gate?.lostIn(data);
+    if (!lost?.length) return data;
+    const restored = this.gate!.restore(cloneJson(data), lost);
+    return restored ? this.handOut(restored.data) : data;
   }
 
   /** memory.json alone (cached while unchanged), a corrupt one moved aside. */
@@ -209,8 +244,8 @@ export class MemoryStore implements MemoryStorePort {
   }
 
   /** A hook's write into the journal (see JournalStore.appendRecord). */
-  appendRecord<T>(record: JournalRecord, effect?: RecordEffect<T>): Promise<{ result: T | undefined; appended: Appended } | undefined> {
-    return this.journal.appendRecord(record, effect);
+  appendRecord<T>(record: JournalRecord, effect?: RecordEffect<T>, seen?: SeenBefore): Promise<{ result: T | undefined; appended: Appended } | undefined> {
+    return this.journal.appendRecord(record, effect, seen);
   }
 
   /**
@@ -224,6 +259,24 @@ export class MemoryStore implements MemoryStorePort {
       db.data.updatedAt = new Date().toISOString();
       await db.write();
       return result;
+    });
+  }
+
+  /**
+   * Folds the journal into memory.json when it is still long once the lock is taken (FOLD_RECORDS runs
+   * or FOLD_BYTES): of the hooks that each saw it long after their own append, the first folds and the
+   * others find it short and write nothing (each would otherwise rewrite the whole memory in turn,
+   * under the lock every other hook waits for). True when it wrote.
+   */
+  async foldJournal(): Promise<boolean> {
+    return this.lock.locked(async lock => {
+      const journal = await readJournal(this.dir);
+      if (journal.kind === 'ok' && journal.contents.entries.length < FOLD_RECORDS && journal.contents.bytes < FOLD_BYTES) return false;
+      if (journal.kind === 'missing') return false;
+      const db = await this.openDb(lock);
+      db.data.updatedAt = new Date().toISOString();
+      await db.write();
+      return true;
     });
   }
 
@@ -293,7 +346,7 @@ export class MemoryStore implements MemoryStorePort {
     try {
       let handle;
       try {
-        handle = await open(this.file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+        handle = await open(this.file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | O_NONBLOCK);
       } catch (err) {
         // memory.json as a symbolic link: never read (nor show a byte of) whatever it points to
         if (errnoCode(err) === 'ELOOP') return { kind: 'corrupt', code: 'IO', reason: 'it is a symbolic link, not a file' };
@@ -302,7 +355,7 @@ export class MemoryStore implements MemoryStorePort {
       try {
         st = await handle.stat();
         if (!st.isFile()) {
-          throw new StoreError('IO', this.file, `Failure Memory cannot read ${this.file}: it is not a regular file (a folder or device is in its place). Move it away to let Failure Memory start a new memory.`);
+          throw new StoreError('IO', this.file, `Failure Memory cannot read ${this.file}: it is ${kindOf(st)}, not a regular file. Move it away to let Failure Memory start a new memory.`);
         }
         if (st.size > MAX_MEMORY_FILE_BYTES) {
           return { kind: 'corrupt', code: 'TOO_LARGE', reason: `it is ${formatMb(st.size)}, over the ${formatMb(MAX_MEMORY_FILE_BYTES)} limit` };
@@ -356,14 +409,14 @@ export class MemoryStore implements MemoryStorePort {
       this.journal.moveJournalAside(journal.reason);
       journal = { kind: 'missing' };
     }
-    const data = await this.loadBaseLocked();
+    const base = await this.loadBaseLocked();
     const contents = journal.kind === 'ok' ? journal.contents : undefined;
-    if (!contents && !data?.journal?.carried?.length) return data;
-    const target = data ?? emptyMemory();
+    if (!contents && !base?.journal?.carried?.length) return this.gate ? this.gate.restoreForWrite(base) : base;
+    const target = base ?? emptyMemory();
     const carried = this.applyPending(target, pendingRecords(target, contents));
     target.journal = { folded: target.journal?.folded ?? [], ...(carried.length ? { carried } : {}) };
     this.folding = contents && { id: contents.id, bytes: contents.bytes };
-    return target;
+    return this.gate ? this.gate.restoreForWrite(target) : target;
   }
 
   private async loadBaseLocked(): Promise<MemoryData | null> {
@@ -391,6 +444,8 @@ export class MemoryStore implements MemoryStorePort {
       // temp files of a writer killed mid-write (kill -9) are orphans now that we hold the lock
       await removeStaleTemps(this.dir, [this.file, this.indexFile]);
       if (!(await exists(this.file))) await this.writeGitignore();
+      // what the gate's copy drops (a resolution, a clear) leaves it before memory.json changes
+      this.gate?.beforeWrite(data);
       await writeFileAtomic(this.file, written.text, async () => {
         if (!(await lock.stillHeld().catch(() => false))) {
           throw new StoreError('LOCK_TIMEOUT', this.lock.lockFile, `Failure Memory did not write ${this.file}: another process broke its lock while this update was running (it took longer than ${this.lock.staleMs} ms). Nothing was written; try again.`);
@@ -408,6 +463,8 @@ export class MemoryStore implements MemoryStorePort {
     }
     const st = await lstat(this.file).catch(() => undefined);
     if (st?.isFile()) await this.writeIndex(data, written, st);
+    // and what it gains (an exhaustion, a failure more) after
+    this.gate?.afterWrite(data);
     // what was written is the memory now: a copy, since the writer's caller may still hold parts of `data`
     if (this.caching && st?.isFile()) this.cache = { key: statKey(st), data: deepFreeze(cloneJson(data)) };
   }
@@ -481,7 +538,7 @@ function loadLowdb(): Promise<typeof import('lowdb', { with: { 'resolution-mode'
 async function readJournal(dir: string): Promise<JournalRead> {
   let handle;
   try {
-    handle = await open(journalFile(dir), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    handle = await open(journalFile(dir), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | O_NONBLOCK);
   } catch (err) {
     const code = errnoCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
@@ -489,7 +546,7 @@ async function readJournal(dir: string): Promise<JournalRead> {
   }
   try {
     const stat = await handle.stat();
-    if (!stat.isFile()) return { kind: 'corrupt', reason: 'it is not a regular file', stat };
+    if (!stat.isFile()) return { kind: 'corrupt', reason: noteNotRegular(journalFile(dir), stat).message, stat };
     return journalFrom(stat.size > MAX_JOURNAL_BYTES ? undefined : await handle.readFile(), stat);
   } finally {
     await handle.close().catch(() => undefined);

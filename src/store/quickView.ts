@@ -9,17 +9,18 @@
 // holds is made again from the whole memory. Either way the answer for those keys is the one a full
 // read gives (test/integration/journal.test.ts).
 
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, readSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { applyRecord, isRunRecord, pendingRecords, readJournalState, recordKey, type ApplyContext, type JournalContents } from '../core/journal';
 import { isPatternRecord, notePatternFailure } from '../core/rules/patternRecords';
+import { heldHeadOf, heldHeads, type GateHead, type HeldHead } from '../core/gateState';
 import { approachBytes } from '../core/memory';
 import { emptyMemory, SCHEMA_VERSION, type Approach, type Learning, type MemoryData, type PatternRecord } from '../core/types';
 import { readJournalSync } from './journal';
 import { describes, headOf, headsOf, INDEX_FILE_NAME, LISTS, parseIndex, type ListName, type ParsedIndex } from './memoryIndex';
 import { MEMORY_FILE_NAME } from './memorySchema';
+import { openRegularSync, readRegularSync } from './regularFile';
 
-const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 /** memory.json over this size is left to the store (which moves it aside). */
 const MAX_MEMORY_BYTES = 64 * 1024 * 1024;
 
@@ -42,7 +43,16 @@ export interface View {
   data: MemoryData;
   /** What an approach counts toward maxTotalBytes (heads carry their size: their attempts are not loaded). */
   sizeOf: (a: Approach) => number;
+  /**
+   * Memory's exhausted approaches (their failures and last failure), read without touching a
+   * watched head: what the gate's copy is compared with. Absent: not known without making every
+   * head (an index of an older version); the reader looks at the memory itself.
+   */
+  exhausted?: Map<string, HeldHead>;
 }
+
+/** `view` with its exhausted approaches noted (before any head is watched: reading them touches nothing). */
+const withExhausted = (view: View): View => ({ ...view, exhausted: heldHeads(view.data) });
 
 /**
  * Memory as a reader sees it, with the approaches of `keys` (or all) loaded whole. null: no memory
@@ -54,16 +64,17 @@ export function readView(dir: string, keys: readonly string[] | 'all', ctx: Pick
   const journalRead = readJournalSync(dir);
   const journal = journalRead.kind === 'ok' ? journalRead.contents : undefined;
   let fd: number;
+  let stat;
   try {
-    fd = openSync(path.join(dir, MEMORY_FILE_NAME), constants.O_RDONLY | NOFOLLOW);
+    // never blocking: a FIFO or a device in its place is left to the store, which says so
+    ({ fd, stat } = openRegularSync(path.join(dir, MEMORY_FILE_NAME), { noFollow: true }));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT' && (e as NodeJS.ErrnoException).code !== 'ENOTDIR') return undefined;
     if (!journal?.entries.length) return null;
-    return applyPending({ data: emptyMemory(), sizeOf: approachBytes }, journal, ctx);
+    return withExhausted(applyPending({ data: emptyMemory(), sizeOf: approachBytes }, journal, ctx));
   }
   try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > MAX_MEMORY_BYTES) return undefined;
+    if (stat.size > MAX_MEMORY_BYTES) return undefined;
     const index = keys === 'all' ? undefined : readIndex(dir, cache);
     if (index && index.schemaVersion === SCHEMA_VERSION && describes(index, stat)) {
       const wanted = new Set(keys);
@@ -78,10 +89,13 @@ export function readView(dir: string, keys: readonly string[] | 'all', ctx: Pick
       // the journal's runs are applied to the heads as a writer applies them (they read only what a
       // head holds and add to another approach only its alternatives: journal.test.ts); the reader's
       // own use is watched from here
-      if (partial) return guard ? watchView(applyPending(partial.view, journal, ctx), partial.heads, guard) : applyPending(partial.view, journal, ctx);
+      if (partial) {
+        const applied = withExhausted(applyPending(partial.view, journal, ctx));
+        return guard ? watchView(applied, partial.heads, guard) : applied;
+      }
     }
     const view = wholeView(fd, stat.size);
-    return view && applyPending(view, journal, ctx);
+    return view && withExhausted(applyPending(view, journal, ctx));
   } finally {
     closeSync(fd);
   }
@@ -98,13 +112,30 @@ function applyPending(view: View, journal: JournalContents | undefined, ctx: Pic
   return view;
 }
 
+/**
+ * memory.json's exhausted approaches as its index lists them, without reading memory.json or the
+ * journal: undefined when the index does not describe memory.json (or lists none, an older one).
+ * Runs waiting in the journal are not in it: a reader that finds less than it expects reads more.
+ */
+export function indexedExhausted(dir: string, cache: IndexCache = {}): Map<string, HeldHead> | undefined {
+  let stat;
+  try {
+    stat = lstatSync(path.join(dir, MEMORY_FILE_NAME));
+  } catch {
+    return undefined;
+  }
+  const index = readIndex(dir, cache);
+  if (!index?.gate || index.schemaVersion !== SCHEMA_VERSION || !stat.isFile() || !describes(index, stat)) return undefined;
+  return new Map(index.gate.map(([key, failures, last]) => [key, [failures, last]]));
+}
+
 function readIndex(dir: string, cache: IndexCache): ParsedIndex | undefined {
   const file = path.join(dir, INDEX_FILE_NAME);
   try {
     const st = statSync(file);
     const key = `${st.ino}:${st.size}:${st.mtimeMs}`;
     if (cache.key === key) return cache.index;
-    const index = parseIndex(readFileSync(file, 'utf8'));
+    const index = parseIndex(readRegularSync(file, 'utf8', { noFollow: true }));
     cache.key = key;
     cache.index = index;
     return index;
@@ -206,7 +237,17 @@ function lazyView(fd: number, index: ParsedIndex, wanted: Set<string>, guard: He
     defineProperty: (t, p, d) => (make(), Reflect.defineProperty(t, p, d)),
     deleteProperty: (t, p) => (make(), Reflect.deleteProperty(t, p)),
   });
-  return { data: watcher(guard, MEMORY_FIELDS)(data), sizeOf: approachBytes };
+  return { data: watcher(guard, MEMORY_FIELDS)(data), sizeOf: approachBytes, ...(index.gate ? { exhausted: exhaustedFrom(index.gate, wholes) } : {}) };
+}
+
+/** The index's exhausted approaches, with those loaded whole as they are. */
+function exhaustedFrom(gate: readonly GateHead[], wholes: Map<string, Approach>): Map<string, HeldHead> {
+  const out = new Map<string, HeldHead>(gate.map(([key, failures, last]) => [key, [failures, last]]));
+  for (const [key, a] of wholes) {
+    if (a.status === 'exhausted') out.set(key, heldHeadOf(a));
+    else out.delete(key);
+  }
+  return out;
 }
 
 /** The pattern records the index says the gate can count, each parsed alone; undefined when the index has no such spans, or one is not a record. */
@@ -308,20 +349,34 @@ function readLists(fd: number, index: ParsedIndex, data: MemoryData, skip: Reado
  * depends on them. null: memory.json cannot be read here (ask the store).
  */
 export function readApproach(dir: string, key: string, ctx: Pick<ApplyContext, 'redact'>, cache: IndexCache = {}): { approach: Approach | undefined; patterns: PatternRecord[] } | null {
+  const read = readMine(dir, key, ctx, cache);
+  return read && ownView(read.mine, key, read.journal);
+}
+
+/**
+ * The memory readApproach reads (the approach of `key` with its own pending runs, the lists beside
+ * it, the journal state): what applying one more run of it reads, to tell what that run does to it.
+ */
+export function readOwn(dir: string, key: string, ctx: Pick<ApplyContext, 'redact'>, cache: IndexCache = {}): MemoryData | null {
+  return readMine(dir, key, ctx, cache)?.mine ?? null;
+}
+
+function readMine(dir: string, key: string, ctx: Pick<ApplyContext, 'redact'>, cache: IndexCache): { mine: MemoryData; journal: JournalContents | undefined } | null {
   const journalRead = readJournalSync(dir);
   const journal = journalRead.kind === 'ok' ? journalRead.contents : undefined;
   const mine = emptyMemory();
   let fd: number;
+  let stat;
   try {
-    fd = openSync(path.join(dir, MEMORY_FILE_NAME), constants.O_RDONLY | NOFOLLOW);
+    ({ fd, stat } = openRegularSync(path.join(dir, MEMORY_FILE_NAME), { noFollow: true }));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT' && code !== 'ENOTDIR') return null;
-    return ownView(mine, key, journal, ctx);
+    ownRuns(mine, key, journal, ctx);
+    return { mine, journal };
   }
   try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > MAX_MEMORY_BYTES) return null;
+    if (stat.size > MAX_MEMORY_BYTES) return null;
     const index = readIndex(dir, cache);
     if (index && index.schemaVersion === SCHEMA_VERSION && describes(index, stat)) {
       mine.journal = readJournalState(index.journal);
@@ -341,7 +396,8 @@ export function readApproach(dir: string, key: string, ctx: Pick<ApplyContext, '
       const found = Object.prototype.hasOwnProperty.call(view.data.approaches, key) ? view.data.approaches[key] : undefined;
       if (found) putOwn(mine.approaches, key, found);
     }
-    return ownView(mine, key, journal, ctx);
+    ownRuns(mine, key, journal, ctx);
+    return { mine, journal };
   } catch {
     return null;
   } finally {
@@ -354,8 +410,8 @@ export function readApproach(dir: string, key: string, ctx: Pick<ApplyContext, '
  * every pending failure's cause counted in (whether a success answers for a pattern does not depend
  * on the other approaches' histories, only on their keys).
  */
-function ownView(mine: MemoryData, key: string, journal: JournalContents | undefined, ctx: Pick<ApplyContext, 'redact'>): { approach: Approach | undefined; patterns: PatternRecord[] } {
-  const approach = ownRuns(mine, key, journal, ctx);
+function ownView(mine: MemoryData, key: string, journal: JournalContents | undefined): { approach: Approach | undefined; patterns: PatternRecord[] } {
+  const approach = Object.prototype.hasOwnProperty.call(mine.approaches, key) ? mine.approaches[key] : undefined;
   const records = { ...emptyMemory(), patterns: cloneList(mine.patterns) };
   for (const r of pendingRecords(mine, journal)) {
     if (!isRunRecord(r) || recordKey(r) === key || r.attempt.outcome !== 'failure') continue;

@@ -3,10 +3,10 @@
 // jsonc-parser as VS Code itself parses it: tolerant, a syntax error reported and the rest used.
 // Validation is core/config.ts's (one schema, one set of limits, whoever reads).
 
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { SECTION, type SettingGetter } from '../core/config';
+import { NotRegularFile, readRegularSync } from './regularFile';
 
 export const SETTINGS_FILE = '.vscode/settings.json';
 
@@ -84,10 +84,11 @@ export function parseSettingsText(text: string, file = SETTINGS_FILE): SettingsF
 export function readSettingsFile(workspaceFolder: string): SettingsFile {
   let text: string;
   try {
-    text = readFileSync(join(workspaceFolder, SETTINGS_FILE), 'utf8');
+    text = readRegularSync(join(workspaceFolder, SETTINGS_FILE), 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { get: () => undefined, problems: [] };
+    if (e instanceof NotRegularFile) return { get: () => undefined, problems: [`${SETTINGS_FILE} is ${e.kind}, not a file: not read; Failure Memory uses its defaults.`] };
     return { get: () => undefined, problems: [`${SETTINGS_FILE} cannot be read (${code ?? (e as Error).message}); Failure Memory uses its defaults.`] };
   }
   return parseSettingsText(text);

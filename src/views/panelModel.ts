@@ -9,6 +9,7 @@ import { ledgerLines } from '../core/rules/ledger';
 import { summarize } from '../core/memory';
 import { computeProgress } from '../core/rules/patterns';
 import { SIMILAR_MIN_SCORE, type RecallHit } from '../core/recall';
+import { removeHidden } from '../core/text/hidden';
 import { adviceFor } from '../core/text/specificAdvice';
 import { approachCounts, type ApproachCounts } from '../core/rules/counts';
 import { cameText, errorTextOf, failedText, failureBadge, plainFromMarkdown, readableSignature } from '../core/text/shownText';
@@ -78,7 +79,11 @@ export const SNAPSHOT_LIMITS = { resolved: 20, reflections: 30, learnings: 500, 
 /** Recall hits scoring below this are not "similar" (a few shared words give 3–10%). */
 export const SEARCH_MIN_SCORE = SIMILAR_MIN_SCORE;
 
-const clip = (s: string, max: number = SNAPSHOT_LIMITS.text) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+/** Text shown in the panel: no invisible characters (core/text/hidden.ts), cut at `max`. */
+const clip = (s: string, max: number = SNAPSHOT_LIMITS.text) => {
+  const t = removeHidden(s);
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+};
 const byNewest = <T>(time: (x: T) => string) => (a: T, b: T) => (time(b) < time(a) ? -1 : time(b) > time(a) ? 1 : 0);
 
 export function approachView(folder: string, a: Approach, threshold: number, now: Date = new Date()): ApproachView {

@@ -2,6 +2,7 @@
 // and Markdown for the CLI. A view of core's record: core keeps the record, this file only shows it.
 
 import { CATEGORY_NAMES } from '../core/text/advice';
+import { removeHidden } from '../core/text/hidden';
 import type { ReflectionRecord } from '../core/reflection';
 import { failedText, plainFromMarkdown, shownError } from '../core/text/shownText';
 import type { Attempt } from '../core/types';
@@ -15,9 +16,10 @@ const OUTCOME_WORD: Record<Attempt['outcome'], string> = { success: 'Succeeded',
  */
 export function reflectionDoc(r: ReflectionRecord): ReflectionDoc {
   const fm = r.failure_memory;
-  const t = (text: string) => ({ text });
-  const c = (text: string) => ({ text, code: true });
-  const b = (text: string) => ({ text, strong: true });
+  // what a person reads: no invisible characters (core/text/hidden.ts)
+  const t = (text: string) => ({ text: removeHidden(text) });
+  const c = (text: string) => ({ text: removeHidden(text), code: true });
+  const b = (text: string) => ({ text: removeHidden(text), strong: true });
   const blocks: Block[] = [];
   for (const w of fm.warnings) blocks.push({ kind: 'warning', line: [t(w)] });
   blocks.push({ kind: 'heading', level: 2, line: [t('Recent attempts')] });

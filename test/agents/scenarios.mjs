@@ -39,11 +39,11 @@ export const FUTILE_FIXES = [WRONG_FIX, ...Array.from({ length: CHANGE_BUDGET },
 
 /** Where each harness shows the model the refusal of an ask no one can answer in its headless session. */
 export const ASK_SHOWN = {
-  claude: /"tool_result","content":"Failure Memory: NOT RUN — `npm test` needs a person's decision[^"]*no one can be asked in this headless session/,
-  codex: /Command blocked by PreToolUse hook: Failure Memory: NOT RUN — `npm test` needs a person's decision[^"]*no one can be asked in this headless session/,
-  gemini: /Tool execution blocked: Failure Memory: NOT RUN — `npm test` needs a person's decision[^"]*no one can be asked in this headless session/,
-  copilot: /Denied by preToolUse hook: Failure Memory: NOT RUN — `npm test` needs a person's decision[^"]*no one can be asked in this headless session/,
-  cline: /\[stderr\]\\\\nFailure Memory: NOT RUN — `npm test` needs a person's decision[^"]*this harness cannot put the question to the user/,
+  claude: /"tool_result","content":"Failure Memory: NOT RUN — ⟦npm test⟧ needs a person's decision[^"]*no one can be asked in this headless session/,
+  codex: /Command blocked by PreToolUse hook: Failure Memory: NOT RUN — ⟦npm test⟧ needs a person's decision[^"]*no one can be asked in this headless session/,
+  gemini: /Tool execution blocked: Failure Memory: NOT RUN — ⟦npm test⟧ needs a person's decision[^"]*no one can be asked in this headless session/,
+  copilot: /Denied by preToolUse hook: Failure Memory: NOT RUN — ⟦npm test⟧ needs a person's decision[^"]*no one can be asked in this headless session/,
+  cline: /\[stderr\]\\\\nFailure Memory: NOT RUN — ⟦npm test⟧ needs a person's decision[^"]*this harness cannot put the question to the user/,
 };
 
 /**
@@ -87,7 +87,7 @@ async function harnessSession(id, t) {
       assert.ok(!/untrusted_context|^Output: |<shellId|\[Command exited/m.test(a.attempts[0].output ?? ''), `the harness's own wrapping is kept: ${JSON.stringify(a.attempts[0].output)}`);
       const refused = (memoryOf(ws).decisions ?? []).filter(d => d.decision === 'deny' && d.code === 'same-error-unchanged' && d.via === `hook:${id}`);
       assert.equal(refused.length, 2, `two refusals logged: ${JSON.stringify(memoryOf(ws).decisions)}`);
-      for (const run of ['run6', 'run7']) assert.ok(newAt(first, after[run], /NOT RUN — `npm test[^`]*` is an exhausted approach/), `the model reads the refusal of ${run}\n${first.log}`);
+      for (const run of ['run6', 'run7']) assert.ok(newAt(first, after[run], /NOT RUN — ⟦npm test[^⟧]*⟧ is an exhausted approach/), `the model reads the refusal of ${run}\n${first.log}`);
     });
     await t.test('each edit by the harness\'s own tools is one edit event with its path; an edit that did not apply changes nothing', () => {
       const edits = memoryOf(ws).edits ?? [];
@@ -102,10 +102,10 @@ async function harnessSession(id, t) {
       assert.notEqual(cliJson(ws, home, ['check', '--command', TEST]).status, 'exhausted', 'the pass cleared the block');
     });
     await t.test('a warning reaches the model, as this harness shows it: the same error again below the threshold, and the run after a fix', () => {
-      assert.ok(newAt(first, after.run4, /Failure Memory \(warning\): `npm test -- --bail` failed 3 of 5 times in a row/), `the fourth run is warned\n${first.log}`);
+      assert.ok(newAt(first, after.run4, /Failure Memory \(warning\): ⟦npm test -- --bail⟧ failed 3 of 5 times in a row/), `the fourth run is warned\n${first.log}`);
       assert.match(requestAt(first, after.run4), WARNING_SHOWN[id]);
       t.diagnostic(`${h.title} shows a warning: …${snippetAt(first, after.run4, /Failure Memory \(warning\)/)}…`);
-      assert.ok(newAt(first, after.afterWrongFix, /Failure Memory \(warning\): `npm test` is exhausted/), `the run after the wrong fix is warned\n${first.log}`);
+      assert.ok(newAt(first, after.afterWrongFix, /Failure Memory \(warning\): ⟦npm test⟧ is exhausted/), `the run after the wrong fix is warned\n${first.log}`);
     });
 
     const second = await session(id, { ws, home, mock, script: [], tag: 'next' });
@@ -135,7 +135,7 @@ async function harnessSession(id, t) {
     assert.equal(forms.code, 0, forms.log);
     await t.test('a session starts with the summary once, current although no hook recorded the failures', () => {
       assert.equal(summariesInFirstRequest(forms), 1, `the summary, once\n${forms.log}`);
-      assert.match(JSON.stringify(forms.agentRequests[0].body), /EXHAUSTED: `npm test`[^\n]*Cannot find module 'left-pad'/);
+      assert.match(JSON.stringify(forms.agentRequests[0].body), /EXHAUSTED: ⟦npm test⟧[^\n]*Cannot find module 'left-pad'/);
     });
     // what ran, from what the model read back: the suite's own output (the refusal prints none of it)
     const ran = name => newAt(forms, triesAt[name], /Test suite failed to run/);
@@ -155,10 +155,10 @@ async function harnessSession(id, t) {
       const d = (memoryOf(other).decisions ?? []).at(-1);
       assert.deepEqual([d?.policy, d?.decision, d?.via], ['ask', 'deny', `hook:${id}`], JSON.stringify(d));
       const after = triesAt[`run${FUTILE_FIXES.length}`];
-      assert.ok(newAt(forms, after, /NOT RUN — `npm test` needs a person's decision/), `the refusal reaches the model\n${forms.log}`);
+      assert.ok(newAt(forms, after, /NOT RUN — ⟦npm test⟧ needs a person's decision/), `the refusal reaches the model\n${forms.log}`);
       assert.match(requestAt(forms, after), ASK_SHOWN[id]);
       assert.match(requestAt(forms, after), /Stop and ask the user whether it should run once more[^"]*allow --command 'npm test'/);
-      t.diagnostic(`${h.title} shows the ask's refusal: …${snippetAt(forms, after, /NOT RUN — `npm test` needs a person's decision/)}…`);
+      t.diagnostic(`${h.title} shows the ask's refusal: …${snippetAt(forms, after, /NOT RUN — ⟦npm test⟧ needs a person's decision/)}…`);
     });
     ok = true;
   } finally {
@@ -274,11 +274,11 @@ async function teamTwoClones(t) {
     const second = await session('claude', { ws: b.ws, home: b.home, mock, script: [HARNESSES.claude.shell(FAILING)], capture: false });
     assert.equal(second.code, 0, second.log);
     await t.test('the next session of the second agent starts with the team\'s failure in its first model request', () => {
-      assert.match(JSON.stringify(second.agentRequests[0]?.body ?? {}), /EXHAUSTED in the team: `bash (\.\/)?build\.sh/);
+      assert.match(JSON.stringify(second.agentRequests[0]?.body ?? {}), /EXHAUSTED in the team: ⟦bash (\.\/)?build\.sh/);
     });
     await t.test('with blockOnTeamFailures the second agent\'s run of it is refused, and the model is told why', () => {
       assert.equal(runsLogged(b.ws), 0, 'build.sh never ran in the second clone');
-      assert.ok(second.agentRequests.some(q => /NOT RUN — `bash build\.sh` is exhausted in your team/.test(JSON.stringify(q.body))), second.log);
+      assert.ok(second.agentRequests.some(q => /NOT RUN — ⟦bash build\.sh⟧ is exhausted in your team/.test(JSON.stringify(q.body))), second.log);
     });
     ok = true;
   } finally {

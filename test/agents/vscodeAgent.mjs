@@ -212,16 +212,16 @@ async function vscodeAgentSession(t) {
       assert.deepEqual(a.ledger.slice(0, THRESHOLD).map(x => x.exitCode), Array(THRESHOLD).fill(1), 'five failures');
       assert.equal(a.ledger.length, runsLogged(ws), 'each run recorded once (by shell integration; the hook never records it again)');
       assert.ok(a.attempts.every(x => x.source === 'terminal'), JSON.stringify(a.attempts.map(x => x.source)));
-      for (const run of ['run6', 'run7']) assert.ok(newAt(first, one.after[run], /NOT RUN — `npm test[^`]*` is an exhausted approach/), `the refusal of ${run} is the tool result the model reads`);
+      for (const run of ['run6', 'run7']) assert.ok(newAt(first, one.after[run], /NOT RUN — ⟦npm test[^⟧]*⟧ is an exhausted approach/), `the refusal of ${run} is the tool result the model reads`);
     });
     await t.test('a warning reaches the model, as VS Code shows it', () => {
-      assert.ok(newAt(first, one.after.run4, /Failure Memory \(warning\): `npm test -- --bail` failed \d of 5 times/), 'the fourth run is warned');
+      assert.ok(newAt(first, one.after.run4, /Failure Memory \(warning\): ⟦npm test -- --bail⟧ failed \d of 5 times/), 'the fourth run is warned');
       t.diagnostic(`VS Code shows a warning: …${snippetAt(first, one.after.run4, /Failure Memory \(warning\)/)}…`);
       if (WARNING_SHOWN.vscode) assert.match(requestAt(first, one.after.run4), WARNING_SHOWN.vscode);
     });
     await t.test("a wrong fix with VS Code's edit tool earns a run, and the right fix another: it passes and clears the block", () => {
       assert.ok((memoryOf(ws).edits ?? []).filter(e => e.path === 'src/pad.js' && e.ok).length >= 2, `both fixes are edit events: ${JSON.stringify(memoryOf(ws).edits)}`);
-      assert.ok(newAt(first, one.after.afterWrongFix, /Failure Memory \(warning\): `npm test` is exhausted/), 'the run after the wrong fix is warned');
+      assert.ok(newAt(first, one.after.afterWrongFix, /Failure Memory \(warning\): ⟦npm test⟧ is exhausted/), 'the run after the wrong fix is warned');
       assert.deepEqual(approachOf(ws, TEST).ledger.slice(THRESHOLD).map(x => x.exitCode), [1, 0], 'it ran after each fix: the wrong one failed, the right one passed');
     });
 
@@ -247,7 +247,7 @@ async function vscodeAgentSession(t) {
     await t.test('a new chat starts with the summary once, current although the failures were recorded in the user\'s terminal', () => {
       const body = JSON.stringify(third.agentRequests[0].body);
       assert.equal(summariesInFirstRequest(third), 1, [...body.matchAll(/Failure Memory for this workspace/g)].map(m => body.slice(Math.max(0, m.index - 300), m.index + 60)).join('\n---\n'));
-      assert.match(JSON.stringify(third.agentRequests[0].body), /EXHAUSTED: `npm test`/);
+      assert.match(JSON.stringify(third.agentRequests[0].body), /EXHAUSTED: ⟦npm test⟧/);
     });
     await t.test('the suite respelled or chained does not run in the agent\'s terminal', () => {
       const notTold = RESPELLED.filter((_, i) => !newAt(third, three.after[`form${i}`], /NOT RUN/));
@@ -256,7 +256,7 @@ async function vscodeAgentSession(t) {
     await t.test('after the change budget, the gate asks the person (VS Code\'s confirmation, with the reason); allowed, the run goes on', () => {
       assert.equal(answered.asked.length, 1, `one question: ${JSON.stringify(answered.asked)}`);
       // VS Code renders the reason's markdown: the code spans lose their backticks
-      assert.match(answered.asked[0], /PreToolUse hook required confirmation: Failure Memory: `?npm test`? failed \d+ times in a row[^]*came back after each of the last \d+ changes/);
+      assert.match(answered.asked[0], /PreToolUse hook required confirmation: Failure Memory: ⟦?npm test⟧? failed \d+ times in a row[^]*came back after each of the last \d+ changes/);
       t.diagnostic(`VS Code asks: ${answered.asked[0].slice(0, 400)}`);
       assert.equal(runsLogged(ws), runsBefore + FUTILE_FIXES.length, 'each fix earned a run, and the person allowed the last');
     });

@@ -15,7 +15,7 @@ const tempDir = tempFolders('fm-hook-js-');
 describe('dist/hook.js as a harness runs it', { skip: !existsSync(HOOK_JS) && 'dist/hook.js is not built (npm run build)' }, () => {
   const cacheDir = tempDir();
   const run = (args: string[], input: string, env: NodeJS.ProcessEnv = {}) => {
-    const r = spawnSync(process.execPath, [HOOK_JS, ...args], { input, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME, FAILURE_MEMORY_CACHE_DIR: cacheDir, ...env } });
+    const r = spawnSync(process.execPath, [HOOK_JS, ...args], { input, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME, FAILURE_MEMORY_STATE_DIR: process.env.FAILURE_MEMORY_STATE_DIR, FAILURE_MEMORY_CACHE_DIR: cacheDir, ...env } });
     return { exitCode: r.status, stdout: r.stdout, stderr: r.stderr };
   };
 

@@ -50,7 +50,7 @@ describe('doctor: the launcher', () => {
 describe('doctor: each harness', () => {
   const withLauncher = (harnesses: HarnessId[]) => {
     const s = setUp(harnesses);
-    write(join(launcherDir(s.home), 'failure-memory'), `#!/bin/sh\ndist='${DIST}'\n`);
+    installLauncher({ dist: DIST, node: process.execPath, version: 'x' }, launcherDir(s.home), 'linux');
     return s;
   };
 

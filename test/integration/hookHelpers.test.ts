@@ -112,7 +112,7 @@ describe('Cline CLI: run_commands', () => {
     assert.equal(j.overrideInput.commands.length, 1);
     const run = spawnSync('sh', ['-c', j.overrideInput.commands[0]], { encoding: 'utf8' });
     assert.equal(run.status, 1);
-    assert.match(run.stderr, /^Failure Memory: NOT RUN — `make test`/);
+    assert.match(run.stderr, /^Failure Memory: NOT RUN — ⟦make test⟧/);
     assert.equal(run.stdout, '');
     assert.deepEqual(JSON.parse((await runHook('cline', 'pre', pre(['ls', 'npm test'], ws), opts)).stdout), { cancel: false });
   });

@@ -72,7 +72,7 @@ for (const shell of ['bash', 'zsh'] as const) {
       assert.match(r.stdout, /clear=0/);
       assert.match(r.stdout, /exhausted=1/, r.stderr);
       const reason = shell === 'bash' ? r.stderr : r.stdout + r.stderr;
-      if (shell === 'bash') assert.match(reason, /NOT RUN — `cargo build --release`/);
+      if (shell === 'bash') assert.match(reason, /NOT RUN — ⟦cargo build --release⟧/);
       assert.equal(memory(ws).approaches['api::cargo build'].failures, 5);
     });
 
@@ -87,7 +87,7 @@ for (const shell of ['bash', 'zsh'] as const) {
       const ws = project();
       mkdirSync(join(ws, '.vscode/failure-memory'), { recursive: true });
       const r = interactive(shell, ws, ['false 1', 'false 2', 'false 3', 'false 4', 'false 5', 'false 6 && echo SHOULD-NOT-PRINT', 'echo alive-$((40+2))']);
-      assert.match(r.out, /Failure Memory: NOT RUN — `false 6 && echo SHOULD-NOT-PRINT`/);
+      assert.match(r.out, /Failure Memory: NOT RUN — ⟦false 6 && echo SHOULD-NOT-PRINT⟧/);
       assert.doesNotMatch(r.out, /^SHOULD-NOT-PRINT/m);
       assert.match(r.out, /alive-42/);
       const a = memory(ws).approaches['.::false'];
@@ -108,7 +108,7 @@ for (const shell of ['bash', 'zsh'] as const) {
       const ws = project();
       mkdirSync(join(ws, '.vscode/failure-memory'), { recursive: true });
       const r = interactive(shell, ws, ['false 1', 'false 2', 'false 3', 'false 4', 'false 5', 'for i in 1 2; do', 'echo BEFORE-$((i*10))', 'false 7', 'echo AFTER-$((i*10))', 'done', 'echo alive-$((40+2))']);
-      assert.match(r.out, /Failure Memory: NOT RUN — `false 7`/);
+      assert.match(r.out, /Failure Memory: NOT RUN — ⟦false 7⟧/);
       assert.doesNotMatch(r.out, /^(BEFORE|AFTER)-(10|20)/m, 'nothing of the loop ran');
       assert.match(r.out, /alive-42/);
       assert.match(r.out, /^Failure Memory: NOT RUN/m, 'the message starts a line of its own');

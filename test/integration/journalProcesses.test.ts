@@ -40,7 +40,7 @@ function cliRecord(ws: string, command: string): Promise<Run> {
 
 function run(args: string[], input: string, env: Record<string, string>, killAfterMs?: number): Promise<Run> {
   return new Promise(done => {
-    const child = spawn(process.execPath, args, { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['pipe', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, args, { env: { PATH: process.env.PATH, HOME: process.env.HOME, FAILURE_MEMORY_STATE_DIR: process.env.FAILURE_MEMORY_STATE_DIR, ...env }, stdio: ['pipe', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', d => (stderr += d));
     child.stdin.on('error', () => undefined);
@@ -97,7 +97,7 @@ describe('the journal with real processes', { skip: !built && 'dist/hook.js or d
     for (let i = 0; i < 3; i++) assert.equal((await hookPost(ws, cache, 'make lint')).code, 0);
     const pre = spawnSync(process.execPath, [HOOK, 'hook', 'claude', 'pre'], {
       input: JSON.stringify({ session_id: 's', cwd: ws, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'make lint' }, tool_use_id: 'toolu_pre' }),
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, CLAUDE_PROJECT_DIR: ws, FAILURE_MEMORY_CACHE_DIR: cache },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, FAILURE_MEMORY_STATE_DIR: process.env.FAILURE_MEMORY_STATE_DIR, CLAUDE_PROJECT_DIR: ws, FAILURE_MEMORY_CACHE_DIR: cache },
       encoding: 'utf8',
     });
     assert.match(pre.stdout, /"permissionDecision":"deny"/, pre.stdout + pre.stderr);

@@ -18,10 +18,10 @@ const FAIL = 'FAIL src/cart.test.js\n  ● cart › total\n    expect(received).
 describe('scripts and chains through the built hook and CLI', { skip: (!existsSync(HOOK_JS) || !existsSync(CLI)) && 'dist/ is not built (node esbuild.mjs)' }, () => {
   const cacheDir = tempDir();
   const hook = (event: string, payload: Record<string, unknown>, ws: string) => {
-    const r = spawnSync(process.execPath, [HOOK_JS, 'claude', event], { input: JSON.stringify(payload), encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME, FAILURE_MEMORY_CACHE_DIR: cacheDir, CLAUDE_PROJECT_DIR: ws } });
+    const r = spawnSync(process.execPath, [HOOK_JS, 'claude', event], { input: JSON.stringify(payload), encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME, FAILURE_MEMORY_STATE_DIR: process.env.FAILURE_MEMORY_STATE_DIR, FAILURE_MEMORY_CACHE_DIR: cacheDir, CLAUDE_PROJECT_DIR: ws } });
     return { exitCode: r.status, stdout: r.stdout, stderr: r.stderr };
   };
-  const cli = (ws: string, args: string[], input = '') => spawnSync(process.execPath, [CLI, ...args, '--workspace', ws], { input, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+  const cli = (ws: string, args: string[], input = '') => spawnSync(process.execPath, [CLI, ...args, '--workspace', ws], { input, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME, FAILURE_MEMORY_STATE_DIR: process.env.FAILURE_MEMORY_STATE_DIR } });
   let call = 0;
   const pre = (ws: string, command: string) => {
     const r = hook('pre', { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, cwd: ws, tool_use_id: `t${++call}` }, ws);

@@ -115,7 +115,7 @@ describe('setup-agents: files per harness', () => {
 
 describe('the written command, run as a harness runs it', { skip: !existsSync(CLI) && 'dist/ is not built' }, () => {
   const sh = (command: string, input: string, env: NodeJS.ProcessEnv) =>
-    spawnSync('sh', ['-c', command], { input, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: env.HOME ?? process.env.HOME, FAILURE_MEMORY_CACHE_DIR: join(tmpdir(), 'fm-setup-cache'), ...env } });
+    spawnSync('sh', ['-c', command], { input, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: env.HOME ?? process.env.HOME, ...(env.HOME ? {} : { FAILURE_MEMORY_STATE_DIR: process.env.FAILURE_MEMORY_STATE_DIR }), FAILURE_MEMORY_CACHE_DIR: join(tmpdir(), 'fm-setup-cache'), ...env } });
 
   test('through the launcher: an exhausted approach is denied; without the launcher: one line, the agent goes on', async () => {
     const ws = tmp('fm-setup-run-');
@@ -224,7 +224,9 @@ describe('the written command, run as a harness runs it', { skip: !existsSync(CL
     const first = JSON.parse(run().stdout);
     assert.equal(first.launcher.action, 'written');
     const file = join(home, '.failure-memory', 'bin', 'failure-memory');
-    assert.deepEqual(readLauncher(join(home, '.failure-memory', 'bin')), { file, exists: true, dist: DIST, distOk: true });
+    const written = readLauncher(join(home, '.failure-memory', 'bin'));
+    assert.deepEqual({ ...written, target: undefined }, { file, exists: true, dist: DIST, distOk: true, ours: true, target: undefined }, 'exactly what Failure Memory writes');
+    assert.equal(written.target?.node, process.execPath);
     assert.equal(JSON.parse(run().stdout).launcher.action, 'unchanged');
     // the extension's launcher (another dist that works) is kept: the extension keeps it current
     const other = tmp('fm-setup-launch-ext-');

@@ -192,6 +192,37 @@ describe('all or nothing', () => {
   });
 });
 
+describe('odd files: a byte order mark, deep nesting', () => {
+  test('a UTF-8 byte order mark (as Windows editors write) is accepted, kept, and --remove gives the file back byte for byte', () => {
+    const ws = tmp();
+    const original = `\ufeff${CLAUDE_4_SPACES}`;
+    put(ws, '.claude/settings.json', original);
+    setup(ws, ['claude']);
+    const after = read(ws, '.claude/settings.json');
+    assert.ok(after.startsWith('\ufeff{\n    // project settings'), 'the mark is still first');
+    assert.match(after, /failure-memory/);
+    assert.ok(planSetup(ws, { harnesses: ['claude'] }).every(c => c.action === 'unchanged'));
+    setup(ws, ['claude'], true);
+    assert.deepEqual(readFileSync(join(ws, '.claude/settings.json')), Buffer.from(original));
+  });
+
+  test('a file nested 100,000 deep: setup and doctor say so in a sentence, no stack trace, nothing written', () => {
+    const ws = tmp();
+    const deep = `{"permissions": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    put(ws, '.claude/settings.json', deep);
+    const [plan] = planSetup(ws, { harnesses: ['claude'] });
+    assert.equal(plan.action, 'skip');
+    assert.match(plan.reason ?? '', /nested more than 512 levels deep/);
+    const home = tmp();
+    for (const args of [['setup-agents', '--harness', 'claude'], ['doctor', '--harness', 'claude']]) {
+      const r = spawnSync(process.execPath, [CLI, ...args, '--workspace', ws], { encoding: 'utf8', env: { ...process.env, HOME: home, FAILURE_MEMORY_STATE_DIR: join(home, 'state') } });
+      assert.doesNotMatch(r.stdout + r.stderr, /RangeError|Maximum call stack|\n\s+at /, args[0]);
+      if (args[0] === 'setup-agents') assert.match(r.stdout, /skip \.claude\/settings\.json \(claude\) — not valid JSON \(nested more than 512 levels deep\)/);
+    }
+    assert.equal(read(ws, '.claude/settings.json'), deep);
+  });
+});
+
 describe('the JSONC editor', () => {
   test('add then remove is the identity, whatever the layout', () => {
     const texts = ['{}', '{\n}\n', '{"a": [1, 2]}', '{\n  "a": [\n    1\n  ],\n  "b": {},\n}', '{\n\t"a": [] // none yet\n}', '[\n  1,\n  2\n]'];

@@ -102,20 +102,20 @@ describe('two workspaces of one project, their agents and one PostgreSQL, no `sy
     // the second agent: a later session start carries the team's failure, within the pull interval
     const seen = await until(3 * PULL_SECONDS, () => {
       const text = hook(second, 'session-start', sessionStart())?.hookSpecificOutput.additionalContext ?? '';
-      return /EXHAUSTED in the team: `npm test`/.test(text) ? text : undefined;
+      return /EXHAUSTED in the team: ⟦npm test⟧/.test(text) ? text : undefined;
     });
     assert.ok(seen, 'session start tells the team\'s exhausted approach');
-    assert.match(seen, /^Failure Memory — your team's failures in this project \(other machines, their agents and CI; pulled just now; threshold 5\):\n- EXHAUSTED in the team: `npm test` in the workspace root, failed 5 times this week on 1 machine, last error ⟦Error: connect ECONNREFUSED/);
+    assert.match(seen, /^Failure Memory — your team's failures in this project \(other machines, their agents and CI; pulled just now; threshold 5\):\n- EXHAUSTED in the team: ⟦npm test⟧ in the workspace root, failed 5 times this week on 1 machine, last error ⟦Error: connect ECONNREFUSED/);
 
     // its pre hook warns before the same approach (the call goes on) …
     const warned = hook(second, 'pre', preBash('npm test', 'toolu_second_1'));
     assert.equal(warned?.hookSpecificOutput.permissionDecision, undefined);
-    assert.match(warned?.hookSpecificOutput.additionalContext ?? '', /^Failure Memory \(team\): `npm test` has not failed in this workspace, but in your team \(other machines of this project\) it failed 5 times this week on 1 machine/);
+    assert.match(warned?.hookSpecificOutput.additionalContext ?? '', /^Failure Memory \(team\): ⟦npm test⟧ has not failed in this workspace, but in your team \(other machines of this project\) it failed 5 times this week on 1 machine/);
     // … and refuses it once the user turns on blockOnTeamFailures
     settings(second, { 'failureMemory.team.blockOnTeamFailures': true });
     const refused = hook(second, 'pre', preBash('npm test -- --watch=false', 'toolu_second_2'));
     assert.equal(refused?.hookSpecificOutput.permissionDecision, 'deny');
-    assert.match(refused?.hookSpecificOutput.permissionDecisionReason ?? '', /^Failure Memory: NOT RUN — `npm test -- --watch=false` is exhausted in your team/);
+    assert.match(refused?.hookSpecificOutput.permissionDecisionReason ?? '', /^Failure Memory: NOT RUN — ⟦npm test -- --watch=false⟧ is exhausted in your team/);
 
     // the restricted role did all of it, and its syncs applied retention to the project
     const [old] = await queryRows<{ n: string }>(pg.url, "SELECT count(*) AS n FROM fm_attempts WHERE project = $1 AND key = '.::make old'", [PROJECT]);

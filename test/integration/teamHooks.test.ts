@@ -54,7 +54,7 @@ describe('the pre hook and the team', () => {
     assert.equal(j.hookSpecificOutput.hookEventName, 'PreToolUse');
     assert.equal(j.hookSpecificOutput.permissionDecision, undefined, 'a warning, not a decision');
     const text = j.hookSpecificOutput.additionalContext;
-    assert.match(text, /^Failure Memory \(team\): `npm test` has not failed in this workspace, but in your team \(other machines of this project\) it failed 7 times this week on 3 machines, including CI, last error ⟦Error: connect ECONNREFUSED 127\.0\.0\.1:5432⟧, with no success anywhere since \(threshold 5\)\./);
+    assert.match(text, /^Failure Memory \(team\): ⟦npm test⟧ has not failed in this workspace, but in your team \(other machines of this project\) it failed 7 times this week on 3 machines, including CI, last error ⟦Error: connect ECONNREFUSED 127\.0\.0\.1:5432⟧, with no success anywhere since \(threshold 5\)\./);
     assert.match(text, /team lesson \(learning, from laptop-b\): ⟦start the database first: docker compose up -d db⟧/);
     // below the threshold in the team, or another command: nothing said
     await teamView(ws, [npmTest({ failures: 2, failuresThisWeek: 2 })]);
@@ -68,7 +68,7 @@ describe('the pre hook and the team', () => {
     const r = await pre(ws, 'npm test');
     const j = JSON.parse(r.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
     assert.equal(j.hookSpecificOutput.permissionDecision, 'deny');
-    assert.match(j.hookSpecificOutput.permissionDecisionReason, /^Failure Memory: NOT RUN — `npm test` is exhausted in your team: it failed 7 times this week on 3 machines, including CI/);
+    assert.match(j.hookSpecificOutput.permissionDecisionReason, /^Failure Memory: NOT RUN — ⟦npm test⟧ is exhausted in your team: it failed 7 times this week on 3 machines, including CI/);
     assert.match(j.hookSpecificOutput.permissionDecisionReason, /Team failures block here because the user turned on failureMemory\.team\.blockOnTeamFailures\./);
     assert.doesNotMatch(j.hookSpecificOutput.permissionDecisionReason, /failure-memory (resolve|allow)/, 'never an instruction to unblock');
   });
@@ -88,7 +88,7 @@ describe('the pre hook and the team', () => {
     const r = await pre(ws, 'npm test', 'gemini', { GEMINI_PROJECT_DIR: ws });
     const j = JSON.parse(r.stdout) as { systemMessage: string; decision?: string };
     assert.equal(j.decision, undefined);
-    assert.match(j.systemMessage, /^Failure Memory \(team\): `npm test` has not failed in this workspace/);
+    assert.match(j.systemMessage, /^Failure Memory \(team\): ⟦npm test⟧ has not failed in this workspace/);
   });
 
   test('team memory off: the same answers as before, and no team file is touched', async () => {
@@ -109,11 +109,11 @@ describe('session start and prompts carry the team', () => {
     });
     const text = context((await sessionStart(ws)).stdout);
     const [local, team] = text.split('\n\nFailure Memory — your team');
-    assert.match(local, /^Failure Memory for this workspace .*\n(?:.*\n)?- EXHAUSTED: `cargo build`/);
+    assert.match(local, /^Failure Memory for this workspace .*\n(?:.*\n)?- EXHAUSTED: ⟦cargo build⟧/);
     assert.ok(team, text);
     assert.match(team, /^'s failures in this project \(other machines, their agents and CI; pulled just now; threshold 5\):/);
-    assert.match(team, /\n- EXHAUSTED in the team: `npm test` in the workspace root, failed 7 times this week on 3 machines, including CI/);
-    assert.match(team, /\n- failing in the team: `make e2e` in the workspace root, failed 2 times this week on 1 machine/);
+    assert.match(team, /\n- EXHAUSTED in the team: ⟦npm test⟧ in the workspace root, failed 7 times this week on 3 machines, including CI/);
+    assert.match(team, /\n- failing in the team: ⟦make e2e⟧ in the workspace root, failed 2 times this week on 1 machine/);
     assert.doesNotMatch(team, /cargo build/, 'listed once, as this workspace\'s own');
     assert.match(team, /\n- team lesson \(reflection, from ci:github-actions\/r2\): ⟦run docker compose up -d db before npm test⟧/);
     assert.match(team, /These are the team's, not this workspace's/);

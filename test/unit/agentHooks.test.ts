@@ -3,13 +3,14 @@
 // the exact answer in that harness's protocol, through the runner in process (the built
 // dist/hook.js, as a harness runs it: test/integration/agentHooks.test.ts).
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { agentSummary } from '../../src/core/prompts/agentContext';
 import { HARNESSES, HARNESS_IDS, type HarnessId, type HookEvent, type HookReply } from '../../src/agents/hooks';
 import { readMemoryFull, recordHookResult } from '../../src/agents/hooks/record';
 import { locate, readMemorySnapshot, runHook } from '../../src/agents/hooks/runner';
+import { GateGuard } from '../../src/store/gateGuard';
 import { memoryDirFor } from '../../src/store/paths';
 import { denyReason, EXHAUSTED_VARIANT, EXPECTED_REASON, fill, FIXTURES, fixture, parse, seeded, type Fixture } from '../support/hookPayloads';
 import { tempFolders } from '../support/tempFolders';
@@ -168,8 +169,8 @@ for (const h of HARNESS_IDS) {
           return;
         }
         assert.equal(text, agentSummary(await readMemoryFull(ws), 5));
-        assert.match(text, /EXHAUSTED: `npx prisma generate --schema prisma\/schema\.prisma` in api, 5 failure\(s\) — last error ⟦Error: Cannot find module '@prisma\/client'⟧/);
-        assert.match(text, /failing: `npm install @prisma\/client` in api, 2 failure\(s\)/);
+        assert.match(text, /EXHAUSTED: ⟦npx prisma generate --schema prisma\/schema\.prisma⟧ in api, 5 failure\(s\) — last error ⟦Error: Cannot find module '@prisma\/client'⟧/);
+        assert.match(text, /failing: ⟦npm install @prisma\/client⟧ in api, 2 failure\(s\)/);
         assert.ok(text.length <= 1500);
       });
     }
@@ -208,9 +209,16 @@ describe('where a hook call belongs', () => {
     assert.deepEqual(bad, { exitCode: 0, stdout: `${JSON.stringify({ systemMessage: badLine })}\n`, stderr: `${badLine}\n` });
     const ws = await seeded();
     writeFileSync(join(memoryDirFor(ws), 'memory.json'), JSON.stringify({ schemaVersion: 99 }));
+    // the gate's copy in the user's data folder answers while memory.json cannot be read: said, and still a gate
     const newer = await runHook('claude', 'pre', pre(join(ws, 'api')), opts({ CLAUDE_PROJECT_DIR: ws }));
     assert.equal(newer.exitCode, 0);
-    assert.match((parse(newer) as { systemMessage: string }).systemMessage, /^Failure Memory hook: memory could not be used \(.*newer version of Failure Memory.*\); not checked, the agent goes on\.$/);
+    assert.match((parse(newer) as { systemMessage: string }).systemMessage, /^Failure Memory: The workspace memory could not be read \(.*newer version of Failure Memory.*\): this answer comes from the copy of the gate's state/);
+    const denied = parse(await runHook('claude', 'pre', JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: EXHAUSTED_VARIANT }, cwd: join(ws, 'api') }), opts({ CLAUDE_PROJECT_DIR: ws }))) as { hookSpecificOutput: { permissionDecision: string } };
+    assert.equal(denied.hookSpecificOutput.permissionDecision, 'deny', 'the exhausted command is still stopped');
+    // without a copy (none was ever written, or it is gone), as before: let through, and said
+    rmSync(new GateGuard({ workspace: ws, via: 'test' }).file);
+    const bare = await runHook('claude', 'pre', pre(join(ws, 'api')), opts({ CLAUDE_PROJECT_DIR: ws }));
+    assert.match((parse(bare) as { systemMessage: string }).systemMessage, /^Failure Memory hook: memory could not be used \(.*newer version of Failure Memory.*\); not checked, the agent goes on\.$/);
     assert.equal((await runHook('nope', 'pre', '{}', opts())).exitCode, 1);
   });
 
@@ -252,7 +260,7 @@ describe('Codex: a command given as an argv', () => {
     const call = (argv: string[]) => JSON.stringify({ hook_event_name: 'PreToolUse', cwd: ws, tool_name: 'shell', tool_input: { command: argv } });
     const r = await runHook('codex', 'pre', call(['bash', '-lc', 'npm test']), opts());
     assert.equal(r.exitCode, 2, r.stderr);
-    assert.match(r.stderr, /NOT RUN — `bash -lc 'npm test'`/);
+    assert.match(r.stderr, /NOT RUN — ⟦bash -lc 'npm test'⟧/);
     assert.equal((await runHook('codex', 'pre', call(['bash', '-lc', 'npm run lint']), opts())).exitCode, 0);
   });
 });

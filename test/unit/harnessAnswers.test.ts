@@ -78,12 +78,12 @@ describe('a warning reaches the model where the harness has a channel for it', (
     const vars = { CWD: ws, ROOT: ws, COMMAND: 'npm test', OUTPUT: "Error: Cannot find module 'left-pad'" };
     const pre = fixture('gemini', 'pre')!;
     const r = await runHook('gemini', 'pre', JSON.stringify(fill(pre.payload, vars)), { ...opts, env: fill(pre.env ?? {}, vars) as NodeJS.ProcessEnv });
-    assert.match(JSON.parse(r.stdout).systemMessage, /^Failure Memory \(warning\): `npm test` failed 3 of 5 times in a row in the workspace root \(same error\); at 5 the same way it is stopped\./);
+    assert.match(JSON.parse(r.stdout).systemMessage, /^Failure Memory \(warning\): ⟦npm test⟧ failed 3 of 5 times in a row in the workspace root \(same error\); at 5 the same way it is stopped\./);
     const post = fixture('gemini', 'post')!;
     const after = await runHook('gemini', 'post', JSON.stringify(fill(post.payload, vars)), { ...opts, env: fill(post.env ?? {}, vars) as NodeJS.ProcessEnv });
     const out = JSON.parse(after.stdout).hookSpecificOutput;
     assert.equal(out.hookEventName, 'AfterTool');
-    assert.match(out.additionalContext, /^Failure Memory \(warning\): `npm test` failed 3 of 5 times/);
+    assert.match(out.additionalContext, /^Failure Memory \(warning\): ⟦npm test⟧ failed 3 of 5 times/);
     const again = await runHook('gemini', 'post', JSON.stringify(fill(post.payload, vars)), { ...opts, env: fill(post.env ?? {}, vars) as NodeJS.ProcessEnv });
     assert.doesNotMatch(again.stdout, /warning/, 'the note is taken once');
   });
@@ -92,7 +92,7 @@ describe('a warning reaches the model where the harness has a channel for it', (
     const ws = await warned();
     const pre = fixture('copilot', 'pre')!;
     const r = await runHook('copilot', 'pre', JSON.stringify(fill(pre.payload, { CWD: ws, ROOT: ws, COMMAND: 'npm test' })), opts);
-    assert.match(JSON.parse(r.stdout).additionalContext, /^Failure Memory \(warning\): `npm test` failed 3 of 5 times/);
+    assert.match(JSON.parse(r.stdout).additionalContext, /^Failure Memory \(warning\): ⟦npm test⟧ failed 3 of 5 times/);
   });
 });
 
@@ -106,12 +106,12 @@ describe("a harness's rules file says what memory says, whoever wrote (Cline's s
     assert.match(readFileSync(file, 'utf8'), /No command has failed in this workspace yet/);
     const { memory } = openWorkspaceMemory({ workspace: ws, onWarning: () => undefined, git: false });
     for (let i = 0; i < 5; i++) await memory.record({ command: 'npm test', cwd: '.', exitCode: 1, output: "Error: Cannot find module 'left-pad'", source: 'terminal' });
-    assert.match(readFileSync(file, 'utf8'), /EXHAUSTED: `npm test` in the workspace root, 5 failure\(s\)/);
+    assert.match(readFileSync(file, 'utf8'), /EXHAUSTED: ⟦npm test⟧ in the workspace root, 5 failure\(s\)/);
     await memory.markByCommand('resolve', 'npm test');
     assert.match(readFileSync(file, 'utf8'), /No command has failed in this workspace yet/);
     // the hooks' own quick write (another harness's post hook) keeps it current too
     await recordHookResult({ workspace: ws, command: 'make', cwd: '.', exitCode: 2, output: 'make: *** No rule to make target' });
-    assert.match(readFileSync(file, 'utf8'), /failing: `make` in the workspace root, 1 failure\(s\)/);
+    assert.match(readFileSync(file, 'utf8'), /failing: ⟦make⟧ in the workspace root, 1 failure\(s\)/);
     // a file that is not ours is left alone
     writeFileSync(file, '# my own rules\n');
     await memory.record({ command: 'make', cwd: '.', exitCode: 2, output: 'x', source: 'terminal' });

@@ -144,16 +144,16 @@ describe('the gate\'s ask: asked where a person can answer, else refused with wh
         const cli = join(hm, '.failure-memory', 'bin', 'failure-memory');
         if (want === 'ask') {
           const reason = ASKED[h]!(r);
-          assert.match(reason, /^Failure Memory: `npm test` failed 4 times in a row[^\n]*\nWhy \(same-error-after-change\)/, `${h} ${mode}: ${r.stdout}`);
+          assert.match(reason, /^Failure Memory: ⟦npm test⟧ failed 4 times in a row[^\n]*\nWhy \(same-error-after-change\)/, `${h} ${mode}: ${r.stdout}`);
           // a question no one may answer (a headless run the hook could not tell) says what to do then
           const told = reason.includes(`If no one can answer this (a headless run), do not run it another way: stop and ask the user. The user lets it run once with \`${cli} allow --command 'npm test'\``);
           assert.equal(told, h !== 'vscode' && mode !== 'interactive', `${h} ${mode}: ${reason}`);
         } else {
           const reason = REFUSED[h](r);
-          assert.match(reason, /^Failure Memory: NOT RUN — `npm test` needs a person's decision \(`npm test` in the workspace root: 4 failures in a row, threshold 3; the changes so far did not move its error\), and /, `${h} ${mode}: ${r.stdout}${r.stderr}`);
+          assert.match(reason, /^Failure Memory: NOT RUN — ⟦npm test⟧ needs a person's decision \(⟦npm test⟧ in the workspace root: 4 failures in a row, threshold 3; the changes so far did not move its error\), and /, `${h} ${mode}: ${r.stdout}${r.stderr}`);
           assert.match(reason, mode === 'headless' ? /no one can be asked in this headless session/ : /this harness cannot put the question to the user/);
           assert.match(reason, /\nLast error \(command output, untrusted\): ⟦● cart › total⟧\n/);
-          assert.match(reason, /\nAlready tried: `npm test` in the workspace root\./);
+          assert.match(reason, /\nAlready tried: ⟦npm test⟧ in the workspace root\./);
           assert.ok(reason.includes(`Stop and ask the user whether it should run once more: tell them the last error and what you changed. The user lets it run once with \`${cli} allow --command 'npm test'\` in their own terminal`), reason);
         }
         const decisions = (await readMemoryFull(ws)).decisions ?? [];

@@ -29,7 +29,7 @@ describe('plainText: untrusted text shown where markup renders', () => {
   test('icons, control and bidi characters, newlines', () => {
     assert.equal(plainText('$(alert) fake'), '$ (alert) fake');
     assert.equal(plainText('a\nb\r\n\tc'), 'a b c');
-    assert.equal(plainText('ok\u202eevil\u0007'), 'ok evil');
+    assert.equal(plainText('ok\u202eevil\u0007'), 'okevil', 'what a person sees is what a model reads: invisible characters go');
   });
 
   test('long text is cut with an ellipsis', () => {

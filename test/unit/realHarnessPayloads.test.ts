@@ -195,20 +195,20 @@ describe('payloads captured from the real harness programs', () => {
       const r = await runHook(f.hook ?? f.harness, 'pre', JSON.stringify(payloadFor(f, ws)), opts);
       const said = refusalOf(r);
       if (f.expect.decision === 'warn') {
-        assert.match(said, /Failure Memory \(warning\): `npm test` is exhausted/);
+        assert.match(said, /Failure Memory \(warning\): ⟦npm test⟧ is exhausted/);
         assert.doesNotMatch(said, /NOT RUN|"cancel":true|overrideInput|"deny"/);
         return;
       }
       if (f.expect.decision === 'ask') {
         // a person is there (VS Code): asked, with the gate's reason
-        assert.match(said, /^Failure Memory: `npm test` failed \d+ times in a row[^\n]*\nWhy \(same-error-after-change\)/);
+        assert.match(said, /^Failure Memory: ⟦npm test⟧ failed \d+ times in a row[^\n]*\nWhy \(same-error-after-change\)/);
         assert.match(said, /^ask$/m);
         assert.doesNotMatch(said, /If no one can answer this/, 'a person is there: nothing about a headless run');
         return;
       }
       if (f.expect.asked) {
         const headless = f.harness !== 'cline';
-        assert.match(said, headless ? /NOT RUN — `npm test` needs a person's decision[^\n]*no one can be asked in this headless session/ : /NOT RUN — `npm test` needs a person's decision[^\n]*this harness cannot put the question to the user/);
+        assert.match(said, headless ? /NOT RUN — ⟦npm test⟧ needs a person's decision[^\n]*no one can be asked in this headless session/ : /NOT RUN — ⟦npm test⟧ needs a person's decision[^\n]*this harness cannot put the question to the user/);
         assert.match(said, /Stop and ask the user whether it should run once more[^\n]*failure-memory allow --command 'npm test'/);
         const d = (await readMemoryFull(ws)).decisions ?? [];
         assert.deepEqual(d.map(x => [x.policy, x.decision]).at(-1), ['ask', 'deny']);
@@ -231,7 +231,7 @@ describe('payloads captured from the real harness programs', () => {
       assert.equal(r.exitCode, 0);
       // Cline CLI ignores a TaskStart hook's context and reads its rules file: the summary is there, and only there
       const where = f.harness === 'cline' ? readFileSync(join(ws, '.clinerules', 'failure-memory.md'), 'utf8') : r.stdout;
-      assert.match(where, /EXHAUSTED: `npm test`[^\n]*, 5 failure\(s\) — last error ⟦Error: Cannot find module 'left-pad'⟧/);
+      assert.match(where, /EXHAUSTED: ⟦npm test⟧[^\n]*, 5 failure\(s\) — last error ⟦Error: Cannot find module 'left-pad'⟧/);
       if (f.harness === 'cline') assert.doesNotMatch(r.stdout, /Failure Memory for this workspace/);
     });
   }
@@ -334,7 +334,7 @@ describe('VS Code 1.139.1: its agent terminal runs, recorded by the extension wi
     const prompt = real('prompt', ws);
     assert.equal(prompt.f.hook, undefined, 'VS Code runs our UserPromptSubmit entry: the vscode adapter');
     const vscode = await runHook('vscode', 'prompt', prompt.text, recorder().opts);
-    assert.match(JSON.parse(vscode.stdout).hookSpecificOutput.additionalContext, /EXHAUSTED: `bash build\.sh`/);
+    assert.match(JSON.parse(vscode.stdout).hookSpecificOutput.additionalContext, /EXHAUSTED: ⟦bash build\.sh⟧/);
     const copilotCli = await runHook('vscode', 'prompt', prompt.text, { ...recorder().opts, env: { COPILOT_CLI: '1' } });
     assert.equal(copilotCli.stdout, '');
   });

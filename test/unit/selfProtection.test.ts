@@ -235,7 +235,7 @@ describe('a success the agent reports itself', () => {
     const memory = new WorkspaceMemory(ws, { git: false });
     const access = directAccess(memory, () => agentGatesSetUp(ws));
     const answer = await runTool('failure_memory_record', access, { command: 'npm test', exitCode: 0, output: 'all passed' });
-    assert.match(answer.text, /NOT COUNTED: a success you report yourself does not clear `npm test` here \(it stays EXHAUSTED\)/);
+    assert.match(answer.text, /NOT COUNTED: a success you report yourself does not clear ⟦npm test⟧ here \(it stays EXHAUSTED\)/);
     assert.equal(answer.json.status, 'exhausted');
     let a = (await readMemoryFull(ws)).approaches['.::npm test'];
     assert.equal(a.status, 'exhausted');

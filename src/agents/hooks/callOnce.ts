@@ -5,10 +5,11 @@
 // pruned, at most every few minutes (a busy session claims hundreds of calls an hour: a hook that
 // looked at each of them on every call paid ~3 ms for it).
 
-import { closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { shortName } from '../../store/agentRuns';
 import { pruneWitness } from './witness';
+import { readRegularSync } from '../../store/regularFile';
 
 const KEEP_MS = 60 * 60 * 1000;
 const PRUNE_EVERY_MS = 5 * 60 * 1000;
@@ -80,14 +81,10 @@ export function leaveNote(memoryFolder: string, key: string, text: string): void
 export function takeNote(memoryFolder: string, key: string): string | undefined {
   const file = join(memoryFolder, 'hook-calls', `note-${shortName(key)}`);
   try {
-    const fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-    try {
-      const text = readFileSync(fd, 'utf8');
-      rmSync(file, { force: true });
-      return text || undefined;
-    } finally {
-      closeSync(fd);
-    }
+    // never waiting on a FIFO put where a note goes
+    const text = readRegularSync(file, 'utf8', { noFollow: true, maxBytes: 64 * 1024 });
+    rmSync(file, { force: true });
+    return text || undefined;
   } catch {
     return undefined;
   }

@@ -3,10 +3,11 @@
 // and to its edit tools (Write, Edit, apply_patch, write_file, replace_in_file, …), read here from
 // the payload of every harness in one pass, so no adapter needs to know about it.
 
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { gateConfigRefusal, memoryRefusal, ownCodeRefusal, relation, settingsRefusal, type Protected, type Refusal } from '../../core/rules/selfProtection';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
+import { readRegularSync } from '../../store/regularFile';
 import { targetFor } from '../setup';
 import { HARNESS_IDS } from './types';
 import { gitWouldChange } from './gitTree';
@@ -16,7 +17,7 @@ const slash = (p: string) => p.replace(/\\/g, '/');
 const OUR_PRE_HOOK = /failure-memory[^\n]{0,400}\bhook \w+ pre\b/;
 const read = (file: string): string | undefined => {
   try {
-    return readFileSync(file, 'utf8');
+    return readRegularSync(file, 'utf8');
   } catch {
     return undefined;
   }
@@ -108,9 +109,7 @@ function linkedPath(path: string): string {
  */
 function boundedText(file: string): string | undefined {
   try {
-    const st = statSync(file);
-    if (!st.isFile() || st.size > MAX_READ) return undefined;
-    let bytes = readFileSync(file);
+    let bytes = readRegularSync(file, undefined, { maxBytes: MAX_READ });
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for a gzip archive (it costs every hook call otherwise)
     if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = (require('node:zlib') as typeof import('node:zlib')).gunzipSync(bytes, { maxOutputLength: 4 * MAX_READ });
     return bytes.toString('latin1');

@@ -15,6 +15,8 @@ import { readView } from '../../store/quickView';
 import { scriptTablesFor } from '../../app/scripts';
 import { scriptReader } from '../../store/scriptTables';
 import { FolderLock } from '../../store/folderLock';
+import { GateGuard } from '../../store/gateGuard';
+import { FOLD_BYTES, FOLD_RECORDS, readJournalSync } from '../../store/journal';
 import { JournalStore } from '../../store/journalStore';
 import { MEMORY_FILE_NAME } from '../../store/memorySchema';
 import { memoryDirFor } from '../../store/paths';
@@ -24,7 +26,13 @@ export interface QuickRecordFallback {
   /** The record bundle's full write (team memory on, or memory.json needing the store). */
   full: (r: HookRecord) => Promise<void>;
   /** The record bundle's fold of the journal into memory.json. */
-  fold: (workspace: string) => Promise<void>;
+  fold: (workspace: string, via?: string) => Promise<void>;
+}
+
+/** The journal still holds a fold's worth (another hook's fold since this run's append leaves it short or gone). */
+function journalStillLong(dir: string): boolean {
+  const j = readJournalSync(dir);
+  return j.kind === 'ok' && (j.contents.entries.length >= FOLD_RECORDS || j.contents.bytes >= FOLD_BYTES);
 }
 
 export async function quickRecord(r: HookRecord, fallback: QuickRecordFallback): Promise<void> {
@@ -38,11 +46,14 @@ export async function quickRecord(r: HookRecord, fallback: QuickRecordFallback):
   const tables = scriptTablesFor(preparedCommand(r.command, redactor), r.cwd, scriptReader(r.workspace), redact);
   const attempt = prepareAttempt({ command: r.command, cwd: r.cwd, exitCode: r.exitCode, output: r.output, source: 'agent' }, settings.engine, redactor, new Date(), tables);
   const dir = memoryDirFor(r.workspace);
-  const store = new JournalStore(new FolderLock(dir, join(dir, MEMORY_FILE_NAME), { root: r.workspace, onWarning: () => undefined }), redact);
+  // the gate's copy follows what this run does to its approach (exhausted, resolved)
+  const gate = new GateGuard({ workspace: r.workspace, via: r.via ?? 'hook', by: r.command });
+  const store = new JournalStore(new FolderLock(dir, join(dir, MEMORY_FILE_NAME), { root: r.workspace, onWarning: () => undefined }), redact, gate);
   const run = await recordRun(attempt, extractLearnings(attempt.output), { workspace: r.workspace, store, settings: settings.engine, redact, git: { sync: true }, tell: 'nothing' });
   if (!run) return fallback.full(r);
-  // the journal is long enough: fold it into memory.json now (the run is safe in the journal either way)
-  if (run.fold) await fallback.fold(r.workspace).catch(() => undefined);
+  // the journal is long enough: fold it into memory.json now (the run is safe in the journal either way),
+  // unless another hook already did: the store's bundle is loaded only to fold a journal still long
+  if (run.fold && journalStillLong(dir)) await fallback.fold(r.workspace, r.via).catch(() => undefined);
   // a harness that reads the summary from a rules file (Cline) has it current at its next request
   if (run.journaled) await keepAgentRulesCurrent(r.workspace, settings.engine.threshold, async () => readView(dir, 'all', { redact })?.data);
 }

@@ -11,6 +11,8 @@ import { MemoryStore } from '../../store/memoryStore';
 import { memoryDirFor } from '../../store/paths';
 import { TeamLocal } from '../../store/team/teamLink';
 import { openWorkspaceMemory } from '../../app/openMemory';
+import { loadWorkspaceSettings } from '../../app/settings';
+import { createRedactor } from '../../core/text/redact';
 import { warmUpRecording } from './warmUp';
 
 export interface HookRecord {
@@ -19,6 +21,8 @@ export interface HookRecord {
   cwd: string;
   exitCode: number | null;
   output: string;
+  /** The hook that saw it (hook:claude post): named in what the gate's copy says. */
+  via?: string;
 }
 
 /** A warning of the hook (a redaction pattern over its time budget): on stderr, where the harness logs it. */
@@ -28,13 +32,22 @@ export async function recordHookResult(r: HookRecord): Promise<void> {
   // one record per process: nothing to keep the parsed memory for (longLived: false), and the run
   // goes into the journal rather than a rewrite of the whole memory.json (the next full write folds it)
   // team memory on: the record is queued, and a detached process (dist/team-sync.js) sends it
-  const { memory } = openWorkspaceMemory({ workspace: r.workspace, onWarning: hookWarning, team: options => new TeamLocal(options), backgroundSync: join(__dirname, 'team-sync.js'), journal: true, git: { sync: true } });
+  const { memory } = openWorkspaceMemory({ workspace: r.workspace, onWarning: hookWarning, team: options => new TeamLocal(options), backgroundSync: join(__dirname, 'team-sync.js'), journal: true, git: { sync: true }, gate: { via: r.via ?? 'hook', by: r.command } });
   await memory.record({ command: r.command, cwd: r.cwd, exitCode: r.exitCode, output: r.output, source: 'agent' });
 }
 
-/** Folds the journal into memory.json (a full write that changes nothing else). */
-export async function foldJournal(workspace: string): Promise<void> {
-  const { memory } = openWorkspaceMemory({ workspace, onWarning: () => undefined, team: false });
+/** Folds the journal into memory.json (a full write that changes nothing else), unless another hook just did. */
+export async function foldJournal(workspace: string, via = 'hook'): Promise<void> {
+  const redactor = createRedactor(loadWorkspaceSettings(workspace).engine['redaction.extraPatterns']);
+  await new MemoryStore(memoryDirFor(workspace), { onWarning: () => undefined, cache: false, gate: { via }, redact: t => redactor.redact(t).text }).foldJournal();
+}
+
+/**
+ * Writes back what the workspace memory lost behind Failure Memory's back (the store puts it back on
+ * any write: this is one that changes nothing else), with the event naming `via` and `by`.
+ */
+export async function restoreGate(workspace: string, via: string, by?: string): Promise<void> {
+  const { memory } = openWorkspaceMemory({ workspace, onWarning: () => undefined, team: false, git: false, gate: { via, ...(by ? { by } : {}) } });
   await memory.store.update(() => undefined);
 }
 

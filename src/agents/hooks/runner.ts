@@ -17,17 +17,22 @@ import type { JudgedLine } from '../../core/rules/steps';
 import { decideGate, decideGateNow, gateLines, loggedSteps } from '../../app/gate';
 import { scriptReader, type ScriptReader } from '../../store/scriptTables';
 import { selfProtectionRefusal } from '../../core/rules/selfProtection';
+import { heldHeads, lostFrom, type GateHead } from '../../core/gateState';
 import { createRedactor } from '../../core/text/redact';
 import { emptyMemory, type Decision, type EngineSettings, type GitState, type MemoryData } from '../../core/types';
 import { loadWorkspaceSettings } from '../../app/settings';
 import { hookTeam, refreshTeamView, teamContext, teamMerger, teamWords } from './team';
 import { memoryDirFor } from '../../store/paths';
-import { readView, type HeadGuard } from '../../store/quickView';
+import { indexedExhausted, readView, type HeadGuard, type View } from '../../store/quickView';
+import { readRegularSync } from '../../store/regularFile';
 import { claimCall, leaveNote, takeNote } from './callOnce';
 import { claimPre, noteHarness, takePre } from './witness';
 import { editsOf, patchApplies, patchFiles } from './edits';
 import { agentGatesSetUp, editCall, editRefusal, protectedFor } from './protect';
 import type { HookEdits, HookRecord } from './record';
+import { noteForUser, replyWithNotes } from './notices';
+import { launcherTampered, repairLauncher, type LauncherTarget } from '../launcher';
+import { keepRestored, lostGate, tellEvents, type RestoreGate } from './restore';
 import { agentRulesPresent, refreshRules } from '../../app/agentRules';
 import { expectTerminalRun, handTerminalOutput, waitForTerminalRecords } from './terminalHandoff';
 import { exitCodeFromTranscript, transcriptMode } from './transcript';
@@ -124,6 +129,13 @@ export interface HookRunOptions {
   recordDecision?: (workspace: string, c: CheckResult, via: string) => Promise<void>;
   /** The workspace's git state now: asked only before a deny, to be sure nothing changed that no hook reported. */
   gitState?: (workspace: string) => Promise<GitState | undefined>;
+  /** Writes back what memory lost behind Failure Memory's back (the same bundle, loaded only then). */
+  restoreGate?: RestoreGate;
+  /**
+   * This hook's own install (the built bundles give it): at session start, a launcher that is not
+   * Failure Memory's is written again (for the install it names, else this one) and the user told.
+   */
+  launcher?: LauncherTarget;
   /** The background team sync's script; default dist/team-sync.js beside this bundle. */
   syncScript?: string;
   /** How a session's mode is read (./sessionMode.ts: its environment and its process); tests give their own. */
@@ -142,12 +154,27 @@ function settingsFor(workspace: string): EngineSettings {
  * readView). The store's own read when the quick one cannot use the file (an older schema, damaged:
  * the store migrates or moves it aside).
  */
-export function readMemorySnapshot(workspace: string, keys: readonly string[] | 'all' = 'all', guard?: HeadGuard): MemoryData | null | undefined {
+export function readMemorySnapshot(workspace: string, keys: readonly string[] | 'all' = 'all', guard?: HeadGuard, seen: { exhausted?: View['exhausted'] } = {}): MemoryData | null | undefined {
   // a fix lesson in a journaled run is redacted with the workspace's patterns: loaded only then
   let redactor: ReturnType<typeof createRedactor> | undefined;
   const redact = (t: string) => (redactor ??= createRedactor(settingsFor(workspace)['redaction.extraPatterns'])).redact(t).text;
   const view = readView(memoryDirFor(workspace), keys, { redact }, {}, guard);
+  // what the gate's copy is compared with: memory's exhausted approaches, as this read knows them
+  seen.exhausted = view === null ? new Map() : view?.exhausted;
   return view ? view.data : view;
+}
+
+/**
+ * Memory's exhausted approaches as a quick read knows them, for the copy's `heads` (undefined: only a
+ * whole read knows): memory.index.json's list when it holds them all (most calls: one small read),
+ * else a partial read with the journal's runs applied.
+ */
+function quickExhausted(workspace: string, heads: readonly GateHead[]): View['exhausted'] {
+  const listed = indexedExhausted(memoryDirFor(workspace));
+  if (listed && !lostFrom(heads, key => listed.get(key)).length) return listed;
+  const seen: { exhausted?: View['exhausted'] } = {};
+  readMemorySnapshot(workspace, [], { touched: false }, seen);
+  return seen.exhausted;
 }
 
 async function readMemory(workspace: string, full: HookRunOptions['readFull']): Promise<MemoryData> {
@@ -178,9 +205,11 @@ export async function runHook(harness: string, event: string, stdinText: string,
   } catch (e) {
     return failOpen(adapter, ev, payload, `cannot read the ${adapter.title} hook input (${(e as Error).message})`);
   }
-  // every text handed to the harness: no terminal escapes, no control or invisible characters
-  const answer = (a: HookAnswer) =>
+  // every text handed to the harness: no terminal escapes, no control or invisible characters; and
+  // what the user must hear whatever the answer (a file skipped, the gate's state restored)
+  const reply = (a: HookAnswer) =>
     adapter.reply(ev, a.kind === 'deny' || a.kind === 'ask' ? { ...a, reason: harnessText(a.reason) } : a.kind === 'context' ? { ...a, text: harnessText(a.text) } : a, payload, opts.env ?? process.env);
+  const answer = (a: HookAnswer) => replyWithNotes(a, ev, adapter, payload, reply);
   try {
     switch (ev) {
       case 'pre':
@@ -241,10 +270,16 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
   // every step of each line, its package scripts resolved (the manifests read only for a step that runs one)
   const lines = commands.map(c => gateLines(c, where.rel, { redact: g.redact, scripts: scriptsOf(where.workspace) }));
   const keys = lines.flatMap(l => l.map(x => x.key));
-  const quickData = readMemorySnapshot(where.workspace, keys, guard);
-  const quick = quickData !== undefined ? await gateCommands(commands, lines, quickData ?? emptyMemory(), true, g) : undefined;
+  const seen: { exhausted?: View['exhausted'] } = {};
+  const quickData = readMemorySnapshot(where.workspace, keys, guard, seen);
+  // exhausted approaches lost behind Failure Memory's back: decided from the gate's copy, and said
+  const via = `hook:${adapter.id} pre`;
+  const lost = await lostGate(where.workspace, () => seen.exhausted, () => readMemory(where.workspace, gate.readFull), via);
+  if (lost) await keepRestored(where.workspace, lost, via, undefined, gate.restoreGate);
+  else tellEvents(where.workspace);
+  const quick = !lost && quickData !== undefined ? await gateCommands(commands, lines, quickData ?? emptyMemory(), true, g) : undefined;
   let reply = quick && !guard.touched ? quick : undefined;
-  reply ??= (await gateCommands(commands, lines, await readMemory(where.workspace, gate.readFull), false, g))!;
+  reply ??= (await gateCommands(commands, lines, lost?.data ?? (await readMemory(where.workspace, gate.readFull)), false, g))!;
   if (inAgentTerminal && reply.kind !== 'deny' && reply.kind !== 'ask') expectTerminalRun(where.workspace, input.callId, commands[0]);
   if (reply.kind !== 'deny' && !inAgentTerminal) witnessed(where.workspace, commands);
   // a harness whose pre hook has no context for the model: the warning rides on the call's result
@@ -348,7 +383,7 @@ function gateAnswer(shape: GateShape, c: CheckResult, data: MemoryData, g: GateC
 /** The text of a file an edit names (bounded; undefined when it cannot be read). */
 function readText(file: string): string | undefined {
   try {
-    return statSync(file).size > MAX_PATCHED_FILE_BYTES ? undefined : readFileSync(file, 'utf8');
+    return readRegularSync(file, 'utf8', { maxBytes: MAX_PATCHED_FILE_BYTES });
   } catch {
     return undefined;
   }
@@ -418,13 +453,17 @@ async function post(input: HookInput, answer: (a: HookAnswer) => HookReply, adap
   // where gates are set up, only what a pre hook let run is evidence: a post no pre saw (one piped into the hook by hand) records nothing
   const seen = runs.filter(r => takePre(memoryDirFor(where.workspace), undefined, r.command));
   if (input.callId && !claimCall(memoryDirFor(where.workspace), `${input.callId}\n${runs.map(r => r.command).join('\n')}`)) return answer({ kind: 'none' });
+  // the gate's copy checked after the call ran: a loss found now was this call's doing (or ran beside it)
+  const via = `hook:${adapter.id} post`;
+  const lost = await lostGate(where.workspace, heads => quickExhausted(where.workspace, heads), () => readMemory(where.workspace, opts.readFull), via);
+  if (lost) await keepRestored(where.workspace, lost, via, runs.map(r => r.command).join('\n'), opts.restoreGate);
   if (seen.length < runs.length && agentGatesSetUp(where.workspace)) runs.splice(0, runs.length, ...seen);
   if (!runs.length) return answer({ kind: 'none' });
   if (input.transcript && runs.length === 1 && runs[0].result!.exitCode === null) {
     const code = await codeFromTranscript(input.transcript);
     if (code !== undefined) runs[0] = { ...runs[0], result: { ...runs[0].result!, exitCode: code } };
   }
-  for (const r of runs) await opts.record({ workspace: where.workspace, command: r.command, cwd: where.rel, exitCode: r.result!.exitCode, output: r.result!.output });
+  for (const r of runs) await opts.record({ workspace: where.workspace, command: r.command, cwd: where.rel, exitCode: r.result!.exitCode, output: r.result!.output, via });
   // the gate's warning, left by the pre hook of a harness whose pre hook cannot tell the model (Gemini CLI)
   const note = adapter.warnsAfterTool && input.noteKey ? takeNote(memoryDirFor(where.workspace), input.noteKey) : undefined;
   return answer(note ? { kind: 'context', text: note } : { kind: 'none' });
@@ -452,6 +491,7 @@ async function context(input: HookInput, answer: (a: HookAnswer) => HookReply, a
   if (!adapter.nativeEvents[ev]) return answer({ kind: 'none' });
   const where = locate(input.root, input.root ? undefined : input.cwd);
   if (typeof where === 'string') return failOpen(adapter, ev, payload, where);
+  if (ev === 'session-start' && opts.launcher) launcherAtStart(opts.launcher);
   // once per session (one session id, whichever adapter's entry runs the event): by the first of its
   // start and its first prompt to run (VS Code may run the prompt's hook first), and again when the
   // session resumes, is cleared or compacts its context
@@ -459,7 +499,13 @@ async function context(input: HookInput, answer: (a: HookAnswer) => HookReply, a
   const restart = ev === 'session-start' && /^(?:resume|clear|compact)/.test(str(payload.source));
   if (session && !claimCall(memoryDirFor(where.workspace), `${session}\nsummary`) && !restart) return answer({ kind: 'none' });
   const ws = loadWorkspaceSettings(where.workspace);
-  const data = await readMemory(where.workspace, opts.readFull);
+  const via = `hook:${adapter.id} ${ev}`;
+  let data = await readMemory(where.workspace, opts.readFull);
+  const read = data;
+  const lost = await lostGate(where.workspace, () => heldHeads(read), async () => read, via);
+  if (lost) await keepRestored(where.workspace, lost, via, undefined, opts.restoreGate);
+  else tellEvents(where.workspace);
+  data = lost?.data ?? data;
   const team = hookTeam(where.workspace, ws);
   if (team) refreshTeamView(team, opts.env ?? process.env, opts.syncScript);
   const own = agentSummary(data, ws.engine.threshold);
@@ -471,6 +517,16 @@ async function context(input: HookInput, answer: (a: HookAnswer) => HookReply, a
   // this workspace's own failures first, then the team's, each under its own heading
   const text = [inRules ? '' : own, teamText].filter(Boolean).join('\n\n');
   return answer(text ? { kind: 'context', text } : { kind: 'none' });
+}
+
+/** A launcher that is not Failure Memory's, written again at session start, and said. */
+function launcherAtStart(own: LauncherTarget): void {
+  try {
+    const r = repairLauncher(own);
+    if (r && launcherTampered(r.before, own.version)) noteForUser(`The failure-memory launcher (${r.before.file}) was not Failure Memory's: something changed or replaced it, and every hook could have passed without a word. ${r.after.ours ? 'It was written again.' : 'It could not be written again: run `failure-memory setup-agents`.'}`);
+  } catch {
+    // doctor says it
+  }
 }
 
 /** Reads stdin to the end (bounded: a hook payload with a huge tool output is cut to its tail). */

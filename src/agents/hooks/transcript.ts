@@ -3,16 +3,16 @@
 // event for the call (its tool_use_id) with an integer exit_code. Only the file's tail is read.
 // Its first line says how the session was started: `codex exec` is headless (no one to ask).
 
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
+import { openRegularSync } from '../../store/regularFile';
 
 const TAIL_BYTES = 1024 * 1024;
 
 function tail(path: string): string {
-  const fd = openSync(path, 'r');
+  // the path comes from the payload: a FIFO there must never hold the hook
+  const { fd, stat: st } = openRegularSync(path);
   try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return '';
     const len = Math.min(st.size, TAIL_BYTES);
     const buf = Buffer.alloc(len);
     readSync(fd, buf, 0, len, st.size - len);
@@ -68,7 +68,7 @@ export function transcriptMode(path: string): 'headless' | 'interactive' | undef
   if (!isAbsolute(path)) return undefined;
   let head: string;
   try {
-    const fd = openSync(path, 'r');
+    const { fd } = openRegularSync(path);
     try {
       const buf = Buffer.alloc(HEAD_BYTES);
       head = buf.toString('utf8', 0, readSync(fd, buf, 0, HEAD_BYTES, 0));

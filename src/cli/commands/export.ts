@@ -2,6 +2,7 @@ import type { Command } from '../types';
 
 export const exportMemory: Command = {
   name: 'export',
+  raw: true,
   usage: 'export',
   summary: 'the whole memory as JSON',
   async run(ctx) {

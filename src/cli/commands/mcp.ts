@@ -3,6 +3,7 @@ import { VERSION } from '../version';
 
 export const mcp: Command = {
   name: 'mcp',
+  raw: true,
   usage: 'mcp',
   summary: 'serve check/record/recall/add_learning to AI agents over stdio (MCP)',
   longLived: true,

@@ -3,6 +3,7 @@ import type { Command } from '../types';
 
 export const redact: Command = {
   name: 'redact',
+  raw: true,
   usage: 'redact',
   summary: 'stdin to stdout with secrets replaced (streams input of any size)',
   async run(ctx) {

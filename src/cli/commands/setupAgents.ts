@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { recordSetup } from '../../store/gateGuard';
 import { memoryDirFor } from '../../store/paths';
 import { cliLauncherTarget } from '../../agents/cliLauncher';
 import { diagnose, describeDiagnosis } from '../../agents/doctor';
@@ -76,13 +77,15 @@ export const setupAgents: Command = {
       }
     }
     if (!dry && !remove) markWorkspace(ctx.workspace);
+    // which gates the user set up here (or took out): doctor tells a later removal from a never
+    if (!dry) recordSetup(ctx.workspace, harnesses.filter(h => changes.some(c => c.harnesses.includes(h) && c.action !== 'skip')), remove);
     const lines = describeChanges(changes, remove).map(l => `  ${l}`);
     const launcher = dry || remove ? undefined : launcherLine();
     if (launcher) lines.push(`  ${launcher.line}`);
     // the command as the user can run it now (the launcher's path when its folder is not on PATH)
     const cli = userCommand(process.env, undefined, undefined, runningCli() ?? 'failure-memory');
     const onPathNote = launcher ? pathAdvice() : undefined;
-    const diagnosis = dry || remove ? [] : diagnose(ctx.workspace, { harnesses, cli });
+    const diagnosis = dry || remove ? [] : diagnose(ctx.workspace, { harnesses, cli, launcher: cliLauncherTarget(VERSION) });
     const steps = describeDiagnosis(diagnosis).filter(l => !l.startsWith('✓'));
     ctx.print(
       [

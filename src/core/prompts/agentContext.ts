@@ -19,7 +19,8 @@ const oneLine = (s: string, max: number) => {
   const t = s.replace(/\s+/g, ' ').trim();
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 };
-const code = (s: string, max = 200) => `\`${oneLine(s, max).replace(/`/g, "'")}\``;
+/** A command line or a label made of one: quoted like output (the agent wrote it, or a crafted memory did). */
+const code = (s: string, max = 200) => quote(s, max);
 const where = (cwd: string) => (cwd === '.' ? 'the workspace root' : cwd);
 
 /**
@@ -80,7 +81,8 @@ function story(c: CheckResult, data: MemoryData | undefined): { lines: string[];
   if (tried.length) lines.push(`Already tried: ${tried.slice(0, 8).join('; ')}.`);
   const learned = data ? data.learnings.filter(l => l.key === c.key).slice(-2) : [];
   for (const l of learned) lines.push(learnedLine(l));
-  return { lines, untrusted: !!err || learned.length > 0 };
+  // the command lines are quoted too: the note always goes with them
+  return { lines, untrusted: true };
 }
 
 /** "last time: `docker compose up -d db` (worked 2 times)": the fix that worked before, the team's said so. */
@@ -208,7 +210,7 @@ export function agentWarning(c: CheckResult, data: MemoryData): string {
   const changes = c.status === 'exhausted' ? describeChanges(c) : '';
   if (changes) lines.push(oneLine(changes, 400));
   lines.push('If it fails the same way again, what changed did not reach the error: read the error again and change what it points at, or try a different approach.');
-  if (err) lines.push(UNTRUSTED_NOTE);
+  lines.push(UNTRUSTED_NOTE);
   return lines.join('\n');
 }
 

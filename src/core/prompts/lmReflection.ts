@@ -3,6 +3,7 @@
 // heuristics record. The host (host/lmReflection.ts) asks the model and falls back to the
 // heuristics record on any failure.
 
+import { removeHidden } from '../text/hidden';
 import type { FailureCategory, ReflectionRecord, SelfReflection } from '../reflection';
 import type { Approach } from '../types';
 
@@ -107,11 +108,9 @@ export function buildReflectionPrompt(record: ReflectionRecord, approach: Approa
 
 export class ReflectionAnswerError extends Error {}
 
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
-
 function clean(v: unknown, max: number): string | undefined {
   if (typeof v !== 'string') return undefined;
-  const s = v.replace(CONTROL, '').trim();
+  const s = removeHidden(v).trim();
   if (!s) return undefined;
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }

@@ -7,6 +7,7 @@
 
 import { quote, UNTRUSTED_NOTE } from './agentText';
 import { stripAnsi } from '../text/ansi';
+import { visibleLine } from '../text/hidden';
 import type { CheckResult } from '../rules/check';
 import type { MemoryData } from '../types';
 import { describeTeamFailures, type TeamApproach, type TeamCheck, type TeamView } from '../rules/team';
@@ -15,12 +16,12 @@ import { isTeamPattern, type TeamPattern } from '../rules/teamPatterns';
 /** The team part of an agent's context stays under this many characters. */
 export const TEAM_SUMMARY_MAX_CHARS = 1000;
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]+/g;
 const line = (s: string, max: number) => {
-  const t = stripAnsi(s ?? '').replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
+  const t = visibleLine(stripAnsi(s ?? ''));
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 };
-const code = (s: string, max = 160) => `\`${line(s, max).replace(/`/g, "'")}\``;
+/** A command line from another machine: quoted like its output. */
+const code = (s: string, max = 160) => quote(s, max);
 const where = (cwd: string) => (cwd === '.' ? 'the workspace root' : line(cwd, 80));
 
 /** A lesson the team wrote about an approach: a learning, or a lesson of a reflection. */

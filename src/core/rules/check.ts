@@ -174,8 +174,8 @@ export function explainBlock(c: CheckResult): string {
   if (c.code === 'systemic-cause' && c.pattern) return explainCauseBlock(c, c.pattern);
   const lines = [
     c.decision === 'ask'
-      ? `Failure Memory: ASK — \`${c.command}\` is an exhausted approach; it does not run until a person decides.`
-      : `Failure Memory: NOT RUN — \`${c.command}\` is an exhausted approach.`,
+      ? `Failure Memory: ASK — ${quote(c.command, 600)} is an exhausted approach; it does not run until a person decides.`
+      : `Failure Memory: NOT RUN — ${quote(c.command, 600)} is an exhausted approach.`,
     `It failed ${c.attempts} times in ${c.cwd === '.' ? 'this workspace' : c.cwd} (threshold ${c.threshold}) with no success since.`,
     `Why (${c.code}): ${c.why}`,
   ];

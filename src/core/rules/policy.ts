@@ -8,6 +8,7 @@
 // Each rule names the behaviour it captures, was measured on both development corpora
 // (bench/judgement.mjs, BENCHMARKS.md) and is pinned by a unit test citing the corpus case it came from.
 
+import { quote } from '../prompts/agentText';
 import { changedSinceLastFailure, changingEditsSince, editsSince, PACKAGES_PATH, lastFailedAttempt, lastFailureDirty, latestStart, lineStep, startsSince, type ChangeVerdict, type StepContext } from './edits';
 import { isEditTypo, WANDER_FACTOR } from './judgement';
 import { pollingStatus, POLL_WINDOW_MS } from './polling';
@@ -218,7 +219,7 @@ function waitingOnJob(input: PolicyInput): string | undefined {
   const since = input.now.getTime() - WAIT_WINDOW_MS;
   const job = latestStart(input.data, since);
   if (!job) return undefined;
-  return `a read-only poll while \`${job.command.split('\n')[0].slice(0, 80)}\` (started ${Math.max(1, Math.round((input.now.getTime() - Date.parse(job.at)) / 1000))} s ago) runs: waiting, not a failure streak`;
+  return `a read-only poll while ${quote(job.command.split('\n')[0], 80)} (started ${Math.max(1, Math.round((input.now.getTime() - Date.parse(job.at)) / 1000))} s ago) runs: waiting, not a failure streak`;
 }
 
 /** A status probe waits only while something it waits for was started, for a bounded time. */

@@ -5,17 +5,16 @@
 // the defusing itself is inertText() (./untrusted), shared with log lines and multi-line text.
 
 import { stripAnsi } from './ansi';
+import { visibleLine } from './hidden';
 import { inertText } from './untrusted';
 
-const CONTROL_RE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]+/g;
-
 /**
- * One line of plain text: terminal escapes removed, control and bidi characters become spaces,
- * whitespace collapses, the text is cut at `max` characters, link syntax is defused by inertText()
+ * One line of plain text: terminal escapes removed, line breaks become spaces, control, format and
+ * other invisible characters are removed (./hidden.ts), whitespace collapses, the text is cut at `max` characters, link syntax is defused by inertText()
  * and icon syntax (`$(`) is broken with a space, so that no renderer can turn it into a link, a
  * command or an icon.
  */
 export function plainText(s: string, max = 300): string {
-  const line = stripAnsi(s ?? '').replace(CONTROL_RE, ' ').replace(/\s+/g, ' ').trim();
+  const line = visibleLine(stripAnsi(s ?? ''));
   return inertText(line, max).replace(/\$\(/g, '$ (');
 }

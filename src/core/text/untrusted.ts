@@ -5,11 +5,10 @@
 // form, so nothing visible changes and nothing can be clicked. Linear; pure: no vscode, no fs.
 
 import { stripAnsi } from './ansi';
+import { removeHidden } from './hidden';
 import { redact } from './redact';
 
 const ZWSP = '\u200b';
-/** Invisible or direction-changing characters an attacker uses to disguise text (and our own ZWSP). */
-const INVISIBLE_RE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 /** `](` of an inline link or image, `][` of a reference link. */
 const LINK_JOIN_RE = /\](?=[([])/g;
 /** Schemes that act when clicked; `scheme://` of any URL (autolinks). */
@@ -21,14 +20,14 @@ const ANGLE_RE = /</g;
 
 /**
  * Makes untrusted text safe to show in a VS Code notification, MarkdownString, tooltip or log line:
- * terminal escapes and control bytes removed, invisible and bidi characters removed, link syntax,
+ * terminal escapes and control bytes removed, invisible and bidi characters removed (./hidden.ts, our
+ * own ZWSP among them), link syntax,
  * URL schemes, `www.` and `<` defused with a zero-width space, and cut to `maxLength` characters.
  */
 export function inertText(text: unknown, maxLength = 2000): string {
   let s = stripAnsi(typeof text === 'string' ? text : String(text ?? ''));
   if (s.length > maxLength) s = `${s.slice(0, Math.max(0, maxLength - 1))}…`;
-  return s
-    .replace(INVISIBLE_RE, '')
+  return removeHidden(s)
     .replace(LINK_JOIN_RE, `]${ZWSP}`)
     .replace(SCHEME_RE, `$1${ZWSP}:`)
     .replace(URL_RE, `$1${ZWSP}:`)

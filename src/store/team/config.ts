@@ -2,10 +2,10 @@
 // settings.json plus the environment (the CLI, CI). A password never comes from settings: it comes
 // from VS Code's SecretStorage, FAILURE_MEMORY_DATABASE_URL (CI secrets), PGPASSWORD or ~/.pgpass.
 
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { readSetting, type SettingGetter, type SettingKey } from '../../core/config';
+import { readRegularSync } from '../regularFile';
 
 export interface TeamSettings {
   enabled: boolean;
@@ -156,7 +156,7 @@ export function pgpassPassword(url: string, env: Record<string, string | undefin
       user: (u?.username ? decode(u.username) : '') || env.PGUSER || '',
     };
     try {
-      return lookupPgpass(readFileSync(env.PGPASSFILE || join(env.HOME || homedir(), '.pgpass'), 'utf8'), target);
+      return lookupPgpass(readRegularSync(env.PGPASSFILE || join(env.HOME || homedir(), '.pgpass'), 'utf8'), target);
     } catch {
       return undefined;
     }

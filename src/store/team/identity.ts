@@ -1,10 +1,11 @@
 // Finds a workspace folder's repository and its origin remote by reading .git directly (no `git`
 // process: this runs when team memory starts, and must be quick and work where git is absent).
 
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { originFromGitConfig, teamProjectId } from '../../core/rules/team';
 import type { TeamSettings } from './config';
+import { readRegularSync } from '../regularFile';
 
 export interface RepoInfo {
   root: string;
@@ -24,7 +25,7 @@ export function findRepo(folder: string): RepoInfo | undefined {
       let origin = '';
       for (const config of configCandidates(gitDir)) {
         try {
-          origin = originFromGitConfig(readFileSync(config, 'utf8'));
+          origin = originFromGitConfig(readRegularSync(config, 'utf8'));
           if (origin) break;
         } catch {
           // try the next candidate
@@ -44,7 +45,7 @@ function resolveGitDir(dotGit: string): string | undefined {
     const s = statSync(dotGit);
     if (s.isDirectory()) return dotGit;
     if (s.isFile()) {
-      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'));
+      const m = /^gitdir:\s*(.+)$/m.exec(readRegularSync(dotGit, 'utf8'));
       if (m) return isAbsolute(m[1].trim()) ? m[1].trim() : resolve(dirname(dotGit), m[1].trim());
     }
   } catch {
@@ -57,7 +58,7 @@ function resolveGitDir(dotGit: string): string | undefined {
 function configCandidates(gitDir: string): string[] {
   const out = [join(gitDir, 'config')];
   try {
-    const common = readFileSync(join(gitDir, 'commondir'), 'utf8').trim();
+    const common = readRegularSync(join(gitDir, 'commondir'), 'utf8').trim();
     out.push(join(isAbsolute(common) ? common : resolve(gitDir, common), 'config'));
   } catch {
     // not a worktree

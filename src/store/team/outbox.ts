@@ -3,10 +3,12 @@
 // removals take team-outbox.jsonl.lock so that the extension, other windows and the CLI can share it.
 // Bounded: when full, the oldest entries are evicted and the eviction is reported (onWarning).
 
-import { appendFile, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { appendFile, mkdir, open, rename, unlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import { boundOutbox, type OutboxEntry } from '../../core/rules/team';
 import { errnoCode, withLock, randomHex } from '../lock';
+import { O_NONBLOCK, readRegular } from '../regularFile';
 
 export const OUTBOX_FILE_NAME = 'team-outbox.jsonl';
 
@@ -40,7 +42,8 @@ export class Outbox {
         const kept = waiting.filter(e => !replaces(e));
         if (kept.length !== waiting.length) await this.writeAll(kept);
       }
-      await appendFile(this.file, entries.map(e => `${JSON.stringify(e)}\n`).join(''), 'utf8');
+      // never waiting on a FIFO in its place (no reader: ENXIO at once)
+      await appendFile(this.file, entries.map(e => `${JSON.stringify(e)}\n`).join(''), { encoding: 'utf8', flag: constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | O_NONBLOCK });
       const all = await this.readAll();
       if (all.length > this.max) {
         const { kept, evicted } = boundOutbox(all, this.max);
@@ -54,7 +57,7 @@ export class Outbox {
   async readAll(): Promise<OutboxEntry[]> {
     let text: string;
     try {
-      text = await readFile(this.file, 'utf8');
+      text = await readRegular(this.file, { noFollow: true });
     } catch (e) {
       if (errnoCode(e) === 'ENOENT') return [];
       throw e;
@@ -76,15 +79,15 @@ export class Outbox {
 
   /** How many entries wait (newlines counted, nothing parsed: `check` asks this on every call). */
   async count(): Promise<number> {
-    let buf: Buffer;
+    let text: string;
     try {
-      buf = await readFile(this.file);
+      text = await readRegular(this.file, { noFollow: true });
     } catch (e) {
       if (errnoCode(e) === 'ENOENT') return 0;
       throw e;
     }
     let n = 0;
-    for (let i = buf.indexOf(10); i >= 0; i = buf.indexOf(10, i + 1)) n++;
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
     return n;
   }
 

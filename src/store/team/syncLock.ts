@@ -5,9 +5,10 @@
 // refreshed for SYNC_LOCK_STALE_MS is broken by the next caller. Synchronous and small on purpose: a
 // hook calls claimSyncLock on its way out, and it must cost a couple of system calls.
 
-import { closeSync, constants, mkdirSync, openSync, readFileSync, statSync, unlinkSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, statSync, unlinkSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import * as path from 'node:path';
+import { readRegularSync } from '../regularFile';
 
 export const SYNC_LOCK_FILE = 'team-sync.lock';
 /** A lock not refreshed for this long is taken to be left over by a process that died. */
@@ -28,7 +29,7 @@ function read(file: string): { info?: Partial<SyncLockInfo>; mtimeMs: number } |
     const mtimeMs = statSync(file).mtimeMs;
     let info: Partial<SyncLockInfo> | undefined;
     try {
-      info = JSON.parse(readFileSync(file, 'utf8')) as Partial<SyncLockInfo>;
+      info = JSON.parse(readRegularSync(file, 'utf8', { noFollow: true })) as Partial<SyncLockInfo>;
     } catch {
       // torn or foreign: judged by its age alone
     }

@@ -1,10 +1,11 @@
 // The cached team view (team-view.json beside memory.json): what the last pull saw, and whether the
 // database answered. `check` and the guard read only this file (never the network).
 
-import { mkdir, open, readFile, rename, stat } from 'node:fs/promises';
+import { mkdir, open, rename, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { errnoCode, randomHex } from '../lock';
 import { VIEW_FILE_NAME, type TeamViewFile } from './viewFile';
+import { readRegular } from '../regularFile';
 
 export type { TeamViewFile } from './viewFile';
 
@@ -21,7 +22,7 @@ export class ViewCache {
     try {
       const s = await stat(this.file);
       if (this.cached && this.cached.mtimeMs === s.mtimeMs) return this.cached.data;
-      const data = JSON.parse(await readFile(this.file, 'utf8')) as TeamViewFile;
+      const data = JSON.parse(await readRegular(this.file)) as TeamViewFile;
       if (!data || data.version !== 1) return { version: 1, state: 'never' };
       this.cached = { mtimeMs: s.mtimeMs, data };
       return data;

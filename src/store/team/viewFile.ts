@@ -1,9 +1,9 @@
 // The cached team view's file (team-view.json beside memory.json): its shape and a synchronous read,
 // light enough for a hook (fs and path only); ./viewCache.ts reads and writes it for everyone else.
 
-import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { TeamSyncState, TeamView } from '../../core/rules/team';
+import { readRegularSync } from '../regularFile';
 
 export const VIEW_FILE_NAME = 'team-view.json';
 
@@ -22,7 +22,7 @@ export interface TeamViewFile {
 /** The view file read synchronously, without a cache (a hook reads it once). Missing or unreadable: state 'never'. */
 export function readViewFileSync(dir: string): TeamViewFile {
   try {
-    const data = JSON.parse(readFileSync(path.join(dir, VIEW_FILE_NAME), 'utf8')) as TeamViewFile;
+    const data = JSON.parse(readRegularSync(path.join(dir, VIEW_FILE_NAME), 'utf8')) as TeamViewFile;
     return data && data.version === 1 ? data : { version: 1, state: 'never' };
   } catch {
     return { version: 1, state: 'never' };
