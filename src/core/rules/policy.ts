@@ -24,33 +24,28 @@ import type { Approach, Attempt, Decision, GitState, MemoryData, PatternRecord }
  */
 export const CHANGE_BUDGET = 3;
 
-/** The rules, by reason code: what each one decides and the behaviour it names. */
-export const REASON_CODES = {
-  clear: 'never failed here, or the last run passed',
-  'runs-nothing': 'the line runs no program',
-  'below-threshold': 'failing, but fewer failures than the threshold',
-  'allowed-once': 'the user allowed one more run',
-  flaky: 'passes and fails on the same code: not a loop',
-  improving: 'more tests pass each time, or fewer fail: progress',
-  'edit-chained': 'an edit chained before the check (sed -i … && run): new work',
-  'waiting-on-job': 'a poll that waits (sleep 30; tail log) while a background job started in the last 10 minutes runs: waiting, not a failure streak',
-  'probe-waiting': 'a status probe failing "not up yet" while what it waits for was started in the last 10 minutes: waiting',
-  'input-changed': 'a script or input file the command names was rewritten since the last failure: other code or data',
-  'edit-typo': 'the last failure was a syntax error, the typo of an edit: its fix comes next',
-  'error-changed': 'the error changed from the attempt before: progress',
-  'same-error-unchanged': 'the same error again with nothing changed since the last failure: the surest loop',
-  'same-error-after-change': `the same error again after a change: a fix attempt, it runs (warned); once the same error followed each of the last ${CHANGE_BUDGET} changes, a person decides`,
-  'error-cycle': 'the errors cycle between two (A, B, A, B): a loop',
-  'no-test-passing': 'no test passed in three attempts, whatever the detail printed: no progress (after a change it runs, within the same budget)',
-  'wander-bound': 'the errors kept changing for four times the threshold: a person decides',
-  'environment-loop': 'a test runner broken by its environment fails the same whatever the test file: another test file is no change',
-  'no-error-text': 'failed again and again with no error line: denied when nothing changed, else warned',
-  'systemic-cause':
-    'one cause (a service refusing, a program, module or variable missing, credentials refused, a full disk…) failed several approaches as often as the threshold, and nothing changed since: any approach it failed is denied; a command not seen with it is warned',
-  team: 'the team saw it fail (team memory)',
-} as const;
+/**
+ * The rules decided before the chain of an exhausted approach (./check.ts, and the cause across
+ * approaches below): what each captures and what it answers.
+ */
+const RULES_BEFORE = {
+  clear: { answer: 'allow', captures: 'never failed here, or the last run passed' },
+  'runs-nothing': { answer: 'allow', captures: 'the line runs no program' },
+  'below-threshold': { answer: 'warn', captures: 'failing, but fewer failures than the threshold' },
+  'allowed-once': { answer: 'allow', captures: 'the user allowed one more run' },
+  flaky: { answer: 'warn', captures: 'passes and fails on the same code: not a loop' },
+  'environment-loop': { answer: 'loop', captures: 'a test runner broken by its environment fails the same whatever the test file: another test file is no change' },
+  'systemic-cause': {
+    answer: 'deny or warn',
+    captures:
+      'one cause (a service refusing, a program, module or variable missing, credentials refused, a full disk…) failed several approaches as often as the threshold, and nothing changed since: any approach it failed is denied; a command not seen with it is warned',
+  },
+  team: { answer: 'warn', captures: 'the team saw it fail (team memory)' },
+} as const satisfies Record<string, { answer: RuleAnswer; captures: string }>;
 
-export type ReasonCode = keyof typeof REASON_CODES;
+type CodesOf<R> = R extends { code: infer C extends string } ? C | (R extends { afterChange: { code: infer D extends string } } ? D : never) : never;
+/** A rule's name: the reason code every answer carries (the decision log, the benchmark's per-rule figures). */
+export type ReasonCode = keyof typeof RULES_BEFORE | CodesOf<(typeof EXHAUSTED_RULES)[number]>;
 
 export interface PolicyVerdict {
   decision: Decision;
@@ -241,14 +236,14 @@ function probeWaiting(input: PolicyInput): string | undefined {
  * improving (the caller checks those): waiting and progress warn, loops deny or ask.
  */
 export function judgeExhausted(input: PolicyInput): PolicyVerdict {
-  const v = judge(input);
-  return { ...v, evidence: evidenceOf(input) };
+  const f = factsOf(input);
+  return { ...judge(f), evidence: evidenceOf(input, f.change) };
 }
 
-function evidenceOf(input: PolicyInput): Evidence {
+/** What the verdict rests on; `change`: the change since the last failure, when the caller worked it out. */
+function evidenceOf(input: PolicyInput, change = changedSinceLastFailure(input.data, input.approach, input.command, input.gitNow, input.step)): Evidence {
   const a = input.approach;
   const { run, fixes } = comparable(a).length ? sameErrorRun(a) : { run: 0, fixes: 0 };
-  const change = changedSinceLastFailure(input.data, a, input.command, input.gitNow, input.step);
   return { change: change.kind, what: change.what, sameRun: run, changedInRun: run > 1 ? fixes : 0, failures: a.failures };
 }
 
@@ -261,7 +256,7 @@ export function judgeEnvironmentLoop(input: PolicyInput): PolicyVerdict {
   const change = changedSinceLastFailure(input.data, input.approach, input.command, input.gitNow, input.step);
   const real = change.kind === 'line' ? { changed: false, kind: 'none' as const, what: 'nothing changed' } : change;
   const v = loop(real, ['environment-loop', 'environment-loop'], 'another test file is the same loop', sameErrorRun(input.approach).fixes, budgetOf(input));
-  return { ...v, evidence: evidenceOf(input) };
+  return { ...v, evidence: evidenceOf(input, change) };
 }
 
 /** A file the command line names (its script, its input) that an edit changed since the last failure, if any. */
@@ -275,47 +270,162 @@ export function editedInput(input: PolicyInput): string | undefined {
   return undefined;
 }
 
-function judge(input: PolicyInput): PolicyVerdict {
-  const { approach: a, threshold, data, command, gitNow } = input;
-  const change = changedSinceLastFailure(data, a, command, gitNow, input.step);
-  // an edit chained before the check (`sed -i … && python x.py`, `cat > f <<EOF … && run`) is new work
-  if (change.kind === 'chained') return { decision: 'warn', code: 'edit-chained', reason: 'an edit is chained before the run, in a line not tried before: new work, not a loop' };
-  // waiting on a background job (`sleep 30; tail log`) is not a failure streak
-  const job = waitingOnJob(input);
-  if (job) return { decision: 'warn', code: 'waiting-on-job', reason: job };
-  // a probe polled while its service's start command changes is waiting (only while something was started)
-  const probe = probeWaiting(input);
-  if (probe) return { decision: 'warn', code: 'probe-waiting', reason: probe };
-  if (testsImproving(a)) return { decision: 'warn', code: 'improving', reason: 'the failing set shrank or more tests pass than the attempt before: progress, not a loop' };
-  // a script or an input the line names was rewritten since the last failure: it runs other code or data
-  const input_ = editedInput(input);
-  if (input_) return { decision: 'warn', code: 'input-changed', reason: `${input_}, named by the command, changed since the last failure: it runs other code or data` };
+/** What a rule answers: a fixed decision, or a loop's (deny with nothing changed, warn after a change, ask past the change budget). */
+export type RuleAnswer = 'allow' | 'warn' | 'ask' | 'loop' | 'deny or warn' | 'warn, then ask';
 
+/** What the rules of the chain read, worked out once per judgement. */
+interface Facts {
+  input: PolicyInput;
+  change: ChangeVerdict;
+  /** The streak's error lines, and those that compare (syntax errors, the typos of edits, left out). */
+  errors: string[];
+  real: string[];
+  last: string;
+  /** The same error at the last two failures (an uncaptured one neither breaks nor makes the chain). */
+  sameTwice: boolean;
+}
+
+/** A rule whose answer is fixed: its test gives the reason when it applies. */
+interface FixedRule {
+  code: string;
+  answer: 'warn' | 'ask';
+  captures: string;
+  test: (f: Facts) => string | undefined;
+}
+
+/** A loop shape: its test gives the shape in words and the changes it came back after (see loop()). */
+interface LoopRule {
+  code: string;
+  answer: 'loop';
+  captures: string;
+  /** The code when the shape comes back after a change (default: the rule's own). */
+  afterChange?: { code: string; captures: string };
+  test: (f: Facts) => { what: string; fixes: number } | undefined;
+}
+
+/**
+ * The chain for an exhausted approach that is not allowed once and not flaky (./check.ts decides those):
+ * the first rule that applies answers. A new rule is one entry here (its code, its answer, the behaviour
+ * it captures, its test); the reason codes, their words and the benchmark's per-rule counts follow.
+ */
+const EXHAUSTED_RULES = [
+  {
+    code: 'edit-chained',
+    answer: 'warn',
+    captures: 'an edit chained before the check (sed -i … && run): new work',
+    test: f => (f.change.kind === 'chained' ? 'an edit is chained before the run, in a line not tried before: new work, not a loop' : undefined),
+  },
+  {
+    code: 'waiting-on-job',
+    answer: 'warn',
+    captures: 'a poll that waits (sleep 30; tail log) while a background job started in the last 10 minutes runs: waiting, not a failure streak',
+    test: f => waitingOnJob(f.input),
+  },
+  {
+    code: 'probe-waiting',
+    answer: 'warn',
+    captures: 'a status probe failing "not up yet" while what it waits for was started in the last 10 minutes: waiting',
+    test: f => probeWaiting(f.input),
+  },
+  {
+    code: 'improving',
+    answer: 'warn',
+    captures: 'more tests pass each time, or fewer fail: progress',
+    test: f => (testsImproving(f.input.approach) ? 'the failing set shrank or more tests pass than the attempt before: progress, not a loop' : undefined),
+  },
+  {
+    code: 'input-changed',
+    answer: 'warn',
+    captures: 'a script or input file the command names was rewritten since the last failure: other code or data',
+    test: f => {
+      const file = editedInput(f.input);
+      return file ? `${file}, named by the command, changed since the last failure: it runs other code or data` : undefined;
+    },
+  },
+  {
+    // failures that printed no error line (a JSON brace, a pip notice, nothing): unchanged they fail the
+    // same way; after a change nothing says it is a loop
+    code: 'no-error-text',
+    answer: 'loop',
+    captures: 'failed again and again with no error line: denied when nothing changed, else warned',
+    test: ({ errors, real, last, input }) =>
+      real.length < 2 && (errors.length < 2 || (!last && !errors[errors.length - 2])) ? { what: `failed ${input.approach.failures} times with no error line to compare`, fixes: 0 } : undefined,
+  },
+  {
+    code: 'same-error-unchanged',
+    answer: 'loop',
+    captures: 'the same error again with nothing changed since the last failure: the surest loop',
+    afterChange: {
+      code: 'same-error-after-change',
+      captures: `the same error again after a change: a fix attempt, it runs (warned); once the same error followed each of the last ${CHANGE_BUDGET} changes, a person decides`,
+    },
+    test: f => (f.sameTwice ? { what: `the same error ${trailingRun(f.real)} times in a row`, fixes: sameErrorRun(f.input.approach).fixes } : undefined),
+  },
+  {
+    code: 'no-test-passing',
+    answer: 'loop',
+    captures: 'no test passed in three attempts, whatever the detail printed: no progress (after a change it runs, within the same budget)',
+    test: ({ input: { approach: a } }) => (noTestPassing(a) ? { what: 'no test passed in the last three attempts, whatever each printed', fixes: fixesAmong(a, noTestPassingRun(a)) } : undefined),
+  },
+  {
+    code: 'error-cycle',
+    answer: 'loop',
+    captures: 'the errors cycle between two (A, B, A, B): a loop',
+    test: f => (cyclesBetweenTwo(f.errors) ? { what: 'the errors take turns between the same two', fixes: fixesAmong(f.input.approach, cycleRun(f.input.approach)) } : undefined),
+  },
+  {
+    code: 'edit-typo',
+    answer: 'warn',
+    captures: 'the last failure was a syntax error, the typo of an edit: its fix comes next',
+    test: f => (isEditTypo(f.last) ? 'the last run failed on a syntax error (the typo of an edit), not on the approach' : undefined),
+  },
+  {
+    code: 'wander-bound',
+    answer: 'ask',
+    captures: 'the errors kept changing for four times the threshold: a person decides',
+    test: ({ input: { approach: a, threshold } }) => (a.failures >= WANDER_FACTOR * threshold ? `${a.failures} failures without a success (bound ${WANDER_FACTOR * threshold}), even with changing errors` : undefined),
+  },
+  {
+    code: 'error-changed',
+    answer: 'warn',
+    captures: 'the error changed from the attempt before: progress',
+    test: f => `the error changed from the attempt before (${new Set(f.errors).size} different errors in ${f.input.approach.failures} failures): progress, not a loop`,
+  },
+] as const satisfies ReadonlyArray<FixedRule | LoopRule>;
+
+function factsOf(input: PolicyInput): Facts {
+  const a = input.approach;
   const errors = Array.isArray(a.streakErrors) ? a.streakErrors : [];
   const real = realErrors(errors);
   const last = errors[errors.length - 1];
-  // failures that printed no error line (a JSON brace, a pip notice, nothing): unchanged they fail the same
-  // way; after a change nothing says it is a loop
-  if (real.length < 2 && (errors.length < 2 || (!last && !errors[errors.length - 2]))) {
-    return loop(change, ['no-error-text', 'no-error-text'], `failed ${a.failures} times with no error line to compare`, 0, budgetOf(input));
-  }
-  // the same error with nothing changed since the last failure is the surest loop
-  // (a failure whose output was not captured says nothing of its error: it neither breaks nor makes the chain)
   const sameTwice = (!!last && last === errors[errors.length - 2]) || (!isEditTypo(last) && real.length >= 2 && real[real.length - 1] === real[real.length - 2]);
-  if (sameTwice) {
-    const { fixes } = sameErrorRun(a);
-    return loop(change, ['same-error-unchanged', 'same-error-after-change'], `the same error ${trailingRun(real)} times in a row`, fixes, budgetOf(input));
-  }
-  // no test passing in three attempts is no progress, whatever the detail printed
-  if (noTestPassing(a)) return loop(change, ['no-test-passing', 'no-test-passing'], 'no test passed in the last three attempts, whatever each printed', fixesAmong(a, noTestPassingRun(a)), budgetOf(input));
-  // cycling between two errors (A, B, A, B) is a loop
-  if (cyclesBetweenTwo(errors)) return loop(change, ['error-cycle', 'error-cycle'], 'the errors take turns between the same two', fixesAmong(a, cycleRun(a)), budgetOf(input));
-  if (isEditTypo(last)) return { decision: 'warn', code: 'edit-typo', reason: 'the last run failed on a syntax error (the typo of an edit), not on the approach' };
-  // wandering has a bound: a person decides
-  const bound = WANDER_FACTOR * threshold;
-  if (a.failures >= bound) return { decision: 'ask', code: 'wander-bound', reason: `${a.failures} failures without a success (bound ${bound}), even with changing errors` };
-  return { decision: 'warn', code: 'error-changed', reason: `the error changed from the attempt before (${new Set(errors).size} different errors in ${a.failures} failures): progress, not a loop` };
+  return { input, change: changedSinceLastFailure(input.data, a, input.command, input.gitNow, input.step), errors, real, last, sameTwice };
 }
+
+function judge(f: Facts): PolicyVerdict {
+  for (const rule of EXHAUSTED_RULES as ReadonlyArray<FixedRule | LoopRule>) {
+    if (rule.answer === 'loop') {
+      const shape = rule.test(f);
+      if (shape) return loop(f.change, [rule.code, rule.afterChange?.code ?? rule.code] as [ReasonCode, ReasonCode], shape.what, shape.fixes, budgetOf(f.input));
+    } else {
+      const reason = rule.test(f);
+      if (reason) return { decision: rule.answer, code: rule.code as ReasonCode, reason };
+    }
+  }
+  throw new Error('the chain ends with a rule that always answers');
+}
+
+/** Every rule, by reason code, with what it answers and the behaviour it captures: the words of the docs and the benchmark. */
+export const RULES: ReadonlyArray<{ code: ReasonCode; answer: RuleAnswer; captures: string }> = [
+  ...Object.entries(RULES_BEFORE).map(([code, r]) => ({ code: code as ReasonCode, answer: r.answer, captures: r.captures })),
+  ...EXHAUSTED_RULES.flatMap(r => [
+    { code: r.code as ReasonCode, answer: r.answer, captures: r.captures },
+    ...('afterChange' in r ? [{ code: r.afterChange.code as ReasonCode, answer: 'warn, then ask' as const, captures: r.afterChange.captures }] : []),
+  ]),
+];
+
+/** The rules, by reason code: the behaviour each one names. */
+export const REASON_CODES = Object.fromEntries(RULES.map(r => [r.code, r.captures])) as Readonly<Record<ReasonCode, string>>;
 
 /** The answer given under the strongest-answer setting: deny → ask under `ask`; ask and deny → warn under `warn`. */
 export function capDecision(decision: Decision, strongest: 'deny' | 'ask' | 'warn'): Decision {
