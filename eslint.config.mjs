@@ -87,7 +87,9 @@ const layerRules = {
   // the host ↔ webview protocol: the webview bundles it, so it must pull in nothing else of ours
   shared: restrict([vscode, ...nodeBuiltins('src/shared is bundled into the webview too: no Node built-ins.')], [
     { group: ['node:*'], message: 'src/shared is bundled into the webview too: no Node built-ins.' },
-    { regex: layer('core', 'store', 'app', 'host', 'embeddings', 'agents', 'cli', 'replay', 'views', 'extension'), message: 'src/shared is bundled into the webview: it imports nothing else of ours.' },
+    { regex: layer('store', 'app', 'host', 'embeddings', 'agents', 'cli', 'replay', 'views', 'extension'), message: 'src/shared is bundled into the webview: it imports nothing else of ours.' },
+    // of core, only the leaf that names the control characters (no imports: it pulls nothing in)
+    { regex: '^\\.{1,2}/(?:.*/)?core(?:/(?!text/controls$).*)?$', message: 'src/shared is bundled into the webview: of src/core it imports only core/text/controls (the control characters, a leaf).' },
   ]),
 };
 
