@@ -145,6 +145,41 @@ describe('a no-op edit is no change', () => {
     assert.equal((await w.check()).decision, 'warn');
   });
 
+  // a test file edited again and again, the same test failing the same way after each edit (the
+  // development corpus's sphinx-doc__sphinx-8595 #61): rewriting the input is a change, within the budget
+  test('a script the command names, rewritten after each of the last budget failures with the same error: a person decides', async () => {
+    const w = workspace(3);
+    const FAILED = 'FAILED test_cart.py::test_total - AssertionError: assert 3 == 4\n1 failed in 0.1s\n';
+    const run = (exitCode: number) => w.run(exitCode, FAILED, 'pytest test_cart.py');
+    for (let i = 0; i < 3; i++) await run(1);
+    const answers = [];
+    for (let fix = 0; fix <= CHANGE_BUDGET; fix++) {
+      await w.edit('test_cart.py', `def test_total(): assert ${fix} == 4`);
+      const c = await w.check('pytest test_cart.py');
+      answers.push(`${c.decision} ${c.code}`);
+      if (c.decision === 'ask') {
+        assert.match(c.why, /test_cart\.py changed again, but the same error followed each of the last 3 changes/);
+        break;
+      }
+      await run(1);
+    }
+    assert.deepEqual(answers, [...Array(CHANGE_BUDGET).fill('warn input-changed'), 'ask input-changed-same-error']);
+    assert.match(REASON_CODES['input-changed-same-error'], /a person decides/);
+  });
+
+  test('a data file the command names, rewritten after each failure: other data each time, it runs', async () => {
+    const w = workspace(3);
+    const FAILED = 'Traceback (most recent call last):\nKeyError: total\n';
+    const run = (exitCode: number) => w.run(exitCode, FAILED, 'python check.py out.json');
+    for (let i = 0; i < 3; i++) await run(1);
+    for (let fix = 0; fix <= CHANGE_BUDGET; fix++) {
+      await w.edit('out.json', `{"n": ${fix}}`);
+      const c = await w.check('python check.py out.json');
+      assert.deepEqual([c.decision, c.code], ['warn', 'input-changed'], `rewrite ${fix + 1}`);
+      await run(1);
+    }
+  });
+
   test("the content git gave with the failure's run is what the file held then", () => {
     const data = emptyMemory('2026-11-20T10:00:00Z');
     const r = recorder();

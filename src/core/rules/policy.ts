@@ -303,6 +303,9 @@ interface LoopRule {
   test: (f: Facts) => { what: string; fixes: number } | undefined;
 }
 
+/** Files a command reads as data, not code: rewriting one gives it other data each time. */
+const DATA_FILE_RE = /\.(?:json|jsonl|csv|tsv|txt|log|ya?ml)$/i;
+
 /**
  * The chain for an exhausted approach that is not allowed once and not flaky (./check.ts decides those):
  * the first rule that applies answers. A new rule is one entry here (its code, its answer, the behaviour
@@ -332,6 +335,18 @@ const EXHAUSTED_RULES = [
     answer: 'warn',
     captures: 'more tests pass each time, or fewer fail: progress',
     test: f => (testsImproving(f.input.approach) ? 'the failing set shrank or more tests pass than the attempt before: progress, not a loop' : undefined),
+  },
+  {
+    // the change budget holds for a rewritten script too (a test file edited again and again, the same
+    // test failing the same way); data the line reads (out.json) is other data each time: it runs
+    code: 'input-changed-same-error',
+    answer: 'ask',
+    captures: `a script the command names was rewritten, but the same error followed each of the last ${CHANGE_BUDGET} changes: the changes do not reach it, a person decides`,
+    test: f => {
+      const fixes = f.sameTwice ? sameErrorRun(f.input.approach).fixes : 0;
+      const file = fixes >= budgetOf(f.input) ? editedInput(f.input) : undefined;
+      return file && !DATA_FILE_RE.test(file) ? `${file} changed again, but the same error followed each of the last ${fixes} changes: the changes do not reach it; the user decides whether it runs again` : undefined;
+    },
   },
   {
     code: 'input-changed',
