@@ -3,7 +3,7 @@
 // failure joined (with that fix: "last time it was fixed by …") and the patterns a success resolved.
 
 import { lastFix } from '../core/rules/patternRecords';
-import type { PatternBrief } from '../core/rules/policy';
+import type { PatternBrief } from '../core/rules/causePolicy';
 import type { RecordResult } from '../core/memory';
 
 const oneLine = (s: string, max = 400) => {

@@ -9,7 +9,8 @@ import { describeChangedSinceLastPass, describeHistory } from './ledger';
 import { flakyVerdict } from './flaky';
 import { approachOf, describeApproach, runsNothing } from '../memory';
 import { computeProgress, detectPatterns, type Pattern, type ProgressStatus } from './patterns';
-import { capDecision, judgeCause, judgeEnvironmentLoop, judgeExhausted, type CauseVerdict, type Evidence, type PatternBrief, type PolicyInput, type ReasonCode } from './policy';
+import { capDecision, judgeEnvironmentLoop, judgeExhausted, type Evidence, type PolicyInput, type ReasonCode } from './policy';
+import { judgeCause, type CauseVerdict, type PatternBrief } from './causePolicy';
 import type { Approach, Decision, EngineSettings, GitState, MemoryData } from '../types';
 
 export type CheckStatus = 'clear' | 'failing' | 'exhausted';
