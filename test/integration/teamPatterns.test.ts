@@ -63,7 +63,7 @@ describe('pattern records in team memory', () => {
       assert.deepEqual(r.teamFix, { command: 'docker compose up -d db', worked: 1, machine: 'laptop-a' });
       await b.memory.record({ command: 'psql -h localhost -U app -c "select 1"', exitCode: 2, output: PG, source: 'terminal' });
       const r2 = await b.memory.record({ command: 'npx prisma migrate dev', exitCode: 1, output: PRISMA, source: 'terminal' });
-      assert.match(recordAnswerText(r2, 5), /Last time it was fixed by `docker compose up -d db` — the team's fix, on laptop-a\./);
+      assert.match(recordAnswerText(r2, 5), /Last time it was fixed by ⟦docker compose up -d db⟧ — the team's fix, on laptop-a\./);
       await refusals(b, 1);
       const c = await b.memory.check('npm test');
       assert.equal(c.code, 'systemic-cause');
