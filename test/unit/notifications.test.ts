@@ -41,7 +41,7 @@ function safe(e: ts.Expression): boolean {
 /**
  * Texts built from what the user chose on this machine (a folder's name, a path from a save dialog,
  * a local model folder, a chat model's name) or already defused where they are built (the guard's
- * dialog title: plainText in host/guard.ts, and a modal dialog renders no links).
+ * dialog title: plainText in host/helpDialog.ts, and a modal dialog renders no links).
  */
 const TRUSTED = [
   /^host\/agentGates\.ts:\d+ `(?:Failure Memory: agent gates (?:are already )?set up in|Set up agent gates in) \$\{folder\.name\}/,
