@@ -13,6 +13,7 @@ import { addEdits, changingEdits } from '../../src/core/rules/edits';
 import { CHANGE_BUDGET, REASON_CODES } from '../../src/core/rules/policy';
 import { applyAttempt } from '../../src/core/memory';
 import { DEFAULT_SETTINGS, emptyMemory } from '../../src/core/types';
+import { readConfig } from '../../src/core/config';
 import { InMemoryStore } from '../../src/store/inMemoryStore';
 import { recorder } from '../support/recorder';
 import { tempFolders } from '../support/tempFolders';
@@ -22,7 +23,7 @@ const ERR = "FAIL src/cart.test.js\n  ● cart › total\n    expect(received).t
 const PASS = 'Tests: 4 passed, 4 total\n';
 
 /** A workspace memory on a real folder (edited files are hashed), its clock 10 s per event. */
-function workspace(threshold = 5, settings: { changeBudget?: number } = {}) {
+function workspace(threshold = 5, settings: { 'gate.changeBudget'?: number } = {}) {
   const dir = tempDir();
   let t = Date.parse('2026-11-20T10:00:00Z');
   const m = new WorkspaceMemory(dir, { store: new InMemoryStore(), settings: { threshold, ...settings }, git: false, clock: () => new Date(t) });
@@ -91,8 +92,15 @@ describe('a change earns a run; the change budget limits fix attempts', () => {
     assert.equal((await w.check()).decision, 'ask');
   });
 
-  test('the budget is a setting of the engine (the judgement benchmark measures others)', async () => {
-    const w = workspace(5, { changeBudget: 2 });
+  test('the budget is a setting: failureMemory.gate.changeBudget, from 1 to 20, its default the measured one', () => {
+    assert.equal(DEFAULT_SETTINGS['gate.changeBudget'], CHANGE_BUDGET);
+    const { config, problems } = readConfig(k => (k === 'gate.changeBudget' ? 0 : undefined));
+    assert.equal(config['gate.changeBudget'], CHANGE_BUDGET);
+    assert.deepEqual(problems, ['failureMemory.gate.changeBudget must be a number from 1 to 20, not 0; using 3.']);
+  });
+
+  test('the budget set lower asks a person sooner (the judgement benchmark measures others the same way)', async () => {
+    const w = workspace(5, { 'gate.changeBudget': 2 });
     for (let i = 0; i < 5; i++) await w.run(1);
     for (let fix = 0; fix < 2; fix++) {
       await w.edit('cart.js', `v${fix}`);

@@ -97,7 +97,7 @@ export function checkCommand(
     allowOnce: !!a?.allowOnce,
     ...(a ? historyFields(a, now) : {}),
   };
-  const input = { data, approach: a, command, threshold: settings.threshold, now, gitNow, ...(options.step ? { step: options.step } : {}), ...(settings.changeBudget ? { budget: settings.changeBudget } : {}) };
+  const input = { data, approach: a, command, threshold: settings.threshold, now, gitNow, ...(options.step ? { step: options.step } : {}), budget: settings['gate.changeBudget'] };
   const own = decide(input, normCwd, base, options.resolved ?? command);
   // [patterns] the gate counts the cause: one systemic cause failing several approaches is one loop; it
   // reads this step of the line as the approach's own rules do (its chained work, what changed since)

@@ -14,14 +14,16 @@ import { changedSinceLastFailure, editsSince, latestStart, startsSince, type Cha
 import { isEditTypo, WANDER_FACTOR } from './judgement';
 import { pollingStatus, POLL_WINDOW_MS } from './polling';
 import { shellEffects } from './shellEffects';
+import { DECLARED_SETTINGS } from '../settingsDeclared';
 import type { Approach, Attempt, Decision, GitState, MemoryData } from '../types';
 
 /**
  * Changes in a row that each ended in the same loop shape before the gate stops the run again (ask):
  * below it, a change earns a run — the fix is verified, and so is a second fix after a wrong one.
- * Chosen on both development corpora (bench/judgement.mjs --budget, BENCHMARKS.md).
+ * failureMemory.gate.changeBudget's default, chosen on both development corpora (bench/judgement.mjs
+ * --budget, BENCHMARKS.md).
  */
-export const CHANGE_BUDGET = 3;
+export const CHANGE_BUDGET: number = DECLARED_SETTINGS['gate.changeBudget'].default;
 
 /**
  * The rules decided before the chain of an exhausted approach (./check.ts, and the cause across
