@@ -272,7 +272,7 @@ export function editedInput(input: PolicyInput): string | undefined {
 }
 
 /** What a rule answers: a fixed decision, or a loop's (deny with nothing changed, warn after a change, ask past the change budget). */
-export type RuleAnswer = 'allow' | 'warn' | 'ask' | 'loop' | 'deny or warn' | 'warn, then ask';
+export type RuleAnswer = 'allow' | 'warn' | 'ask' | 'deny' | 'loop' | 'deny or warn' | 'warn, then ask';
 
 /** What the rules of the chain read, worked out once per judgement. */
 interface Facts {
@@ -435,7 +435,8 @@ function judge(f: Facts): PolicyVerdict {
 export const RULES: ReadonlyArray<{ code: ReasonCode; answer: RuleAnswer; captures: string }> = [
   ...Object.entries(RULES_BEFORE).map(([code, r]) => ({ code: code as ReasonCode, answer: r.answer, captures: r.captures })),
   ...EXHAUSTED_RULES.flatMap(r => [
-    { code: r.code as ReasonCode, answer: r.answer, captures: r.captures },
+    // a loop with its own code after a change denies under this one
+    { code: r.code as ReasonCode, answer: 'afterChange' in r ? ('deny' as const) : r.answer, captures: r.captures },
     ...('afterChange' in r ? [{ code: r.afterChange.code as ReasonCode, answer: 'warn, then ask' as const, captures: r.afterChange.captures }] : []),
   ]),
 ];
