@@ -107,7 +107,7 @@ const layerRules = {
     { group: ['node:*'], message: 'src/shared is bundled into the webview too: no Node built-ins.' },
     { regex: layer('store', 'app', 'host', 'embeddings', 'agents', 'cli', 'replay', 'views', 'extension'), message: 'src/shared is bundled into the webview: it imports nothing else of ours.' },
     // of core, only the leaf that names the control characters (no imports: it pulls nothing in)
-    { regex: '^\\.{1,2}/(?:.*/)?core(?:/(?!text/controls$).*)?$', message: 'src/shared is bundled into the webview: of src/core it imports only core/text/controls (the control characters, a leaf).' },
+    { regex: '^\\.{1,2}/(?:.*/)?core(?:/(?!text/controls$).*)?$', message: 'src/shared is bundled into the webview: it imports nothing else of ours but core/text/controls (the control characters, a leaf).' },
   ]),
 };
 

@@ -46,7 +46,7 @@ function safe(e: ts.Expression): boolean {
 const TRUSTED = [
   /^host\/agentGates\.ts:\d+ `(?:Failure Memory: agent gates (?:are already )?set up in|Set up agent gates in) \$\{folder\.name\}/,
   /^host\/commands\.ts:\d+ vscode\.l10n\.t\('(?:Clear all Failure Memory of \{0\}\?', names|Memory exported to \{0\}\.', target\.fsPath)\)/,
-  /^host\/guard\.ts:\d+ title$/,
+  /^host\/helpDialog\.ts:\d+ title$/,
   /^host\/lmReflection\.ts:\d+ vscode\.l10n\.t\('Let the chat model/,
   /^host\/modelDownload\.ts:\d+ vscode\.l10n\.t\('The embedding model is already in use/,
 ];
