@@ -70,7 +70,7 @@ describe('pattern records in team memory', () => {
       assert.equal(c.decision, 'deny');
       assert.deepEqual(c.pattern?.fix, { command: 'docker compose up -d db', worked: 1, from: 'team', machine: 'laptop-a' });
       const view = (await b.team.view()).view;
-      assert.match(agentTeamSummary(view, await b.memory.read(), 5), /- the team fixed the database at localhost:5432 \(3 command\(s\) on 1 machine\(s\)\) with `docker compose up -d db` on laptop-a/);
+      assert.match(agentTeamSummary(view, await b.memory.read(), 5), /- the team fixed the database at localhost:5432 \(3 command\(s\) on 1 machine\(s\)\) with ⟦docker compose up -d db⟧ on laptop-a/);
 
       // b fixes it the same way: reinforced for the team (two machines, worked twice)
       await fixed(b);
