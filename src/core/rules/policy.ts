@@ -27,7 +27,7 @@ export const CHANGE_BUDGET: number = DECLARED_SETTINGS['gate.changeBudget'].defa
 
 /**
  * The rules decided before the chain of an exhausted approach (./check.ts, and the cause across
- * approaches below): what each captures and what it answers.
+ * approaches, ./causePolicy.ts): what each captures and what it answers.
  */
 const RULES_BEFORE = {
   clear: { answer: 'allow', captures: 'never failed here, or the last run passed' },
