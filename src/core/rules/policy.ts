@@ -241,8 +241,8 @@ export function judgeExhausted(input: PolicyInput): PolicyVerdict {
   return { ...judge(f), evidence: evidenceOf(input, f.change) };
 }
 
-/** What the verdict rests on; `change`: the change since the last failure, when the caller worked it out. */
-function evidenceOf(input: PolicyInput, change = changedSinceLastFailure(input.data, input.approach, input.command, input.gitNow, input.step)): Evidence {
+/** What the verdict rests on, with the change since the last failure the caller worked out (once per call). */
+function evidenceOf(input: PolicyInput, change: ChangeVerdict): Evidence {
   const a = input.approach;
   const { run, fixes } = comparable(a).length ? sameErrorRun(a) : { run: 0, fixes: 0 };
   return { change: change.kind, what: change.what, sameRun: run, changedInRun: run > 1 ? fixes : 0, failures: a.failures };
