@@ -3,7 +3,8 @@
 // path in journal mode, and the post hook takes it directly, without loading the rest of the
 // application: one behaviour, in one place. Also the run's git context, for both paths.
 
-import { applyRecord, isRunRecord, runRecord, type RunOutcome, type RunRecord } from '../core/journal';
+import { applyRecord, runRecord, type RunOutcome, type RunRecord } from '../core/journal';
+import { runRecordOf } from '../core/storedShapes';
 import { comparisonHead } from '../core/rules/ledger';
 import { applyAttempt, hasWorkspaceEffects, touchesPatterns } from '../core/memory';
 import type { Approach, Attempt, EngineSettings, MemoryData, PatternRecord } from '../core/types';
@@ -58,7 +59,7 @@ export async function recordRun(attempt: Attempt, found: RunRecord['learnings'],
   if (r.git !== false && attempt.outcome !== 'interrupted') await addGitContext(r.workspace, attempt, own.approach, r.git);
   const record = runRecord(attempt, r.settings, found);
   // a record every reader will apply, or none: one that does not pass the readers' check is written by the store
-  if (!isRunRecord(record)) return undefined;
+  if (!runRecordOf(record)) return undefined;
   const apply = (view: MemoryData, sizeOf?: (a: Approach) => number) => applyRecord(view, record, { redact: r.redact, ...(sizeOf ? { sizeOf } : {}) });
   const done = await r.store.appendRecord(record, r.tell === 'exact' ? { key: attempt.key, apply } : undefined, { approach: own.approach });
   if (!done) return undefined;

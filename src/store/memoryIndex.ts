@@ -8,6 +8,8 @@
 import type { Stats } from 'node:fs';
 import { approachBytes } from '../core/memory';
 import { gateHeadOf, type GateHead } from '../core/gateState';
+import { list, nullable, num, oneOf, str, tuple, type Shape } from '../core/shape';
+import { gateHeadShape } from '../core/storedShapes';
 import type { Approach, JournalState, MemoryData } from '../core/types';
 
 export const INDEX_FILE_NAME = 'memory.index.json';
@@ -34,7 +36,7 @@ export type IndexHead = [
   label: string,
   command: string,
   cwd: string,
-  status: string,
+  status: Approach['status'],
   failures: number,
   updatedAt: string,
   lastFailure: string | null,
@@ -42,6 +44,7 @@ export type IndexHead = [
   /** Only for exhausted approaches (the only ones another command's gate looks at). */
   streakErrors: string[] | null,
 ];
+const indexHeadShape: Shape<IndexHead> = tuple(str, str, str, oneOf('active', 'exhausted', 'resolved'), num, str, nullable(str), str, nullable(list(str)));
 
 /**
  * The index, two lines: the spans (all a writer needs to read one approach), then the heads (parsed
@@ -208,7 +211,7 @@ export function parseIndex(text: string): ParsedIndex | undefined {
     if (!Array.isArray(e) || e.length !== 4 || typeof e[0] !== 'string' || !isSpan([e[1], e[2]], size) || typeof e[3] !== 'number') return undefined;
   }
   // an unreadable gate list is read as absent: the reader then looks at the heads themselves
-  if (v.gate !== undefined && !(Array.isArray(v.gate) && v.gate.every(h => Array.isArray(h) && h.length === 3 && typeof h[0] === 'string' && typeof h[1] === 'number' && typeof h[2] === 'string'))) delete v.gate;
+  if (v.gate !== undefined && !(Array.isArray(v.gate) && v.gate.every(h => gateHeadShape(h)))) delete v.gate;
   return { ...(v as unknown as MemoryIndex), headsText: nl < 0 ? '' : text.slice(nl + 1) };
 }
 
@@ -220,19 +223,9 @@ export function headsOf(index: ParsedIndex): IndexHead[] | undefined {
   } catch {
     return undefined;
   }
-  if (!Array.isArray(v) || v.length !== index.spans.length || !v.every(isHead)) return undefined;
-  return v as IndexHead[];
+  if (!Array.isArray(v) || v.length !== index.spans.length || !v.every(h => indexHeadShape(h))) return undefined;
+  return v;
 }
-
-function isHead(h: unknown): h is IndexHead {
-  return (
-    Array.isArray(h) && h.length === 9 && typeof h[0] === 'string' && typeof h[1] === 'string' && typeof h[2] === 'string' && STATUSES.has(h[3]) &&
-    typeof h[4] === 'number' && typeof h[5] === 'string' && (h[6] === null || typeof h[6] === 'string') && typeof h[7] === 'string' &&
-    (h[8] === null || (Array.isArray(h[8]) && h[8].every(x => typeof x === 'string')))
-  );
-}
-
-const STATUSES = new Set<unknown>(['active', 'exhausted', 'resolved']);
 
 function isSpan(s: unknown, size: number): boolean {
   return Array.isArray(s) && Number.isInteger(s[0]) && Number.isInteger(s[1]) && s[0] >= 0 && s[1] >= 0 && s[0] + s[1] <= size;

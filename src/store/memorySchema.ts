@@ -1,9 +1,9 @@
 // The format of memory.json: its schema versions, the migrations between them, and the validation that
 // turns parsed JSON into MemoryData (anything that is not memory is refused, never trusted).
 
-import { readJournalState } from '../core/journal';
-import { isPatternRecord, seedPatterns } from '../core/rules/patternRecords';
-import { SCHEMA_VERSION, type Approach, type DecisionRecord, type EditEvent, type MemoryData, type StartEvent } from '../core/types';
+import { seedPatterns } from '../core/rules/patternRecords';
+import { approachOf, journalStateOf, listOf } from '../core/storedShapes';
+import { SCHEMA_VERSION, type Approach, type MemoryData } from '../core/types';
 import { CorruptMemoryError, StoreError } from './storeError';
 
 export const MEMORY_FILE_NAME = 'memory.json';
@@ -36,9 +36,9 @@ function mapObject(v: unknown, fn: (a: Doc) => Doc): unknown {
 function seedLedger(a: Doc): Doc {
   if (a.ledger !== undefined || !Array.isArray(a.attempts)) return a;
   const ledger = a.attempts.filter(isObject).map(t => {
-    const run: Doc = { at: t.timestamp, outcome: t.outcome, exitCode: t.exitCode ?? null, signature: t.errorSignature ?? '' };
+    const run: Doc = { at: t.timestamp ?? t.endedAt ?? '', outcome: t.outcome, exitCode: t.exitCode ?? null, signature: t.errorSignature ?? '' };
     const tr = t.testResults;
-    if (isObject(tr)) run.tests = { passed: tr.passed, failed: tr.failed, total: tr.total };
+    if (isObject(tr) && [tr.passed, tr.failed, tr.total].every(n => typeof n === 'number')) run.tests = { passed: tr.passed, failed: tr.failed, total: tr.total };
     return run;
   });
   return { ...a, ledger };
@@ -72,55 +72,28 @@ function normalize(doc: Doc): MemoryData {
   const approaches = field(doc, 'approaches', isObject, {});
   const normalized: Record<string, Approach> = {};
   for (const [key, value] of Object.entries(approaches)) {
-    if (!isObject(value)) throw new CorruptMemoryError(`an approach is ${describe(value)}`);
+    const read = approachOf(key, value, now);
+    if ('wrong' in read) throw new CorruptMemoryError(read.wrong === 'approach' ? `an approach is ${describe(value)}` : `"${read.wrong}" is ${wrongly(read.value)}`);
     // defineProperty: a key "__proto__" stays a plain entry instead of replacing the map's prototype
-    Object.defineProperty(normalized, key, { value: normalizeApproach(key, value, now), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(normalized, key, { value: read.approach, enumerable: true, writable: true, configurable: true });
   }
-  const journal = readJournalState(doc.journal);
+  const journal = journalStateOf(doc.journal);
   const { journal: _journal, ...rest } = doc;
+  const learnings = listOf('learnings', doc.learnings);
+  if (!learnings) throw new CorruptMemoryError(`"learnings" is ${wrongly(doc.learnings)}`);
   return {
     ...rest, // fields this version does not know are kept, not dropped
     ...(journal ? { journal } : {}),
     schemaVersion: SCHEMA_VERSION,
     approaches: normalized,
     reflections: field(doc, 'reflections', isObjectList, []),
-    learnings: field(doc, 'learnings', isLearningList, []),
+    learnings,
     // bounded logs: an entry of the wrong shape is dropped, not a reason to refuse the memory
-    edits: field(doc, 'edits', Array.isArray, []).filter(isEditEvent),
-    starts: field(doc, 'starts', Array.isArray, []).filter(isStartEvent),
-    decisions: field(doc, 'decisions', Array.isArray, []).filter(isDecisionRecord),
-    patterns: field(doc, 'patterns', Array.isArray, []).filter(isPatternRecord),
+    edits: listOf('edits', doc.edits) ?? [],
+    starts: listOf('starts', doc.starts) ?? [],
+    decisions: listOf('decisions', doc.decisions) ?? [],
+    patterns: listOf('patterns', doc.patterns) ?? [],
     updatedAt: field(doc, 'updatedAt', isString, now),
-  };
-}
-
-function isEditEvent(v: unknown): v is EditEvent {
-  return isObject(v) && typeof v.at === 'string' && typeof v.path === 'string' && typeof v.ok === 'boolean' && typeof v.source === 'string';
-}
-function isStartEvent(v: unknown): v is StartEvent {
-  return isObject(v) && typeof v.at === 'string' && typeof v.command === 'string';
-}
-function isDecisionRecord(v: unknown): v is DecisionRecord {
-  return isObject(v) && ['at', 'command', 'key', 'label', 'cwd', 'decision', 'policy', 'code', 'reason', 'via'].every(k => typeof v[k] === 'string');
-}
-
-function normalizeApproach(key: string, a: Doc, now: string): Approach {
-  const command = field(a, 'command', isString, key);
-  return {
-    ...(a as Partial<Approach>),
-    key: field(a, 'key', isString, key),
-    command,
-    label: field(a, 'label', isString, command),
-    cwd: field(a, 'cwd', isString, '.'),
-    status: field(a, 'status', (s): s is Approach['status'] => s === 'active' || s === 'exhausted' || s === 'resolved', 'active'),
-    failures: field(a, 'failures', isCount, 0),
-    totalAttempts: field(a, 'totalAttempts', isCount, 0),
-    lastErrorSignature: field(a, 'lastErrorSignature', isString, ''),
-    alternativesTried: field(a, 'alternativesTried', isStringList, []),
-    learnedFacts: field(a, 'learnedFacts', isStringList, []),
-    attempts: field(a, 'attempts', isAttemptList, []),
-    ledger: field(a, 'ledger', Array.isArray, []),
-    updatedAt: field(a, 'updatedAt', isString, now),
   };
 }
 
@@ -128,9 +101,11 @@ function normalizeApproach(key: string, a: Doc, now: string): Approach {
 function field<T>(doc: Doc, name: string, ok: (v: unknown) => v is T, fallback: T): T {
   const v = doc[name];
   if (v === undefined || v === null) return fallback;
-  if (!ok(v)) throw new CorruptMemoryError(`"${name}" is ${Array.isArray(v) ? 'a list with entries of the wrong type' : describe(v)}`);
+  if (!ok(v)) throw new CorruptMemoryError(`"${name}" is ${wrongly(v)}`);
   return v;
 }
+
+const wrongly = (v: unknown) => (Array.isArray(v) ? 'a list with entries of the wrong type' : describe(v));
 
 /** Memory is at most a few levels deep; a document nested deeper is not ours (and would overflow the stack). */
 const MAX_DEPTH = 64;
@@ -146,39 +121,14 @@ function nestedDeeperThan(root: unknown, max: number): boolean {
   return false;
 }
 
-/** Attempts are objects whose fields the engine reads have the right types. */
-function isAttemptList(v: unknown): v is Approach['attempts'] {
-  return (
-    Array.isArray(v) &&
-    v.every(
-      x =>
-        isObject(x) &&
-        typeof x.command === 'string' &&
-        typeof x.outcome === 'string' &&
-        (x.errorSignature === undefined || typeof x.errorSignature === 'string') &&
-        (x.timestamp === undefined || typeof x.timestamp === 'string') &&
-        (x.output === undefined || typeof x.output === 'string'),
-    )
-  );
-}
-function isStringList(v: unknown): v is string[] {
-  return Array.isArray(v) && v.every(x => typeof x === 'string');
-}
 function isObjectList(v: unknown): v is Doc[] {
   return Array.isArray(v) && v.every(isObject);
 }
-function isLearningList(v: unknown): v is MemoryData['learnings'] {
-  return Array.isArray(v) && v.every(x => isObject(x) && typeof x.text === 'string' && typeof x.type === 'string');
-}
-
 function isObject(v: unknown): v is Doc {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 function isString(v: unknown): v is string {
   return typeof v === 'string';
-}
-function isCount(v: unknown): v is number {
-  return typeof v === 'number' && Number.isFinite(v) && v >= 0;
 }
 function describe(v: unknown): string {
   if (v === null) return 'null';
