@@ -9,6 +9,7 @@
 import { LEARNING_TYPES } from './learnings';
 import { bool, count, dict, int, isRecord, list, nullable, num, object, oneOf, positiveInt, str, text, tuple, type Accepts, type Assert, type Infer, type Same, type Shape } from './shape';
 import type { GateHead } from './gateState';
+import type { TeamPattern } from './rules/teamPatterns';
 import type { Approach, Attempt, AttemptCause, DecisionRecord, EditEvent, GitState, JournalState, LedgerRun, Learning, MemoryData, PatternRecord, StartEvent, TestResults } from './types';
 
 const strings = list(str);
@@ -122,6 +123,15 @@ const SAMPLE: Approach = {
   key: '', command: '', label: '', cwd: '.', status: 'active', failures: 0, totalAttempts: 0, lastErrorSignature: '', alternativesTried: [], learnedFacts: [], attempts: [], updatedAt: '',
 };
 
+/** A cause as the team knows it, in the team view file (core/rules/teamPatterns.ts). */
+export const teamPatternShape = object(
+  {
+    id: str, cause: str, kind: str, cls: causeClass, subject: str, factors: dict(str), failures: count, occurrences: count, systemic: bool,
+    status: oneOf('active', 'resolved'), since: str, lastSeen: str, lastError: str, commands: strings, machines: strings,
+  },
+  { resolvedAt: str, fix: object({ command: str, worked: count, machine: str }) },
+);
+
 /** What the gate's copy and memory.index.json keep of an exhausted approach (core/gateState.ts). */
 export const gateHeadShape = tuple(str, num, str);
 
@@ -226,6 +236,7 @@ type _ShapesAgreeWithTypes = [
   Assert<Same<Infer<typeof decisionRecordShape>, DecisionRecord>>,
   Assert<Same<Infer<typeof patternRecordShape>, PatternRecord>>,
   Assert<Same<Infer<typeof gateHeadShape>, GateHead>>,
+  Assert<Same<Infer<typeof teamPatternShape>, TeamPattern>>,
   // a learning of an older memory may lack its id, source and time: every learning written today is read
   Assert<Accepts<Infer<typeof learningShape>, Learning>>,
 ];
