@@ -2,6 +2,7 @@
 // cause this command shares and the fix that worked before; in the record answer, the cause the
 // failure joined (with that fix: "last time it was fixed by …") and the patterns a success resolved.
 
+import { quote } from '../core/prompts/agentText';
 import { lastFix } from '../core/rules/patternRecords';
 import type { PatternBrief } from '../core/rules/policy';
 import type { RecordResult } from '../core/memory';
@@ -10,7 +11,6 @@ const oneLine = (s: string, max = 400) => {
   const t = s.replace(/\s+/g, ' ').trim();
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 };
-const quote = (s: string) => `\`${oneLine(s, 300).replace(/`/g, "'")}\``;
 
 /** A cause across commands, for a model: what it is, the commands it broke, the fix that worked before. */
 export function causeLines(p: PatternBrief): string[] {

@@ -92,7 +92,9 @@ export async function run(h) {
     assert.equal(rec.attempts, i);
   }
   await page.locator(STATUS, { hasText: '1 exhausted' }).waitFor({ timeout: 10000 });
-  const npmTest = memory().approaches['.::npm test'];
+  // a package script is the command it runs: `npm test` is the approach of `node --test`, labelled as typed
+  const npmTest = Object.values(memory().approaches).find(a => a.label === 'npm test');
+  assert.ok(npmTest, 'npm test in memory, by its label');
   assert.equal(npmTest.status, 'exhausted');
   assert.equal(npmTest.failures, 5);
   assert.deepEqual(await toasts(), [], 'nothing of ours prompts when an approach becomes exhausted (no model-download offer)');
@@ -220,6 +222,8 @@ export async function run(h) {
 
   // one count for the day: the status bar's tooltip, the panel and memory.json agree
   const finalHealth = Object.values(memory().approaches).find(a => a.command.startsWith('curl'));
+  // the panel renders the cards near where it is scrolled (the reflection above pushed the list down): bring the section back
+  await h.waitFor(() => panel.locator('#section-exhausted').scrollIntoViewIfNeeded({ timeout: 2000 }).then(() => true, () => false), 15000, 'the exhausted section scrolled into view');
   await panel.locator('#section-exhausted .card', { hasText: 'curl' }).waitFor({ timeout: 10000 });
   assert.equal(await panel.locator('#section-exhausted .card', { hasText: 'curl' }).locator('.pill').innerText(), `${finalHealth.failures}×`);
 }

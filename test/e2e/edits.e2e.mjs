@@ -122,6 +122,7 @@ export async function run(h) {
   const listed = await decisions.innerText();
   assert.match(listed, /Denied: bash test\.sh/);
   assert.match(listed, /Rule same-error-unchanged · via terminal/);
-  assert.match(listed, /Would have asked \(warned\): bash test\.sh/, 'the run after the fix: asked by the policy, let through by the terminal');
+  // the run after the fix earned its run (a change since the last failure): no decision, no ask, no warning
+  assert.doesNotMatch(listed, /(?:asked|Warned)[^\n]*: bash test\.sh/i, 'the run after the fix is not a gate decision');
   await h.screenshot('gate-decisions');
 }

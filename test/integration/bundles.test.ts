@@ -15,9 +15,9 @@ const META = resolve(ROOT, 'dist/meta/bundles.json');
 
 /** Kilobytes (1,024 bytes) each bundle may weigh. A new bundle needs an entry here. */
 const BUDGET_KB: Record<string, number> = {
-  'dist/extension.js': 1600,
+  'dist/extension.js': 1780, // 1616 KB with pattern records and the gate's copy
   'dist/cli.js': 2400,
-  'dist/team-sync.js': 1100,
+  'dist/team-sync.js': 1220, // 1105 KB with team pattern records
   'dist/embed-worker.js': 1600,
   // the hooks: dist/hook.js loads one of the others (and checks the signature of its code cache);
   // a tenth above their sizes with pattern records and the gate's copy (446, 489, 487 KB)

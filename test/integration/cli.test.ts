@@ -221,7 +221,7 @@ describe('the CLI: one cause across commands', () => {
 
     assert.equal(cli(ws, ['record', '--command', 'docker compose up -d db', '--exit-code', '0', '--no-stdin']).code, 0);
     const pass = cli(ws, ['record', '--command', 'npm test', '--exit-code', '0'], 'Tests: 3 passed, 3 total\n');
-    assert.match(pass.stdout, /^resolved: the database at localhost:5432 answers again \(after `docker compose up -d db`\)\.$/m);
+    assert.match(pass.stdout, /^resolved: the database at localhost:5432 answers again \(after ⟦docker compose up -d db⟧\)\.$/m);
     assert.equal(cli(ws, ['check', '--command', 'npx prisma migrate dev']).code, 0);
     const after = cli(ws, ['patterns', '--json']).json();
     assert.equal(after.patterns[0].status, 'resolved');

@@ -12,6 +12,7 @@ import { Script } from 'node:vm';
 import Module from 'node:module';
 import { describe, test } from 'node:test';
 import { hookCommand } from '../../src/agents/setup';
+import { SCHEMA_VERSION } from '../../src/core/types';
 import { memoryDirFor } from '../../src/store/paths';
 import { tempFolders } from '../support/tempFolders';
 
@@ -90,7 +91,8 @@ describe('an agent undoes the gate with its shell: the command is still stopped,
   });
 
   const behindTheHooks: Array<[string, (l: Lab) => void, RegExp]> = [
-    ['memory.json replaced by an empty memory', l => fs.writeFileSync(memoryFile(l), JSON.stringify({ schemaVersion: 3, approaches: {}, reflections: [], learnings: [], updatedAt: new Date().toISOString() })), /the workspace memory was emptied or replaced/],
+    ['memory.json replaced by an empty memory', l => fs.writeFileSync(memoryFile(l), JSON.stringify({ schemaVersion: SCHEMA_VERSION, approaches: {}, reflections: [], learnings: [], updatedAt: new Date().toISOString() })), /the workspace memory was emptied or replaced/],
+    ['memory.json replaced by an empty memory of an older version', l => fs.writeFileSync(memoryFile(l), JSON.stringify({ schemaVersion: 3, approaches: {}, reflections: [], learnings: [], updatedAt: new Date().toISOString() })), /the workspace memory was emptied or replaced/],
     [
       'the approach edited to resolved, the index rewritten to match',
       l => {

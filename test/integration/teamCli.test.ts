@@ -37,7 +37,7 @@ describe('failure-memory CLI with team memory', () => {
     }
     const s = cli(ci, ['sync', '--json'], ciEnv);
     assert.equal(s.code, 0, s.stderr);
-    assert.deepEqual({ ...s.json(), cleared: undefined }, { project: 'github.com/acme/cli-team', machine: 'ci:github-actions/runner-7', state: 'online', pushed: 5, inserted: 5, waiting: 0, pulled: true, cleared: undefined, retention: { attempts: 0, resolves: 0, vectors: 0 } });
+    assert.deepEqual({ ...s.json(), cleared: undefined }, { project: 'github.com/acme/cli-team', machine: 'ci:github-actions/runner-7', state: 'online', pushed: 5, inserted: 5, waiting: 0, pulled: true, cleared: undefined, retention: { attempts: 0, resolves: 0, vectors: 0, patterns: 0 } });
 
     // the developer: password in PGPASSWORD, URL without it
     const devEnv = { FAILURE_MEMORY_DATABASE_URL: pg.urlWithoutPassword, PGPASSWORD: pg.password };

@@ -63,14 +63,14 @@ describe('pattern records in team memory', () => {
       assert.deepEqual(r.teamFix, { command: 'docker compose up -d db', worked: 1, machine: 'laptop-a' });
       await b.memory.record({ command: 'psql -h localhost -U app -c "select 1"', exitCode: 2, output: PG, source: 'terminal' });
       const r2 = await b.memory.record({ command: 'npx prisma migrate dev', exitCode: 1, output: PRISMA, source: 'terminal' });
-      assert.match(recordAnswerText(r2, 5), /Last time it was fixed by `docker compose up -d db` — the team's fix, on laptop-a\./);
+      assert.match(recordAnswerText(r2, 5), /Last time it was fixed by ⟦docker compose up -d db⟧ — the team's fix, on laptop-a\./);
       await refusals(b, 1);
       const c = await b.memory.check('npm test');
       assert.equal(c.code, 'systemic-cause');
       assert.equal(c.decision, 'deny');
       assert.deepEqual(c.pattern?.fix, { command: 'docker compose up -d db', worked: 1, from: 'team', machine: 'laptop-a' });
       const view = (await b.team.view()).view;
-      assert.match(agentTeamSummary(view, await b.memory.read(), 5), /- the team fixed the database at localhost:5432 \(3 command\(s\) on 1 machine\(s\)\) with `docker compose up -d db` on laptop-a/);
+      assert.match(agentTeamSummary(view, await b.memory.read(), 5), /- the team fixed the database at localhost:5432 \(3 command\(s\) on 1 machine\(s\)\) with ⟦docker compose up -d db⟧ on laptop-a/);
 
       // b fixes it the same way: reinforced for the team (two machines, worked twice)
       await fixed(b);

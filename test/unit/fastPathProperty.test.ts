@@ -149,7 +149,14 @@ test('the pre hook\'s fast path answers every command as the full decision does,
       }
       fs.rmSync(ws, { recursive: true, force: true });
     }),
-    params(HISTORIES),
+    // two histories always played (random ones may hold no loop at all): one exhausted by full writes, one by the journal
+    {
+      ...params(HISTORIES),
+      examples: [
+        [[{ kind: 'streak', command: 0, cwd: 0, output: 1, count: 6, journal: false }, { kind: 'run', command: 3, cwd: 1, exit: 0, output: 4, journal: true }, { kind: 'fold' }]],
+        [[{ kind: 'streak', command: 3, cwd: 1, output: 2, count: 6, journal: true }, { kind: 'edit', file: 1 }, { kind: 'streak', command: 1, cwd: 0, output: 0, count: 5, journal: true }]],
+      ],
+    },
   );
   assert.ok(seen.has('deny') && seen.has('allow'), `denies and allows were compared: ${[...seen]}`);
 });

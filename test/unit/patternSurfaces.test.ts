@@ -43,11 +43,11 @@ describe('what an agent is told', () => {
     const { m } = await played(true);
     const c = await m.check('npm test');
     const text = agentDenyReason(c, await m.read());
-    assert.match(text, /^Failure Memory: NOT RUN — `npm test` in the workspace root fails on a cause that keeps failing other commands too\.$/m);
-    assert.match(text, /^Why \(systemic-cause\): the database at localhost:5432 refused 6 runs of 3 commands since \d\d:\d\d, and nothing changed since: start it first; last time: `docker compose up -d db`\.$/m);
-    assert.match(text, /^One cause: the database at localhost:5432 — it already broke 3 command\(s\): `npm test`, `psql`, `prisma migrate dev`\.$/m);
+    assert.match(text, /^Failure Memory: NOT RUN — ⟦npm test⟧ in the workspace root fails on a cause that keeps failing other commands too\.$/m);
+    assert.match(text, /^Why \(systemic-cause\): the database at localhost:5432 refused 6 runs of 3 commands since \d\d:\d\d, and nothing changed since: start it first; last time: ⟦docker compose up -d db⟧\.$/m);
+    assert.match(text, /^One cause: the database at localhost:5432 — it already broke 3 command\(s\): ⟦npm test⟧, ⟦psql⟧, ⟦prisma migrate dev⟧\.$/m);
     assert.match(text, /^Last error \(command output, untrusted\): ⟦Error: P1001: Can't reach database server at `localhost`:`5432`⟧$/m);
-    assert.match(text, /^Last time it was fixed by `docker compose up -d db`\.$/m);
+    assert.match(text, /^Last time it was fixed by ⟦docker compose up -d db⟧\.$/m);
     assert.doesNotMatch(text, /resolve|allow once/i, 'never an instruction to unblock');
   });
 
@@ -55,17 +55,17 @@ describe('what an agent is told', () => {
     const { m, now } = await played(true);
     const text = agentSummary(await m.read(), 5, undefined, now());
     const first = text.split('\n').find(l => l.startsWith('- '));
-    assert.match(first!, /^- ONE CAUSE: the database at localhost:5432 refused 6 runs of 3 commands since \d\d:\d\d \(`npm test`, `psql`, `prisma migrate dev`\); last time fixed by `docker compose up -d db`$/);
+    assert.match(first!, /^- ONE CAUSE: the database at localhost:5432 refused 6 runs of 3 commands since \d\d:\d\d \(⟦npm test⟧, ⟦psql⟧, ⟦prisma migrate dev⟧\); last time fixed by ⟦docker compose up -d db⟧$/);
   });
 
   test('the tools: check says ONE CAUSE and what fixed it; record says which cause the failure joined', async () => {
     const { m } = await played(true);
     const c = await m.check('npx prisma migrate dev');
     const text = checkAnswerText(c, []);
-    assert.match(text, /^ONE CAUSE — do not run `npx prisma migrate dev`: the database at localhost:5432 refused 6 runs/);
-    assert.match(text, /^Last time it was fixed by `docker compose up -d db`\.$/m);
+    assert.match(text, /^ONE CAUSE — do not run ⟦npx prisma migrate dev⟧: the database at localhost:5432 refused 6 runs/);
+    assert.match(text, /^Last time it was fixed by ⟦docker compose up -d db⟧\.$/m);
     const r = await m.record({ command: 'python manage.py migrate', exitCode: 1, output: 'django.db.utils.OperationalError: connection to server at "localhost" (127.0.0.1), port 5432 failed: Connection refused\n', source: 'agent' });
-    assert.match(recordAnswerText(r, 5), /^One cause: the database at localhost:5432 — 7 failure\(s\) of 4 command\(s\) \(`npm test`; `psql`; `prisma migrate dev`; `python manage\.py migrate`\)\. Last time it was fixed by `docker compose up -d db`\.$/m);
+    assert.match(recordAnswerText(r, 5), /^One cause: the database at localhost:5432 — 7 failure\(s\) of 4 command\(s\) \(⟦npm test⟧; ⟦psql⟧; ⟦prisma migrate dev⟧; ⟦python manage\.py migrate⟧\)\. Last time it was fixed by ⟦docker compose up -d db⟧\.$/m);
   });
 });
 
@@ -130,11 +130,11 @@ describe("the hooks: a journaled run counts the cause as a full write does, and 
 
     const deny = parse(await call('pre', 'pre', ws, 'npm test'));
     assert.equal(deny.hookSpecificOutput.permissionDecision, 'deny');
-    assert.match(deny.hookSpecificOutput.permissionDecisionReason, /^Failure Memory: NOT RUN — `npm test` in the workspace root fails on a cause that keeps failing other commands too\.\nWhy \(systemic-cause\): the database at localhost:5432 refused 6 runs of 3 commands since/);
+    assert.match(deny.hookSpecificOutput.permissionDecisionReason, /^Failure Memory: NOT RUN — ⟦npm test⟧ in the workspace root fails on a cause that keeps failing other commands too\.\nWhy \(systemic-cause\): the database at localhost:5432 refused 6 runs of 3 commands since/);
 
     const warn = parse(await call('pre', 'pre', ws, 'python manage.py migrate'));
     assert.equal(warn.hookSpecificOutput.permissionDecision, undefined);
-    assert.match(warn.hookSpecificOutput.additionalContext, /^Failure Memory \(warning\): `python manage\.py migrate` — not seen failing with it, but the database at localhost:5432 refused 6 runs of 3 commands since \d\d:\d\d: if it needs it too, start it first\.$/);
+    assert.match(warn.hookSpecificOutput.additionalContext, /^Failure Memory \(warning\): ⟦python manage\.py migrate⟧ — not seen failing with it, but the database at localhost:5432 refused 6 runs of 3 commands since \d\d:\d\d: if it needs it too, start it first\.$/);
 
     const start = parse(await call('session-start', 'session-start', ws));
     assert.match(start.hookSpecificOutput.additionalContext, /^- ONE CAUSE: the database at localhost:5432 refused 6 runs of 3 commands/m);
@@ -145,7 +145,7 @@ describe("the hooks: a journaled run counts the cause as a full write does, and 
     // no stop and no cause: npm test's own two failures are what the model is told (a warning reaches it)
     const after = parse(await call('pre', 'pre', ws, 'npm test'));
     assert.equal(after.hookSpecificOutput.permissionDecision, undefined);
-    assert.match(after.hookSpecificOutput.additionalContext, /^Failure Memory \(warning\): `npm test` failed 2 of 5 times in a row in the workspace root/);
+    assert.match(after.hookSpecificOutput.additionalContext, /^Failure Memory \(warning\): ⟦npm test⟧ failed 2 of 5 times in a row in the workspace root/);
     assert.doesNotMatch(after.hookSpecificOutput.additionalContext, /cause|localhost:5432/);
   });
 });

@@ -176,7 +176,7 @@ describe('the gate counts the cause', () => {
     await play(SIX_REFUSALS);
     const c = await m.check('npm test');
     assert.equal(c.decision, 'deny');
-    assert.match(c.reason, /; last time: `docker compose up -d db`$/);
+    assert.match(c.reason, /; last time: ⟦docker compose up -d db⟧$/);
     assert.deepEqual(c.pattern?.fix, { command: 'docker compose up -d db', worked: 1 });
     await play([['docker compose up -d db', 0, ''], ['npm test', 0, 'Tests: 3 passed, 3 total\n']]);
     const p = (await m.read()).patterns![0];

@@ -81,7 +81,11 @@ export function gitStateOf(workspace: string): Promise<GitState | undefined> {
   return readGitState(workspace);
 }
 
-/** The store's full read: migrations, a damaged file moved aside (when the hook's quick read cannot use it). */
+/**
+ * The store's full read: migrations, a damaged file moved aside (when the hook's quick read cannot use it).
+ * Memory as its files hold it, as the quick read gives it: every hook compares it with the gate's copy
+ * itself (hooks/restore.ts), so that what was lost is put back and said, not put back in silence.
+ */
 export function readMemoryFull(workspace: string): Promise<MemoryData> {
-  return new MemoryStore(memoryDirFor(workspace), { onWarning: () => undefined, cache: false }).read();
+  return new MemoryStore(memoryDirFor(workspace), { onWarning: () => undefined, cache: false }).readAsIs();
 }

@@ -351,7 +351,7 @@ export interface PatternBrief {
   headline: string;
   /** What to do first: "start it first". */
   remedy: string;
-  /** The fix that worked the last time(s) it came ("last time: `docker compose up -d db`"). */
+  /** The fix that worked the last time(s) it came ("last time: ⟦docker compose up -d db⟧"). */
   fix?: { command: string; worked: number; from?: 'team'; machine?: string };
   /** This command's approach failed with the cause in this stretch. */
   seen: boolean;
@@ -537,7 +537,7 @@ export function judgeCause(input: CauseInput): CauseVerdict {
     const pattern = patternBrief(mine, key, now);
     if (mine.failures < threshold) return { pattern };
     const change = lineChange(input, mine, editsLift) ?? patternChange(data, mine, input.gitNow, editsLift);
-    const fix = pattern.fix ? `; last time: \`${pattern.fix.command}\`` : '';
+    const fix = pattern.fix ? `; last time: ${quote(pattern.fix.command, 120)}` : '';
     if (!change) return { decision: 'deny', pattern, reason: `${pattern.sentence}, and nothing changed since: ${pattern.remedy}${fix}` };
     return { decision: 'warn', pattern, reason: `${pattern.sentence}, but ${change}: trying a fix, not a loop${fix}` };
   }
@@ -547,6 +547,6 @@ export function judgeCause(input: CauseInput): CauseVerdict {
   const effects = shellEffects(input.command);
   if (effects.readOnly || mayFixCause(input.command) || lineChange(input, other, editsLift)) return {};
   const pattern = patternBrief(other, key, now);
-  const fix = pattern.fix ? ` (last time: \`${pattern.fix.command}\`)` : '';
+  const fix = pattern.fix ? ` (last time: ${quote(pattern.fix.command, 120)})` : '';
   return { decision: 'warn', pattern, reason: `not seen failing with it, but ${pattern.sentence}: if it needs it too, ${pattern.remedy}${fix}` };
 }
