@@ -47,7 +47,8 @@ import { buildBrief } from '../core/prompts/brief';
 import { fileHash, readGitState, type GitOptions } from '../store/gitContext';
 import { scriptReader, type ScriptReader } from '../store/scriptTables';
 import { scriptTablesFor } from './scripts';
-import { MemoryStore, memoryDirFor, type MemoryStorePort, type StoreOptions } from '../store/memoryStore';
+import type { MemoryStorePort, StoreOptions } from '../store/memoryStore';
+import { openMemoryStore } from './stores';
 import type { TeamLink } from '../store/team/teamMemory';
 import { VectorStore } from '../store/vectorStore';
 import { addGitContext, recordRun } from './recordRun';
@@ -113,7 +114,7 @@ export class WorkspaceMemory {
   ) {
     this.store =
       options.store ??
-      new MemoryStore(options.dir ?? memoryDirFor(workspaceFolder), { ...options, root: options.root ?? (options.dir ? undefined : workspaceFolder), redact: t => this.redact(t) });
+      openMemoryStore(workspaceFolder, { cache: true, ...options, redact: (t: string) => this.redact(t) });
     this._settings = mergeSettings(options.settings);
     // a user pattern over its time budget: the text it did not scan is dropped, and the reason said
     this.redactorOptions = { onOverBudget: (m: string) => options.onWarning?.(`redaction: ${m}`) };

@@ -10,7 +10,7 @@ import type { CheckResult, CheckStatus, Verdict } from '../core/rules/check';
 import type { Evidence, ReasonCode } from '../core/rules/policy';
 import type { Decision, MemoryData } from '../core/types';
 import type { RecordOutcome } from '../app/workspaceMemory';
-import { InMemoryStore } from '../store/inMemoryStore';
+import { openScratchStore } from '../app/stores';
 import { openWorkspaceMemory } from '../app/openMemory';
 import { settingsFrom } from '../app/settings';
 import type { Trajectory } from './corpus';
@@ -65,7 +65,7 @@ export async function replayTrajectory(t: Trajectory, options: ReplayOptions = {
   // git, no team and no files read (there is no real repository behind it); the replay's own clock
   const { memory } = openWorkspaceMemory({
     workspace,
-    store: new InMemoryStore(t.source),
+    store: openScratchStore(t.source),
     settings: settingsFrom(() => undefined),
     overrides: { threshold: options.threshold, changeBudget: options.changeBudget },
     git: false,
