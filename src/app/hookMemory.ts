@@ -4,7 +4,7 @@
 // doors (src/agents) read memory through here, never from src/store themselves. Small on purpose:
 // the pre hook's bundle loads it.
 
-import { applyRecord, pendingRecords, runRecord, type JournalContents } from '../core/journal';
+import { applyRecord, pendingRecords, newRunRecord, type JournalContents } from '../core/journal';
 import { createRedactor } from '../core/text/redact';
 import { DEFAULT_SETTINGS, type MemoryData } from '../core/types';
 import { parseJournal } from '../store/journal';
@@ -50,11 +50,11 @@ export function listedExhausted(workspace: string): KnownExhausted {
 }
 
 /** Runs the quick read's parsers once on made-up text, for the hooks' code cache (agents/hooks/warmUp.ts). */
-export function warmUpMemoryReads(data: MemoryData, key: string, at: string, attempt: Parameters<typeof runRecord>[0], redact: (t: string) => string): void {
+export function warmUpMemoryReads(data: MemoryData, key: string, at: string, attempt: Parameters<typeof newRunRecord>[0], redact: (t: string) => string): void {
   const index = parseIndex(`${JSON.stringify({ format: 2, file: { ino: 1, size: 100, mtimeMs: 1 }, schemaVersion: data.schemaVersion, lists: {}, spans: [[key, 0, 10, 10]] })}\n${JSON.stringify([['tsc', 'npx tsc -p .', '.', 'exhausted', 5, at, at, 'x', ['x']]])}\n`);
   const heads = index && headsOf(index);
   if (heads) headOf(key, heads[0]);
-  const record = runRecord(attempt, DEFAULT_SETTINGS, []);
+  const record = newRunRecord(attempt, DEFAULT_SETTINGS, []);
   const journal = parseJournal(Buffer.from(`{"journal":1,"id":"0123456789abcdef"}\n${JSON.stringify(record)}\n`)) as JournalContents;
   for (const r of pendingRecords(data, journal)) applyRecord(data, r, { redact });
 }

@@ -1,5 +1,5 @@
 // The post hook's usual write, done by the hooks' own bundle: the run prepared (redacted, judged,
-// bounded) and appended to the journal beside memory.json (./recordRun.ts, the path
+// bounded) and appended to the journal beside memory.json (./journalRun.ts, the path
 // WorkspaceMemory.record takes for a hook), reading memory for that one approach only. The record
 // bundle (agents/hooks/record.ts) is loaded only to fold a long journal, for team memory (its
 // outbox), or for a memory.json the store must migrate or repair.
@@ -13,7 +13,7 @@ import { readView } from '../store/quickView';
 import { scriptReader } from '../store/scriptTables';
 import { keepAgentRulesCurrent } from './agentRules';
 import { openJournalStore } from './stores';
-import { recordRun } from './recordRun';
+import { journalRun } from './journalRun';
 import { scriptTablesFor } from './scripts';
 import { loadWorkspaceSettings } from './settings';
 
@@ -54,7 +54,7 @@ export async function quickRecord(r: HookRecord, fallback: QuickRecordFallback):
   const dir = memoryDirFor(r.workspace);
   // the gate's copy follows what this run does to its approach (exhausted, resolved)
   const store = openJournalStore(r.workspace, redact, { via: r.via ?? 'hook', by: r.command });
-  const run = await recordRun(attempt, extractLearnings(attempt.output), { workspace: r.workspace, store, settings: settings.engine, redact, git: { sync: true }, tell: 'nothing' });
+  const run = await journalRun(attempt, extractLearnings(attempt.output), { workspace: r.workspace, store, settings: settings.engine, redact, git: { sync: true }, tell: 'nothing' });
   if (!run) return fallback.full(r);
   // the journal is long enough: fold it into memory.json now (the run is safe in the journal either way),
   // unless another hook already did: the store's bundle is loaded only to fold a journal still long

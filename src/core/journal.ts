@@ -8,7 +8,7 @@
 
 import { addLearnings } from './learnings';
 import { fixLessonText } from './rules/ledger';
-import { applyAttempt, approachBytes, type RecordResult } from './memory';
+import { applyAttempt, approachBytes, type AttemptEffect } from './memory';
 import type { Infer } from './shape';
 import { runRecordOf, type journalRecordShape } from './storedShapes';
 import type { Approach, Attempt, JournalState, JudgingSettings, Learning, MemoryData } from './types';
@@ -26,7 +26,7 @@ export type RunRecord = NonNullable<ReturnType<typeof runRecordOf>>;
 /** How many folded journals memory.json remembers (a reader would need this many folds between two reads to err). */
 export const FOLDED_KEPT = 8;
 
-export function runRecord(attempt: Attempt, settings: JudgingSettings, learnings: RunRecord['learnings']): RunRecord {
+export function newRunRecord(attempt: Attempt, settings: JudgingSettings, learnings: RunRecord['learnings']): RunRecord {
   return { kind: 'run', id: attempt.id, attempt, settings: { threshold: settings.threshold, window: settings.shortTermWindow, limits: { ...settings.limits } }, learnings };
 }
 
@@ -39,13 +39,13 @@ export interface ApplyContext {
   sizeOf?: (a: Approach) => number;
 }
 
-export interface RunOutcome extends RecordResult {
+export interface RunEffect extends AttemptEffect {
   /** Learnings the run added: LEARNING[type]: lines of its output, and what fixed it. */
   learnings: Learning[];
 }
 
 /** Records one prepared run into memory (mutates `data`): the attempt, the output's learnings and, when it fixed a failure, the fix lesson. */
-export function applyRun(data: MemoryData, attempt: Attempt, found: RunRecord['learnings'], settings: JudgingSettings, ctx: ApplyContext): RunOutcome {
+export function applyRun(data: MemoryData, attempt: Attempt, found: RunRecord['learnings'], settings: JudgingSettings, ctx: ApplyContext): RunEffect {
   const result = applyAttempt(data, attempt, settings, ctx.sizeOf ?? approachBytes);
   const learnings = found.length ? addLearnings(data.learnings, found, { source: 'output', key: attempt.key, now: attempt.timestamp, newId: ctx.newId }) : [];
   const fix = result.ledger.fix;
@@ -68,7 +68,7 @@ export function isKnownKind(record: JournalRecord): boolean {
  * record's id, so every reader that applies it, and the fold that keeps it, agree. undefined: not
  * applied (a kind this version does not know, or a record not of its kind's shape).
  */
-export function applyRecord(data: MemoryData, record: JournalRecord, ctx: Omit<ApplyContext, 'newId'>): RunOutcome | undefined {
+export function applyRecord(data: MemoryData, record: JournalRecord, ctx: Omit<ApplyContext, 'newId'>): RunEffect | undefined {
   const run = runRecordOf(record);
   if (!run) return undefined;
   let n = 0;

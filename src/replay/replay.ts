@@ -9,7 +9,7 @@
 import type { CheckResult, CheckStatus, Verdict } from '../core/rules/check';
 import type { Evidence, ReasonCode } from '../core/rules/policy';
 import type { Decision, MemoryData } from '../core/types';
-import type { RecordOutcome } from '../app/workspaceMemory';
+import type { RunReport } from '../app/workspaceMemory';
 import { openScratchStore } from '../app/stores';
 import { openWorkspaceMemory } from '../app/openMemory';
 import { settingsFrom } from '../app/settings';
@@ -48,7 +48,7 @@ export interface ReplayOptions {
   /** Changes in a row that each ended in the same loop before a person decides (the judgement benchmark measures others). */
   changeBudget?: number;
   /** Told each command with the memory its check read, its time, the check and what recording it did (the benchmark's cross-approach view). */
-  inspect?: (step: { index: number; before: MemoryData; now: Date; check: CheckResult; recorded: RecordOutcome }) => void;
+  inspect?: (step: { index: number; before: MemoryData; now: Date; check: CheckResult; recorded: RunReport }) => void;
   /** Told the memory as the trajectory left it. */
   onEnd?: (data: MemoryData) => void;
 }

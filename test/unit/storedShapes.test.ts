@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { applyRecord, runRecord } from '../../src/core/journal';
+import { applyRecord, newRunRecord } from '../../src/core/journal';
 import { approachOf, journalStateOf, listOf } from '../../src/core/storedShapes';
 import { DEFAULT_SETTINGS, emptyMemory, SCHEMA_VERSION, type Approach, type Attempt, type MemoryData } from '../../src/core/types';
 import { appendRecordLocked, readJournalSync } from '../../src/store/journal';
@@ -111,7 +111,7 @@ describe('one shape per stored format: every reader accepts and refuses the same
       assertAgree(`attempt ${name}`, read);
       // the journal: the record a hook appends holding this attempt, applied by core and by a hook's read
       if (name === 'key left out') continue; // in memory.json an attempt's key is its approach's; a record has no approach around it
-      const record = { ...runRecord(attempt(), settings, []), attempt: t };
+      const record = { ...newRunRecord(attempt(), settings, []), attempt: t };
       const applied = applyRecord(emptyMemory(), record, ctx) !== undefined;
       const dir = temp();
       fs.mkdirSync(dir, { recursive: true });

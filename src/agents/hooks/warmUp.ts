@@ -8,7 +8,7 @@ import { agentDenyReason, agentSummary } from '../../core/prompts/agentContext';
 import { approachKey, normalizeCwd } from '../../core/approach';
 import { decideGateNow } from '../../app/gate';
 import { selfProtectionRefusal } from '../../core/rules/selfProtection';
-import { applyRecord, runRecord } from '../../core/journal';
+import { applyRecord, newRunRecord } from '../../core/journal';
 import { extractLearnings } from '../../core/learnings';
 import { prepareAttempt } from '../../core/memory';
 import { createRedactor } from '../../core/text/redact';
@@ -75,7 +75,7 @@ export function warmUpRecording(): void {
     const data = emptyMemory();
     for (const [i, output] of outputs.entries()) {
       const attempt = prepareAttempt({ command: `npm test -- ${i}`, cwd: '.', exitCode: 1, output, source: 'agent' }, DEFAULT_SETTINGS, redactor);
-      applyRecord(data, runRecord(attempt, DEFAULT_SETTINGS, extractLearnings(attempt.output)), { redact: t => redactor.redact(t).text });
+      applyRecord(data, newRunRecord(attempt, DEFAULT_SETTINGS, extractLearnings(attempt.output)), { redact: t => redactor.redact(t).text });
     }
   } catch {
     // a cache without these functions is only slower
