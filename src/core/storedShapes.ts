@@ -8,7 +8,7 @@
 
 import { LEARNING_TYPES } from './learnings';
 import { bool, count, dict, int, isRecord, list, nullable, num, object, oneOf, positiveInt, str, text, tuple, type Accepts, type Assert, type Infer, type Same, type Shape } from './shape';
-import type { GateHead } from './gateState';
+import type { GateEvent, GateHead } from './gateState';
 import type { TeamPattern } from './rules/teamPatterns';
 import type { Approach, Attempt, AttemptCause, DecisionRecord, EditEvent, GitState, JournalState, LedgerRun, Learning, MemoryData, PatternRecord, StartEvent, TestResults } from './types';
 
@@ -135,6 +135,12 @@ export const teamPatternShape = object(
 /** What the gate's copy and memory.index.json keep of an exhausted approach (core/gateState.ts). */
 export const gateHeadShape = tuple(str, num, str);
 
+/** What the gate's copy says happened to it (core/gateState.ts). */
+export const gateEventShape = object(
+  { id: str, at: str, kind: oneOf('restored', 'copy-altered'), approaches: list(object({ key: str, label: str })), what: str, via: str },
+  { by: str },
+);
+
 // ---- the lists beside the approaches ---------------------------------------------------------------
 
 export const learningShape = object(
@@ -236,6 +242,7 @@ type _ShapesAgreeWithTypes = [
   Assert<Same<Infer<typeof decisionRecordShape>, DecisionRecord>>,
   Assert<Same<Infer<typeof patternRecordShape>, PatternRecord>>,
   Assert<Same<Infer<typeof gateHeadShape>, GateHead>>,
+  Assert<Same<Infer<typeof gateEventShape>, GateEvent>>,
   Assert<Same<Infer<typeof teamPatternShape>, TeamPattern>>,
   // a learning of an older memory may lack its id, source and time: every learning written today is read
   Assert<Accepts<Infer<typeof learningShape>, Learning>>,

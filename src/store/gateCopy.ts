@@ -16,7 +16,8 @@
 import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_GATE_EVENTS, type GateEvent, type GateHead } from '../core/gateState';
-import { approachOf, gateHeadShape } from '../core/storedShapes';
+import { list, object, oneOf, str, type Shape } from '../core/shape';
+import { approachOf, gateEventShape, gateHeadShape } from '../core/storedShapes';
 import type { Approach } from '../core/types';
 import { shortName } from './agentRuns';
 import { openRegularSync, readOpenSync, readRegularSync } from './regularFile';
@@ -52,6 +53,11 @@ export interface GateCopy {
 export type CopyRead = { kind: 'missing' } | { kind: 'ok'; copy: GateCopy } | { kind: 'altered'; why: string };
 
 
+const copyHeaderShape: Shape<CopyHeader> = object(
+  { v: oneOf(COPY_FORMAT), workspace: str, updatedAt: str, heads: list(gateHeadShape), events: list(gateEventShape) },
+  { mac: str },
+);
+
 /** The copy's approaches, read as memory.json's are (storedShapes.approachOf); undefined when one is not an approach. */
 function approachesOf(v: unknown): Approach[] | undefined {
   if (!Array.isArray(v)) return undefined;
@@ -68,8 +74,8 @@ function approachesOf(v: unknown): Approach[] | undefined {
 
 function parseHeader(line: string, workspace: string): CopyHeader | undefined {
   try {
-    const h = JSON.parse(line) as CopyHeader;
-    if (!h || h.v !== COPY_FORMAT || h.workspace !== workspace || !Array.isArray(h.heads) || !h.heads.every(x => gateHeadShape(x)) || !Array.isArray(h.events)) return undefined;
+    const h: unknown = JSON.parse(line);
+    if (!copyHeaderShape(h) || h.workspace !== workspace) return undefined;
     return h;
   } catch {
     return undefined;
