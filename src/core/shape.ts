@@ -40,10 +40,22 @@ export function oneOf<const L extends readonly (string | number | boolean)[]>(..
 export const nullable = <T>(s: Shape<T>): Shape<T | null> => (v): v is T | null => v === null || s(v);
 
 /** A list whose every entry is of `s` (and, when given, no longer than `max`). */
-export const list = <T>(s: Shape<T>, max = Infinity): Shape<T[]> => (v): v is T[] => Array.isArray(v) && v.length <= max && v.every(x => s(x));
+export function list<T>(s: Shape<T>, max = Infinity): Shape<T[]> {
+  return (v): v is T[] => {
+    if (!Array.isArray(v) || v.length > max) return false;
+    for (let i = 0; i < v.length; i++) if (!s(v[i])) return false;
+    return true;
+  };
+}
 
 /** An object used as a map: every value of `s`. */
-export const dict = <T>(s: Shape<T>): Shape<Record<string, T>> => (v): v is Record<string, T> => isRecord(v) && Object.values(v).every(x => s(x));
+export function dict<T>(s: Shape<T>): Shape<Record<string, T>> {
+  return (v): v is Record<string, T> => {
+    if (!isRecord(v)) return false;
+    for (const k in v) if (Object.prototype.hasOwnProperty.call(v, k) && !s(v[k])) return false;
+    return true;
+  };
+}
 
 /** A fixed-length list of positional fields. */
 export function tuple<const S extends readonly Shape<unknown>[]>(...shapes: S): Shape<{ -readonly [K in keyof S]: Infer<S[K]> }> {
@@ -52,12 +64,18 @@ export function tuple<const S extends readonly Shape<unknown>[]>(...shapes: S): 
 
 /** An object with the `required` fields and, when present (not undefined), the `optional` ones. */
 export function object<R extends Fields, O extends Fields = Record<never, never>>(required: R, optional?: O): Shape<ObjectOf<R, O>> {
-  const req = Object.entries(required);
-  const opt = Object.entries(optional ?? {});
+  // plain arrays and index loops: a hook runs these once, cold, over every attempt of a whole read
+  const reqKeys = Object.keys(required);
+  const reqShapes = reqKeys.map(k => required[k]);
+  const optKeys = Object.keys(optional ?? {});
+  const optShapes = optKeys.map(k => optional![k]);
   return (v): v is ObjectOf<R, O> => {
     if (!isRecord(v)) return false;
-    for (const [k, s] of req) if (!s(v[k])) return false;
-    for (const [k, s] of opt) if (v[k] !== undefined && !s(v[k])) return false;
+    for (let i = 0; i < reqKeys.length; i++) if (!reqShapes[i](v[reqKeys[i]])) return false;
+    for (let i = 0; i < optKeys.length; i++) {
+      const x = v[optKeys[i]];
+      if (x !== undefined && !optShapes[i](x)) return false;
+    }
     return true;
   };
 }

@@ -110,13 +110,17 @@ const wrongly = (v: unknown) => (Array.isArray(v) ? 'a list with entries of the 
 /** Memory is at most a few levels deep; a document nested deeper is not ours (and would overflow the stack). */
 const MAX_DEPTH = 64;
 
-function nestedDeeperThan(root: unknown, max: number): boolean {
-  const stack: Array<[unknown, number]> = [[root, 0]];
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
-    if (typeof v !== 'object' || v === null) continue;
-    if (depth >= max) return true;
-    for (const child of Object.values(v as object)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+function nestedDeeperThan(v: unknown, max: number): boolean {
+  // recursion at most `max` deep; no list of pending objects to allocate (every read of a whole memory pays this)
+  if (typeof v !== 'object' || v === null) return false;
+  if (max <= 0) return true;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (typeof v[i] === 'object' && nestedDeeperThan(v[i], max - 1)) return true;
+    return false;
+  }
+  for (const k in v) {
+    const child = (v as Record<string, unknown>)[k];
+    if (typeof child === 'object' && nestedDeeperThan(child, max - 1)) return true;
   }
   return false;
 }
