@@ -8,8 +8,8 @@
 import type { Stats } from 'node:fs';
 import { approachBytes } from '../core/memory';
 import { gateHeadOf, type GateHead } from '../core/gateState';
-import { list, nullable, num, oneOf, str, tuple, type Shape } from '../core/shape';
-import { gateHeadShape } from '../core/storedShapes';
+import { dict, int, list, nullable, num, object, oneOf, str, tuple, type Shape } from '../core/shape';
+import { gateHeadShape, journalStateOf } from '../core/storedShapes';
 import type { Approach, JournalState, MemoryData } from '../core/types';
 
 export const INDEX_FILE_NAME = 'memory.index.json';
@@ -203,16 +203,15 @@ export function parseIndex(text: string): ParsedIndex | undefined {
   } catch {
     return undefined;
   }
-  if (!isObject(v) || v.format !== INDEX_FORMAT || !isObject(v.file) || typeof v.schemaVersion !== 'number' || !Array.isArray(v.spans)) return undefined;
-  const { ino, size, mtimeMs } = v.file;
-  if (typeof ino !== 'number' || typeof size !== 'number' || typeof mtimeMs !== 'number') return undefined;
-  if (!isObject(v.lists) || !Object.entries(v.lists).every(([k, span]) => (LISTS as readonly string[]).includes(k) && isSpan(span, size))) return undefined;
-  for (const e of v.spans) {
-    if (!Array.isArray(e) || e.length !== 4 || typeof e[0] !== 'string' || !isSpan([e[1], e[2]], size) || typeof e[3] !== 'number') return undefined;
-  }
+  if (!indexShape(v)) return undefined;
+  // every span inside the file it describes
+  const size = v.file.size;
+  if (!Object.entries(v.lists).every(([k, span]) => (LISTS as readonly string[]).includes(k) && spanWithin(span, size))) return undefined;
+  if (!v.spans.every(e => spanWithin([e[1], e[2]], size))) return undefined;
   // an unreadable gate list is read as absent: the reader then looks at the heads themselves
-  if (v.gate !== undefined && !(Array.isArray(v.gate) && v.gate.every(h => gateHeadShape(h)))) delete v.gate;
-  return { ...(v as unknown as MemoryIndex), headsText: nl < 0 ? '' : text.slice(nl + 1) };
+  const { gate, journal, ...rest } = v as typeof v & { gate?: unknown; journal?: unknown };
+  const state = journalStateOf(journal);
+  return { ...rest, ...(state ? { journal: state } : {}), ...(gateHeadsShape(gate) ? { gate } : {}), headsText: nl < 0 ? '' : text.slice(nl + 1) };
 }
 
 /** The heads of an index (its second line), one per span; undefined when that line is not what it should be. */
@@ -227,8 +226,15 @@ export function headsOf(index: ParsedIndex): IndexHead[] | undefined {
   return v;
 }
 
-function isSpan(s: unknown, size: number): boolean {
-  return Array.isArray(s) && Number.isInteger(s[0]) && Number.isInteger(s[1]) && s[0] >= 0 && s[1] >= 0 && s[0] + s[1] <= size;
-}
+/** A byte span [start, length] inside a file of `size` bytes (an empty one is no JSON value: refused). */
+export const spanWithin = (s: readonly [number, number], size: number): boolean => s[0] >= 0 && s[1] > 0 && s[0] + s[1] <= size;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const span = tuple(int, int);
+/** The index's first line as this version writes it (its spans checked against the file's size after). */
+const indexShape = object(
+  { format: oneOf(INDEX_FORMAT), file: object({ ino: num, size: num, mtimeMs: num }), schemaVersion: num, lists: dict(span), spans: list(tuple(str, int, int, num)) },
+  // memory's journal state and the gate's list are read apart (parseIndex): a wrong one is read as none
+  { gatePatterns: list(span) },
+);
+const gateHeadsShape = list(gateHeadShape);
+

@@ -18,7 +18,7 @@ import { heldHeadOf, heldHeads, type GateHead, type HeldHead } from '../core/gat
 import { approachBytes } from '../core/memory';
 import { emptyMemory, SCHEMA_VERSION, type Approach, type MemoryData, type PatternRecord } from '../core/types';
 import { readJournalSync } from './journal';
-import { describes, headOf, headsOf, INDEX_FILE_NAME, LISTS, parseIndex, type ListName, type ParsedIndex } from './memoryIndex';
+import { describes, headOf, headsOf, INDEX_FILE_NAME, LISTS, parseIndex, spanWithin, type ListName, type ParsedIndex } from './memoryIndex';
 import { MEMORY_FILE_NAME, migrateMemory } from './memorySchema';
 import { openRegularSync, readRegularSync } from './regularFile';
 
@@ -260,7 +260,7 @@ function exhaustedFrom(gate: readonly GateHead[], wholes: Map<string, Approach>)
 /** The pattern records the index says the gate can count, each parsed alone; undefined when the index has no such spans, or one is not a record. */
 function gateRecords(fd: number, index: ParsedIndex): PatternRecord[] | undefined {
   const spans = index.gatePatterns;
-  if (!Array.isArray(spans) || !spans.every(s => isSpan(s, index.file.size))) return undefined;
+  if (!spans || !spans.every(s => spanWithin(s, index.file.size))) return undefined;
   const out: PatternRecord[] = [];
   for (const [start, length] of spans) {
     const p = readSlice(fd, start, length);
@@ -270,7 +270,6 @@ function gateRecords(fd: number, index: ParsedIndex): PatternRecord[] | undefine
   return out;
 }
 
-const isSpan = (s: unknown, size: number): s is [number, number] => Array.isArray(s) && s.length === 2 && Number.isInteger(s[0]) && Number.isInteger(s[1]) && s[0] >= 0 && s[1] > 0 && s[0] + s[1] <= size;
 
 /** `obj[key] = value`, also for the key `__proto__` (a command a person or a crafted memory.json may name). */
 function putOwn(obj: Record<string, Approach>, key: string, value: Approach): void {
