@@ -6,7 +6,7 @@
 // compile when a shape and its type disagree. A field added to a type is added here, and then every
 // reader reads it (test/unit/storedShapes.test.ts feeds the same variants to each).
 
-import { LEARNING_TYPES } from './learnings';
+import { isLearningType } from './learnings';
 import { bool, count, dict, int, isRecord, list, nullable, num, object, oneOf, positiveInt, str, text, tuple, type Accepts, type Assert, type Infer, type Same, type Shape } from './shape';
 import type { GateEvent, GateHead } from './gateState';
 import type { TeamPattern } from './rules/teamPatterns';
@@ -146,7 +146,7 @@ export const gateEventShape = object(
 // ---- the lists beside the approaches ---------------------------------------------------------------
 
 export const learningShape = object(
-  { type: oneOf(...LEARNING_TYPES), text: str },
+  { type: isLearningType, text: str },
   { id: str, key: str, source: oneOf('reflection', 'note', 'output', 'user', 'agent', 'fix'), createdAt: str, updatedAt: str },
 );
 const editEventShape = object({ at: str, path: str, ok: bool, source: oneOf('save', 'agent', 'cli', 'shell') }, { tool: str, hash: str });
@@ -207,7 +207,7 @@ const runRecordShape = object({
     window: positiveInt,
     limits: object({ maxApproaches: positiveInt, maxTotalBytes: positiveInt, maxReflections: count, maxLearnings: count }),
   }),
-  learnings: list(object({ type: oneOf(...LEARNING_TYPES), text: str })),
+  learnings: list(object({ type: isLearningType, text: str })),
 });
 
 /**

@@ -2,6 +2,7 @@
 // turns parsed JSON into MemoryData (anything that is not memory is refused, never trusted).
 
 import { seedPatterns } from '../core/rules/patternRecords';
+import { isRecord, list, str } from '../core/shape';
 import { approachOf, journalStateOf, listOf } from '../core/storedShapes';
 import { SCHEMA_VERSION, type Approach, type MemoryData } from '../core/types';
 import { CorruptMemoryError, StoreError } from './storeError';
@@ -29,16 +30,16 @@ const migrations: Record<number, (doc: Doc) => Doc> = {
 const PATTERNS_SINCE = 4;
 
 function mapObject(v: unknown, fn: (a: Doc) => Doc): unknown {
-  if (!isObject(v)) return v;
-  return Object.fromEntries(Object.entries(v).map(([k, a]) => [k, isObject(a) ? fn(a) : a]));
+  if (!isRecord(v)) return v;
+  return Object.fromEntries(Object.entries(v).map(([k, a]) => [k, isRecord(a) ? fn(a) : a]));
 }
 
 function seedLedger(a: Doc): Doc {
   if (a.ledger !== undefined || !Array.isArray(a.attempts)) return a;
-  const ledger = a.attempts.filter(isObject).map(t => {
+  const ledger = a.attempts.filter(isRecord).map(t => {
     const run: Doc = { at: t.timestamp ?? t.endedAt ?? '', outcome: t.outcome, exitCode: t.exitCode ?? null, signature: t.errorSignature ?? '' };
     const tr = t.testResults;
-    if (isObject(tr) && [tr.passed, tr.failed, tr.total].every(n => typeof n === 'number')) run.tests = { passed: tr.passed, failed: tr.failed, total: tr.total };
+    if (isRecord(tr) && [tr.passed, tr.failed, tr.total].every(n => typeof n === 'number')) run.tests = { passed: tr.passed, failed: tr.failed, total: tr.total };
     return run;
   });
   return { ...a, ledger };
@@ -51,7 +52,7 @@ function seedLedger(a: Doc): Doc {
  * type) throws a plain Error, which the store treats as corrupt.
  */
 export function migrateMemory(raw: unknown, file = MEMORY_FILE_NAME): MemoryData {
-  if (!isObject(raw)) throw new CorruptMemoryError(`the top level is ${describe(raw)}, not an object`);
+  if (!isRecord(raw)) throw new CorruptMemoryError(`the top level is ${describe(raw)}, not an object`);
   if (nestedDeeperThan(raw, MAX_DEPTH)) throw new CorruptMemoryError(`it is nested more than ${MAX_DEPTH} levels deep`);
   const version = raw.schemaVersion ?? 0;
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 0) {
@@ -69,7 +70,7 @@ export function migrateMemory(raw: unknown, file = MEMORY_FILE_NAME): MemoryData
 
 function normalize(doc: Doc): MemoryData {
   const now = new Date().toISOString();
-  const approaches = field(doc, 'approaches', isObject, {});
+  const approaches = field(doc, 'approaches', isRecord, {});
   const normalized: Record<string, Approach> = {};
   for (const [key, value] of Object.entries(approaches)) {
     const read = approachOf(key, value, now);
@@ -86,14 +87,14 @@ function normalize(doc: Doc): MemoryData {
     ...(journal ? { journal } : {}),
     schemaVersion: SCHEMA_VERSION,
     approaches: normalized,
-    reflections: field(doc, 'reflections', isObjectList, []),
+    reflections: field(doc, 'reflections', isRecordList, []),
     learnings,
     // bounded logs: an entry of the wrong shape is dropped, not a reason to refuse the memory
     edits: listOf('edits', doc.edits) ?? [],
     starts: listOf('starts', doc.starts) ?? [],
     decisions: listOf('decisions', doc.decisions) ?? [],
     patterns: listOf('patterns', doc.patterns) ?? [],
-    updatedAt: field(doc, 'updatedAt', isString, now),
+    updatedAt: field(doc, 'updatedAt', str, now),
   };
 }
 
@@ -105,6 +106,7 @@ function field<T>(doc: Doc, name: string, ok: (v: unknown) => v is T, fallback: 
   return v;
 }
 
+const isRecordList = list(isRecord);
 const wrongly = (v: unknown) => (Array.isArray(v) ? 'a list with entries of the wrong type' : describe(v));
 
 /** Memory is at most a few levels deep; a document nested deeper is not ours (and would overflow the stack). */
@@ -125,15 +127,6 @@ function nestedDeeperThan(v: unknown, max: number): boolean {
   return false;
 }
 
-function isObjectList(v: unknown): v is Doc[] {
-  return Array.isArray(v) && v.every(isObject);
-}
-function isObject(v: unknown): v is Doc {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-function isString(v: unknown): v is string {
-  return typeof v === 'string';
-}
 function describe(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
