@@ -201,6 +201,10 @@ export async function startVSCode(o = {}) {
   }
 
   const eventsFile = d('events.jsonl');
+  // the tests' own CLI calls (dist/cli.js run by this process) are the user of the VS Code they drive: the gate's
+  // copy of memory and the hooks' code cache in this run's HOME, as the extension's (never the real home's)
+  process.env.FAILURE_MEMORY_STATE_DIR = d('home/.failure-memory/state');
+  process.env.FAILURE_MEMORY_CACHE_DIR = d('home/.failure-memory/cache');
   const env = { ...process.env };
   // don't leak the environment of a VS Code / code-server the tests may be started from
   for (const k of Object.keys(env)) if (/^(VSCODE_|ELECTRON_RUN_AS_NODE$|CODE_SERVER_|TERM_PROGRAM)/.test(k)) delete env[k];

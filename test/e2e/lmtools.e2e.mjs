@@ -42,7 +42,7 @@ export async function run(h) {
   assert.equal(check.json.verdict, 'block');
   assert.equal(check.json.attempts, 5);
   assert.match(check.json.lastError, /@prisma\/client/);
-  assert.match(check.text, /^EXHAUSTED — do not run `npx prisma generate`/);
+  assert.match(check.text, /^EXHAUSTED — do not run ⟦npx prisma generate⟧/);
   assert.match(check.text, /NOT RUN/);
   assert.match(check.text, /ask the user/);
 
