@@ -124,12 +124,17 @@ describe('one shape per stored format: every reader accepts and refuses the same
     assert.ok(refused > 10, 'wrong types are refused');
   });
 
-  test('the lists beside the approaches: a wrong learning refuses the memory, a wrong log entry is dropped, by every reader', () => {
+  test('the lists beside the approaches: a wrong learning refuses the memory, a wrong log entry or pattern record is dropped, by every reader', () => {
     const lists: Record<string, Record<string, unknown>> = {
       learnings: { id: 'l1', type: 'learning', text: 'x', source: 'note', createdAt: '2026-01-01T09:00:00.000Z' },
       edits: { at: '2026-01-01T09:00:00.000Z', path: 'a.ts', ok: true, source: 'save', tool: 'Edit', hash: 'h' },
       starts: { at: '2026-01-01T09:00:00.000Z', command: 'npm start' },
       decisions: { at: 'a', command: 'c', key: KEY, label: 'l', cwd: '.', decision: 'deny', policy: 'deny', code: 'x', reason: 'r', via: 'cli' },
+      patterns: {
+        id: 'p1', cause: 'conn_refused|localhost:5432', kind: 'conn_refused', cls: 'service', subject: 'the database at localhost:5432', factors: { host: 'localhost', port: '5432' },
+        approaches: [{ key: KEY, label: 'npm test', cwd: '.', failures: 2, lastSeen: 'b' }], runs: ['r1'], occurrences: 2, failures: 2, firstSeen: 'a', since: 'a', lastSeen: 'b',
+        lastError: 'ECONNREFUSED', systemic: false, status: 'active', fixes: [{ command: 'docker compose up -d db', worked: 1, lastWorked: 'a' }], tried: [{ command: 'x', at: 'a' }],
+      },
     };
     for (const [list, entry] of Object.entries(lists)) {
       for (const [name, e] of variants(entry)) {
