@@ -1,7 +1,9 @@
 // The stored formats, each written once: an attempt, an approach, the lists beside them in
-// memory.json (learnings, edit events, starts, decisions), a journal record and memory's journal
-// state. Every reader and writer checks with these: the store's full read (store/memorySchema.ts),
-// the hooks' partial reads of slices (store/quickView.ts), the journal (core/journal.ts). The types
+// memory.json (learnings, edit events, starts, decisions, pattern records), a journal record and a
+// run record, memory's journal state, the gate's heads and events, a team pattern. Every reader and
+// writer checks with these: the store's full read (store/memorySchema.ts), the hooks' partial reads
+// of slices (store/quickView.ts), the journal (core/journal.ts), the index (store/memoryIndex.ts),
+// the gate's copy (store/gateCopy.ts) and the team view. The types
 // are declared in types.ts (documented field by field); the checks at the end of this file fail to
 // compile when a shape and its type disagree. A field added to a type is added here, and then every
 // reader reads it (test/unit/storedShapes.test.ts feeds the same variants to each).
