@@ -218,9 +218,14 @@ const runRecordShape = object({
  */
 export function runRecordOf(v: unknown): Infer<typeof runRecordShape> | undefined {
   if (!isRecord(v) || v.kind !== 'run' || !isRecord(v.attempt)) return undefined;
+  // a reader asks of one record several times (its key, then applying it): checked once
+  if (readRuns.has(v)) return readRuns.get(v);
   const record = { ...v, attempt: attemptOf(undefined, v.attempt) };
-  return runRecordShape(record) ? record : undefined;
+  const run = runRecordShape(record) ? record : undefined;
+  readRuns.set(v, run);
+  return run;
 }
+const readRuns = new WeakMap<object, Infer<typeof runRecordShape> | undefined>();
 
 const foldedShape = object({ id: str, bytes: count });
 
