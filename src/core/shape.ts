@@ -57,6 +57,11 @@ export function dict<T>(s: Shape<T>): Shape<Record<string, T>> {
   };
 }
 
+/** Of one of the shapes (a union: each names its own `kind`). */
+export function anyOf<const S extends readonly Shape<unknown>[]>(...shapes: S): Shape<Infer<S[number]>> {
+  return (v): v is Infer<S[number]> => shapes.some(s => s(v));
+}
+
 /** A fixed-length list of positional fields. */
 export function tuple<const S extends readonly Shape<unknown>[]>(...shapes: S): Shape<{ -readonly [K in keyof S]: Infer<S[K]> }> {
   return (v): v is { -readonly [K in keyof S]: Infer<S[K]> } => Array.isArray(v) && v.length === shapes.length && shapes.every((s, i) => s(v[i]));

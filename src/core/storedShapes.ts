@@ -9,9 +9,10 @@
 // reader reads it (test/unit/storedShapes.test.ts feeds the same variants to each).
 
 import { isLearningType } from './learnings';
-import { bool, count, dict, int, isRecord, list, nullable, num, object, oneOf, positiveInt, str, text, tuple, type Accepts, type Assert, type Infer, type Same, type Shape } from './shape';
+import { anyOf, bool, count, dict, int, isRecord, list, nullable, num, object, oneOf, positiveInt, str, text, tuple, type Accepts, type Assert, type Infer, type Same, type Shape } from './shape';
 import type { GateEvent, GateHead } from './gateState';
-import type { TeamPattern } from './rules/teamPatterns';
+import type { OutboxEntry, SharedAttempt, SharedLearning, SharedReflection, SharedResolve } from './rules/team';
+import type { SharedPattern, TeamPattern } from './rules/teamPatterns';
 import type { Approach, Attempt, AttemptCause, DecisionRecord, EditEvent, GitState, JournalState, LedgerRun, Learning, MemoryData, PatternRecord, StartEvent, TestResults } from './types';
 
 const strings = list(str);
@@ -136,6 +137,47 @@ export const teamPatternShape = object(
   { resolvedAt: str, fix: object({ command: str, worked: count, machine: str }) },
 );
 
+// ---- the team's outbox: what this machine queued for the team's database -------------------------
+
+const source = oneOf('terminal', 'task', 'cli', 'agent', 'reported');
+const entry = <K extends string, F extends string, S extends Shape<unknown>>(kind: K, field: F, payload: S) =>
+  object({ kind: oneOf(kind), id: str, queuedAt: str, machine: str, ci: bool, [field]: payload } as { kind: Shape<K>; id: Shape<string>; queuedAt: Shape<string>; machine: Shape<string>; ci: Shape<boolean> } & Record<F, S>);
+const sharedAttemptShape = object({
+  id: str, key: str, label: str, command: str, cwd: str, exitCode: nullable(num), outcome, source, errorSignature: str, testResults: nullable(testResultsShape), output: str, endedAt: str,
+});
+const sharedPatternShape = object(
+  {
+    id: str, cause: str, kind: str, cls: causeClass, subject: str, factors: dict(str), failures: count, occurrences: count, systemic: bool,
+    status: oneOf('active', 'resolved'), since: str, lastSeen: str, lastError: str, commands: strings, updatedAt: str,
+  },
+  { resolvedAt: str, fix: str, fixWorked: count },
+);
+const sharedLearningShape = object({ id: str, type: isLearningType, text: str, createdAt: str }, { key: str });
+const sharedReflectionShape = object({ id: str, key: str, text: str, lessons: strings, createdAt: str });
+const sharedResolveShape = object({ id: str, key: str, label: str, cwd: str, at: str });
+
+/** The kinds of entry this version queues, each of its own shape. */
+const outboxEntryShape = anyOf(
+  entry('attempt', 'attempt', sharedAttemptShape),
+  entry('pattern', 'pattern', sharedPatternShape),
+  entry('learning', 'learning', sharedLearningShape),
+  entry('reflection', 'reflection', sharedReflectionShape),
+  entry('resolve', 'resolve', sharedResolveShape),
+);
+const OUTBOX_KINDS: ReadonlySet<unknown> = new Set(['attempt', 'pattern', 'learning', 'reflection', 'resolve']);
+
+/**
+ * An outbox line as the pusher reads it: an entry of a kind this version queues, of that kind's
+ * shape; an entry of a kind it does not know (a newer version queued it) is kept as it is, as the
+ * journal carries records it cannot apply. 'wrong': of a known kind and not of its shape (it could
+ * never reach the database). undefined: not an entry at all.
+ */
+export function outboxEntryOf(v: unknown): OutboxEntry | 'wrong' | undefined {
+  if (!journalRecordShape(v)) return undefined;
+  if (!OUTBOX_KINDS.has(v.kind)) return v as unknown as OutboxEntry;
+  return outboxEntryShape(v) ? v : 'wrong';
+}
+
 /** What the gate's copy and memory.index.json keep of an exhausted approach (core/gateState.ts). */
 export const gateHeadShape = tuple(str, num, str);
 
@@ -253,6 +295,12 @@ type _ShapesAgreeWithTypes = [
   Assert<Same<Infer<typeof gateHeadShape>, GateHead>>,
   Assert<Same<Infer<typeof gateEventShape>, GateEvent>>,
   Assert<Same<Infer<typeof teamPatternShape>, TeamPattern>>,
+  Assert<Same<Infer<typeof sharedAttemptShape>, SharedAttempt>>,
+  Assert<Same<Infer<typeof sharedPatternShape>, SharedPattern>>,
+  Assert<Same<Infer<typeof sharedLearningShape>, SharedLearning>>,
+  Assert<Same<Infer<typeof sharedReflectionShape>, SharedReflection>>,
+  Assert<Same<Infer<typeof sharedResolveShape>, SharedResolve>>,
+  Assert<Same<Infer<typeof outboxEntryShape>, OutboxEntry>>,
   // a learning of an older memory may lack its id, source and time: every learning written today is read
   Assert<Accepts<Infer<typeof learningShape>, Learning>>,
 ];

@@ -10,7 +10,8 @@ import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { applyRecord, newRunRecord } from '../../src/core/journal';
-import { approachOf, journalStateOf, listOf } from '../../src/core/storedShapes';
+import { sharedAttempt } from '../../src/core/rules/team';
+import { approachOf, journalStateOf, listOf, outboxEntryOf } from '../../src/core/storedShapes';
 import { DEFAULT_SETTINGS, emptyMemory, SCHEMA_VERSION, type Approach, type Attempt, type MemoryData } from '../../src/core/types';
 import { appendRecordLocked, readJournalSync } from '../../src/store/journal';
 import { indexText, INDEX_FILE_NAME, serializeMemory } from '../../src/store/memoryIndex';
@@ -161,6 +162,18 @@ describe('one shape per stored format: every reader accepts and refuses the same
       folded: [{ id: 'j', bytes: 10 }],
       carried: [{ kind: 'later', id: 'x', more: 1 }],
     });
+  });
+
+  test('a team outbox line: an entry of a kind this version queues is checked whole, one of a newer kind is kept as it is', () => {
+    const entry = { kind: 'attempt', id: 'e1', queuedAt: '2026-01-01T09:00:00.000Z', machine: 'm', ci: false, attempt: sharedAttempt(attempt(), 'npm test', false) };
+    assert.equal(outboxEntryOf(entry), entry);
+    const later = { kind: 'later-kind', id: 'e2', anything: 1 };
+    assert.equal(outboxEntryOf(later), later);
+    for (const [name, v] of variants(entry.attempt as unknown as Record<string, unknown>)) {
+      if (name === 'as written' || name === 'a field this version does not know') continue;
+      assert.equal(outboxEntryOf({ ...entry, attempt: v }), 'wrong', `attempt ${name}`);
+    }
+    assert.equal(outboxEntryOf({ kind: 'attempt' }), undefined);
   });
 
   test('an older approach is read with its left-out fields filled, and a field of the wrong type is named', () => {
