@@ -43,7 +43,7 @@ async function causeAcrossCommands(id, t) {
       const after = s.agentRequests.find(q => q.step === order.length);
       assert.ok(after, `no model request after the refused call\n${s.log}`);
       const body = JSON.stringify(after.body);
-      assert.match(body, /NOT RUN — `bash seed\.sh` in the workspace root fails on a cause that keeps failing other commands too/);
+      assert.match(body, /NOT RUN — ⟦bash seed\.sh⟧ in the workspace root fails on a cause that keeps failing other commands too/);
       assert.match(body, /the database at localhost:5432 refused 5 runs of 3 commands since/);
       assert.match(body, /it already broke 3 command\(s\)/);
     });
