@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { CheckResult } from './core/rules/check';
 import type { HookEdits } from './agents/hooks/record';
-import { quickRecord, type HookRecord } from './app/hookRecord';
+import { journalHookRun, type HookRecord } from './app/hookRecord';
 import { startHookProcess } from './agents/hooks/runner';
 import { VERSION } from './cli/version';
 import { warmUpGate, warmUpRecording } from './agents/hooks/warmUp';
@@ -21,7 +21,7 @@ export function warmUp(): void {
 const store = () => require(join(__dirname, 'hook-record.js')) as typeof import('./agents/hooks/record');
 
 startHookProcess({
-  record: (r: HookRecord) => quickRecord(r, { full: x => store().recordHookResult(x), fold: (ws, via) => store().foldJournal(ws, via) }),
+  record: (r: HookRecord) => journalHookRun(r, { full: x => store().recordHookResult(x), fold: (ws, via) => store().foldJournal(ws, via) }),
   readFull: workspace => store().readMemoryFull(workspace),
   recordEdits: (r: HookEdits) => store().recordHookEdits(r),
   recordDecision: (workspace: string, c: CheckResult, via: string) => store().recordHookDecision(workspace, c, via),

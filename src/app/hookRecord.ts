@@ -28,7 +28,7 @@ export interface HookRecord {
   via?: string;
 }
 
-export interface QuickRecordFallback {
+export interface HookRunFallback {
   /** The record bundle's full write (team memory on, or memory.json needing the store). */
   full: (r: HookRecord) => Promise<void>;
   /** The record bundle's fold of the journal into memory.json. */
@@ -41,7 +41,7 @@ function journalStillLong(dir: string): boolean {
   return j.kind === 'ok' && (j.contents.entries.length >= FOLD_RECORDS || j.contents.bytes >= FOLD_BYTES);
 }
 
-export async function quickRecord(r: HookRecord, fallback: QuickRecordFallback): Promise<void> {
+export async function journalHookRun(r: HookRecord, fallback: HookRunFallback): Promise<void> {
   const settings = loadWorkspaceSettings(r.workspace);
   // team memory hears every write through its outbox: the store's own path does that
   if (settings.team.enabled) return fallback.full(r);
