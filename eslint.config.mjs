@@ -68,6 +68,13 @@ const restrict = (paths, patterns = []) => ({
   '@typescript-eslint/no-restricted-imports': ['error', { paths, patterns }],
 });
 
+// memory's files (memory.json, its journal and index, the folder's lock) are read and written by the
+// stores src/app builds (app/stores.ts, app/hookMemory.ts): a door never builds or reads one itself
+const memoryThroughApp = {
+  regex: '^\\.{1,2}/(?:.*/)?store/(?:memoryStore|journalStore|journal|quickView|memorySchema|memoryIndex|inMemoryStore|folderLock|lock)(?:\\.[cm]?[jt]s)?$',
+  message: 'Memory\'s files are read and written through src/app (app/stores.ts builds every store, app/hookMemory.ts reads for the hooks): the doors and the host never import the store\'s memory modules.',
+};
+
 const layerRules = {
   core: restrict(
     [vscode, ...nodeBuiltins('src/core is pure TypeScript: no Node built-ins (the store and the host do the I/O).')],
@@ -101,7 +108,10 @@ const layerRules = {
   // the front doors (agents, CLI, the replay of agent histories) sit on app; only the extension entry reaches the host
   doors: restrict([vscode], [
     { regex: layer('host', 'extension'), message: 'Only src/extension.ts imports src/host: the CLI and the agents go through src/app.' },
+    memoryThroughApp,
   ]),
+  // the VS Code adapters: anything but the composition root's own files
+  host: restrict([], [memoryThroughApp]),
   // the host ↔ webview protocol: the webview bundles it, so it must pull in nothing else of ours
   shared: restrict([vscode, ...nodeBuiltins('src/shared is bundled into the webview too: no Node built-ins.')], [
     { group: ['node:*'], message: 'src/shared is bundled into the webview too: no Node built-ins.' },
@@ -170,6 +180,7 @@ export default tseslint.config(
   { files: ['src/app/**/*.ts'], rules: layerRules.app },
   { files: ['src/embeddings/**/*.ts'], rules: layerRules.embeddings },
   { files: ['webview/**/*.ts'], rules: layerRules.webview },
+  { files: ['src/host/**/*.ts'], rules: layerRules.host },
   {
     files: ['src/host/**/*.ts', 'src/extension.ts'],
     rules: { 'no-console': 'error' },

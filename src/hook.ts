@@ -4,7 +4,8 @@
 // for a post call (src/hookPost.ts: the same hook, with the recording path).
 import { join } from 'node:path';
 import type { CheckResult } from './core/rules/check';
-import type { HookEdits, HookRecord } from './agents/hooks/record';
+import type { HookEdits } from './agents/hooks/record';
+import type { HookRecord } from './app/hookRecord';
 import { startHookProcess } from './agents/hooks/runner';
 import { VERSION } from './cli/version';
 import { warmUpGate } from './agents/hooks/warmUp';

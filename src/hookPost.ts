@@ -1,12 +1,12 @@
 // dist/hook-post.js: the hook for a post call (dist/hook.js runs it instead of dist/hook-main.js):
-// the result prepared and appended to the journal by this bundle itself (agents/hooks/quickRecord.ts);
+// the result prepared and appended to the journal by this bundle itself (app/hookRecord.ts);
 // the store's bundle, dist/hook-record.js, is loaded only to fold a long journal, for team memory, for
 // an edit tool's edit events, or for a memory.json the store must migrate. Apart (not a part of
 // hook-main.js) so that the gate does not load the output parsers, and a post does not load two bundles.
 import { join } from 'node:path';
 import type { CheckResult } from './core/rules/check';
-import type { HookEdits, HookRecord } from './agents/hooks/record';
-import { quickRecord } from './agents/hooks/quickRecord';
+import type { HookEdits } from './agents/hooks/record';
+import { journalHookRun, type HookRecord } from './app/hookRecord';
 import { startHookProcess } from './agents/hooks/runner';
 import { VERSION } from './cli/version';
 import { warmUpGate, warmUpRecording } from './agents/hooks/warmUp';
@@ -21,7 +21,7 @@ export function warmUp(): void {
 const store = () => require(join(__dirname, 'hook-record.js')) as typeof import('./agents/hooks/record');
 
 startHookProcess({
-  record: (r: HookRecord) => quickRecord(r, { full: x => store().recordHookResult(x), fold: (ws, via) => store().foldJournal(ws, via) }),
+  record: (r: HookRecord) => journalHookRun(r, { full: x => store().recordHookResult(x), fold: (ws, via) => store().foldJournal(ws, via) }),
   readFull: workspace => store().readMemoryFull(workspace),
   recordEdits: (r: HookEdits) => store().recordHookEdits(r),
   recordDecision: (workspace: string, c: CheckResult, via: string) => store().recordHookDecision(workspace, c, via),

@@ -12,8 +12,7 @@ import type { MemoryData } from '../core/types';
 import { foreignCacheFiles } from '../store/codeCache';
 import { readCopy, readSetupRecord } from '../store/gateCopy';
 import { GateGuard } from '../store/gateGuard';
-import { memoryDirFor } from '../store/paths';
-import { readView } from '../store/quickView';
+import { readMemoryAsIs } from '../app/hookMemory';
 import { readRegularSync } from '../store/regularFile';
 import { HARNESSES } from './hooks';
 import { HARNESS_IDS, type HarnessId } from './hooks/types';
@@ -36,8 +35,7 @@ export interface TamperLine {
 /** Memory as it is on disk, without the copy's repair (what doctor compares with the copy); null: none. */
 function memoryAsIs(workspace: string): MemoryData | null | undefined {
   try {
-    const view = readView(memoryDirFor(workspace), 'all', { redact: t => t });
-    return view === null ? null : view?.data;
+    return readMemoryAsIs(workspace);
   } catch {
     return undefined;
   }

@@ -5,7 +5,7 @@
 import { quote } from '../core/prompts/agentText';
 import { lastFix } from '../core/rules/patternRecords';
 import type { PatternBrief } from '../core/rules/causePolicy';
-import type { RecordResult } from '../core/memory';
+import type { AttemptEffect } from '../core/memory';
 
 const oneLine = (s: string, max = 400) => {
   const t = s.replace(/\s+/g, ' ').trim();
@@ -27,7 +27,7 @@ export function patternJson(p: PatternBrief) {
 type TeamFix = { command: string; worked: number; machine: string };
 
 /** What a recorded run did to the patterns: the cause it joined (when it spans commands or has a fix, here or in the team), the causes it resolved. */
-export function recordCauseLines(r: Pick<RecordResult, 'pattern' | 'resolvedPatterns'> & { teamFix?: TeamFix }): string[] {
+export function recordCauseLines(r: Pick<AttemptEffect, 'pattern' | 'resolvedPatterns'> & { teamFix?: TeamFix }): string[] {
   const lines: string[] = [];
   const p = r.pattern;
   const commands = p ? p.approaches.filter(a => a.failures > 0).map(a => quote(a.label)) : [];
@@ -42,7 +42,7 @@ export function recordCauseLines(r: Pick<RecordResult, 'pattern' | 'resolvedPatt
 }
 
 /** The same for a record's JSON answer. */
-export function recordPatternJson(r: Pick<RecordResult, 'pattern' | 'resolvedPatterns'> & { teamFix?: TeamFix }): Record<string, unknown> {
+export function recordPatternJson(r: Pick<AttemptEffect, 'pattern' | 'resolvedPatterns'> & { teamFix?: TeamFix }): Record<string, unknown> {
   const p = r.pattern;
   const fix = p ? (lastFix(p) ?? (r.teamFix ? { ...r.teamFix, from: 'team' } : null)) : null;
   return {

@@ -14,7 +14,7 @@ import { causeLines, patternJson, recordCauseLines, recordPatternJson } from './
 import type { RecallHit } from '../core/recall';
 import type { TeamCheck } from '../core/rules/team';
 import type { LearningType } from '../core/types';
-import type { RecordOutcome, WorkspaceMemory } from '../app/workspaceMemory';
+import type { RunReport, WorkspaceMemory } from '../app/workspaceMemory';
 
 export const ToolNames = {
   check: 'failure_memory_check',
@@ -283,7 +283,7 @@ export interface ToolAnswer {
 export interface MemoryAccess {
   memory: WorkspaceMemory;
   write<T>(op: (m: WorkspaceMemory) => Promise<T>): Promise<T>;
-  /** Agent gates are set up in this folder: the harness's hooks witness the agent's runs (see runRecord). */
+  /** Agent gates are set up in this folder: the harness's hooks witness the agent's runs (see newRunRecord). */
   gated?: () => boolean;
 }
 
@@ -426,7 +426,7 @@ export async function runCheck(m: MemoryAccess, input: CheckInput): Promise<Tool
   };
 }
 
-export function recordAnswerText(r: RecordOutcome, threshold: number): string {
+export function recordAnswerText(r: RunReport, threshold: number): string {
   const t = r.attempt;
   const name = quote(describeApproach(r.approach));
   const lines = [`Recorded ${quote(t.command)} → ${t.outcome}${t.exitCode !== null ? ` (exit ${t.exitCode})` : ''}.`];
@@ -458,7 +458,7 @@ export function recordAnswerText(r: RecordOutcome, threshold: number): string {
   return lines.join('\n');
 }
 
-export async function runRecord(m: MemoryAccess, input: RecordInput): Promise<ToolAnswer> {
+export async function newRunRecord(m: MemoryAccess, input: RecordInput): Promise<ToolAnswer> {
   // a result the agent reports itself; where its harness's hooks see its runs, a reported success clears nothing
   const witnessRequired = m.gated?.() ?? false;
   const r = await m.write(mem => mem.record({ command: input.command, cwd: input.cwd, exitCode: input.exitCode, output: input.output, source: 'reported', witnessRequired }));
@@ -554,7 +554,7 @@ async function runToolRaw(name: string, m: MemoryAccess, input: unknown): Promis
     case ToolNames.check:
       return runCheck(m, parseCheckInput(input));
     case ToolNames.record:
-      return runRecord(m, parseRecordInput(input));
+      return newRunRecord(m, parseRecordInput(input));
     case ToolNames.recall:
       return runRecall(m, parseRecallInput(input));
     case ToolNames.addLearning:

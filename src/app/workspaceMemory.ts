@@ -6,7 +6,7 @@ import { isAbsolute, join } from 'node:path';
 import { normalizeCwd } from '../core/approach';
 import { resolveLine, type ScriptTables } from '../core/approach/scripts';
 import { addLearnings, extractLearnings } from '../core/learnings';
-import { applyRun, type RunOutcome, type RunRecord } from '../core/journal';
+import { applyRun, type RunEffect, type RunRecord } from '../core/journal';
 import type { CheckResult } from '../core/rules/check';
 import { mergeSettings } from '../core/config';
 import { addDecision } from '../core/rules/decisions';
@@ -33,7 +33,7 @@ import {
   emptyMemory,
   type Approach,
   type Attempt,
-  type AttemptInput,
+  type RunInput,
   type Decision,
   type DecisionRecord,
   type EditEvent,
@@ -47,10 +47,11 @@ import { buildBrief } from '../core/prompts/brief';
 import { fileHash, readGitState, type GitOptions } from '../store/gitContext';
 import { scriptReader, type ScriptReader } from '../store/scriptTables';
 import { scriptTablesFor } from './scripts';
-import { MemoryStore, memoryDirFor, type MemoryStorePort, type StoreOptions } from '../store/memoryStore';
+import type { MemoryStorePort, StoreOptions } from '../store/memoryStore';
+import { openMemoryStore } from './stores';
 import type { TeamLink } from '../store/team/teamMemory';
 import { VectorStore } from '../store/vectorStore';
-import { addGitContext, recordRun } from './recordRun';
+import { addGitContext, journalRun } from './journalRun';
 import { keepAgentRulesCurrent } from './agentRules';
 import { decideGate, type GateAnswer, type GateCheck } from './gate';
 
@@ -90,7 +91,7 @@ const MAX_HASHED_EDITS = 32;
  * What recording a run did, with the learnings it added (LEARNING[type]: lines of its output, the fix
  * lesson), and the fix the team knows for the cause of a failure that has none here.
  */
-export type RecordOutcome = RunOutcome & { teamFix?: { command: string; worked: number; machine: string } };
+export type RunReport = RunEffect & { teamFix?: { command: string; worked: number; machine: string } };
 
 export class WorkspaceMemory {
   readonly store: MemoryStorePort;
@@ -113,7 +114,7 @@ export class WorkspaceMemory {
   ) {
     this.store =
       options.store ??
-      new MemoryStore(options.dir ?? memoryDirFor(workspaceFolder), { ...options, root: options.root ?? (options.dir ? undefined : workspaceFolder), redact: t => this.redact(t) });
+      openMemoryStore(workspaceFolder, { cache: true, ...options, redact: (t: string) => this.redact(t) });
     this._settings = mergeSettings(options.settings);
     // a user pattern over its time budget: the text it did not scan is dropped, and the reason said
     this.redactorOptions = { onOverBudget: (m: string) => options.onWarning?.(`redaction: ${m}`) };
@@ -168,7 +169,7 @@ export class WorkspaceMemory {
   }
 
   /** Records one finished command. Redaction and parsing happen before the lock is taken. */
-  async record(input: AttemptInput): Promise<RecordOutcome> {
+  async record(input: RunInput): Promise<RunReport> {
     const attempt = prepareAttempt(input, this._settings, this.redactor, this.clock(), this.tablesFor(input.command, input.cwd));
     const found = extractLearnings(attempt.output);
     // a run whose reported success must be witnessed is judged against memory under the lock: the store writes it
@@ -201,7 +202,7 @@ export class WorkspaceMemory {
   }
 
   /** [patterns] A failure whose cause has no fix here: the one the team knows, from its cached view (never the network). */
-  private async withTeamFix(r: RecordOutcome): Promise<RecordOutcome> {
+  private async withTeamFix(r: RunReport): Promise<RunReport> {
     if (!r.pattern || !this.team || lastFix(r.pattern)) return r;
     const fix = await this.team.patternFix(r.pattern.id).catch(() => undefined);
     return fix ? { ...r, teamFix: fix } : r;
@@ -209,16 +210,16 @@ export class WorkspaceMemory {
 
   /**
    * Journal mode (a hook): the run appended to the journal instead of a rewrite of memory.json
-   * (app/recordRun.ts), folded in once the journal is long. undefined: not in journal mode, or
+   * (app/journalRun.ts), folded in once the journal is long. undefined: not in journal mode, or
    * memory.json needs a full write.
    */
-  private async recordIntoJournal(attempt: Attempt, found: RunRecord['learnings']): Promise<RecordOutcome | undefined> {
+  private async recordIntoJournal(attempt: Attempt, found: RunRecord['learnings']): Promise<RunReport | undefined> {
     const { readFor, readApproach, appendRecord } = this.store;
     if (!this.journal || !readFor || !readApproach || !appendRecord) return undefined;
     // the first record of a folder writes memory.json whole (with the .gitignore that keeps the folder out of commits)
     if (!existsSync(this.store.file)) return undefined;
     const store = { readFor: readFor.bind(this.store), readApproach: readApproach.bind(this.store), appendRecord: appendRecord.bind(this.store) };
-    const run = await recordRun(attempt, found, { workspace: this.workspaceFolder, store, settings: this._settings, redact: t => this.redact(t), git: this.git, tell: this.team ? 'exact' : 'view' });
+    const run = await journalRun(attempt, found, { workspace: this.workspaceFolder, store, settings: this._settings, redact: t => this.redact(t), git: this.git, tell: this.team ? 'exact' : 'view' });
     if (!run?.outcome) return undefined;
     // the journal is long enough: fold it into memory.json now (the run is safe in the journal either way)
     if (run.fold) await (this.store.foldJournal ? this.store.foldJournal() : this.store.update(() => undefined)).catch(() => undefined);
@@ -228,7 +229,7 @@ export class WorkspaceMemory {
     return run.outcome;
   }
 
-  private async tellTeam(r: RecordOutcome): Promise<void> {
+  private async tellTeam(r: RunReport): Promise<void> {
     if (!this.team) return;
     await this.team.afterRecord(r);
     for (const l of r.learnings) await this.team.afterLearning(l);

@@ -8,7 +8,7 @@ import { parseArgs as nodeParseArgs } from 'node:util';
 import { removeHidden } from '../core/text/hidden';
 import { RedactionPatternError } from '../core/text/redact';
 import { createOfflineScorer, teamRecallParts } from '../embeddings';
-import { StoreError } from '../store/memoryStore';
+import { StoreError } from '../store/storeError';
 import { TeamMemory } from '../store/team';
 import { openWorkspaceMemory, type OpenedMemory } from '../app/openMemory';
 import { COMMANDS } from './commands';

@@ -6,32 +6,27 @@
 // are never applied nor dropped: a fold carries them in memory.json until a version that knows
 // them folds them. Pure: the store reads and writes the file (src/store/journal.ts).
 
-import { addLearnings, isLearningType } from './learnings';
+import { addLearnings } from './learnings';
 import { fixLessonText } from './rules/ledger';
-import { applyAttempt, approachBytes, type RecordResult } from './memory';
-import type { Approach, Attempt, JournalState, JudgingSettings, Learning, LearningType, MemoryData } from './types';
+import { applyAttempt, approachBytes, type AttemptEffect } from './memory';
+import type { Infer } from './shape';
+import { runRecordOf, type journalRecordShape } from './storedShapes';
+import type { Approach, Attempt, JournalState, JudgingSettings, Learning, MemoryData } from './types';
 
 /** A record as the journal holds it: a kind, an id unique to it, and the kind's own fields. */
-export type JournalRecord = { kind: string; id: string } & Record<string, unknown>;
+export type JournalRecord = Infer<typeof journalRecordShape> & Record<string, unknown>;
 
-/** One command run a hook saw: the attempt as prepared (redacted, bounded, judged) and what judges it. */
-export type RunRecord = {
-  kind: 'run';
-  id: string;
-  attempt: Attempt;
-  /** The recorder's threshold, window and caps: a run is counted as its recorder would have. */
-  settings: StoredJudging;
-  /** LEARNING[type]: lines found in the output (found before the output may be dropped by storeOutput). */
-  learnings: Array<{ type: LearningType; text: string }>;
-};
+/**
+ * One command run a hook saw: the attempt as prepared (redacted, bounded, judged), the recorder's
+ * threshold, window and caps (`settings`: a run is counted as its recorder would have) and the
+ * LEARNING[type]: lines found in its output (found before the output may be dropped by storeOutput).
+ */
+export type RunRecord = NonNullable<ReturnType<typeof runRecordOf>>;
 
 /** How many folded journals memory.json remembers (a reader would need this many folds between two reads to err). */
 export const FOLDED_KEPT = 8;
 
-/** JudgingSettings as a journal line holds them: the file's own names (`window` is failureMemory.shortTermWindow). */
-type StoredJudging = Pick<JudgingSettings, 'threshold' | 'limits'> & { window: number };
-
-export function runRecord(attempt: Attempt, settings: JudgingSettings, learnings: RunRecord['learnings']): RunRecord {
+export function newRunRecord(attempt: Attempt, settings: JudgingSettings, learnings: RunRecord['learnings']): RunRecord {
   return { kind: 'run', id: attempt.id, attempt, settings: { threshold: settings.threshold, window: settings.shortTermWindow, limits: { ...settings.limits } }, learnings };
 }
 
@@ -44,13 +39,13 @@ export interface ApplyContext {
   sizeOf?: (a: Approach) => number;
 }
 
-export interface RunOutcome extends RecordResult {
+export interface RunEffect extends AttemptEffect {
   /** Learnings the run added: LEARNING[type]: lines of its output, and what fixed it. */
   learnings: Learning[];
 }
 
 /** Records one prepared run into memory (mutates `data`): the attempt, the output's learnings and, when it fixed a failure, the fix lesson. */
-export function applyRun(data: MemoryData, attempt: Attempt, found: RunRecord['learnings'], settings: JudgingSettings, ctx: ApplyContext): RunOutcome {
+export function applyRun(data: MemoryData, attempt: Attempt, found: RunRecord['learnings'], settings: JudgingSettings, ctx: ApplyContext): RunEffect {
   const result = applyAttempt(data, attempt, settings, ctx.sizeOf ?? approachBytes);
   const learnings = found.length ? addLearnings(data.learnings, found, { source: 'output', key: attempt.key, now: attempt.timestamp, newId: ctx.newId }) : [];
   const fix = result.ledger.fix;
@@ -73,17 +68,18 @@ export function isKnownKind(record: JournalRecord): boolean {
  * record's id, so every reader that applies it, and the fold that keeps it, agree. undefined: not
  * applied (a kind this version does not know, or a record not of its kind's shape).
  */
-export function applyRecord(data: MemoryData, record: JournalRecord, ctx: Omit<ApplyContext, 'newId'>): RunOutcome | undefined {
-  if (!isRunRecord(record)) return undefined;
+export function applyRecord(data: MemoryData, record: JournalRecord, ctx: Omit<ApplyContext, 'newId'>): RunEffect | undefined {
+  const run = runRecordOf(record);
+  if (!run) return undefined;
   let n = 0;
   // a copy of the attempt: applying may rewrite its outcome (a pipe that hid a failure), and memory keeps it
-  const { threshold, window, limits } = record.settings;
-  return applyRun(data, cloneAttempt(record.attempt), record.learnings, { threshold, shortTermWindow: window, limits }, { ...ctx, newId: () => `${record.id}.${++n}` });
+  const { threshold, window, limits } = run.settings;
+  return applyRun(data, cloneAttempt(run.attempt), run.learnings, { threshold, shortTermWindow: window, limits }, { ...ctx, newId: () => `${run.id}.${++n}` });
 }
 
 /** A record's approach key, for a reader that loads only the approaches the journal touches. */
 export function recordKey(record: JournalRecord): string | undefined {
-  return isRunRecord(record) ? record.attempt.key : undefined;
+  return runRecordOf(record)?.attempt.key;
 }
 
 /** A journal as read: its id and each complete line's start offset and record (undefined: not a record). */
@@ -111,68 +107,6 @@ export function foldedState(previous: JournalState | undefined, journal: Pick<Jo
   return { folded: folded.slice(-FOLDED_KEPT), ...(carried.length ? { carried } : {}) };
 }
 
-/** The journal state memory.json claims, or undefined when it is missing or not of that shape (read as none). */
-export function readJournalState(v: unknown): JournalState | undefined {
-  if (!isObject(v) || !Array.isArray(v.folded)) return undefined;
-  const folded = v.folded.filter((f): f is { id: string; bytes: number } => isObject(f) && typeof f.id === 'string' && isCount(f.bytes));
-  const carried = Array.isArray(v.carried) ? v.carried.filter(isJournalRecord) : [];
-  return { folded, ...(carried.length ? { carried } : {}) };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Checking what the file says (it is untrusted: anything not of the right shape is not a record)
-
-export function isJournalRecord(v: unknown): v is JournalRecord {
-  return isObject(v) && typeof v.kind === 'string' && typeof v.id === 'string' && v.id.length > 0 && v.id.length <= 200;
-}
-
-export function isRunRecord(v: unknown): v is RunRecord {
-  if (!isJournalRecord(v) || v.kind !== 'run') return false;
-  const s = v.settings;
-  const settingsOk =
-    isObject(s) && isPositiveInt(s.threshold) && isPositiveInt(s.window) && isObject(s.limits) &&
-    isPositiveInt(s.limits.maxApproaches) && isPositiveInt(s.limits.maxTotalBytes) && isCount(s.limits.maxReflections) && isCount(s.limits.maxLearnings);
-  const learningsOk = Array.isArray(v.learnings) && v.learnings.every(l => isObject(l) && isLearningType(l.type) && typeof l.text === 'string');
-  return settingsOk && learningsOk && isAttempt(v.attempt);
-}
-
-const OUTCOMES = new Set(['success', 'failure', 'interrupted', 'unknown']);
-const CAUSE_CLASSES = new Set(['service', 'credentials', 'resources', 'toolchain', 'files', 'code']);
-
-function isAttempt(v: unknown): v is Attempt {
-  if (!isObject(v)) return false;
-  const strings = ['id', 'command', 'key', 'cwd', 'source', 'endedAt', 'output', 'errorSignature', 'timestamp'];
-  if (!strings.every(k => typeof v[k] === 'string')) return false;
-  if (!OUTCOMES.has(v.outcome as string) || typeof v.outputTruncated !== 'boolean' || !isCount(v.outputBytes)) return false;
-  if (!(v.exitCode === null || (typeof v.exitCode === 'number' && Number.isInteger(v.exitCode)))) return false;
-  if (!optional(v.note, 'string') || !optional(v.startedAt, 'string') || !optional(v.durationMs, 'number')) return false;
-  if (!optional(v.errorLine, 'string') || !optional(v.noErrorLine, 'boolean')) return false;
-  if (v.cause !== undefined && !isCause(v.cause)) return false;
-  return isTestResults(v.testResults) && (v.git === undefined || isGitState(v.git));
-}
-
-function isCause(v: unknown): boolean {
-  return isObject(v) && typeof v.kind === 'string' && CAUSE_CLASSES.has(v.cls as string) && typeof v.key === 'string' && isObject(v.factors) && Object.values(v.factors).every(f => typeof f === 'string');
-}
-
-function isTestResults(v: unknown): boolean {
-  if (v === null) return true;
-  if (!isObject(v) || typeof v.framework !== 'string' || !isCount(v.total) || !isCount(v.passed) || !isCount(v.failed) || !optional(v.skipped, 'number')) return false;
-  return Array.isArray(v.failures) && v.failures.every(f => isObject(f) && typeof f.name === 'string' && typeof f.message === 'string');
-}
-
-function isGitState(v: unknown): boolean {
-  if (!isObject(v) || typeof v.head !== 'string' || typeof v.fingerprint !== 'string' || !isObject(v.dirty)) return false;
-  if (!Object.values(v.dirty).every(h => typeof h === 'string') || !optional(v.branch, 'string') || !optional(v.dirtyTruncated, 'boolean')) return false;
-  const c = v.committed;
-  return c === undefined || (isObject(c) && typeof c.from === 'string' && Array.isArray(c.files) && c.files.every(f => typeof f === 'string'));
-}
-
 function cloneAttempt(a: Attempt): Attempt {
   return JSON.parse(JSON.stringify(a)) as Attempt;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
-const isPositiveInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 1;
-const optional = (v: unknown, type: 'string' | 'number' | 'boolean') => v === undefined || typeof v === type;

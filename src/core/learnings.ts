@@ -1,12 +1,12 @@
 // `LEARNING[type]: text` lines in reflections, notes or terminal output become learnings.
 
+import { oneOf, type Shape } from './shape';
 import type { Learning, LearningType } from './types';
 
 export const LEARNING_TYPES: readonly LearningType[] = ['decision', 'learning', 'failed_approach', 'code_location', 'pattern'];
 
-export function isLearningType(t: unknown): t is LearningType {
-  return typeof t === 'string' && (LEARNING_TYPES as readonly string[]).includes(t);
-}
+/** A learning's type, as the CLI, the output's LEARNING[type]: lines and memory.json's learnings are read. */
+export const isLearningType: Shape<LearningType> = oneOf(...LEARNING_TYPES);
 
 // `(\S.*)` then trimEnd(): a lazy `.*?` followed by `[ \t]*$` rescans every run of blanks (quadratic)
 const LINE = /^[ \t>*#-]*LEARNING\[([a-z_]+)\]:[ \t]*(\S.*)$/gm;

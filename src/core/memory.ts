@@ -13,7 +13,7 @@ import { errorSignature, printedErrorLine, signatureHead } from './text/signatur
 import { clearStreak, failedStep, hidesExitCode, isProbeAnswer, pushStreakError, streakError } from './rules/judgement';
 import { addEdits, addStart, changedBeforeFailure, shellEditInputs } from './rules/edits';
 import { shellEffects } from './rules/shellEffects';
-import { recordRun, type LedgerUpdate } from './rules/ledger';
+import { addToLedger, type LedgerUpdate } from './rules/ledger';
 import { computeProgress, detectPatterns, type Pattern, type ProgressStatus } from './rules/patterns';
 import { flakyVerdict } from './rules/flaky';
 import { causeOf } from './rules/causes';
@@ -22,7 +22,7 @@ import { parseTestResults } from './testResults';
 import type {
   Approach,
   Attempt,
-  AttemptInput,
+  RunInput,
   EngineSettings,
   JudgingSettings,
   MemoryData,
@@ -33,7 +33,7 @@ import type {
 } from './types';
 
 /** What recording one attempt did, with the reason, for logs and UI. */
-export interface RecordResult {
+export interface AttemptEffect {
   attempt: Attempt;
   approach: Approach;
   patterns: Pattern[];
@@ -119,7 +119,7 @@ function worksFor(command: string, cwd: string, key: string, first: string, scri
  * (src/app/scripts.ts), so that `npm test` is recorded as the approach its script runs.
  */
 export function prepareAttempt(
-  input: AttemptInput,
+  input: RunInput,
   settings: EngineSettings,
   redactor: Redactor,
   now: Date = new Date(),
@@ -281,7 +281,7 @@ function addAlternative(a: Approach, alt: string): void {
  * - success: the approach is resolved and its failure count cleared
  * - interrupted / unknown: kept in the short-term window, never counted
  */
-export function applyAttempt(data: MemoryData, attempt: Attempt, settings: JudgingSettings, sizeOf: (a: Approach) => number = approachBytes): RecordResult {
+export function applyAttempt(data: MemoryData, attempt: Attempt, settings: JudgingSettings, sizeOf: (a: Approach) => number = approachBytes): AttemptEffect {
   const now = attempt.timestamp;
   const existing = approachOf(data, attempt.key);
   const approach = existing ?? newApproach(attempt, now);
@@ -315,7 +315,7 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Judgi
   }
   // [ledger — see ./ledger.ts] every run of a remembered approach, passes included, with its git state
   const wasFailing = approach.failures > 0 || approach.status === 'exhausted';
-  const ledger: LedgerUpdate = stored ? recordRun(approach, attempt, wasFailing, data.edits) : {};
+  const ledger: LedgerUpdate = stored ? addToLedger(approach, attempt, wasFailing, data.edits) : {};
   // [flaky — see ./flaky.ts] pass and fail on the same code: not a loop, never exhausted for it
   const flaky = stored && flakyVerdict(approach.ledger).flaky;
 
@@ -384,7 +384,7 @@ export function applyAttempt(data: MemoryData, attempt: Attempt, settings: Judgi
  * it; a service start, an install or a login is noted as a candidate fix. A run of a command not
  * remembered here changes the records only when it touches them (a frozen memory is read, not written).
  */
-function notePatterns(data: MemoryData, attempt: Attempt, approach: Approach, stored: boolean, ledger: LedgerUpdate): Pick<RecordResult, 'pattern' | 'resolvedPatterns'> {
+function notePatterns(data: MemoryData, attempt: Attempt, approach: Approach, stored: boolean, ledger: LedgerUpdate): Pick<AttemptEffect, 'pattern' | 'resolvedPatterns'> {
   if (attempt.outcome === 'failure') {
     const pattern = notePatternFailure(data, attempt, approach);
     // the cause is in its pattern now (and in the journal's record, for every reader that applies it): memory.json need not keep it per attempt

@@ -384,7 +384,7 @@ export interface MemoryLimits {
 export { DEFAULT_SETTINGS } from './config';
 
 /** What a caller hands the engine to record a run. Raw: not yet redacted or bounded. */
-export interface AttemptInput {
+export interface RunInput {
   command: string;
   cwd?: string;
   exitCode: number | null | undefined;

@@ -14,8 +14,8 @@ import { describeApproach } from '../core/memory';
 import { plainText } from '../core/text/plainText';
 import type { TeamCheck } from '../core/rules/team';
 import { shellEffects } from '../core/rules/shellEffects';
-import type { Approach, AttemptInput, Decision, GitState, MemoryData } from '../core/types';
-import type { RecordOutcome } from '../app/workspaceMemory';
+import type { Approach, RunInput, Decision, GitState, MemoryData } from '../core/types';
+import type { RunReport } from '../app/workspaceMemory';
 import type { ApproachRef } from './commandIds';
 import type { EditWatcher } from './editWatcher';
 import { showHelpDialog } from './helpDialog';
@@ -454,7 +454,7 @@ export class Guard {
    * Records a finished command or task in its folder's memory, logs the decision with its reason,
    * and tells the user what it means (in the status bar). Never throws.
    */
-  async record(where: Located, input: AttemptInput, details: Record<string, unknown> = {}): Promise<RecordOutcome | undefined> {
+  async record(where: Located, input: RunInput, details: Record<string, unknown> = {}): Promise<RunReport | undefined> {
     try {
       const r = await this.registry.write(where, m => m.record({ ...input, cwd: where.relCwd }));
       const t = r.attempt;
@@ -493,7 +493,7 @@ export class Guard {
   }
 
   /** Tells the user what recording found, in the status bar: exhausted now, resolved, the same error or test twice. */
-  react(r: RecordOutcome): ReturnType<typeof reactionTo>['kind'] {
+  react(r: RunReport): ReturnType<typeof reactionTo>['kind'] {
     const cfg = this.config();
     const reaction = reactionTo(r, cfg['notifications.sameError']);
     const name = plainText(describeApproach(r.approach), 80);

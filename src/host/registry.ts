@@ -10,7 +10,7 @@ import type { Scorer } from '../core/recall';
 import { createSemanticScorer, type SemanticScorer } from '../embeddings';
 import { plainText } from '../core/text/plainText';
 import { emptyMemory, type MemoryData } from '../core/types';
-import { StoreError } from '../store/memoryStore';
+import { StoreError } from '../store/storeError';
 import type { WorkspaceMemory } from '../app/workspaceMemory';
 import { openWorkspaceMemory } from '../app/openMemory';
 import { configSettings } from '../app/settings';

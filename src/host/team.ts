@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { SECTION } from '../core/config';
 import { plainText } from '../core/text/plainText';
 import type { TeamView } from '../core/rules/team';
-import { MemoryStore } from '../store/memoryStore';
+import { openMemoryStore, type MemoryStore } from '../app/stores';
 import { memoryDirFor } from '../store/paths';
 import { describeDatabase, pgpassPassword, sanitizeTeamSettings, type TeamSettings } from '../store/team/config';
 import { teamRecallParts } from '../embeddings';
@@ -117,7 +117,7 @@ export class TeamHub extends Disposable {
       return undefined;
     }
     // the folder's memory file (a second handle on it: writes lock the file, not the object)
-    this.teams.set(folderPath, { team, store: new MemoryStore(dir, { onWarning: m => this.log.warn('team', m) }) });
+    this.teams.set(folderPath, { team, store: openMemoryStore(folderPath, { dir, cache: true, onWarning: m => this.log.warn('team', m) }) });
     this.states.set(folderPath, { folder: folderPath, project: team.project, state: 'never', waiting: 0 });
     // first look at the cached view at once (the guard reads it from memory), then sync
     void team.view().then(() => this.refreshState(folderPath, team));

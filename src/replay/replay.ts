@@ -9,8 +9,8 @@
 import type { CheckResult, CheckStatus, Verdict } from '../core/rules/check';
 import type { Evidence, ReasonCode } from '../core/rules/policy';
 import type { Decision, MemoryData } from '../core/types';
-import type { RecordOutcome } from '../app/workspaceMemory';
-import { InMemoryStore } from '../store/inMemoryStore';
+import type { RunReport } from '../app/workspaceMemory';
+import { openScratchStore } from '../app/stores';
 import { openWorkspaceMemory } from '../app/openMemory';
 import { settingsFrom } from '../app/settings';
 import type { Trajectory } from './corpus';
@@ -48,7 +48,7 @@ export interface ReplayOptions {
   /** failureMemory.gate.changeBudget to replay with (the judgement benchmark measures others than the default). */
   changeBudget?: number;
   /** Told each command with the memory its check read, its time, the check and what recording it did (the benchmark's cross-approach view). */
-  inspect?: (step: { index: number; before: MemoryData; now: Date; check: CheckResult; recorded: RecordOutcome }) => void;
+  inspect?: (step: { index: number; before: MemoryData; now: Date; check: CheckResult; recorded: RunReport }) => void;
   /** Told the memory as the trajectory left it. */
   onEnd?: (data: MemoryData) => void;
 }
@@ -65,7 +65,7 @@ export async function replayTrajectory(t: Trajectory, options: ReplayOptions = {
   // git, no team and no files read (there is no real repository behind it); the replay's own clock
   const { memory } = openWorkspaceMemory({
     workspace,
-    store: new InMemoryStore(t.source),
+    store: openScratchStore(t.source),
     settings: settingsFrom(() => undefined),
     overrides: { threshold: options.threshold, 'gate.changeBudget': options.changeBudget },
     git: false,

@@ -2,62 +2,45 @@
 // as Markdown (CLI, export) and as DOM text in the read-only reflection view (webview). No block
 // carries markup: every string is shown as text, so terminal output can never become a link.
 
-export interface Span {
-  text: string;
-  /** Shown in a monospace font (commands, error lines, test names). */
-  code?: boolean;
-  strong?: boolean;
-}
+import * as z from 'zod/mini';
 
-export type Line = Span[];
-
-export type Block =
-  | { kind: 'heading'; level: 2 | 3; line: Line }
-  | { kind: 'paragraph'; line: Line }
-  | { kind: 'warning'; line: Line }
-  | { kind: 'list'; ordered: boolean; items: Line[] }
-  | { kind: 'attempt'; outcome: 'success' | 'failure' | 'interrupted' | 'unknown'; title: Line; details: Line[] };
-
-export interface ReflectionDoc {
-  /** The approach's label (the title reads "Reflection: <label>"). */
-  label: string;
-  /** One-line summary under the title. */
-  summary: string;
-  blocks: Block[];
-}
+// jitless: the reflection view's CSP forbids eval and new Function (as the panel's: ./protocol.ts)
+z.config({ jitless: true });
 
 const MAX_BLOCKS = 400;
 const MAX_TEXT = 20_000;
 
-const isSpan = (v: unknown): v is Span =>
-  typeof v === 'object' && v !== null && typeof (v as Span).text === 'string' && (v as Span).text.length <= MAX_TEXT;
-const isLine = (v: unknown): v is Line => Array.isArray(v) && v.length <= 100 && v.every(isSpan);
-const isLines = (v: unknown): v is Line[] => Array.isArray(v) && v.length <= 200 && v.every(isLine);
+const spanSchema = z.object({
+  text: z.string().check(z.maxLength(MAX_TEXT)),
+  /** Shown in a monospace font (commands, error lines, test names). */
+  code: z.optional(z.boolean()),
+  strong: z.optional(z.boolean()),
+});
 
-function isBlock(v: unknown): v is Block {
-  if (typeof v !== 'object' || v === null) return false;
-  const b = v as Record<string, unknown>;
-  switch (b.kind) {
-    case 'heading':
-      return (b.level === 2 || b.level === 3) && isLine(b.line);
-    case 'paragraph':
-    case 'warning':
-      return isLine(b.line);
-    case 'list':
-      return typeof b.ordered === 'boolean' && isLines(b.items);
-    case 'attempt':
-      return ['success', 'failure', 'interrupted', 'unknown'].includes(b.outcome as string) && isLine(b.title) && isLines(b.details);
-    default:
-      return false;
-  }
-}
+const lineSchema = z.array(spanSchema).check(z.maxLength(100));
+export type Line = z.infer<typeof lineSchema>;
+const linesSchema = z.array(lineSchema).check(z.maxLength(200));
+
+const blockSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('heading'), level: z.literal([2, 3]), line: lineSchema }),
+  z.object({ kind: z.literal('paragraph'), line: lineSchema }),
+  z.object({ kind: z.literal('warning'), line: lineSchema }),
+  z.object({ kind: z.literal('list'), ordered: z.boolean(), items: linesSchema }),
+  z.object({ kind: z.literal('attempt'), outcome: z.enum(['success', 'failure', 'interrupted', 'unknown']), title: lineSchema, details: linesSchema }),
+]);
+export type Block = z.infer<typeof blockSchema>;
+
+const reflectionDocSchema = z.object({
+  /** The approach's label (the title reads "Reflection: <label>"). */
+  label: z.string(),
+  /** One-line summary under the title. */
+  summary: z.string(),
+  blocks: z.array(blockSchema).check(z.maxLength(MAX_BLOCKS)),
+});
+export type ReflectionDoc = z.infer<typeof reflectionDocSchema>;
 
 /** Validates a document received over the webview boundary. */
-export function isReflectionDoc(v: unknown): v is ReflectionDoc {
-  if (typeof v !== 'object' || v === null) return false;
-  const d = v as Record<string, unknown>;
-  return typeof d.label === 'string' && typeof d.summary === 'string' && Array.isArray(d.blocks) && d.blocks.length <= MAX_BLOCKS && d.blocks.every(isBlock);
-}
+export const isReflectionDoc = (v: unknown): v is ReflectionDoc => reflectionDocSchema.safeParse(v).success;
 
 /** The plain text of a line (for accessibility labels and tests). */
 export const lineText = (l: Line): string => l.map(s => s.text).join('');

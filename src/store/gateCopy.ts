@@ -16,6 +16,8 @@
 import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_GATE_EVENTS, type GateEvent, type GateHead } from '../core/gateState';
+import { list, object, oneOf, str, type Shape } from '../core/shape';
+import { approachOf, gateEventShape, gateHeadShape } from '../core/storedShapes';
 import type { Approach } from '../core/types';
 import { shortName } from './agentRuns';
 import { openRegularSync, readOpenSync, readRegularSync } from './regularFile';
@@ -50,12 +52,30 @@ export interface GateCopy {
 
 export type CopyRead = { kind: 'missing' } | { kind: 'ok'; copy: GateCopy } | { kind: 'altered'; why: string };
 
-const isHead = (h: unknown): h is GateHead => Array.isArray(h) && h.length === 3 && typeof h[0] === 'string' && typeof h[1] === 'number' && typeof h[2] === 'string';
+
+const copyHeaderShape: Shape<CopyHeader> = object(
+  { v: oneOf(COPY_FORMAT), workspace: str, updatedAt: str, heads: list(gateHeadShape), events: list(gateEventShape) },
+  { mac: str },
+);
+
+/** The copy's approaches, read as memory.json's are (storedShapes.approachOf); undefined when one is not an approach. */
+function approachesOf(v: unknown): Approach[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const now = new Date().toISOString();
+  const out: Approach[] = [];
+  for (const raw of v) {
+    const key = typeof (raw as Approach | null)?.key === 'string' ? (raw as Approach).key : '';
+    const read = approachOf(key, raw, now);
+    if (!('approach' in read) || !key) return undefined;
+    out.push(read.approach);
+  }
+  return out;
+}
 
 function parseHeader(line: string, workspace: string): CopyHeader | undefined {
   try {
-    const h = JSON.parse(line) as CopyHeader;
-    if (!h || h.v !== COPY_FORMAT || h.workspace !== workspace || !Array.isArray(h.heads) || !h.heads.every(isHead) || !Array.isArray(h.events)) return undefined;
+    const h: unknown = JSON.parse(line);
+    if (!copyHeaderShape(h) || h.workspace !== workspace) return undefined;
     return h;
   } catch {
     return undefined;
@@ -151,8 +171,9 @@ export function readCopy(file: string, workspace: string): CopyRead {
   }
   try {
     const parsed = JSON.parse(body) as { approaches?: unknown };
-    if (!Array.isArray(parsed.approaches)) return { kind: 'altered', why: 'its body is not a list of approaches' };
-    return { kind: 'ok', copy: { header, approaches: parsed.approaches as Approach[] } };
+    const approaches = approachesOf(parsed.approaches);
+    if (!approaches) return { kind: 'altered', why: 'its body is not a list of approaches' };
+    return { kind: 'ok', copy: { header, approaches } };
   } catch {
     return { kind: 'altered', why: 'its body is not JSON' };
   }

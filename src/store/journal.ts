@@ -9,7 +9,8 @@
 
 import { closeSync, constants, fstatSync, openSync, readSync, writeSync, type Stats } from 'node:fs';
 import * as path from 'node:path';
-import { isJournalRecord, type JournalContents, type JournalRecord } from '../core/journal';
+import type { JournalContents, JournalRecord } from '../core/journal';
+import { journalRecordShape } from '../core/storedShapes';
 import { randomHex } from './lock';
 import { noteNotRegular, O_NONBLOCK } from './regularFile';
 
@@ -65,7 +66,7 @@ export function parseJournal(buf: Buffer): JournalContents | undefined {
 function parseRecord(line: Buffer): JournalRecord | undefined {
   try {
     const v: unknown = JSON.parse(line.toString('utf8'));
-    return isJournalRecord(v) ? v : undefined;
+    return journalRecordShape(v) ? v : undefined;
   } catch {
     return undefined;
   }

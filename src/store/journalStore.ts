@@ -4,7 +4,8 @@
 // bundle loads it.
 
 import { existsSync, renameSync } from 'node:fs';
-import { applyRecord, isRunRecord, recordKey, type JournalRecord } from '../core/journal';
+import { applyRecord, recordKey, type JournalRecord } from '../core/journal';
+import { runRecordOf } from '../core/storedShapes';
 import { approachBytes } from '../core/memory';
 import { emptyMemory, type Approach, type MemoryData, type PatternRecord } from '../core/types';
 import type { FolderLock } from './folderLock';
@@ -27,11 +28,12 @@ export interface SeenBefore {
  * approach appended by other hooks between that read and the lock; a fold puts the copy right anyway.
  */
 function mayChangeGate(record: JournalRecord, seen: SeenBefore | undefined): boolean {
-  if (!seen || !isRunRecord(record)) return true;
+  const run = runRecordOf(record);
+  if (!seen || !run) return true;
   const a = seen.approach;
   // an exhausted approach stays exhausted through another failure (the copy keeps the evidence it was exhausted with)
-  if (a?.status === 'exhausted') return record.attempt.outcome === 'success' || record.attempt.outcome === 'unknown';
-  return record.attempt.outcome === 'failure' && (a?.failures ?? 0) + 3 >= record.settings.threshold;
+  if (a?.status === 'exhausted') return run.attempt.outcome === 'success' || run.attempt.outcome === 'unknown';
+  return run.attempt.outcome === 'failure' && (a?.failures ?? 0) + 3 >= run.settings.threshold;
 }
 
 /** What a record does to memory, told from memory as it stands (only the approach of `key` loaded whole). */

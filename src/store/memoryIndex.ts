@@ -8,6 +8,8 @@
 import type { Stats } from 'node:fs';
 import { approachBytes } from '../core/memory';
 import { gateHeadOf, type GateHead } from '../core/gateState';
+import { dict, int, list, nullable, num, object, oneOf, str, tuple, type Shape } from '../core/shape';
+import { gateHeadShape, journalStateOf } from '../core/storedShapes';
 import type { Approach, JournalState, MemoryData } from '../core/types';
 
 export const INDEX_FILE_NAME = 'memory.index.json';
@@ -34,7 +36,7 @@ export type IndexHead = [
   label: string,
   command: string,
   cwd: string,
-  status: string,
+  status: Approach['status'],
   failures: number,
   updatedAt: string,
   lastFailure: string | null,
@@ -42,6 +44,7 @@ export type IndexHead = [
   /** Only for exhausted approaches (the only ones another command's gate looks at). */
   streakErrors: string[] | null,
 ];
+const indexHeadShape: Shape<IndexHead> = tuple(str, str, str, oneOf('active', 'exhausted', 'resolved'), num, str, nullable(str), str, nullable(list(str)));
 
 /**
  * The index, two lines: the spans (all a writer needs to read one approach), then the heads (parsed
@@ -200,16 +203,15 @@ export function parseIndex(text: string): ParsedIndex | undefined {
   } catch {
     return undefined;
   }
-  if (!isObject(v) || v.format !== INDEX_FORMAT || !isObject(v.file) || typeof v.schemaVersion !== 'number' || !Array.isArray(v.spans)) return undefined;
-  const { ino, size, mtimeMs } = v.file;
-  if (typeof ino !== 'number' || typeof size !== 'number' || typeof mtimeMs !== 'number') return undefined;
-  if (!isObject(v.lists) || !Object.entries(v.lists).every(([k, span]) => (LISTS as readonly string[]).includes(k) && isSpan(span, size))) return undefined;
-  for (const e of v.spans) {
-    if (!Array.isArray(e) || e.length !== 4 || typeof e[0] !== 'string' || !isSpan([e[1], e[2]], size) || typeof e[3] !== 'number') return undefined;
-  }
+  if (!indexShape(v)) return undefined;
+  // every span inside the file it describes
+  const size = v.file.size;
+  if (!Object.entries(v.lists).every(([k, span]) => (LISTS as readonly string[]).includes(k) && spanWithin(span, size))) return undefined;
+  if (!v.spans.every(e => spanWithin([e[1], e[2]], size))) return undefined;
   // an unreadable gate list is read as absent: the reader then looks at the heads themselves
-  if (v.gate !== undefined && !(Array.isArray(v.gate) && v.gate.every(h => Array.isArray(h) && h.length === 3 && typeof h[0] === 'string' && typeof h[1] === 'number' && typeof h[2] === 'string'))) delete v.gate;
-  return { ...(v as unknown as MemoryIndex), headsText: nl < 0 ? '' : text.slice(nl + 1) };
+  const { gate, journal, ...rest } = v as typeof v & { gate?: unknown; journal?: unknown };
+  const state = journalStateOf(journal);
+  return { ...rest, ...(state ? { journal: state } : {}), ...(gateHeadsShape(gate) ? { gate } : {}), headsText: nl < 0 ? '' : text.slice(nl + 1) };
 }
 
 /** The heads of an index (its second line), one per span; undefined when that line is not what it should be. */
@@ -220,22 +222,19 @@ export function headsOf(index: ParsedIndex): IndexHead[] | undefined {
   } catch {
     return undefined;
   }
-  if (!Array.isArray(v) || v.length !== index.spans.length || !v.every(isHead)) return undefined;
-  return v as IndexHead[];
+  if (!Array.isArray(v) || v.length !== index.spans.length || !v.every(h => indexHeadShape(h))) return undefined;
+  return v;
 }
 
-function isHead(h: unknown): h is IndexHead {
-  return (
-    Array.isArray(h) && h.length === 9 && typeof h[0] === 'string' && typeof h[1] === 'string' && typeof h[2] === 'string' && STATUSES.has(h[3]) &&
-    typeof h[4] === 'number' && typeof h[5] === 'string' && (h[6] === null || typeof h[6] === 'string') && typeof h[7] === 'string' &&
-    (h[8] === null || (Array.isArray(h[8]) && h[8].every(x => typeof x === 'string')))
-  );
-}
+/** A byte span [start, length] inside a file of `size` bytes (an empty one is no JSON value: refused). */
+export const spanWithin = (s: readonly [number, number], size: number): boolean => s[0] >= 0 && s[1] > 0 && s[0] + s[1] <= size;
 
-const STATUSES = new Set<unknown>(['active', 'exhausted', 'resolved']);
+const span = tuple(int, int);
+/** The index's first line as this version writes it (its spans checked against the file's size after). */
+const indexShape = object(
+  { format: oneOf(INDEX_FORMAT), file: object({ ino: num, size: num, mtimeMs: num }), schemaVersion: num, lists: dict(span), spans: list(tuple(str, int, int, num)) },
+  // memory's journal state and the gate's list are read apart (parseIndex): a wrong one is read as none
+  { gatePatterns: list(span) },
+);
+const gateHeadsShape = list(gateHeadShape);
 
-function isSpan(s: unknown, size: number): boolean {
-  return Array.isArray(s) && Number.isInteger(s[0]) && Number.isInteger(s[1]) && s[0] >= 0 && s[1] >= 0 && s[0] + s[1] <= size;
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -11,14 +11,15 @@
 
 import { closeSync, lstatSync, readSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { applyRecord, isRunRecord, pendingRecords, readJournalState, recordKey, type ApplyContext, type JournalContents } from '../core/journal';
-import { isPatternRecord, notePatternFailure } from '../core/rules/patternRecords';
+import { applyRecord, pendingRecords, recordKey, type ApplyContext, type JournalContents } from '../core/journal';
+import { notePatternFailure } from '../core/rules/patternRecords';
+import { approachOf, journalStateOf, listOf, patternRecordShape, runRecordOf } from '../core/storedShapes';
 import { heldHeadOf, heldHeads, type GateHead, type HeldHead } from '../core/gateState';
 import { approachBytes } from '../core/memory';
-import { emptyMemory, SCHEMA_VERSION, type Approach, type Learning, type MemoryData, type PatternRecord } from '../core/types';
+import { emptyMemory, SCHEMA_VERSION, type Approach, type MemoryData, type PatternRecord } from '../core/types';
 import { readJournalSync } from './journal';
-import { describes, headOf, headsOf, INDEX_FILE_NAME, LISTS, parseIndex, type ListName, type ParsedIndex } from './memoryIndex';
-import { MEMORY_FILE_NAME } from './memorySchema';
+import { describes, headOf, headsOf, INDEX_FILE_NAME, LISTS, parseIndex, spanWithin, type ListName, type ParsedIndex } from './memoryIndex';
+import { MEMORY_FILE_NAME, migrateMemory } from './memorySchema';
 import { openRegularSync, readRegularSync } from './regularFile';
 
 /** memory.json over this size is left to the store (which moves it aside). */
@@ -78,7 +79,7 @@ export function readView(dir: string, keys: readonly string[] | 'all', ctx: Pick
     const index = keys === 'all' ? undefined : readIndex(dir, cache);
     if (index && index.schemaVersion === SCHEMA_VERSION && describes(index, stat)) {
       const wanted = new Set(keys);
-      const pending = pendingRecords({ ...emptyMemory(), journal: readJournalState(index.journal) }, journal);
+      const pending = pendingRecords({ ...emptyMemory(), journal: journalStateOf(index.journal) }, journal);
       for (const r of pending) {
         const k = recordKey(r);
         if (k !== undefined) wanted.add(k);
@@ -155,12 +156,18 @@ function readSlice(fd: number, start: number, length: number): unknown {
   return JSON.parse(buf.toString('utf8'));
 }
 
+/** The approach of `key` in its slice of memory.json, read as the store reads it (storedShapes.approachOf); undefined when it is not one. */
+function approachAt(fd: number, key: string, start: number, length: number): Approach | undefined {
+  const read = approachOf(key, readSlice(fd, start, length), new Date().toISOString());
+  return 'approach' in read ? read.approach : undefined;
+}
+
 /** The approaches in `wanted` whole, the rest as heads (listed); undefined when a slice is not what the index says. */
 function partialView(fd: number, index: ParsedIndex, wanted: Set<string>): { view: View; heads: Set<Approach> } | undefined {
   const heads = headsOf(index);
   if (!heads) return undefined;
   const data = emptyMemory();
-  data.journal = readJournalState(index.journal);
+  data.journal = journalStateOf(index.journal);
   const sizes = new WeakMap<Approach, number>();
   const made = new Set<Approach>();
   try {
@@ -168,8 +175,8 @@ function partialView(fd: number, index: ParsedIndex, wanted: Set<string>): { vie
       const [key, start, length, bytes] = index.spans[i];
       let a: Approach;
       if (wanted.has(key)) {
-        const whole = readSlice(fd, start, length);
-        if (!isApproach(whole) || whole.key !== key) return undefined;
+        const whole = approachAt(fd, key, start, length);
+        if (!whole) return undefined;
         a = whole;
       } else {
         a = headOf(key, heads[i]);
@@ -196,15 +203,15 @@ function lazyView(fd: number, index: ParsedIndex, wanted: Set<string>, guard: He
   const gate = gateRecords(fd, index);
   const skip: ReadonlySet<ListName> = gate ? new Set(['patterns']) : new Set();
   const data = emptyMemory();
-  data.journal = readJournalState(index.journal);
+  data.journal = journalStateOf(index.journal);
   const wholes = new Map<string, Approach>();
   const keys = new Set<string>();
   try {
     for (const [key, start, length] of index.spans) {
       keys.add(key);
       if (!wanted.has(key)) continue;
-      const whole = readSlice(fd, start, length);
-      if (!isApproach(whole) || whole.key !== key) return undefined;
+      const whole = approachAt(fd, key, start, length);
+      if (!whole) return undefined;
       wholes.set(key, whole);
     }
     if (!readLists(fd, index, data, skip)) return undefined;
@@ -253,17 +260,16 @@ function exhaustedFrom(gate: readonly GateHead[], wholes: Map<string, Approach>)
 /** The pattern records the index says the gate can count, each parsed alone; undefined when the index has no such spans, or one is not a record. */
 function gateRecords(fd: number, index: ParsedIndex): PatternRecord[] | undefined {
   const spans = index.gatePatterns;
-  if (!Array.isArray(spans) || !spans.every(s => isSpan(s, index.file.size))) return undefined;
+  if (!spans || !spans.every(s => spanWithin(s, index.file.size))) return undefined;
   const out: PatternRecord[] = [];
   for (const [start, length] of spans) {
     const p = readSlice(fd, start, length);
-    if (!isPatternRecord(p)) return undefined;
+    if (!patternRecordShape(p)) return undefined;
     out.push(p);
   }
   return out;
 }
 
-const isSpan = (s: unknown, size: number): s is [number, number] => Array.isArray(s) && s.length === 2 && Number.isInteger(s[0]) && Number.isInteger(s[1]) && s[0] >= 0 && s[1] > 0 && s[0] + s[1] <= size;
 
 /** `obj[key] = value`, also for the key `__proto__` (a command a person or a crafted memory.json may name). */
 function putOwn(obj: Record<string, Approach>, key: string, value: Approach): void {
@@ -330,12 +336,9 @@ function readLists(fd: number, index: ParsedIndex, data: MemoryData, skip: Reado
       (data as unknown as Record<string, unknown>)[name] = [];
       continue;
     }
-    if (!span) {
-      if (name !== 'learnings') delete data[name];
-      continue;
-    }
-    const list = readSlice(fd, span[0], span[1]);
-    if (name === 'learnings' ? !isLearningList(list) : !Array.isArray(list)) return false;
+    // as the store reads them: a list memory.json has not got is empty, a wrong entry of a log is dropped
+    const list = listOf(name, span ? readSlice(fd, span[0], span[1]) : undefined);
+    if (!list) return false;
     (data as unknown as Record<string, unknown>)[name] = list;
   }
   return true;
@@ -379,13 +382,13 @@ function readMine(dir: string, key: string, ctx: Pick<ApplyContext, 'redact'>, c
     if (stat.size > MAX_MEMORY_BYTES) return null;
     const index = readIndex(dir, cache);
     if (index && index.schemaVersion === SCHEMA_VERSION && describes(index, stat)) {
-      mine.journal = readJournalState(index.journal);
+      mine.journal = journalStateOf(index.journal);
       // the edit events a run of it is judged with (what changed since its last failure)
       if (!readLists(fd, index, mine)) return null;
       const span = index.spans.find(s => s[0] === key);
       if (span) {
-        const whole = readSlice(fd, span[1], span[2]);
-        if (!isApproach(whole) || whole.key !== key) return null;
+        const whole = approachAt(fd, key, span[1], span[2]);
+        if (!whole) return null;
         putOwn(mine.approaches, key, whole);
       }
     } else {
@@ -414,8 +417,9 @@ function ownView(mine: MemoryData, key: string, journal: JournalContents | undef
   const approach = Object.prototype.hasOwnProperty.call(mine.approaches, key) ? mine.approaches[key] : undefined;
   const records = { ...emptyMemory(), patterns: cloneList(mine.patterns) };
   for (const r of pendingRecords(mine, journal)) {
-    if (!isRunRecord(r) || recordKey(r) === key || r.attempt.outcome !== 'failure') continue;
-    const t = r.attempt;
+    const run = runRecordOf(r);
+    if (!run || run.attempt.key === key || run.attempt.outcome !== 'failure') continue;
+    const t = run.attempt;
     notePatternFailure(records, t, { key: t.key, label: t.command.split('\n')[0].slice(0, 200), cwd: t.cwd } as Approach);
   }
   return { approach, patterns: records.patterns ?? [] };
@@ -436,31 +440,13 @@ function ownRuns(mine: MemoryData, key: string, journal: JournalContents | undef
   return Object.prototype.hasOwnProperty.call(mine.approaches, key) ? mine.approaches[key] : undefined;
 }
 
-/** memory.json parsed whole; undefined when it is not a current, well-formed memory. */
+/** memory.json parsed whole and read as the store reads it; undefined when it is not a current, well-formed memory. */
 function wholeView(fd: number, size: number): View | undefined {
-  let d: MemoryData;
   try {
-    d = readSlice(fd, 0, size) as MemoryData;
+    const raw = readSlice(fd, 0, size);
+    if (typeof raw !== 'object' || raw === null || (raw as { schemaVersion?: unknown }).schemaVersion !== SCHEMA_VERSION) return undefined;
+    return { data: migrateMemory(raw), sizeOf: approachBytes };
   } catch {
     return undefined;
   }
-  if (!d || typeof d !== 'object' || d.schemaVersion !== SCHEMA_VERSION || !d.approaches || typeof d.approaches !== 'object' || !isLearningList(d.learnings)) return undefined;
-  if (!Object.values(d.approaches).every(isApproach)) return undefined;
-  d.journal = readJournalState(d.journal);
-  if (!d.journal) delete d.journal;
-  return { data: d, sizeOf: approachBytes };
-}
-
-function isApproach(a: unknown): a is Approach {
-  if (!a || typeof a !== 'object') return false;
-  const x = a as Approach;
-  return (
-    typeof x.key === 'string' && typeof x.command === 'string' && typeof x.label === 'string' && typeof x.cwd === 'string' &&
-    typeof x.status === 'string' && typeof x.failures === 'number' && typeof x.lastErrorSignature === 'string' && typeof x.updatedAt === 'string' &&
-    Array.isArray(x.attempts) && Array.isArray(x.alternativesTried)
-  );
-}
-
-function isLearningList(v: unknown): v is Learning[] {
-  return Array.isArray(v) && v.every(l => l && typeof l === 'object' && typeof (l as Learning).text === 'string' && typeof (l as Learning).type === 'string');
 }

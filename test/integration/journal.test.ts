@@ -15,7 +15,7 @@ import { agentDenyReason, agentWarning } from '../../src/core/prompts/agentConte
 import { approachKey } from '../../src/core/approach';
 import { checkCommand } from '../../src/core/rules/check';
 import { addEdits } from '../../src/core/rules/edits';
-import { applyRecord, pendingRecords, runRecord, type JournalRecord } from '../../src/core/journal';
+import { applyRecord, pendingRecords, newRunRecord, type JournalRecord } from '../../src/core/journal';
 import { applyAttempt, prepareAttempt } from '../../src/core/memory';
 import { createRedactor } from '../../src/core/text/redact';
 import { DEFAULT_SETTINGS, emptyMemory, type EngineSettings, type MemoryData } from '../../src/core/types';
@@ -230,7 +230,7 @@ describe('a journal that is not whole', () => {
     const ws = await seeded();
     for (let i = 0; i < 2; i++) await hookMemory(ws).record(fail('make lint'));
     const key = approachKey('make lint', '.');
-    const line = JSON.stringify(runRecord(prepareAttempt(fail('make lint'), DEFAULT_SETTINGS, redactor), DEFAULT_SETTINGS, []));
+    const line = JSON.stringify(newRunRecord(prepareAttempt(fail('make lint'), DEFAULT_SETTINGS, redactor), DEFAULT_SETTINGS, []));
     fs.appendFileSync(journalPath(ws), line.slice(0, line.length >> 1));
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
     fs.writeFileSync(`${memoryPath(ws)}.lock`, JSON.stringify({ pid: Number(dead), host: hostname(), time: new Date().toISOString(), token: 'dead' }));
@@ -274,7 +274,7 @@ describe('a journal that is not whole', () => {
   test('a journal that is a symbolic link is never read through', async () => {
     const ws = await seeded();
     const elsewhere = join(workspace(), 'j.jsonl');
-    fs.writeFileSync(elsewhere, `{"journal":1,"id":"0123456789abcdef"}\n${JSON.stringify(runRecord(prepareAttempt(fail('evil'), DEFAULT_SETTINGS, redactor), DEFAULT_SETTINGS, []))}\n`);
+    fs.writeFileSync(elsewhere, `{"journal":1,"id":"0123456789abcdef"}\n${JSON.stringify(newRunRecord(prepareAttempt(fail('evil'), DEFAULT_SETTINGS, redactor), DEFAULT_SETTINGS, []))}\n`);
     fs.symlinkSync(elsewhere, journalPath(ws));
     assert.equal(await failures(ws, 'evil'), 0);
     assert.equal(readView(memoryDirFor(ws), [approachKey('evil', '.')], { redact })?.data.approaches[approachKey('evil', '.')], undefined);
@@ -328,7 +328,7 @@ describe('the quick partial read answers as the full read', () => {
         const command = commands[Math.floor(random() * commands.length)];
         const input = { command, cwd: random() < 0.3 ? 'pkg' : '.', exitCode: random() < 0.75 ? 1 : 0, source: 'agent' as const, output: ERRORS[i % 3](i) };
         const attempt = prepareAttempt(input, settings, redactor, new Date((t += 60_000)));
-        await new MemoryStore(dir, { cache: false }).appendRecord(runRecord(attempt, settings, []));
+        await new MemoryStore(dir, { cache: false }).appendRecord(newRunRecord(attempt, settings, []));
       }
       const full = await new MemoryStore(dir, { cache: false }).read();
       const now = new Date(t + 60_000);
@@ -346,7 +346,7 @@ describe('the quick partial read answers as the full read', () => {
           const own = readApproach(dir, key, { redact })?.approach;
           if (full.approaches[key]) assert.deepEqual({ ...own, alternativesTried: [] }, { ...full.approaches[key], alternativesTried: [] }, `own history of ${command} in ${cwd}`);
           if (f.verdict === 'block') assert.equal(agentDenyReason(q, view.data), agentDenyReason(f, full));
-          const next = runRecord(prepareAttempt({ command, cwd, exitCode: 1, source: 'agent', output: ERRORS[0](1) }, settings, redactor, now), settings, []);
+          const next = newRunRecord(prepareAttempt({ command, cwd, exitCode: 1, source: 'agent', output: ERRORS[0](1) }, settings, redactor, now), settings, []);
           const a = applyRecord(view.data, next, { redact, sizeOf: view.sizeOf })!;
           const b = applyRecord(JSON.parse(JSON.stringify(full)) as MemoryData, next, { redact })!;
           assert.deepEqual([a.becameExhausted, a.evicted, a.reason, a.approach, a.pattern], [b.becameExhausted, b.evicted, b.reason, b.approach, b.pattern], `next run of ${command} in ${cwd}`);
@@ -394,7 +394,7 @@ describe('the gate with runs waiting in the journal', () => {
     const atLimit = { ...settings, limits: { ...settings.limits, maxApproaches: Object.keys(full.approaches).length } };
     for (const [i, command] of ['new one', 'new two', 'tool0 run', 'new three'].entries()) {
       const attempt = prepareAttempt(fail(command), atLimit, redactor, new Date(T0 + 86_400_000 + i * 1000));
-      await new MemoryStore(memoryDirFor(ws), { cache: false }).appendRecord(runRecord(attempt, atLimit, []));
+      await new MemoryStore(memoryDirFor(ws), { cache: false }).appendRecord(newRunRecord(attempt, atLimit, []));
     }
     const after = await new MemoryStore(memoryDirFor(ws), { cache: false }).read();
     assert.ok(Object.keys(full.approaches).some(k => !after.approaches[k]), 'the pending runs evicted approaches');

@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { runHook } from '../../src/agents/hooks/runner';
 import { WorkspaceMemory } from '../../src/app/workspaceMemory';
-import { runRecord } from '../../src/core/journal';
+import { newRunRecord } from '../../src/core/journal';
 import { prepareAttempt } from '../../src/core/memory';
 import { createRedactor } from '../../src/core/text/redact';
 import { DEFAULT_SETTINGS } from '../../src/core/types';
@@ -73,7 +73,7 @@ async function play(ops: Op[]): Promise<string> {
       case 'streak': {
         const input = { command: COMMANDS[o.command], cwd: CWDS[o.cwd], exitCode: o.kind === 'run' ? o.exit : 1, output: OUTPUTS[o.output], source: 'agent' as const };
         for (let i = 0; i < (o.kind === 'run' ? 1 : o.count); i++) {
-          if (o.journal) await new MemoryStore(dir, { cache: false }).appendRecord(runRecord(prepareAttempt(input, DEFAULT_SETTINGS, redactor, clock()), DEFAULT_SETTINGS, []));
+          if (o.journal) await new MemoryStore(dir, { cache: false }).appendRecord(newRunRecord(prepareAttempt(input, DEFAULT_SETTINGS, redactor, clock()), DEFAULT_SETTINGS, []));
           else await memory.record(input);
         }
         break;

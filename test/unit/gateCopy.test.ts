@@ -18,7 +18,7 @@ import { readCopy, readCopyHeader } from '../../src/store/gateCopy';
 import { GateGuard } from '../../src/store/gateGuard';
 import { memoryDirFor } from '../../src/store/paths';
 import { MemoryStore } from '../../src/store/memoryStore';
-import { runRecord } from '../../src/core/journal';
+import { newRunRecord } from '../../src/core/journal';
 import { prepareAttempt } from '../../src/core/memory';
 import { createRedactor } from '../../src/core/text/redact';
 import { makeRecorder } from '../support/reflection';
@@ -190,7 +190,7 @@ describe('what the editor is told, and the user\'s answer', () => {
     const dir = memoryDirFor(ws);
     const store = new MemoryStore(dir, { cache: false });
     const redactor = createRedactor();
-    const run = (at: number) => runRecord(prepareAttempt({ command: 'npm test', exitCode: 1, output: OUTPUT, source: 'agent' }, DEFAULT_SETTINGS, redactor, new Date(at)), DEFAULT_SETTINGS, []);
+    const run = (at: number) => newRunRecord(prepareAttempt({ command: 'npm test', exitCode: 1, output: OUTPUT, source: 'agent' }, DEFAULT_SETTINGS, redactor, new Date(at)), DEFAULT_SETTINGS, []);
     const T = Date.UTC(2026, 0, 1);
     for (let i = 1; i <= 5; i++) await store.appendRecord(run(T + i * 1000));
     await store.appendRecord(run(T + 500)); // prepared first, appended last

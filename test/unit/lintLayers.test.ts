@@ -104,6 +104,18 @@ test('the front doors (agents, CLI, replay) and the host may import the applicat
   await assertAllowed('src/host/__layer_fixture__.ts', "import { WorkspaceMemory } from '../app/workspaceMemory';\nexport const W = WorkspaceMemory;");
 });
 
+test('memory\'s files are read and written through src/app: no door, entry or host file imports the store\'s memory modules', async () => {
+  const doors: Array<[string, string]> = [
+    [AGENTS, '../store/memoryStore'], [AGENTS_NESTED, '../../store/journalStore'], [AGENTS_NESTED, '../../store/quickView'], [CLI, '../../store/memoryStore'],
+    ['src/hookPost.ts', './store/journal'], ['src/teamSync.ts', './store/memoryStore'], ['src/hookLoader.ts', './store/memoryIndex'],
+    ['src/replay/__layer_fixture__.ts', '../store/inMemoryStore'], ['src/host/__layer_fixture__.ts', '../store/memoryStore'], ['src/host/__layer_fixture__.ts', '../store/folderLock'],
+  ];
+  for (const [file, target] of doors) await assertForbidden(file, `import { x } from '${target}';\nexport const y = x;`, /through src\/app/);
+  await assertAllowed(AGENTS_NESTED, "import { openJournalStore } from '../../app/stores';\nimport { readMemorySnapshot } from '../../app/hookMemory';\nexport const y = [openJournalStore, readMemorySnapshot];");
+  await assertAllowed('src/host/__layer_fixture__.ts', "import { openMemoryStore } from '../app/stores';\nexport const y = openMemoryStore;");
+  await assertAllowed(APP, "import { MemoryStore } from '../store/memoryStore';\nexport const y = MemoryStore;");
+});
+
 test('nothing but the extension entry imports the host', async () => {
   const entries = ['src/cli.ts', 'src/hook.ts', 'src/hookPost.ts', 'src/hookLoader.ts', 'src/teamSync.ts', 'src/__layer_fixture__.ts'].map(f => [f, './host/guard']);
   for (const [file, target] of [[AGENTS, '../host/guard'], [AGENTS_NESTED, '../../host/guard'], [CLI, '../../host/registry'], ...entries, ['src/replay/__layer_fixture__.ts', '../host/guard']]) {

@@ -6,7 +6,8 @@ import { describe, test } from 'node:test';
 import { WorkspaceMemory } from '../../src/app/workspaceMemory';
 import { checkCommand, explainBlock } from '../../src/core/rules/check';
 import { REASON_CODES } from '../../src/core/rules/policy';
-import { boundPatterns, isPatternRecord, MAX_PATTERNS, patternId, shownPatterns } from '../../src/core/rules/patternRecords';
+import { boundPatterns, MAX_PATTERNS, patternId, shownPatterns } from '../../src/core/rules/patternRecords';
+import { patternRecordShape } from '../../src/core/storedShapes';
 import { emptyMemory, SCHEMA_VERSION, type GateAnswer, type GitState, type PatternRecord } from '../../src/core/types';
 import { migrateMemory } from '../../src/store/memorySchema';
 import { InMemoryStore } from '../../src/store/inMemoryStore';
@@ -53,7 +54,7 @@ describe('pattern records: one cause across approaches', () => {
     assert.equal(p.lastSeen, '2026-11-20T14:03:00.000Z');
     // the factors all six shared: the host, the port, the service and the folder (the exit family differs: 1 and 2 are one family)
     assert.deepEqual(p.factors, { host: 'localhost', port: '5432', service: 'database', exit: 'error (1-2)', cwd: '.' });
-    assert.ok(isPatternRecord(p));
+    assert.ok(patternRecordShape(p));
   });
 
   test('the port keeps two services apart: Redis on :6379 and the database on :5432 are two patterns', async () => {

@@ -1,5 +1,5 @@
 // The post hook's store: its own bundle (dist/hook-record.js), loaded only when the hooks' own quick
-// write (./quickRecord.ts) cannot do: with team memory on (every write reaches the outbox: the team
+// write (app/hookRecord.ts) cannot do: with team memory on (every write reaches the outbox: the team
 // link here is the local one, outbox and cached view, no database driver), to fold a long journal
 // into memory.json, for a memory.json the store must migrate or repair, and for an edit tool's
 // changes or a gate decision. The gate's bundle carries no store writer.
@@ -7,23 +7,13 @@ import { join } from 'node:path';
 import type { CheckResult } from '../../core/rules/check';
 import type { GitState, MemoryData } from '../../core/types';
 import { readGitState } from '../../store/gitContext';
-import { MemoryStore } from '../../store/memoryStore';
-import { memoryDirFor } from '../../store/paths';
 import { TeamLocal } from '../../store/team/teamLink';
+import type { HookRecord } from '../../app/hookRecord';
 import { openWorkspaceMemory } from '../../app/openMemory';
+import { openMemoryStore } from '../../app/stores';
 import { loadWorkspaceSettings } from '../../app/settings';
 import { createRedactor } from '../../core/text/redact';
 import { warmUpRecording } from './warmUp';
-
-export interface HookRecord {
-  workspace: string;
-  command: string;
-  cwd: string;
-  exitCode: number | null;
-  output: string;
-  /** The hook that saw it (hook:claude post): named in what the gate's copy says. */
-  via?: string;
-}
 
 /** A warning of the hook (a redaction pattern over its time budget): on stderr, where the harness logs it. */
 export const hookWarning = (m: string): void => void process.stderr.write(`Failure Memory hook: ${m}\n`);
@@ -39,7 +29,7 @@ export async function recordHookResult(r: HookRecord): Promise<void> {
 /** Folds the journal into memory.json (a full write that changes nothing else), unless another hook just did. */
 export async function foldJournal(workspace: string, via = 'hook'): Promise<void> {
   const redactor = createRedactor(loadWorkspaceSettings(workspace).engine['redaction.extraPatterns']);
-  await new MemoryStore(memoryDirFor(workspace), { onWarning: () => undefined, cache: false, gate: { via }, redact: t => redactor.redact(t).text }).foldJournal();
+  await openMemoryStore(workspace, { onWarning: () => undefined, gate: { via }, redact: t => redactor.redact(t).text }).foldJournal();
 }
 
 /**
@@ -87,5 +77,5 @@ export function gitStateOf(workspace: string): Promise<GitState | undefined> {
  * itself (hooks/restore.ts), so that what was lost is put back and said, not put back in silence.
  */
 export function readMemoryFull(workspace: string): Promise<MemoryData> {
-  return new MemoryStore(memoryDirFor(workspace), { onWarning: () => undefined, cache: false }).readAsIs();
+  return openMemoryStore(workspace, { onWarning: () => undefined }).readAsIs();
 }

@@ -23,14 +23,15 @@ import { emptyMemory, type Decision, type EngineSettings, type GitState, type Me
 import { loadWorkspaceSettings } from '../../app/settings';
 import { hookTeam, refreshTeamView, teamContext, teamMerger, teamWords } from './team';
 import { memoryDirFor } from '../../store/paths';
-import { indexedExhausted, readView, type HeadGuard, type View } from '../../store/quickView';
+import { listedExhausted, readMemorySnapshot, type HeadGuard, type KnownExhausted } from '../../app/hookMemory';
 import { readRegularSync } from '../../store/regularFile';
 import { claimCall, leaveNote, takeNote } from './callOnce';
 import { locate, type Located } from './locate';
 import { claimPre, noteHarness, takePre } from './witness';
 import { editsOf, patchApplies, patchFiles } from './edits';
 import { agentGatesSetUp, editCall, editRefusal, protectedFor } from './protect';
-import type { HookEdits, HookRecord } from './record';
+import type { HookEdits } from './record';
+import type { HookRecord } from '../../app/hookRecord';
 import { noteForUser, replyWithNotes } from './notices';
 import { launcherTampered, repairLauncher, type LauncherTarget } from '../launcher';
 import { keepRestored, lostGate, tellEvents, type RestoreGate } from './restore';
@@ -89,31 +90,14 @@ function settingsFor(workspace: string): EngineSettings {
 }
 
 /**
- * Memory as the hook sees it: memory.json with the runs other hooks journaled since it was written,
- * read without the lock and without the store (see store/quickView.ts), with the approaches of
- * `keys` loaded whole (all of them for 'all'), the others' heads watched by `guard` when given (see
- * readView). The store's own read when the quick one cannot use the file (an older schema, damaged:
- * the store migrates or moves it aside).
- */
-export function readMemorySnapshot(workspace: string, keys: readonly string[] | 'all' = 'all', guard?: HeadGuard, seen: { exhausted?: View['exhausted'] } = {}): MemoryData | null | undefined {
-  // a fix lesson in a journaled run is redacted with the workspace's patterns: loaded only then
-  let redactor: ReturnType<typeof createRedactor> | undefined;
-  const redact = (t: string) => (redactor ??= createRedactor(settingsFor(workspace)['redaction.extraPatterns'])).redact(t).text;
-  const view = readView(memoryDirFor(workspace), keys, { redact }, {}, guard);
-  // what the gate's copy is compared with: memory's exhausted approaches, as this read knows them
-  seen.exhausted = view === null ? new Map() : view?.exhausted;
-  return view ? view.data : view;
-}
-
-/**
  * Memory's exhausted approaches as a quick read knows them, for the copy's `heads` (undefined: only a
  * whole read knows): memory.index.json's list when it holds them all (most calls: one small read),
  * else a partial read with the journal's runs applied.
  */
-function quickExhausted(workspace: string, heads: readonly GateHead[]): View['exhausted'] {
-  const listed = indexedExhausted(memoryDirFor(workspace));
+function quickExhausted(workspace: string, heads: readonly GateHead[]): KnownExhausted {
+  const listed = listedExhausted(workspace);
   if (listed && !lostFrom(heads, key => listed.get(key)).length) return listed;
-  const seen: { exhausted?: View['exhausted'] } = {};
+  const seen: { exhausted?: KnownExhausted } = {};
   readMemorySnapshot(workspace, [], { touched: false }, seen);
   return seen.exhausted;
 }
@@ -211,7 +195,7 @@ async function pre(input: HookInput, answer: (a: HookAnswer) => HookReply, adapt
   // every step of each line, its package scripts resolved (the manifests read only for a step that runs one)
   const lines = commands.map(c => gateLines(c, where.rel, { redact: g.redact, scripts: scriptsOf(where.workspace) }));
   const keys = lines.flatMap(l => l.map(x => x.key));
-  const seen: { exhausted?: View['exhausted'] } = {};
+  const seen: { exhausted?: KnownExhausted } = {};
   const quickData = readMemorySnapshot(where.workspace, keys, guard, seen);
   // exhausted approaches lost behind Failure Memory's back: decided from the gate's copy, and said
   const via = `hook:${adapter.id} pre`;

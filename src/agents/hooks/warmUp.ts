@@ -8,14 +8,13 @@ import { agentDenyReason, agentSummary } from '../../core/prompts/agentContext';
 import { approachKey, normalizeCwd } from '../../core/approach';
 import { decideGateNow } from '../../app/gate';
 import { selfProtectionRefusal } from '../../core/rules/selfProtection';
-import { applyRecord, pendingRecords, runRecord, type JournalContents } from '../../core/journal';
+import { applyRecord, newRunRecord } from '../../core/journal';
 import { extractLearnings } from '../../core/learnings';
 import { prepareAttempt } from '../../core/memory';
 import { createRedactor } from '../../core/text/redact';
 import { DEFAULT_SETTINGS, emptyMemory, type Approach, type Attempt, type MemoryData } from '../../core/types';
 import { parseSettingsText } from '../../store/workspaceSettings';
-import { headOf, headsOf, parseIndex } from '../../store/memoryIndex';
-import { parseJournal } from '../../store/journal';
+import { warmUpMemoryReads } from '../../app/hookMemory';
 import { HARNESSES } from './index';
 
 const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 12, minutes)).toISOString();
@@ -54,12 +53,7 @@ export function warmUpGate(): void {
     const redactor = createRedactor();
     const data = memory();
     const key = approachKey(redactor.redact('npx tsc -p .').text, normalizeCwd('.'));
-    const index = parseIndex(`${JSON.stringify({ format: 2, file: { ino: 1, size: 100, mtimeMs: 1 }, schemaVersion: data.schemaVersion, lists: {}, spans: [[key, 0, 10, 10]] })}\n${JSON.stringify([['tsc', 'npx tsc -p .', '.', 'exhausted', 5, at(5), at(5), 'x', ['x']]])}\n`);
-    const heads = index && headsOf(index);
-    if (heads) headOf(key, heads[0]);
-    const record = runRecord(attempt(6, 'npx tsc -p .', key), DEFAULT_SETTINGS, []);
-    const journal = parseJournal(Buffer.from(`{"journal":1,"id":"0123456789abcdef"}\n${JSON.stringify(record)}\n`)) as JournalContents;
-    for (const r of pendingRecords(data, journal)) applyRecord(data, r, { redact: t => redactor.redact(t).text });
+    warmUpMemoryReads(data, key, at(5), attempt(6, 'npx tsc -p .', key), t => redactor.redact(t).text);
     const c = decideGateNow('npx tsc -p .', '.', { data, settings: DEFAULT_SETTINGS, redact: t => redactor.redact(t).text }).check;
     HARNESSES.claude.reply('pre', { kind: 'deny', reason: agentDenyReason(c, data) }, payload, {});
     HARNESSES.claude.reply('session-start', { kind: 'context', text: agentSummary(data, DEFAULT_SETTINGS.threshold) }, payload, {});
@@ -81,7 +75,7 @@ export function warmUpRecording(): void {
     const data = emptyMemory();
     for (const [i, output] of outputs.entries()) {
       const attempt = prepareAttempt({ command: `npm test -- ${i}`, cwd: '.', exitCode: 1, output, source: 'agent' }, DEFAULT_SETTINGS, redactor);
-      applyRecord(data, runRecord(attempt, DEFAULT_SETTINGS, extractLearnings(attempt.output)), { redact: t => redactor.redact(t).text });
+      applyRecord(data, newRunRecord(attempt, DEFAULT_SETTINGS, extractLearnings(attempt.output)), { redact: t => redactor.redact(t).text });
     }
   } catch {
     // a cache without these functions is only slower

@@ -2,7 +2,8 @@ import { quote, UNTRUSTED_NOTE } from '../../core/prompts/agentText';
 import { clockTime, patternSentence } from '../../core/rules/causePolicy';
 import { activeApproaches, lastFix, shownPatterns } from '../../core/rules/patternRecords';
 import type { PatternRecord } from '../../core/types';
-import { isTeamPattern, type TeamPattern } from '../../core/rules/teamPatterns';
+import type { TeamPattern } from '../../core/rules/teamPatterns';
+import { teamPatternShape } from '../../core/storedShapes';
 import type { Command } from '../types';
 
 /** How a pattern was resolved, in one line: by what run, after which command, with which files changed. */
@@ -55,7 +56,7 @@ export const patterns: Command = {
       : [`No cause has failed several commands here${data.patterns?.length ? ` (${data.patterns.length} cause(s) of one command each: --all lists them)` : ''}.`];
     // team memory on: the team's causes from its cached view (never the network)
     const { team } = ctx.team();
-    const teamPatterns = team ? ((await team.view().catch(() => undefined))?.view?.patterns ?? []).filter(isTeamPattern) : [];
+    const teamPatterns = team ? ((await team.view().catch(() => undefined))?.view?.patterns ?? []).filter(p => teamPatternShape(p)) : [];
     const inTeam = teamPatterns.length ? [`In the team (${teamPatterns.length}, from the last pull):`, ...teamPatterns.slice(0, 20).map(teamLine)] : [];
     const quoted = list.some(p => p.lastError) ? [UNTRUSTED_NOTE] : [];
     ctx.print([...here, ...inTeam, ...quoted].join('\n'), {

@@ -1,5 +1,5 @@
 import { describeApproach } from '../../core/memory';
-import type { RecordOutcome } from '../../app/workspaceMemory';
+import type { RunReport } from '../../app/workspaceMemory';
 import { errorTextOf } from '../../core/text/shownText';
 import type { AttemptSource } from '../../core/types';
 import { readStdinHeadTail } from '../stdin';
@@ -56,7 +56,7 @@ export const record: Command = {
   },
 };
 
-function recordJson(r: RecordOutcome, threshold: number) {
+function recordJson(r: RunReport, threshold: number) {
   const t = r.attempt;
   return {
     id: t.id,
@@ -83,7 +83,7 @@ function recordJson(r: RecordOutcome, threshold: number) {
   };
 }
 
-function describeRecord(r: RecordOutcome): string {
+function describeRecord(r: RunReport): string {
   const t = r.attempt;
   const lines = [`recorded: ${t.command} → ${t.outcome}${t.exitCode !== null ? ` (exit ${t.exitCode})` : ''}`, `approach: ${describeApproach(r.approach)} — ${r.approach.status}, ${r.reason}`];
   if (t.errorSignature) lines.push(`error: ${errorTextOf(t)}`);

@@ -11,7 +11,8 @@ import { visibleLine } from '../text/hidden';
 import type { CheckResult } from '../rules/check';
 import type { MemoryData } from '../types';
 import { describeTeamFailures, type TeamApproach, type TeamCheck, type TeamView } from '../rules/team';
-import { isTeamPattern, type TeamPattern } from '../rules/teamPatterns';
+import type { TeamPattern } from '../rules/teamPatterns';
+import { teamPatternShape } from '../storedShapes';
 
 /** The team part of an agent's context stays under this many characters. */
 export const TEAM_SUMMARY_MAX_CHARS = 1000;
@@ -80,7 +81,7 @@ export function agentTeamSummary(view: TeamView | undefined, local: MemoryData, 
   const lessons = [...view.learnings.map(l => ({ type: l.type, text: l.text, machine: l.machine, at: l.createdAt })), ...view.reflections.flatMap(r => r.lessons.map(text => ({ type: 'reflection', text, machine: r.machine, at: r.createdAt })))]
     .sort((a, b) => (a.at < b.at ? 1 : -1));
   // the causes the team fixed before: what worked, and where (a local failure of the same cause gets it in the deny reason too)
-  const fixes = (view.patterns ?? []).filter(isTeamPattern).filter(p => p.fix).slice(0, 3);
+  const fixes = (view.patterns ?? []).filter(p => teamPatternShape(p)).filter(p => p.fix).slice(0, 3);
   if (!failing.length && !lessons.length && !fixes.length) return '';
   const entry = (a: TeamApproach) => `- ${a.failures >= threshold ? 'EXHAUSTED in the team' : 'failing in the team'}: ${code(a.command || a.label, 120)} in ${where(a.cwd)}, ${failuresLine(a, view.windowDays)}`;
   const head = `Failure Memory — your team's failures in this project (other machines, their agents and CI; pulled ${age(view.pulledAt, now)}; threshold ${threshold}):`;

@@ -127,7 +127,7 @@ export function editedFiles(edits: readonly EditEvent[], since: string, until: s
  * failures: the fix (see fixOf). On a failure after a pass: what changed since that pass (git
  * states of both runs; without git nothing is claimed). `edits`: the workspace's edit events.
  */
-export function recordRun(approach: Approach, attempt: Attempt, wasFailing: boolean, edits: readonly EditEvent[] = [], size: number = LEDGER_SIZE): LedgerUpdate {
+export function addToLedger(approach: Approach, attempt: Attempt, wasFailing: boolean, edits: readonly EditEvent[] = [], size: number = LEDGER_SIZE): LedgerUpdate {
   const before = approach.ledger ?? [];
   const out: LedgerUpdate = {};
   if (attempt.outcome === 'success' && wasFailing) {

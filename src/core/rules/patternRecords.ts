@@ -324,29 +324,3 @@ export function seedPatterns(data: MemoryData): void {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Reading records written elsewhere (memory.json, the team view): anything not of the shape is not one.
-
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isStr = (v: unknown): v is string => typeof v === 'string';
-const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
-const isStrMap = (v: unknown) => isObj(v) && Object.values(v).every(isStr);
-const CLASSES = new Set(['service', 'credentials', 'resources', 'toolchain', 'files', 'code']);
-
-function isResolution(v: unknown): boolean {
-  if (!isObj(v) || !isStr(v.at) || !['success', 'manual', 'team'].includes(v.by as string)) return false;
-  return ['run', 'command', 'key', 'fix'].every(k => v[k] === undefined || isStr(v[k])) && (v.files === undefined || (Array.isArray(v.files) && v.files.every(isStr)));
-}
-
-/** A pattern record of the right shape (memory.json and the team view are read with it; a wrong one is dropped, never trusted). */
-export function isPatternRecord(v: unknown): v is PatternRecord {
-  if (!isObj(v)) return false;
-  if (!['id', 'cause', 'kind', 'subject', 'firstSeen', 'since', 'lastSeen', 'lastError'].every(k => isStr(v[k]))) return false;
-  if (!CLASSES.has(v.cls as string) || !isStrMap(v.factors) || typeof v.systemic !== 'boolean' || (v.status !== 'active' && v.status !== 'resolved')) return false;
-  if (!isNum(v.occurrences) || !isNum(v.failures) || !Array.isArray(v.runs) || !v.runs.every(isStr)) return false;
-  const approachesOk = Array.isArray(v.approaches) && v.approaches.every(a => isObj(a) && isStr(a.key) && isStr(a.label) && isStr(a.cwd) && isNum(a.failures) && isStr(a.lastSeen));
-  if (!approachesOk || (v.lastGit !== undefined && !isStr(v.lastGit)) || (v.resolvedAt !== undefined && !isStr(v.resolvedAt))) return false;
-  if (v.resolution !== undefined && !isResolution(v.resolution)) return false;
-  if (v.fixes !== undefined && !(Array.isArray(v.fixes) && v.fixes.every(f => isObj(f) && isStr(f.command) && isNum(f.worked) && isStr(f.lastWorked)))) return false;
-  return v.tried === undefined || (Array.isArray(v.tried) && v.tried.every(t => isObj(t) && isStr(t.command) && isStr(t.at)));
-}

@@ -5,6 +5,7 @@
 // machine says nothing of another's).
 
 import { activeApproaches, lastFix } from './patternRecords';
+import { teamPatternShape } from '../storedShapes';
 import type { PatternRecord } from '../types';
 
 /** A pattern as one machine shares it: the record's own fields (bounded), its commands by label, its fix, and when it was taken. */
@@ -100,22 +101,7 @@ export function mergeTeamPatterns(rows: readonly PatternRow[], max = 100): TeamP
   return out.sort((a, b) => (b.lastSeen < a.lastSeen ? -1 : b.lastSeen > a.lastSeen ? 1 : 0)).slice(0, max);
 }
 
-const isStr = (v: unknown): v is string => typeof v === 'string';
-
-/** A team pattern of the right shape (the cached view is a file: read, never trusted). */
-export function isTeamPattern(v: unknown): v is TeamPattern {
-  if (typeof v !== 'object' || v === null) return false;
-  const p = v as Record<string, unknown>;
-  const fix = p.fix as Record<string, unknown> | undefined;
-  return (
-    ['id', 'cause', 'kind', 'subject', 'since', 'lastSeen', 'lastError'].every(k => isStr(p[k])) &&
-    Array.isArray(p.commands) && p.commands.every(isStr) && Array.isArray(p.machines) && p.machines.every(isStr) &&
-    typeof p.failures === 'number' && typeof p.occurrences === 'number' &&
-    (fix === undefined || (typeof fix === 'object' && fix !== null && isStr(fix.command) && typeof fix.worked === 'number' && isStr(fix.machine)))
-  );
-}
-
 /** The fix the team knows for a cause (by its pattern id), when one worked somewhere. */
 export function teamFixFor(patterns: readonly unknown[] | undefined, id: string): TeamPattern['fix'] | undefined {
-  return (patterns ?? []).find((p): p is TeamPattern => isTeamPattern(p) && p.id === id && !!p.fix)?.fix;
+  return (patterns ?? []).find((p): p is TeamPattern => teamPatternShape(p) && p.id === id && !!p.fix)?.fix;
 }

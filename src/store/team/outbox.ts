@@ -7,6 +7,7 @@ import { constants } from 'node:fs';
 import { appendFile, mkdir, open, rename, unlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import { boundOutbox, type OutboxEntry } from '../../core/rules/team';
+import { outboxEntryOf } from '../../core/storedShapes';
 import { errnoCode, withLock, randomHex } from '../lock';
 import { O_NONBLOCK, readRegular } from '../regularFile';
 
@@ -63,17 +64,21 @@ export class Outbox {
       throw e;
     }
     const out: OutboxEntry[] = [];
+    let wrong = 0;
     const lines = text.split('\n');
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i];
       if (!line) continue;
       try {
-        const e = JSON.parse(line) as OutboxEntry;
-        if (e && typeof e.id === 'string' && typeof e.kind === 'string') out.push(e);
+        const e = outboxEntryOf(JSON.parse(line));
+        if (e === 'wrong') wrong++;
+        else if (e) out.push(e);
       } catch {
         // a torn last line (a writer died mid-append) is skipped; it was never acknowledged
       }
     }
+    // it could never reach the database (and would stop every push behind it): left out, and said
+    if (wrong) this.onWarning(`team memory: ${wrong} record(s) in ${OUTBOX_FILE_NAME} are not of their kind's shape; they are left out of the push.`);
     return out;
   }
 

@@ -4,7 +4,7 @@
 
 import { hostname } from 'node:os';
 import type { CheckResult } from '../../core/rules/check';
-import { newId, type RecordResult } from '../../core/memory';
+import { newId, type AttemptEffect } from '../../core/memory';
 import type { ReflectionRecord } from '../../core/reflection';
 import { machineIdentity, mergeTeamCheck, sharedAttempt, shouldShare, SHARED_LIMITS, type OutboxEntry, type TeamCheck, type TeamView } from '../../core/rules/team';
 import { teamLessons, type TeamLesson } from '../../core/prompts/teamContext';
@@ -18,7 +18,7 @@ import { ViewCache, type TeamViewFile } from './viewCache';
 
 /** What WorkspaceMemory calls on its writes and checks. Never throws, never touches the network. */
 export interface TeamLink {
-  afterRecord(result: RecordResult): Promise<void>;
+  afterRecord(result: AttemptEffect): Promise<void>;
   afterLearning(learning: Learning): Promise<void>;
   afterReflection(record: ReflectionRecord): Promise<void>;
   afterResolve(approach: Approach): Promise<void>;
@@ -87,7 +87,7 @@ export class TeamLocal implements TeamLink {
     return { file, view: file.view?.project === this.project ? file.view : undefined };
   }
 
-  async afterRecord(r: RecordResult): Promise<void> {
+  async afterRecord(r: AttemptEffect): Promise<void> {
     const success = r.attempt.outcome === 'success';
     const key = r.attempt.key;
     // a success that did not clear anything here: does the team know the approach failing? (undefined: no view yet)
@@ -109,7 +109,7 @@ export class TeamLocal implements TeamLink {
    * commands, is systemic or has a fix) and those a success resolved. A newer snapshot of a pattern
    * replaces one still waiting.
    */
-  private async sharePatterns(r: RecordResult): Promise<void> {
+  private async sharePatterns(r: AttemptEffect): Promise<void> {
     const changed = [...(r.pattern ? [r.pattern] : []), ...r.resolvedPatterns].filter(worthSharing);
     if (!changed.length) return;
     const at = r.attempt.timestamp;

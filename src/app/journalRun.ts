@@ -3,7 +3,8 @@
 // path in journal mode, and the post hook takes it directly, without loading the rest of the
 // application: one behaviour, in one place. Also the run's git context, for both paths.
 
-import { applyRecord, isRunRecord, runRecord, type RunOutcome, type RunRecord } from '../core/journal';
+import { applyRecord, newRunRecord, type RunEffect, type RunRecord } from '../core/journal';
+import { runRecordOf } from '../core/storedShapes';
 import { comparisonHead } from '../core/rules/ledger';
 import { applyAttempt, hasWorkspaceEffects, touchesPatterns } from '../core/memory';
 import type { Approach, Attempt, EngineSettings, MemoryData, PatternRecord } from '../core/types';
@@ -18,7 +19,7 @@ export interface JournalPort {
   appendRecord<T>(record: RunRecord, effect?: RecordEffect<T>, seen?: SeenBefore): Promise<{ result: T | undefined; appended: Appended } | undefined>;
 }
 
-export interface RunRecorder {
+export interface JournalingOptions {
   workspace: string;
   store: JournalPort;
   settings: EngineSettings;
@@ -32,9 +33,9 @@ export interface RunRecorder {
   tell: 'nothing' | 'view' | 'exact';
 }
 
-export interface RecordedRun {
+export interface JournaledRun {
   /** What the run did (absent when nothing was asked). */
-  outcome?: RunOutcome;
+  outcome?: RunEffect;
   /** false: nothing to keep (a success of a command that never failed here). */
   journaled: boolean;
   /** The journal is long enough to be folded into memory.json now. */
@@ -45,7 +46,7 @@ export interface RecordedRun {
  * Records a prepared run into the journal. undefined: memory.json needs the store's full read or
  * write (an older schema, damaged): record it with the store instead.
  */
-export async function recordRun(attempt: Attempt, found: RunRecord['learnings'], r: RunRecorder): Promise<RecordedRun | undefined> {
+export async function journalRun(attempt: Attempt, found: RunRecord['learnings'], r: JournalingOptions): Promise<JournaledRun | undefined> {
   const current = r.tell === 'view' ? await r.store.readFor([attempt.key]) : undefined;
   const own = current ? { approach: current.approaches[attempt.key], patterns: current.patterns } : await r.store.readApproach(attempt.key);
   if (!own) return undefined;
@@ -56,9 +57,9 @@ export async function recordRun(attempt: Attempt, found: RunRecord['learnings'],
   }
   // the git state after the run, before the lock (git is bounded; the lock is not held meanwhile)
   if (r.git !== false && attempt.outcome !== 'interrupted') await addGitContext(r.workspace, attempt, own.approach, r.git);
-  const record = runRecord(attempt, r.settings, found);
+  const record = newRunRecord(attempt, r.settings, found);
   // a record every reader will apply, or none: one that does not pass the readers' check is written by the store
-  if (!isRunRecord(record)) return undefined;
+  if (!runRecordOf(record)) return undefined;
   const apply = (view: MemoryData, sizeOf?: (a: Approach) => number) => applyRecord(view, record, { redact: r.redact, ...(sizeOf ? { sizeOf } : {}) });
   const done = await r.store.appendRecord(record, r.tell === 'exact' ? { key: attempt.key, apply } : undefined, { approach: own.approach });
   if (!done) return undefined;

@@ -1,28 +1,34 @@
 // The post hook's usual write, done by the hooks' own bundle: the run prepared (redacted, judged,
-// bounded) and appended to the journal beside memory.json (app/recordRun.ts, the path
+// bounded) and appended to the journal beside memory.json (./journalRun.ts, the path
 // WorkspaceMemory.record takes for a hook), reading memory for that one approach only. The record
-// bundle (./record.ts) is loaded only to fold a long journal, for team memory (its outbox), or for a
-// memory.json the store must migrate or repair.
+// bundle (agents/hooks/record.ts) is loaded only to fold a long journal, for team memory (its
+// outbox), or for a memory.json the store must migrate or repair.
 
-import { join } from 'node:path';
-import { extractLearnings } from '../../core/learnings';
-import { prepareAttempt, preparedCommand } from '../../core/memory';
-import { createRedactor } from '../../core/text/redact';
-import { loadWorkspaceSettings } from '../../app/settings';
-import { recordRun } from '../../app/recordRun';
-import { keepAgentRulesCurrent } from '../../app/agentRules';
-import { readView } from '../../store/quickView';
-import { scriptTablesFor } from '../../app/scripts';
-import { scriptReader } from '../../store/scriptTables';
-import { FolderLock } from '../../store/folderLock';
-import { GateGuard } from '../../store/gateGuard';
-import { FOLD_BYTES, FOLD_RECORDS, readJournalSync } from '../../store/journal';
-import { JournalStore } from '../../store/journalStore';
-import { MEMORY_FILE_NAME } from '../../store/memorySchema';
-import { memoryDirFor } from '../../store/paths';
-import type { HookRecord } from './record';
+import { extractLearnings } from '../core/learnings';
+import { prepareAttempt, preparedCommand } from '../core/memory';
+import { createRedactor } from '../core/text/redact';
+import { FOLD_BYTES, FOLD_RECORDS, readJournalSync } from '../store/journal';
+import { memoryDirFor } from '../store/paths';
+import { readView } from '../store/quickView';
+import { scriptReader } from '../store/scriptTables';
+import { keepAgentRulesCurrent } from './agentRules';
+import { openJournalStore } from './stores';
+import { journalRun } from './journalRun';
+import { scriptTablesFor } from './scripts';
+import { loadWorkspaceSettings } from './settings';
 
-export interface QuickRecordFallback {
+/** A command run an agent's post hook saw. */
+export interface HookRecord {
+  workspace: string;
+  command: string;
+  cwd: string;
+  exitCode: number | null;
+  output: string;
+  /** The hook that saw it (hook:claude post): named in what the gate's copy says. */
+  via?: string;
+}
+
+export interface HookRunFallback {
   /** The record bundle's full write (team memory on, or memory.json needing the store). */
   full: (r: HookRecord) => Promise<void>;
   /** The record bundle's fold of the journal into memory.json. */
@@ -35,7 +41,7 @@ function journalStillLong(dir: string): boolean {
   return j.kind === 'ok' && (j.contents.entries.length >= FOLD_RECORDS || j.contents.bytes >= FOLD_BYTES);
 }
 
-export async function quickRecord(r: HookRecord, fallback: QuickRecordFallback): Promise<void> {
+export async function journalHookRun(r: HookRecord, fallback: HookRunFallback): Promise<void> {
   const settings = loadWorkspaceSettings(r.workspace);
   // team memory hears every write through its outbox: the store's own path does that
   if (settings.team.enabled) return fallback.full(r);
@@ -47,9 +53,8 @@ export async function quickRecord(r: HookRecord, fallback: QuickRecordFallback):
   const attempt = prepareAttempt({ command: r.command, cwd: r.cwd, exitCode: r.exitCode, output: r.output, source: 'agent' }, settings.engine, redactor, new Date(), tables);
   const dir = memoryDirFor(r.workspace);
   // the gate's copy follows what this run does to its approach (exhausted, resolved)
-  const gate = new GateGuard({ workspace: r.workspace, via: r.via ?? 'hook', by: r.command });
-  const store = new JournalStore(new FolderLock(dir, join(dir, MEMORY_FILE_NAME), { root: r.workspace, onWarning: () => undefined }), redact, gate);
-  const run = await recordRun(attempt, extractLearnings(attempt.output), { workspace: r.workspace, store, settings: settings.engine, redact, git: { sync: true }, tell: 'nothing' });
+  const store = openJournalStore(r.workspace, redact, { via: r.via ?? 'hook', by: r.command });
+  const run = await journalRun(attempt, extractLearnings(attempt.output), { workspace: r.workspace, store, settings: settings.engine, redact, git: { sync: true }, tell: 'nothing' });
   if (!run) return fallback.full(r);
   // the journal is long enough: fold it into memory.json now (the run is safe in the journal either way),
   // unless another hook already did: the store's bundle is loaded only to fold a journal still long
