@@ -161,5 +161,5 @@ export function eventSentence(e: GateEvent): string {
   const names = e.approaches.slice(0, 5).map(a => `“${a.label}”`).join(', ') + (e.approaches.length > 5 ? ` and ${e.approaches.length - 5} more` : '');
   const by = e.by ? `, by the command ${quote(e.by, 300)}` : '';
   if (e.kind === 'copy-altered') return `At ${e.at}, the copy of the gate's state in the user's data folder was changed outside Failure Memory${by}: it was not used, and a new one was started from the workspace memory.`;
-  return `At ${e.at}, ${e.what}${by}, without a success seen by a hook or the terminal and without the user's resolve. The gate restored ${names} from its copy in the user's data folder: they stop a run again.`;
+  return `At ${e.at}, ${e.what}${by}, without a success seen by a hook or the terminal and without the user's resolve. The gate restored ${names} from its copy in the user's data folder: ${e.approaches.length === 1 ? 'it stops' : 'they stop'} a run again.`;
 }
