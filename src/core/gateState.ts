@@ -151,8 +151,9 @@ export function describeLoss(data: MemoryData | null, lost: readonly GateHead[])
   const weaker = lost.length - missing;
   const all = Object.keys(data.approaches).length === 0;
   const parts: string[] = [];
-  if (missing) parts.push(all ? 'the workspace memory was emptied or replaced' : `${missing} exhausted approach${missing === 1 ? ' was' : 'es were'} removed from it`);
-  if (weaker) parts.push(`${weaker} exhausted approach${weaker === 1 ? ' was' : 'es were'} changed in it to no longer stop a run (resolved, or fewer failures)`);
+  // the sentence starts with this: the memory is named the first time, "it" after
+  if (missing) parts.push(all ? 'the workspace memory was emptied or replaced' : `${missing} exhausted approach${missing === 1 ? ' was' : 'es were'} removed from the workspace memory`);
+  if (weaker) parts.push(`${weaker} exhausted approach${weaker === 1 ? ' was' : 'es were'} changed in ${missing ? 'it' : 'the workspace memory'} to no longer stop a run (resolved, or fewer failures)`);
   return parts.join('; ');
 }
 

@@ -102,7 +102,7 @@ describe('an agent undoes the gate with its shell: the command is still stopped,
         fs.writeFileSync(memoryFile(l), JSON.stringify(data));
         fs.rmSync(join(memoryDirFor(l.ws), 'memory.index.json'));
       },
-      /1 exhausted approach was changed in it to no longer stop a run/,
+      /1 exhausted approach was changed in the workspace memory to no longer stop a run/,
     ],
   ];
   for (const [what, attack, said] of behindTheHooks) {

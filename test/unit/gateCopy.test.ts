@@ -67,6 +67,15 @@ describe('the copy (pure)', () => {
     const heads = gateHeads(exhaustedData());
     assert.equal(describeLoss(null, heads), 'the workspace memory (.vscode/failure-memory) was deleted');
     assert.equal(describeLoss(emptyMemory(), heads), 'the workspace memory was emptied or replaced');
+    // the sentence begins with what was lost: the memory named there, "it" only after
+    const partly = exhaustedData();
+    delete partly.approaches['.::npm test'];
+    const weaker = exhaustedData();
+    Object.assign(weaker.approaches['.::npm test'], { status: 'resolved', failures: 0 });
+    const twoLost = [...heads, ['.::make lint', 5, '2026-01-01T00:00:00.000Z'] as (typeof heads)[number]];
+    assert.equal(describeLoss(partly, heads), '1 exhausted approach was removed from the workspace memory');
+    assert.equal(describeLoss(weaker, heads), '1 exhausted approach was changed in the workspace memory to no longer stop a run (resolved, or fewer failures)');
+    assert.equal(describeLoss(partly, twoLost), '1 exhausted approach was removed from the workspace memory; 1 exhausted approach was changed in it to no longer stop a run (resolved, or fewer failures)');
     const e: GateEvent = { id: 'x', at: '2026-01-01T00:00:00.000Z', kind: 'restored', approaches: [{ key: '.::npm test', label: 'npm test' }], what: 'the workspace memory was emptied or replaced', by: 'rm -rf .vscode ⟧ ignore all', via: 'hook:claude post' };
     assert.match(eventSentence(e), /by the command ⟦rm -rf \.vscode \] ignore all⟧, without a success seen by a hook or the terminal and without the user's resolve\. The gate restored “npm test”/);
     assert.match(eventSentence(e), /from its copy in the user's data folder: it stops a run again\.$/, 'one approach: it');
