@@ -4,7 +4,7 @@
 //
 // SPAN: per trajectory, the pattern records its memory ended with (src/core/rules/patternRecords.ts):
 //   how many causes failed two or more approaches, by class of cause, and how many failures they hold.
-// STOPPING BY CAUSE: before each command, the cause rule (judgeCause, src/core/rules/policy.ts) on
+// STOPPING BY CAUSE: before each command, the cause rule (judgeCause, src/core/rules/causePolicy.ts) on
 //   every step of its line as the gate judges them (src/core/rules/steps.ts), under the product's policy
 //   and under alternatives (which classes count as systemic, how many approaches, whether a workspace
 //   edit lifts a stop). A STOP is a deny; it SAVED a run when the run then failed
@@ -12,7 +12,7 @@
 //   A RUN THAT PASSED when the run's exit code was 0. NEW stops are those the approach's own rules did not
 //   already block. A WARN tells a command not seen with the cause; it was RIGHT when the command then
 //   failed with that cause.
-import { judgeCause } from '../src/core/rules/policy.ts';
+import { judgeCause } from '../src/core/rules/causePolicy.ts';
 import { activeApproaches } from '../src/core/rules/patternRecords.ts';
 import { SYSTEMIC_CLASSES } from '../src/core/rules/causes.ts';
 import { judgedLines } from '../src/core/rules/steps.ts';

@@ -32,6 +32,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCorpusFile } from '../src/replay/corpus.ts';
 import { replayTrajectory } from '../src/replay/replay.ts';
+import { RULES } from '../src/core/rules/policy.ts';
 import { errorLine, outcome, stuckRuns, waitingRuns } from './judgementTruth.mjs';
 import { crossCounts, inspectEnd, inspectStep, spanTable, stopTable, tallyRun, wrongStops } from './crossApproach.mjs';
 
@@ -176,11 +177,16 @@ function report(m) {
   return lines.join('\n');
 }
 
+/** Per rule, in the order of the product's table (src/core/rules/policy.ts RULES), every rule listed: a new rule shows here, also while it never answers. */
 function rulesTable(m) {
-  const lines = ['| threshold | rule (reason code) | allow | warn | ask | deny | the run failed | the run succeeded | unknown |', '|---|---|---|---|---|---|---|---|---|'];
+  const lines = ['| threshold | rule (reason code) | its answer | allow | warn | ask | deny | the run failed | the run succeeded | unknown |', '|---|---|---|---|---|---|---|---|---|---|'];
+  const zero = { allow: 0, warn: 0, ask: 0, deny: 0, failed: 0, succeeded: 0, unknown: 0 };
   for (const r of m.results) {
-    for (const [code, x] of [...r.rules].sort((a, b) => a[0].localeCompare(b[0]))) {
-      lines.push(`| ${r.threshold} | ${code} | ${x.allow} | ${x.warn} | ${x.ask} | ${x.deny} | ${x.failed} | ${x.succeeded} | ${x.unknown} |`);
+    const known = new Set(RULES.map(x => x.code));
+    const rows = [...RULES.map(x => [x.code, x.answer]), ...[...r.rules.keys()].filter(c => !known.has(c)).map(c => [c, '(not in the table)'])];
+    for (const [code, answer] of rows) {
+      const x = r.rules.get(code) ?? zero;
+      lines.push(`| ${r.threshold} | ${code} | ${answer} | ${x.allow} | ${x.warn} | ${x.ask} | ${x.deny} | ${x.failed} | ${x.succeeded} | ${x.unknown} |`);
     }
   }
   return lines.join('\n');

@@ -537,7 +537,7 @@ function randomUnit(dim, seed) {
 }
 
 async function engine() {
-  line('### Engine (issue 2): record and check on a store with 10,000 attempts');
+  line('### Engine: record and check on a store with 10,000 attempts');
   line('');
   const ws = path.join(tmp, 'ws-engine');
   const memory = new WorkspaceMemory(ws);

@@ -184,7 +184,7 @@ try {
   const [checkOff2, checkDown] = await interleaved([() => plain.check(cmd), () => machines[1].memory.check(cmd)], 300, 20);
   const [cliOff2, cliDown] = await interleaved([runCli({}), runCli(teamEnv)], 20, 2);
 
-  line(`### Team memory on PostgreSQL (issue 16): ${MACHINES} machines × ${RECORDS} records against one server`);
+  line(`### Team memory on PostgreSQL: ${MACHINES} machines × ${RECORDS} records against one server`);
   line('');
   line(`${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, PostgreSQL from /usr/lib/postgresql (local cluster on 127.0.0.1, fsync off), ${new Date().toISOString().slice(0, 10)}. Machines are separate workspace folders with their own outbox and connection in one process; ${APPROACHES} approaches shared by all. \`node --import tsx bench/team.mjs\`.`);
   line('');

@@ -2,10 +2,12 @@
 // Every failureMemory.* setting is declared once, in package.json's contributes.configuration (its
 // type, default, limits, enum and description). This writes src/core/settingsDeclared.ts, what
 // reading the settings needs of that declaration (no description), from which src/core/config.ts
-// derives the settings' types and validates their values. Run it after adding or changing a setting;
-// test/unit/config.test.ts fails until it has run. --check: exit 1 when the file differs.
+// derives the settings' types and validates their values, and the README's table of settings (each
+// one's default and short `description`). Run it after adding or changing a setting;
+// test/unit/config.test.ts fails until it has run. --check: exit 1 when a file differs.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { withSettings } from './settingsDoc.mjs';
 import { writeGenerated } from './writeGenerated.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -36,3 +38,9 @@ ${lines.join('\n')}
 `;
 
 writeGenerated(out, text, { what: 'src/core/settingsDeclared.ts (from package.json\'s settings)', run: 'npm run gen:settings' });
+
+// the README's table of settings: each one's default and short description, from the same declaration
+const readme = path.join(root, 'README.md');
+const table = withSettings(fs.readFileSync(readme, 'utf8'), properties);
+if (table === undefined) throw new Error('README.md has no settings markers');
+writeGenerated(readme, table, { what: 'README.md (the table of settings, from package.json)', run: 'npm run gen:settings' });

@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { HARNESSES } from './hooks';
 import { rulesText } from '../app/agentRules';
+import { harnessFacts } from './hooks/harnessTable';
 import { HARNESS_IDS, HOOK_EVENTS, type HarnessId, type HookEvent } from './hooks/types';
 import { shellQuote } from '../core/approach/lexer';
 import { onPath } from './userCommand';
@@ -188,37 +189,20 @@ export function targetFor(harness: HarnessId): Target {
   }
 }
 
-/** Signs that a harness is used in this folder. */
-const SIGNS: Record<HarnessId, string[]> = {
-  vscode: ['.vscode'],
-  claude: ['.claude', 'CLAUDE.md'],
-  copilot: ['.github/copilot-instructions.md', '.github/hooks', '.github/agents'],
-  cursor: ['.cursor', '.cursorrules'],
-  gemini: ['.gemini', 'GEMINI.md'],
-  codex: ['.codex'],
-  cline: ['.clinerules', '.clineignore'],
-  windsurf: ['.windsurf', '.windsurfrules'],
-};
+/** The programs of the harnesses a machine may have: `claude`, `codex`, … */
+export function harnessPrograms(): string[] {
+  return HARNESS_IDS.flatMap(h => harnessFacts(h).program?.bin ?? []);
+}
 
 /** The folders (and files) at a workspace's top that tell a harness is used there: `.claude`, `.github`, … */
 export function harnessSignNames(): string[] {
-  return [...new Set(HARNESS_IDS.map(h => SIGNS[h][0].split('/')[0]))];
+  return [...new Set(HARNESS_IDS.map(h => harnessFacts(h).signs[0].split('/')[0]))];
 }
 
 /** The harnesses whose folders or files are present in the workspace. */
 export function detectHarnesses(workspace: string): HarnessId[] {
-  return HARNESS_IDS.filter(h => SIGNS[h].some(s => existsSync(join(workspace, s))));
+  return HARNESS_IDS.filter(h => harnessFacts(h).signs.some(s => existsSync(join(workspace, s))));
 }
-
-/** The harness programs a machine may have, by the command their users type (and the folder each keeps in HOME). */
-const PROGRAMS: Partial<Record<HarnessId, { bin: string[]; home: string }>> = {
-  claude: { bin: ['claude'], home: '.claude' },
-  codex: { bin: ['codex'], home: '.codex' },
-  gemini: { bin: ['gemini'], home: '.gemini' },
-  copilot: { bin: ['copilot'], home: '.copilot' },
-  cline: { bin: ['cline'], home: '.cline' },
-  cursor: { bin: ['cursor-agent'], home: '.cursor' },
-};
 
 /**
  * The harnesses installed on this machine (their program on PATH, or their folder in HOME), each with
@@ -227,10 +211,9 @@ const PROGRAMS: Partial<Record<HarnessId, { bin: string[]; home: string }>> = {
 export function installedHarnesses(env: NodeJS.ProcessEnv, home: string): Array<{ id: HarnessId; found: string }> {
   const out: Array<{ id: HarnessId; found: string }> = [];
   for (const h of HARNESS_IDS) {
-    const p = PROGRAMS[h];
+    const p = harnessFacts(h).program;
     if (!p) continue;
-    const bin = p.bin.find(b => onPath(b, env));
-    if (bin) out.push({ id: h, found: `${bin} on PATH` });
+    if (onPath(p.bin, env)) out.push({ id: h, found: `${p.bin} on PATH` });
     else if (existsSync(join(home, p.home))) out.push({ id: h, found: `~/${p.home}` });
   }
   return out;
@@ -238,7 +221,7 @@ export function installedHarnesses(env: NodeJS.ProcessEnv, home: string): Array<
 
 /** For each harness, the signs of it found in the workspace ('.claude', 'GEMINI.md'…); none: not found. */
 export function harnessSigns(workspace: string): Record<HarnessId, string[]> {
-  return Object.fromEntries(HARNESS_IDS.map(h => [h, SIGNS[h].filter(s => existsSync(join(workspace, s)))])) as Record<HarnessId, string[]>;
+  return Object.fromEntries(HARNESS_IDS.map(h => [h, harnessFacts(h).signs.filter(s => existsSync(join(workspace, s)))])) as Record<HarnessId, string[]>;
 }
 
 export function parseHarnessList(v: string): HarnessId[] {

@@ -4,7 +4,7 @@
 
 import { quote } from '../core/prompts/agentText';
 import { lastFix } from '../core/rules/patternRecords';
-import type { PatternBrief } from '../core/rules/policy';
+import type { PatternBrief } from '../core/rules/causePolicy';
 import type { RecordResult } from '../core/memory';
 
 const oneLine = (s: string, max = 400) => {

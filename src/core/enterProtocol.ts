@@ -8,6 +8,8 @@
 // port; the client token keeps other local users from querying the memory. A NUL cannot occur in a
 // shell's command line, so the fields need no escaping.
 
+import { CONTROL_RUNS_G } from './text/controls';
+
 export const ENTER_PROTOCOL = 'FM1';
 /** Fields of a request, in order. */
 const FIELDS = 6;
@@ -48,6 +50,6 @@ export function greeting(serverToken: string): string {
 /** The answer's wire form; the printed line is kept to one line of printable text. */
 export function enterReply(answer: { verdict: 'run' } | { verdict: 'block'; line: string }): string {
   if (answer.verdict === 'run') return 'run\n';
-  const line = answer.line.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').slice(0, 2000);
+  const line = answer.line.replace(CONTROL_RUNS_G, ' ').slice(0, 2000);
   return `block ${line}\n`;
 }

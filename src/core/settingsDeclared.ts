@@ -5,6 +5,7 @@ export const DECLARED_SETTINGS = {
   "threshold": { type: "integer", default: 5, minimum: 1, maximum: 1000 },
   "blockMode": { type: "string", enum: ["interrupt", "warn", "off"], default: "interrupt" },
   "gate.strongestAnswer": { type: "string", enum: ["deny", "ask", "warn"], default: "deny" },
+  "gate.changeBudget": { type: "integer", default: 3, minimum: 1, maximum: 20 },
   "shortTermWindow": { type: "integer", default: 5, minimum: 1, maximum: 100 },
   "capture.terminal": { type: "boolean", default: true },
   "capture.tasks": { type: "boolean", default: true },

@@ -366,11 +366,9 @@ export function emptyMemory(now: string = new Date().toISOString()): MemoryData 
 /**
  * What the engine runs with: every setting by its declared name (core/config.ts, from package.json),
  * and the caps per workspace. The extension reads it from VS Code's configuration, every other door
- * from .vscode/settings.json (app/settings.ts). `changeBudget`: changes in a row that each ended in the
- * same loop before the gate asks a person (default CHANGE_BUDGET in rules/policy.ts); not a user
- * setting: the judgement benchmark measures others.
+ * from .vscode/settings.json (app/settings.ts).
  */
-export type EngineSettings = Settings & { limits: MemoryLimits; changeBudget?: number };
+export type EngineSettings = Settings & { limits: MemoryLimits };
 
 /** What recording a run is judged with: the recorder's threshold, window and caps. */
 export type JudgingSettings = Pick<EngineSettings, 'threshold' | 'shortTermWindow' | 'limits'>;

@@ -4,7 +4,7 @@
 // contractions are spelled out, and well-known opaque codes (EADDRINUSE, ENOENT, TS2307…) also
 // contribute the words they stand for, so that the two spellings of one failure share words.
 
-import { normalizeErrorLine } from '../core/text/signature';
+import { normalizeErrorLine } from '../core/text/normalize';
 
 /** Text beyond this many characters is not looked at (signatures are ≤300; a query may be pasted output). */
 export const MAX_TEXT_CHARS = 8000;

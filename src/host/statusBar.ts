@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { approachCounts } from '../core/rules/counts';
 import { describeApproach } from '../core/memory';
 import { causeHeadline, lastFix, liveCauses, PATTERN_STRETCH_MS } from '../core/rules/patternRecords';
-import { patternSentence } from '../core/rules/policy';
+import { patternSentence } from '../core/rules/causePolicy';
 import { failedText } from '../core/text/shownText';
 import { plainText } from '../core/text/plainText';
 import type { Approach, PatternRecord } from '../core/types';

@@ -45,7 +45,7 @@ export const REPLAY_STEP_MS = 10_000;
 
 export interface ReplayOptions {
   threshold?: number;
-  /** Changes in a row that each ended in the same loop before a person decides (the judgement benchmark measures others). */
+  /** failureMemory.gate.changeBudget to replay with (the judgement benchmark measures others than the default). */
   changeBudget?: number;
   /** Told each command with the memory its check read, its time, the check and what recording it did (the benchmark's cross-approach view). */
   inspect?: (step: { index: number; before: MemoryData; now: Date; check: CheckResult; recorded: RecordOutcome }) => void;
@@ -67,7 +67,7 @@ export async function replayTrajectory(t: Trajectory, options: ReplayOptions = {
     workspace,
     store: new InMemoryStore(t.source),
     settings: settingsFrom(() => undefined),
-    overrides: { threshold: options.threshold, changeBudget: options.changeBudget },
+    overrides: { threshold: options.threshold, 'gate.changeBudget': options.changeBudget },
     git: false,
     team: false,
     workspaceFiles: false,

@@ -5,10 +5,8 @@
 // zod/mini, for the host messages): the webview sees the type, through protocol.ts's type-only export.
 import * as z from 'zod';
 import { FORBIDDEN_KEYS, isPlainObject, LEARNING_TYPES, LIMITS } from './protocol';
+import { CONTROL_IN_TEXT_RE, CONTROL_RE } from '../core/text/controls';
 
-// C0 controls except tab, newline and carriage return; DEL
-const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
-const CONTROL_ANY = /[\u0000-\u001f\u007f]/;
 const ID_RE = /^[A-Za-z0-9_-]+$/;
 const URI_RE = /^[a-z][a-z0-9+.-]*:/i;
 
@@ -18,7 +16,7 @@ function name(field: string, kind: 'folder' | 'key' | 'id') {
     .string({ error: `${field} must be a string` })
     .min(1, { error: `${field} is empty` })
     .max(LIMITS[kind], { error: `${field} is longer than ${LIMITS[kind]} characters` })
-    .refine(v => !CONTROL_ANY.test(v), { error: `${field} holds control characters` })
+    .refine(v => !CONTROL_RE.test(v), { error: `${field} holds control characters` })
     .refine(v => !FORBIDDEN_KEYS.has(v), { error: `${field} is a reserved name` });
   if (kind === 'id') s = s.regex(ID_RE, { error: `${field} has characters an id never has` });
   if (kind === 'folder') s = s.regex(URI_RE, { error: `${field} is not a URI` });
@@ -30,7 +28,7 @@ function text(field: string, max: number, required: boolean) {
   const s = z
     .string({ error: `${field} must be a string` })
     .max(max, { error: `${field} is longer than ${max} characters` })
-    .refine(v => !CONTROL_IN_TEXT.test(v), { error: `${field} holds control characters` });
+    .refine(v => !CONTROL_IN_TEXT_RE.test(v), { error: `${field} holds control characters` });
   return required ? s.refine(v => v.trim() !== '', { error: `${field} is empty` }) : s;
 }
 

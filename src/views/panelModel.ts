@@ -17,7 +17,7 @@ import { countedRuns, currentStreak } from '../core/rules/streak';
 import { describeTeamFailures, type TeamSyncState, type TeamView } from '../core/rules/team';
 import type { Approach, Attempt, LearningType, MemoryData, PatternRecord } from '../core/types';
 import { activeApproaches, causeHeadline, lastFix, liveCauses, shownPatterns } from '../core/rules/patternRecords';
-import { clockTime, patternSentence } from '../core/rules/policy';
+import { clockTime, patternSentence } from '../core/rules/causePolicy';
 import {
   LEARNING_TYPES as PROTOCOL_LEARNING_TYPES,
   PROGRESS_STATUSES,

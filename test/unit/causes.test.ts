@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { prepareAttempt } from '../../src/core/memory';
 import { causeOf, describeCause, exitFamily } from '../../src/core/rules/causes';
-import { lineSetsUp } from '../../src/core/rules/policy';
+import { lineSetsUp } from '../../src/core/rules/causePolicy';
 import { createRedactor } from '../../src/core/text/redact';
 import { DEFAULT_SETTINGS, type AttemptCause } from '../../src/core/types';
 

@@ -13,6 +13,7 @@ import { addEdits, changingEdits } from '../../src/core/rules/edits';
 import { CHANGE_BUDGET, REASON_CODES } from '../../src/core/rules/policy';
 import { applyAttempt } from '../../src/core/memory';
 import { DEFAULT_SETTINGS, emptyMemory } from '../../src/core/types';
+import { readConfig } from '../../src/core/config';
 import { InMemoryStore } from '../../src/store/inMemoryStore';
 import { recorder } from '../support/recorder';
 import { tempFolders } from '../support/tempFolders';
@@ -22,7 +23,7 @@ const ERR = "FAIL src/cart.test.js\n  ● cart › total\n    expect(received).t
 const PASS = 'Tests: 4 passed, 4 total\n';
 
 /** A workspace memory on a real folder (edited files are hashed), its clock 10 s per event. */
-function workspace(threshold = 5, settings: { changeBudget?: number } = {}) {
+function workspace(threshold = 5, settings: { 'gate.changeBudget'?: number } = {}) {
   const dir = tempDir();
   let t = Date.parse('2026-11-20T10:00:00Z');
   const m = new WorkspaceMemory(dir, { store: new InMemoryStore(), settings: { threshold, ...settings }, git: false, clock: () => new Date(t) });
@@ -91,8 +92,15 @@ describe('a change earns a run; the change budget limits fix attempts', () => {
     assert.equal((await w.check()).decision, 'ask');
   });
 
-  test('the budget is a setting of the engine (the judgement benchmark measures others)', async () => {
-    const w = workspace(5, { changeBudget: 2 });
+  test('the budget is a setting: failureMemory.gate.changeBudget, from 1 to 20, its default the measured one', () => {
+    assert.equal(DEFAULT_SETTINGS['gate.changeBudget'], CHANGE_BUDGET);
+    const { config, problems } = readConfig(k => (k === 'gate.changeBudget' ? 0 : undefined));
+    assert.equal(config['gate.changeBudget'], CHANGE_BUDGET);
+    assert.deepEqual(problems, ['failureMemory.gate.changeBudget must be a number from 1 to 20, not 0; using 3.']);
+  });
+
+  test('the budget set lower asks a person sooner (the judgement benchmark measures others the same way)', async () => {
+    const w = workspace(5, { 'gate.changeBudget': 2 });
     for (let i = 0; i < 5; i++) await w.run(1);
     for (let fix = 0; fix < 2; fix++) {
       await w.edit('cart.js', `v${fix}`);
@@ -143,6 +151,41 @@ describe('a no-op edit is no change', () => {
     assert.equal((await w.check()).decision, 'deny');
     await w.edit('new.js', 'x');
     assert.equal((await w.check()).decision, 'warn');
+  });
+
+  // a test file edited again and again, the same test failing the same way after each edit (the
+  // development corpus's sphinx-doc__sphinx-8595 #61): rewriting the input is a change, within the budget
+  test('a script the command names, rewritten after each of the last budget failures with the same error: a person decides', async () => {
+    const w = workspace(3);
+    const FAILED = 'FAILED test_cart.py::test_total - AssertionError: assert 3 == 4\n1 failed in 0.1s\n';
+    const run = (exitCode: number) => w.run(exitCode, FAILED, 'pytest test_cart.py');
+    for (let i = 0; i < 3; i++) await run(1);
+    const answers = [];
+    for (let fix = 0; fix <= CHANGE_BUDGET; fix++) {
+      await w.edit('test_cart.py', `def test_total(): assert ${fix} == 4`);
+      const c = await w.check('pytest test_cart.py');
+      answers.push(`${c.decision} ${c.code}`);
+      if (c.decision === 'ask') {
+        assert.match(c.why, /test_cart\.py changed again, but the same error followed each of the last 3 changes/);
+        break;
+      }
+      await run(1);
+    }
+    assert.deepEqual(answers, [...Array(CHANGE_BUDGET).fill('warn input-changed'), 'ask input-changed-same-error']);
+    assert.match(REASON_CODES['input-changed-same-error'], /a person decides/);
+  });
+
+  test('a data file the command names, rewritten after each failure: other data each time, it runs', async () => {
+    const w = workspace(3);
+    const FAILED = 'Traceback (most recent call last):\nKeyError: total\n';
+    const run = (exitCode: number) => w.run(exitCode, FAILED, 'python check.py out.json');
+    for (let i = 0; i < 3; i++) await run(1);
+    for (let fix = 0; fix <= CHANGE_BUDGET; fix++) {
+      await w.edit('out.json', `{"n": ${fix}}`);
+      const c = await w.check('python check.py out.json');
+      assert.deepEqual([c.decision, c.code], ['warn', 'input-changed'], `rewrite ${fix + 1}`);
+      await run(1);
+    }
   });
 
   test("the content git gave with the failure's run is what the file held then", () => {

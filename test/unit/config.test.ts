@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { DEFAULT_SETTINGS, readConfig, SECTION, type SettingKey } from '../../src/core/config';
 import { DECLARED_SETTINGS } from '../../src/core/settingsDeclared';
 
+const settingsDoc = import('../../scripts/settingsDoc.mjs');
 const pkg = JSON.parse(readFileSync(resolve(__dirname, '../../package.json'), 'utf8'));
 const properties: Record<string, Record<string, unknown>> = pkg.contributes.configuration.properties;
 
@@ -15,6 +16,13 @@ test('src/core/settingsDeclared.ts is package.json\'s declaration of every setti
   ]));
   assert.deepEqual(JSON.parse(JSON.stringify(DECLARED_SETTINGS)), declared);
   for (const [name, p] of Object.entries(properties)) if (p.type === 'array') assert.deepEqual(p.items, { type: 'string' }, name);
+});
+
+test('the README\'s table of settings is package.json\'s declaration (else: npm run gen:settings)', async () => {
+  const { withSettings } = await settingsDoc;
+  const readme = readFileSync(resolve(__dirname, '../../README.md'), 'utf8');
+  assert.equal(withSettings(readme, properties), readme);
+  for (const name of Object.keys(properties)) if (!name.startsWith(`${SECTION}.team.`)) assert.ok(readme.includes(`| \`${name}\` |`), name);
 });
 
 test('nothing set: every setting is its declared default, by its declared name', () => {

@@ -41,12 +41,12 @@ function safe(e: ts.Expression): boolean {
 /**
  * Texts built from what the user chose on this machine (a folder's name, a path from a save dialog,
  * a local model folder, a chat model's name) or already defused where they are built (the guard's
- * dialog title: plainText in host/guard.ts, and a modal dialog renders no links).
+ * dialog title: plainText in host/helpDialog.ts, and a modal dialog renders no links).
  */
 const TRUSTED = [
   /^host\/agentGates\.ts:\d+ `(?:Failure Memory: agent gates (?:are already )?set up in|Set up agent gates in) \$\{folder\.name\}/,
   /^host\/commands\.ts:\d+ vscode\.l10n\.t\('(?:Clear all Failure Memory of \{0\}\?', names|Memory exported to \{0\}\.', target\.fsPath)\)/,
-  /^host\/guard\.ts:\d+ title$/,
+  /^host\/helpDialog\.ts:\d+ title$/,
   /^host\/lmReflection\.ts:\d+ vscode\.l10n\.t\('Let the chat model/,
   /^host\/modelDownload\.ts:\d+ vscode\.l10n\.t\('The embedding model is already in use/,
 ];

@@ -6,7 +6,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { WorkspaceMemory } from '../../src/app/workspaceMemory';
 import { checkCommand } from '../../src/core/rules/check';
-import { capDecision, cyclesBetweenTwo, REASON_CODES } from '../../src/core/rules/policy';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { capDecision, cyclesBetweenTwo, REASON_CODES, RULES } from '../../src/core/rules/policy';
+import { withRules } from '../../scripts/rulesDoc';
 import type { EditInput } from '../../src/core/rules/edits';
 import type { GateAnswer, GitState, MemoryData } from '../../src/core/types';
 import { InMemoryStore } from '../../src/store/inMemoryStore';
@@ -233,5 +236,12 @@ describe('the strongest answer (failureMemory.gate.strongestAnswer) and shadow m
 
   test('every reason code names its behaviour', () => {
     for (const [code, rule] of Object.entries(REASON_CODES)) assert.ok(rule.length > 10, code);
+  });
+
+  test('the rule table is what the docs list (npm run gen:rules writes it), one row per code', () => {
+    assert.equal(new Set(RULES.map(r => r.code)).size, RULES.length, 'no code twice');
+    assert.deepEqual(Object.keys(REASON_CODES), RULES.map(r => r.code));
+    const doc = readFileSync(resolve(__dirname, '../../docs/agents.md'), 'utf8');
+    assert.equal(withRules(doc, RULES), doc, 'docs/agents.md lists the rules of src/core/rules/policy.ts: run npm run gen:rules');
   });
 });

@@ -18,7 +18,7 @@ const KNOWN_SAFE: Record<string, string> = {
   // `import a, b`: each iteration needs a comma that neither \s nor [\w.] can take
   'core/approach/work.ts (?:\\s*,\\s*[\\w.]+)*': 'each iteration holds a comma no inner run can take',
   // `1h2m3s`: each iteration ends with a unit (letters) its digit runs cannot take
-  'core/text/signature.ts (?:\\d+(?:\\.\\d+)?(?:ms|µs|us|ns|h|m|s))+': 'each iteration ends with a unit its digit runs cannot take',
+  'core/text/normalize.ts (?:\\d+(?:\\.\\d+)?(?:ms|µs|us|ns|h|m|s))+': 'each iteration ends with a unit its digit runs cannot take',
 };
 
 function files(dir: string): string[] {

@@ -1,7 +1,8 @@
  
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { errorCategory, errorSignature, normalizeErrorLine, stripAnsi, type ErrorCategory } from '../../src/core/text/signature';
+import { errorCategory, errorSignature, stripAnsi, type ErrorCategory } from '../../src/core/text/signature';
+import { normalizeErrorLine } from '../../src/core/text/normalize';
 
 const ESC = '\u001b';
 const BEL = '\u0007';

@@ -9,6 +9,7 @@
 // apply it (its own check before it writes anything).
 // Pure protocol reading, like the adapters: no memory, and files only through the reader given.
 
+import { harnessFacts } from './harnessTable';
 import { args, obj, str, type HarnessId, type HookEvent, type Json } from './types';
 
 export interface EditReport {
@@ -17,18 +18,6 @@ export interface EditReport {
   ok: boolean;
   tool: string;
 }
-
-/** Edit tools by the name each harness gives them. */
-export const EDIT_TOOLS: Readonly<Record<HarnessId, readonly string[]>> = {
-  claude: ['Edit', 'Write', 'MultiEdit', 'NotebookEdit'],
-  vscode: ['editFiles', 'createFile', 'create_file', 'insert_edit_into_file', 'replace_string_in_file', 'multi_replace_string_in_file', 'apply_patch', 'edit_notebook_file', 'edit_file'],
-  copilot: ['edit', 'create', 'write', 'str_replace_editor', 'apply_patch', 'create_file', 'replace_string_in_file', 'insert_edit_into_file', 'multi_replace_string_in_file', 'editFiles'],
-  gemini: ['write_file', 'replace', 'edit'],
-  codex: ['apply_patch', 'Edit', 'Write'],
-  cursor: ['afterFileEdit'],
-  cline: ['editor', 'apply_patch', 'write_to_file', 'replace_in_file', 'apply_diff', 'insert_content'],
-  windsurf: [],
-};
 
 /** The files a Codex-style patch touches: `*** Add File: x`, `*** Update File: x`, `*** Delete File: x`, `*** Move to: y`. */
 export function patchFiles(patch: string): string[] {
@@ -100,7 +89,7 @@ function report(paths: string[], ok: boolean, tool: string): EditReport[] {
  */
 export function editsOf(harness: HarnessId, event: HookEvent, p: Json): EditReport[] | undefined {
   if (event !== 'post') return undefined;
-  const tools = EDIT_TOOLS[harness];
+  const tools = harnessFacts(harness).editTools;
   switch (harness) {
     case 'claude':
     case 'vscode':
@@ -115,7 +104,7 @@ export function editsOf(harness: HarnessId, event: HookEvent, p: Json): EditRepo
     }
     case 'copilot': {
       const tool = str(p.toolName ?? p.tool_name);
-      if (!tools.includes(tool) && !EDIT_TOOLS.vscode.includes(tool)) return undefined;
+      if (!tools.includes(tool) && !harnessFacts('vscode').editTools.includes(tool)) return undefined;
       const ok = 'tool_name' in p ? claudeStyleOk(p) : copilotOk(p);
       return report(inputPaths(args(p.toolArgs ?? p.tool_input)), ok, tool);
     }

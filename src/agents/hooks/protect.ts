@@ -9,6 +9,7 @@ import { gateConfigRefusal, memoryRefusal, ownCodeRefusal, relation, settingsRef
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { readRegularSync } from '../../store/regularFile';
 import { targetFor } from '../setup';
+import { harnessFacts } from './harnessTable';
 import { HARNESS_IDS } from './types';
 import { gitWouldChange } from './gitTree';
 
@@ -36,7 +37,7 @@ function configFiles(): string[] {
 }
 
 /** Harness configurations outside the workspace that can hold hooks or switch them all off, relative to the home folder. */
-const USER_CONFIGS = ['.claude/settings.json', '.claude/settings.local.json', '.codex/hooks.json', '.codex/config.toml', '.gemini/settings.json', '.cursor/hooks.json', '.codeium/windsurf/hooks.json', '.copilot/config.json'];
+const USER_CONFIGS = HARNESS_IDS.flatMap(h => harnessFacts(h).userConfigs);
 /** …and in the workspace, besides the files setup-agents writes. */
 const MORE_WORKSPACE_CONFIGS = ['.claude/settings.local.json', '.codex/config.toml', '.clinerules/hooks', '.github/hooks'];
 /** Where Claude Code reads its managed settings (they too can switch hooks off). */

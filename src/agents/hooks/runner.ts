@@ -6,9 +6,9 @@
 // outside any workspace, bad input) it lets the call through and says so in the harness's visible
 // channel (adapter.notice: Claude Code's systemMessage, …), never only in a debug log.
 
-import { existsSync, readFileSync, realpathSync, statSync, writeSync } from 'node:fs';
+import { existsSync, readFileSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { agentAskReason, agentAskRefusal, agentDenyReason, agentSummary, agentWarning, askUnansweredLine } from '../../core/prompts/agentContext';
 import { harnessText } from '../../core/prompts/agentText';
 import type { CheckResult } from '../../core/rules/check';
@@ -26,6 +26,7 @@ import { memoryDirFor } from '../../store/paths';
 import { indexedExhausted, readView, type HeadGuard, type View } from '../../store/quickView';
 import { readRegularSync } from '../../store/regularFile';
 import { claimCall, leaveNote, takeNote } from './callOnce';
+import { locate, type Located } from './locate';
 import { claimPre, noteHarness, takePre } from './witness';
 import { editsOf, patchApplies, patchFiles } from './edits';
 import { agentGatesSetUp, editCall, editRefusal, protectedFor } from './protect';
@@ -56,66 +57,6 @@ function failOpen(adapter: HarnessAdapter | undefined, event: HookEvent | undefi
 
 /** The shell commands of a call: several (Cline's run_commands) or the one. */
 const runsOf = (input: HookInput): ShellRun[] => input.runs ?? (input.command ? [{ command: input.command, result: input.result }] : []);
-
-const real = (p: string): string => {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return resolve(p);
-  }
-};
-
-const isDir = (p: string) => {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-};
-
-/** `inner` relative to `outer` with '/' separators; undefined when it is not inside. */
-function inside(outer: string, inner: string): string | undefined {
-  const rel = relative(outer, inner);
-  if (rel === '') return '.';
-  if (rel.startsWith('..') || isAbsolute(rel)) return undefined;
-  return rel.split(sep).join('/');
-}
-
-/** The nearest folder at or above `dir` holding Failure Memory's folder, else a git top level. */
-function findWorkspaceAbove(dir: string): string | undefined {
-  let gitTop: string | undefined;
-  for (let d = dir; ; d = dirname(d)) {
-    if (isDir(memoryDirFor(d))) return d;
-    if (!gitTop && existsSync(join(d, '.git'))) gitTop = d;
-    if (dirname(d) === d) return gitTop;
-  }
-}
-
-export interface Located {
-  workspace: string;
-  /** cwd relative to the workspace ('.' for the root). */
-  rel: string;
-}
-
-/**
- * The workspace folder and relative cwd of a hook call. Both sides are compared as real paths, so
- * a symlinked project folder (a harness reporting /real/path while the project says /link) matches.
- */
-export function locate(root: string | undefined, cwd: string | undefined): Located | string {
-  const c = cwd && isAbsolute(cwd) ? real(cwd) : undefined;
-  if (root && isAbsolute(root)) {
-    const r = real(root);
-    if (!c) return { workspace: r, rel: '.' };
-    const rel = inside(r, c);
-    if (rel !== undefined) return { workspace: r, rel };
-  }
-  if (c) {
-    const ws = findWorkspaceAbove(c);
-    if (ws) return { workspace: ws, rel: inside(ws, c) ?? '.' };
-    return `${cwd} is outside any workspace (no .vscode/failure-memory or git repository above it)`;
-  }
-  return 'the call names no folder (no cwd, no project directory)';
-}
 
 export interface HookRunOptions {
   env?: NodeJS.ProcessEnv;

@@ -13,6 +13,7 @@
 import { readFileSync, readlinkSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { basename } from 'node:path';
+import { harnessFacts } from './harnessTable';
 import type { HarnessId } from './types';
 
 export type SessionMode = 'headless' | 'interactive';
@@ -26,13 +27,6 @@ export interface ProcessInfo {
 
 export type ProcessReader = (pid: number) => ProcessInfo | undefined;
 
-/** The program names of the harnesses whose process is looked for among the hook's ancestors. */
-const PROGRAM: Partial<Record<HarnessId, RegExp>> = {
-  claude: /^claude(?:\.exe)?$/,
-  copilot: /^copilot(?:\.exe)?$/,
-  gemini: /^gemini(?:\.js)?$/,
-};
-
 /** A prompt given on the command line: the harness runs it and exits, no one at its UI. */
 const PROMPT_FLAG = /^(?:-p|--prompt|--print)(?:=|$)/;
 /** Gemini CLI's prompt that then stays interactive. */
@@ -40,7 +34,7 @@ const INTERACTIVE_PROMPT = /^(?:-i|--prompt-interactive)(?:=|$)/;
 
 /** The mode a harness process's own command line and stdin say (undefined: not that harness's process). */
 export function modeOfProcess(harness: HarnessId, p: ProcessInfo): SessionMode | undefined {
-  const name = PROGRAM[harness];
+  const name = harnessFacts(harness).process;
   const at = name ? p.argv.slice(0, 3).findIndex(a => name.test(basename(a))) : -1;
   if (at < 0) return undefined;
   const args = p.argv.slice(at + 1);
@@ -56,7 +50,7 @@ export function sessionMode(harness: HarnessId, env: NodeJS.ProcessEnv, read: Pr
     if (env.CLAUDE_CODE_ENTRYPOINT === 'cli') return 'interactive';
     if (env.CLAUDE_CODE_ENTRYPOINT === 'sdk-cli') return 'headless';
   }
-  if (!PROGRAM[harness]) return undefined;
+  if (!harnessFacts(harness).process) return undefined;
   let pid = start;
   for (let depth = 0; depth < 4 && pid > 1; depth++) {
     const p = read(pid);

@@ -5,8 +5,9 @@
 export const HOOK_EVENTS = ['pre', 'post', 'session-start', 'prompt'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
-export const HARNESS_IDS = ['vscode', 'claude', 'copilot', 'cursor', 'gemini', 'codex', 'cline', 'windsurf'] as const;
-export type HarnessId = (typeof HARNESS_IDS)[number];
+import type { HarnessId } from './harnessTable';
+
+export { HARNESS_IDS, type HarnessId } from './harnessTable';
 
 /** What a shell command did. exitCode null: the harness did not say (kept, never counted). */
 export interface ShellResult {

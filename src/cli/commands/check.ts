@@ -5,7 +5,7 @@ import { approachOf } from '../../core/memory';
 import { shownError } from '../../core/text/shownText';
 import { plainText } from '../../core/text/plainText';
 import { explainTeamBlock, type TeamCheck } from '../../core/rules/team';
-import type { PatternBrief } from '../../core/rules/policy';
+import type { PatternBrief } from '../../core/rules/causePolicy';
 import type { Command } from '../types';
 
 /** The team's line of a check: its failures (with how old the view is when it is stale), or why it is not known. */

@@ -1,5 +1,5 @@
 import { quote, UNTRUSTED_NOTE } from '../../core/prompts/agentText';
-import { clockTime, patternSentence } from '../../core/rules/policy';
+import { clockTime, patternSentence } from '../../core/rules/causePolicy';
 import { activeApproaches, lastFix, shownPatterns } from '../../core/rules/patternRecords';
 import type { PatternRecord } from '../../core/types';
 import { isTeamPattern, type TeamPattern } from '../../core/rules/teamPatterns';

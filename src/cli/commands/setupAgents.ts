@@ -7,7 +7,7 @@ import { cliLauncherTarget } from '../../agents/cliLauncher';
 import { diagnose, describeDiagnosis } from '../../agents/doctor';
 import { ensureLauncher, launcherDir } from '../../agents/launcher';
 import { configuredHarnesses } from '../../agents/doctor';
-import { detectHarnesses, harnessSignNames, installedHarnesses, parseHarnessList } from '../../agents/setup';
+import { detectHarnesses, harnessPrograms, harnessSignNames, installedHarnesses, parseHarnessList } from '../../agents/setup';
 import { pathAdvice, runningCli, userCommand } from '../../agents/userCommand';
 import { applySetup, describeChanges, planSetup, SetupWriteError } from '../../agents/setupFiles';
 import { agentSummary } from '../../core/prompts/agentContext';
@@ -126,5 +126,5 @@ function chooseHarnesses(ctx: Context, remove: boolean): { harnesses: HarnessId[
   if (installed.length) {
     return { harnesses: installed.map(x => x.id), found: installed, why: '', note: `No coding agent's files in ${ctx.workspace} yet: setting up the ones installed on this machine (${installed.map(x => `${x.id}: ${x.found}`).join('; ')}). Others: ${pass}.` };
   }
-  return { harnesses: [], why: `no coding agent found in ${ctx.workspace} (none of ${harnessSignNames().join(', ')}) nor on this machine (claude, codex, gemini, copilot, cline, cursor-agent on PATH); nothing set up: ${pass}` };
+  return { harnesses: [], why: `no coding agent found in ${ctx.workspace} (none of ${harnessSignNames().join(', ')}) nor on this machine (${harnessPrograms().join(', ')} on PATH); nothing set up: ${pass}` };
 }

@@ -1,7 +1,7 @@
 // Approach identity: when are two command lines "the same approach" (the same base command, other flags)?
 // Pure TypeScript: no vscode, no fs. Every function here is linear in its input and never throws.
 //
-// A command line is lexed shell-like (./lexer.ts), split into list elements (&& || ; & newlines), the first
+// A command line is lexed shell-like (./lexer.ts), split into list elements (&& || ; & newlines: ./words.ts), the first
 // useful stage of each pipeline is kept, `cd X` elements become a folder change, and the last remaining
 // element is parsed: leading VAR=value words and wrappers (./wrappers.ts) are peeled off, the program name is
 // canonicalized, and its family rule (./families/, one table entry per CLI) decides which positional
@@ -10,9 +10,10 @@
 import { FAMILIES, PLAIN } from './families';
 import { GENERAL_VALUE_FLAGS, type FamilyRule } from './familyTypes';
 import { lex, type Token } from './lexer';
-import { ABSOLUTE_RE, clip, isAbsolutePath, joinCwd, normalizeCwd, scriptPath } from './paths';
+import { clip, isAbsolutePath, joinCwd, normalizeCwd, scriptPath } from './paths';
 import { CHARGE_TESTS, isHelpRun, isTestCommand, workArguments } from './work';
-import { CD, FEEDERS, NOISE, PROGRAM_ALIASES, WRAPPERS, type WrapperRule } from './wrappers';
+import { WRAPPERS, type WrapperRule } from './wrappers';
+import { ASSIGNMENT_RE, assignmentsBefore, baseProgramName, canonicalProgram, cdTarget, classify, isFlag, isKnownProgram, listElements, own, stripReserved, stripVersion, type ElementKind, type ProgramName } from './words';
 
 export interface ParsedCommand {
   /** Leading VAR=value names (names only, values dropped). */
@@ -33,74 +34,11 @@ const MAX_SIGNIFICANT = 12;
 const MAX_DEPTH = 4;
 const MAX_PEELS = 16;
 
-const ASSIGNMENT_RE = /^[A-Za-z_][A-Za-z0-9_]*\+?=(?!=)/; // not numpy==1.26
 /** Subcommand word of a known family: git push, rails db:migrate, dotnet app.dll, mix deps.get. */
 const WORD_RE = /^[a-z0-9][a-z0-9._:+@-]*$/i;
 /** Subcommand word of an unknown program or a script: lowercase letters, digits, dashes (flask run, uvicorn main:app). */
 const STRICT_WORD_RE = /^[a-z][a-z0-9-]*(?::[a-z0-9-]+)*$/;
 const NUMBER_RE = /^\d+([.:]\d+)*$/;
-const BIN_DIR_RE = /(^|\/)(\.bin|bin|sbin|Scripts)\/$/;
-const SCRIPT_EXT_RE = /\.(sh|bash|zsh|ps1|py|js|mjs|cjs|ts|mts|cts|rb|pl|php)$/i;
-const PROGRAM_EXT_RE = /\.(exe|cmd|bat|com)$/;
-
-function own<T>(table: Record<string, T> | undefined, key: string): T | undefined {
-  return table !== undefined && Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Program names
-// ---------------------------------------------------------------------------------------------
-
-interface ProgramName {
-  /** Canonical name; may contain a space for aliases that add an argument ('docker compose'). */
-  name: string;
-  /** Directory peeled off ('./node_modules/.bin/', '/usr/bin/'), '' when none. */
-  prefix: string;
-  /** A script run directly (./deploy.sh): the name is its path, case kept. */
-  script: boolean;
-}
-
-function baseProgramName(base: string): string {
-  const lower = base.toLowerCase().replace(PROGRAM_EXT_RE, '');
-  const alias = own(PROGRAM_ALIASES, lower);
-  if (alias !== undefined) return alias;
-  if (/^python\d+(\.\d+)*$/.test(lower)) return 'python';
-  if (/^pip\d+(\.\d+)*$/.test(lower)) return 'pip';
-  return lower;
-}
-
-function isKnownProgram(name: string): boolean {
-  return own(FAMILIES, name) !== undefined || own(WRAPPERS, name) !== undefined || PLAIN.has(name) || name.includes(' ');
-}
-
-function canonicalProgram(raw: string): ProgramName {
-  const s = raw.replace(/\\/g, '/');
-  if (!s.startsWith('@')) {
-    const slash = s.lastIndexOf('/');
-    if (slash >= 0) {
-      const prefix = s.slice(0, slash + 1);
-      const base = s.slice(slash + 1);
-      const name = baseProgramName(base);
-      if (base && (ABSOLUTE_RE.test(prefix) || BIN_DIR_RE.test(prefix) || isKnownProgram(name))) {
-        return { name, prefix, script: false };
-      }
-      return { name: scriptPath(s), prefix: '', script: true };
-    }
-  }
-  const name = baseProgramName(s);
-  if (!isKnownProgram(name) && SCRIPT_EXT_RE.test(name)) return { name: s, prefix: '', script: true };
-  return { name, prefix: '', script: false };
-}
-
-/** prisma@5.1 -> prisma, @scope/cli@2 -> @scope/cli. */
-function stripVersion(raw: string): string {
-  const at = raw.indexOf('@', raw.startsWith('@') ? 1 : 0);
-  return at > 0 ? raw.slice(0, at) : raw;
-}
-
-function isFlag(w: string): boolean {
-  return w.length > 1 && (w[0] === '-' || w[0] === '+') && w !== '--';
-}
 
 // ---------------------------------------------------------------------------------------------
 // Family rules
@@ -406,113 +344,6 @@ function finish(env: string[], wrappers: string[], prog: ProgramName, args: stri
   return { env, wrappers, program: clip(name), significant: [...result.significant, ...workArguments(name, rest, result.significant).map(clip), ...(isHelpRun(rest, name, rule) ? ['--help'] : [])] };
 }
 
-// ---------------------------------------------------------------------------------------------
-// A whole line: lists, pipelines, cd folding
-// ---------------------------------------------------------------------------------------------
-
-function firstProgramWord(words: string[]): string | undefined {
-  for (const w of words) {
-    if (!ASSIGNMENT_RE.test(w) && w !== '') return baseProgramName(w.replace(/\\/g, '/').replace(/^.*\//, ''));
-  }
-  return undefined;
-}
-
-/** Shell keywords that open or close a compound command: `if npm test; then ...; fi`, `{ make; }`. */
-const RESERVED = new Set(['{', '}', '!', 'if', 'then', 'elif', 'else', 'fi', 'while', 'until', 'do', 'done', 'esac']);
-
-function stripReserved(words: string[]): string[] {
-  let k = 0;
-  while (k < words.length && RESERVED.has(words[k])) k++;
-  return k ? words.slice(k) : words;
-}
-
-/** The words of each list element (split on && || ; & newlines and parentheses), redirections dropped. */
-function listElements(tokens: Token[], ops?: string[]): string[][] {
-  const lists: string[][] = [];
-  let stages: string[][] = [[]];
-  let skipTarget = false;
-  const endList = (op: string): void => {
-    const useful = stages.map(stripReserved).filter((s) => s.length > 0);
-    if (useful.length) {
-      const real = useful.find((s) => !FEEDERS.has(firstProgramWord(s) ?? ''));
-      lists.push(real ?? useful[0]);
-      ops?.push(op);
-    } else if (ops?.length && op !== '') {
-      // `{ a; }` or `(a)`: the operator after the group is the one that follows its last element
-      ops[ops.length - 1] = op === ')' || op === '(' ? ops[ops.length - 1] : op;
-    }
-    stages = [[]];
-  };
-  for (const tok of tokens) {
-    if (tok.kind === 'redir') {
-      skipTarget = !tok.complete;
-      continue;
-    }
-    if (tok.kind === 'op') {
-      skipTarget = false;
-      if (tok.text === '|') stages.push([]);
-      else endList(tok.text);
-      continue;
-    }
-    if (skipTarget) {
-      skipTarget = false;
-      continue;
-    }
-    stages[stages.length - 1].push(tok.text);
-  }
-  endList('');
-  return lists;
-}
-
-export type ElementKind = 'cd' | 'noise' | 'tidy' | 'real';
-
-/**
- * Looking at or tidying up files after the work (`… && cat log && rm -rf .venv`): the work before it is
- * the approach; alone on a line it is its own approach.
- */
-const TIDY = new Set(['rm', 'rmdir', 'cp', 'mv', 'mkdir', 'touch', 'chmod', 'chown', 'ln', 'cat', 'ls', 'head', 'tail', 'wc', 'du', 'stat', 'tree', 'date', 'kill', 'pkill']);
-/** git's read-only looks (`… && git status`, `…; git diff`): a look at the work, not the work. */
-const GIT_LOOKS = new Set(['status', 'diff', 'log', 'show']);
-
-function classify(words: string[]): ElementKind {
-  const first = firstProgramWord(words);
-  if (first === undefined) return 'noise';
-  if (CD.has(first)) return 'cd';
-  if (NOISE.has(first)) return 'noise';
-  if (TIDY.has(first)) return 'tidy';
-  if (first === 'git' && GIT_LOOKS.has(words.find((w, k) => k > words.indexOf('git') && !w.startsWith('-')) ?? '')) return 'tidy';
-  return 'real';
-}
-
-/** Names set by `X=value`, `export X=value` elements before element `upTo` (for `$X` programs). */
-function assignmentsBefore(elements: string[][], upTo: number): Map<string, string> {
-  const vars = new Map<string, string>();
-  for (let k = 0; k < upTo; k++) {
-    const words = elements[k][0] === 'export' ? elements[k].slice(1) : elements[k];
-    if (!words.length || !words.every(w => ASSIGNMENT_RE.test(w))) continue;
-    for (const w of words) {
-      const eq = w.indexOf('=');
-      vars.set(w.slice(0, eq).replace(/\+$/, ''), w.slice(eq + 1));
-    }
-  }
-  return vars;
-}
-
-/** The folder of `cd X` (X, '~' for a bare cd), undefined when it cannot be known (cd -). */
-function cdTarget(words: string[]): string | undefined {
-  let k = 0;
-  while (k < words.length && ASSIGNMENT_RE.test(words[k])) k++;
-  for (let j = k + 1; j < words.length; j++) {
-    const w = words[j];
-    const lower = w.toLowerCase();
-    if (lower === '-path' || lower === '-literalpath') return words[j + 1];
-    if (lower === '/d') continue;
-    if (w === '-') return undefined;
-    if (isFlag(w)) continue;
-    return w;
-  }
-  return '~';
-}
 
 function emptyParsed(): ParsedCommand {
   return { env: [], wrappers: [], program: '', significant: [], label: '' };

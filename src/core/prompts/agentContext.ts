@@ -7,7 +7,7 @@ import { learnedBy, learnedLine, quote, UNTRUSTED_NOTE } from './agentText';
 import { shellQuote } from '../approach/lexer';
 import { printedErrorLine, signatureHead } from '../text/signature';
 import { describeChanges, type CheckResult } from '../rules/check';
-import { patternSentence, type PatternBrief } from '../rules/policy';
+import { patternSentence, type PatternBrief } from '../rules/causePolicy';
 import { activeApproaches, lastFix, shownPatterns } from '../rules/patternRecords';
 import { describeApproach } from '../memory';
 import type { Approach, MemoryData } from '../types';

@@ -9,7 +9,8 @@ import { describeChangedSinceLastPass, describeHistory } from './ledger';
 import { flakyVerdict } from './flaky';
 import { approachOf, describeApproach, runsNothing } from '../memory';
 import { computeProgress, detectPatterns, type Pattern, type ProgressStatus } from './patterns';
-import { capDecision, judgeCause, judgeEnvironmentLoop, judgeExhausted, type CauseVerdict, type Evidence, type PatternBrief, type PolicyInput, type ReasonCode } from './policy';
+import { capDecision, judgeEnvironmentLoop, judgeExhausted, type Evidence, type PolicyInput, type ReasonCode } from './policy';
+import { judgeCause, type CauseVerdict, type PatternBrief } from './causePolicy';
 import type { Approach, Decision, EngineSettings, GitState, MemoryData } from '../types';
 
 export type CheckStatus = 'clear' | 'failing' | 'exhausted';
@@ -96,7 +97,7 @@ export function checkCommand(
     allowOnce: !!a?.allowOnce,
     ...(a ? historyFields(a, now) : {}),
   };
-  const input = { data, approach: a, command, threshold: settings.threshold, now, gitNow, ...(options.step ? { step: options.step } : {}), ...(settings.changeBudget ? { budget: settings.changeBudget } : {}) };
+  const input = { data, approach: a, command, threshold: settings.threshold, now, gitNow, ...(options.step ? { step: options.step } : {}), budget: settings['gate.changeBudget'] };
   const own = decide(input, normCwd, base, options.resolved ?? command);
   // [patterns] the gate counts the cause: one systemic cause failing several approaches is one loop; it
   // reads this step of the line as the approach's own rules do (its chained work, what changed since)

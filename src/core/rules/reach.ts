@@ -5,6 +5,8 @@
 // and the names of Failure Memory's files and keys in any spelling it can normalise (escapes, quotes,
 // concatenation). Pure, bounded and linear: every scan is capped, no regex backtracks.
 
+import { removeHidden } from '../text/hidden';
+
 /** Interpreters whose one-line code the gate reads, and the flags that give it. */
 const CODE_FLAGS: Record<string, readonly string[]> = {
   python: ['-c'],
@@ -73,7 +75,7 @@ function unescape(text: string): string {
  * invisible characters removed, lower-cased; backslashes as separators (`slashes`) or as escapes.
  */
 export function normalised(text: string, backslash: 'slashes' | 'escapes' = 'slashes'): string {
-  const t = unescape(text.slice(0, MAX_CODE)).replace(/[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g, '');
+  const t = removeHidden(unescape(text.slice(0, MAX_CODE)));
   return t
     .replace(/(['"`])[ \t]{0,8}(?:\+|\.{1,2}|\|\||<>)?[ \t]{0,8}(['"`])/g, '')
     .replace(/(['"`])[ \t]{0,8},[ \t]{0,8}(['"`])/g, '/')

@@ -7,10 +7,12 @@
 // line does; ./reach.ts what its code and files name. What the gate cannot follow (a line past the
 // reading limits, code, a script, an archive) is refused when it names any of those files or keys.
 
-import { DANGEROUS_SUBS, base, isVariable, lineFacts, placePath, relation, type LineFacts, type Where, type WriteOp } from './lineFacts';
+import { DANGEROUS_SUBS, base, isVariable, lineFacts, placePath, type LineFacts, type Where, type WriteOp } from './lineFacts';
+import { relation } from './pathMatch';
 import { codeWrites, namesAny, namesIn, normalised as namesText, pathCandidates, type Names } from './reach';
 
-export { lineFacts, relation } from './lineFacts';
+export { lineFacts } from './lineFacts';
+export { relation } from './pathMatch';
 
 export type RefusalCode =
   | 'user-only' | 'forged-result' | 'hook-by-agent' | 'learning-as-user' | 'unknown-program' | 'memory-files' | 'settings' | 'gate-config'

@@ -232,8 +232,8 @@ export function editsWorkspace(words: readonly string[], redirects: readonly str
 export function shellEffects(commandLine: string): ShellEffects {
   let elements: Element[];
   try {
-    // terminal escapes and control bytes are not work (the approach key ignores them too)
-    const line = typeof commandLine === 'string' ? stripAnsi(commandLine.slice(0, 100_000)).replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '') : '';
+    // terminal escapes and control bytes are not work (the approach key ignores them too); stripAnsi takes them all
+    const line = typeof commandLine === 'string' ? stripAnsi(commandLine.slice(0, 100_000)) : '';
     elements = elementsOf(lex(line));
   } catch {
     return NONE;
@@ -286,8 +286,8 @@ const PLUMBING = new Set(['tail', 'head', 'grep', 'egrep', 'fgrep', 'rg', 'sed',
 export function workSignature(commandLine: string, depth = 0): string {
   let elements: Element[];
   try {
-    // terminal escapes and control bytes are not work (the approach key ignores them too)
-    const line = typeof commandLine === 'string' ? stripAnsi(commandLine.slice(0, 100_000)).replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '') : '';
+    // terminal escapes and control bytes are not work (the approach key ignores them too); stripAnsi takes them all
+    const line = typeof commandLine === 'string' ? stripAnsi(commandLine.slice(0, 100_000)) : '';
     elements = elementsOf(lex(line));
   } catch {
     return commandLine;

@@ -4,14 +4,18 @@
 // downstream (signature, test results) costs one pass of `test`, not another rewrite.
 // Pure TypeScript: no vscode, no fs.
 
+import { C0_AND_DEL_IN_TEXT } from './controls';
+
 // OSC (incl. VS Code's ESC]633;…BEL shell-integration marks) ends at BEL or ST; an unterminated one
 // ends at the line end so it can never swallow the rest of the output. Then DCS/SOS/PM/APC strings,
 // CSI sequences (7-bit and C1), the remaining two-byte ESC sequences (charset selection, keypad…),
 // a stray ESC, and the other control bytes (keeps \t, \n and \r: \r is handled per line below).
+// The last class is ./controls.ts's C0_AND_DEL_IN_TEXT, spelled out so that the linter reads the whole
+// pattern for super-linear backtracking (test/unit/controls.test.ts keeps the two equal).
 const ESCAPE_OR_CONTROL_RE =
   /\u001b\][^\u0007\u001b\n]*(?:\u0007|\u001b\\)?|\u009d[^\u0007\u001b\u009c\n]*(?:\u0007|\u009c)?|\u001b[PX^_][^\u001b\n]*(?:\u001b\\)?|(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|\u001b[ -/]*[0-~]|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 /** Anything stripAnsi would change. */
-const NEEDS_WORK_RE = /[\u0000-\u0008\u000b-\u001f\u007f\u009b\u009d]/;
+const NEEDS_WORK_RE = new RegExp(`[${C0_AND_DEL_IN_TEXT}\\r\\u009b\\u009d]`);
 
 /**
  * Removes terminal escape sequences, control bytes and carriage returns.

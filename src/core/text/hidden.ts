@@ -8,13 +8,15 @@
 // (./../prompts/agentText.ts) become plain brackets, so that quoted text cannot seem to close it.
 // Pure and linear.
 
+import { C0_AND_DEL, C1 } from './controls';
+
 /**
  * Controls (C0, DEL, C1), format characters (Unicode's Cf: zero-width, bidi, soft hyphen, U+061C,
  * U+180E, the BOM, the tags U+E0001 and U+E0020–E007F), line and paragraph separators, variation
  * selectors (U+FE00–FE0F, U+E0100–E01EF, the Mongolian U+180B–180D and U+180F), the grapheme
  * joiner U+034F, the Khmer inherent vowels U+17B4–17B5, the Hangul fillers and the whole tag block.
  */
-const HIDDEN_CLASS = '\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\u034f\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u3164\\ufe00-\\ufe0f\\uffa0\\u{e0000}-\\u{e007f}\\u{e0100}-\\u{e01ef}';
+const HIDDEN_CLASS = `${C0_AND_DEL}${C1}\\p{Cf}\\p{Zl}\\p{Zp}\\u034f\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u3164\\ufe00-\\ufe0f\\uffa0\\u{e0000}-\\u{e007f}\\u{e0100}-\\u{e01ef}`;
 
 /** Hidden characters, a line's tab and newline left out (they are whitespace a reader sees). */
 const HIDDEN_RE = new RegExp(`(?![\\t\\n])[${HIDDEN_CLASS}]`, 'gu');

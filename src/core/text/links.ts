@@ -1,6 +1,7 @@
 // Which remembered failure a line of terminal output belongs to (for the terminal link provider).
 
-import { normalizeErrorLine, stripAnsi } from './signature';
+import { normalizeErrorLine } from './normalize';
+import { stripAnsi } from './ansi';
 import { approachCounts } from '../rules/counts';
 import { DEFAULT_SETTINGS, type Approach } from '../types';
 

@@ -1,6 +1,8 @@
 // Bounded output: keep the head and the tail of a command's output, drop the middle.
 // Used while streaming (the host reads a terminal that may print 50 MB) and before storing.
 
+import { CONTROLS_IN_TEXT_G } from './controls';
+
 const OMITTED = (bytes: number) => `\n… [${bytes} bytes omitted by Failure Memory] …\n`;
 
 /**
@@ -127,5 +129,5 @@ const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;
  */
 export function sanitizeText(text: string): string {
    
-  return text.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '');
+  return text.replace(/\r\n?/g, '\n').replace(CONTROLS_IN_TEXT_G, '');
 }
