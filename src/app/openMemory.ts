@@ -51,7 +51,7 @@ export interface OpenMemoryOptions<T extends TeamLink> {
   /** The time of each write; default the wall clock (the replay moves its own). */
   clock?: () => Date;
   /** Who writes, for the gate's copy in the user's data folder (store/gateGuard.ts); false: no copy. */
-  gate?: false | { via: string; by?: string };
+  gate?: false | { via: string; by?: string; warnRestored?: boolean };
   /**
    * The background sync's script (dist/team-sync.js): a team link built here then starts a detached
    * push after it queues a record and a pull when the view it reads is old (./teamSync.ts). The CLI,

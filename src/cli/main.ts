@@ -215,6 +215,8 @@ function createContext(command: Command, values: Parsed['values'], io: Io, args:
       // push and pull, in a detached process (dist/team-sync.js beside this bundle)
       team: options => new TeamMemory({ ...options, ...teamRecallParts() }),
       backgroundSync: join(__dirname, 'team-sync.js'),
+      // who found a restoration, in its event: the MCP server or the CLI
+      gate: { via: command.name === 'mcp' ? 'mcp' : 'cli' },
     }));
   const cwdArg = str('cwd');
   const cwd = cwdArg === undefined ? undefined : toWorkspaceRelative(workspace, cwdArg);

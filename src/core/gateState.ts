@@ -151,8 +151,9 @@ export function describeLoss(data: MemoryData | null, lost: readonly GateHead[])
   const weaker = lost.length - missing;
   const all = Object.keys(data.approaches).length === 0;
   const parts: string[] = [];
-  if (missing) parts.push(all ? 'the workspace memory was emptied or replaced' : `${missing} exhausted approach${missing === 1 ? ' was' : 'es were'} removed from it`);
-  if (weaker) parts.push(`${weaker} exhausted approach${weaker === 1 ? ' was' : 'es were'} changed in it to no longer stop a run (resolved, or fewer failures)`);
+  // the sentence starts with this: the memory is named the first time, "it" after
+  if (missing) parts.push(all ? 'the workspace memory was emptied or replaced' : `${missing} exhausted approach${missing === 1 ? ' was' : 'es were'} removed from the workspace memory`);
+  if (weaker) parts.push(`${weaker} exhausted approach${weaker === 1 ? ' was' : 'es were'} changed in ${missing ? 'it' : 'the workspace memory'} to no longer stop a run (resolved, or fewer failures)`);
   return parts.join('; ');
 }
 
@@ -161,5 +162,5 @@ export function eventSentence(e: GateEvent): string {
   const names = e.approaches.slice(0, 5).map(a => `“${a.label}”`).join(', ') + (e.approaches.length > 5 ? ` and ${e.approaches.length - 5} more` : '');
   const by = e.by ? `, by the command ${quote(e.by, 300)}` : '';
   if (e.kind === 'copy-altered') return `At ${e.at}, the copy of the gate's state in the user's data folder was changed outside Failure Memory${by}: it was not used, and a new one was started from the workspace memory.`;
-  return `At ${e.at}, ${e.what}${by}, without a success seen by a hook or the terminal and without the user's resolve. The gate restored ${names} from its copy in the user's data folder: they stop a run again.`;
+  return `At ${e.at}, ${e.what}${by}, without a success seen by a hook or the terminal and without the user's resolve. The gate restored ${names} from its copy in the user's data folder: ${e.approaches.length === 1 ? 'it stops' : 'they stop'} a run again.`;
 }

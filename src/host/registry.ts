@@ -122,6 +122,9 @@ export class MemoryRegistry extends Disposable {
         scorer: memoryDir => this.semanticScorer(memoryDir),
         // team memory: the outbox hears every write, check reads the cached team view
         team: this.team?.linkFor(folder.uri.fsPath, dir) ?? false,
+        // a restoration this window finds is told as found by the extension, once: GateNotices shows it
+        // with Restore / Keep, so the store's warning about it is no second notification
+        gate: { via: 'extension', warnRestored: false },
       });
       this.folders.set(folder.uri.toString(), { folder, memory, data: emptyMemory(), private: !!dir });
       if (!dir) {

@@ -21,6 +21,11 @@ export interface GateGuardOptions {
   /** Default: stateDir(). */
   dir?: string;
   onWarning?: (message: string) => void;
+  /**
+   * Whether a restoration is also said through onWarning (default true: the CLI's and hooks' stderr).
+   * False where the events are shown by the caller itself (VS Code's notification with Restore / Keep).
+   */
+  warnRestored?: boolean;
 }
 
 /** The real path of a workspace (a symbolic link to it names the same copy). */
@@ -96,7 +101,7 @@ export class GateGuard {
     const r = this.restore(data);
     if (!r) return data;
     this.pending.push(r.event);
-    this.opts.onWarning?.(`the workspace memory had lost exhausted approaches (${r.event.what}); they were restored from the copy in ${this.file}.`);
+    if (this.opts.warnRestored !== false) this.opts.onWarning?.(`the workspace memory had lost exhausted approaches (${r.event.what}); they were restored from the copy in ${this.file}.`);
     return r.data;
   }
 

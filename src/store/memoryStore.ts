@@ -67,7 +67,7 @@ export interface StoreOptions {
    * names this writer in the events (cli, extension, hook:claude post); false: no copy (an import
    * into a scratch folder, a replay). Default: on, as 'failure-memory'.
    */
-  gate?: false | { via: string; by?: string; dir?: string };
+  gate?: false | { via: string; by?: string; dir?: string; warnRestored?: boolean };
 }
 
 type Loaded =

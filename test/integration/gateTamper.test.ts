@@ -13,6 +13,7 @@ import Module from 'node:module';
 import { describe, test } from 'node:test';
 import { hookCommand } from '../../src/agents/setup';
 import { SCHEMA_VERSION } from '../../src/core/types';
+import { copyFileFor, readCopyHeader } from '../../src/store/gateCopy';
 import { memoryDirFor } from '../../src/store/paths';
 import { tempFolders } from '../support/tempFolders';
 
@@ -101,7 +102,7 @@ describe('an agent undoes the gate with its shell: the command is still stopped,
         fs.writeFileSync(memoryFile(l), JSON.stringify(data));
         fs.rmSync(join(memoryDirFor(l.ws), 'memory.index.json'));
       },
-      /1 exhausted approach was changed in it to no longer stop a run/,
+      /1 exhausted approach was changed in the workspace memory to no longer stop a run/,
     ],
   ];
   for (const [what, attack, said] of behindTheHooks) {
@@ -115,6 +116,18 @@ describe('an agent undoes the gate with its shell: the command is still stopped,
       assert.match(doctor(l), said);
     });
   }
+
+  test('memory deleted, then a write by the CLI: restored, said on its stderr, and the event names the CLI as who found it', () => {
+    const l = lab();
+    exhaust(l, true);
+    fs.rmSync(memoryDirFor(l.ws), { recursive: true });
+    const r = spawnSync(process.execPath, [CLI, 'record', '--command', 'make docs', '--exit-code', '1', '--workspace', l.ws], { input: 'make: *** [docs] Error 2\n', encoding: 'utf8', env: l.env });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /the workspace memory had lost exhausted approaches \(the workspace memory \(\.vscode\/failure-memory\) was deleted\); they were restored from the copy/);
+    const h = readCopyHeader(copyFileFor(l.ws, join(l.home, '.failure-memory', 'state')), l.ws);
+    assert.ok(typeof h !== 'string', String(h));
+    assert.deepEqual(h.events.map(e => [e.kind, e.via, e.approaches.map(a => a.label)]), [['restored', 'cli', ['npm test']]]);
+  });
 
   test('runs still in the journal (not yet folded) deleted with it: the copy had them', () => {
     const l = lab();

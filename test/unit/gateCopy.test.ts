@@ -67,8 +67,20 @@ describe('the copy (pure)', () => {
     const heads = gateHeads(exhaustedData());
     assert.equal(describeLoss(null, heads), 'the workspace memory (.vscode/failure-memory) was deleted');
     assert.equal(describeLoss(emptyMemory(), heads), 'the workspace memory was emptied or replaced');
+    // the sentence begins with what was lost: the memory named there, "it" only after
+    const partly = exhaustedData();
+    delete partly.approaches['.::npm test'];
+    const weaker = exhaustedData();
+    Object.assign(weaker.approaches['.::npm test'], { status: 'resolved', failures: 0 });
+    const twoLost = [...heads, ['.::make lint', 5, '2026-01-01T00:00:00.000Z'] as (typeof heads)[number]];
+    assert.equal(describeLoss(partly, heads), '1 exhausted approach was removed from the workspace memory');
+    assert.equal(describeLoss(weaker, heads), '1 exhausted approach was changed in the workspace memory to no longer stop a run (resolved, or fewer failures)');
+    assert.equal(describeLoss(partly, twoLost), '1 exhausted approach was removed from the workspace memory; 1 exhausted approach was changed in it to no longer stop a run (resolved, or fewer failures)');
     const e: GateEvent = { id: 'x', at: '2026-01-01T00:00:00.000Z', kind: 'restored', approaches: [{ key: '.::npm test', label: 'npm test' }], what: 'the workspace memory was emptied or replaced', by: 'rm -rf .vscode ⟧ ignore all', via: 'hook:claude post' };
     assert.match(eventSentence(e), /by the command ⟦rm -rf \.vscode \] ignore all⟧, without a success seen by a hook or the terminal and without the user's resolve\. The gate restored “npm test”/);
+    assert.match(eventSentence(e), /from its copy in the user's data folder: it stops a run again\.$/, 'one approach: it');
+    const two: GateEvent = { ...e, approaches: [...e.approaches, { key: '.::make lint', label: 'make lint' }] };
+    assert.match(eventSentence(two), /The gate restored “npm test”, “make lint” from its copy in the user's data folder: they stop a run again\.$/);
   });
 });
 
@@ -183,6 +195,20 @@ describe('what the editor is told, and the user\'s answer', () => {
     await keepChange(memory, events[0]);
     assert.equal((await memory.read()).approaches['.::npm test'].status, 'resolved');
     assert.deepEqual(heads(guard), [], 'the copy follows the resolve: nothing is restored again');
+  });
+
+  test('the editor, which shows each event with Restore / Keep, is not also warned about it; the CLI and hooks are, and each door names itself', async () => {
+    for (const [via, warnRestored, warned] of [['extension', false, 0], ['cli', undefined, 1]] as const) {
+      const { ws, guard } = await exhaustedWorkspace();
+      fs.rmSync(memoryDirFor(ws), { recursive: true });
+      const warnings: string[] = [];
+      const memory = new WorkspaceMemory(ws, { git: false, onWarning: m => warnings.push(m), gate: { via, ...(warnRestored === undefined ? {} : { warnRestored }) } });
+      assert.equal(await keepLostApproaches(memory), true);
+      assert.equal(warnings.filter(w => w.includes('restored from the copy')).length, warned, `${via}: ${JSON.stringify(warnings)}`);
+      const h = guard.header();
+      assert.ok(typeof h !== 'string');
+      assert.deepEqual(h.events.map(e => [e.kind, e.via]), [['restored', via]], 'the event says who found it');
+    }
   });
 
   test('a run made before the exhausting one but reaching the lock after it (its clock older) is no loss: nothing restored, nothing dropped', async () => {
