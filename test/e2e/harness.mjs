@@ -206,6 +206,9 @@ export async function startVSCode(o = {}) {
   process.env.FAILURE_MEMORY_STATE_DIR = d('home/.failure-memory/state');
   process.env.FAILURE_MEMORY_CACHE_DIR = d('home/.failure-memory/cache');
   const env = { ...process.env };
+  // VS Code finds the same folders from its HOME; set in its environment they would be overrides that doctor reports
+  delete env.FAILURE_MEMORY_STATE_DIR;
+  delete env.FAILURE_MEMORY_CACHE_DIR;
   // don't leak the environment of a VS Code / code-server the tests may be started from
   for (const k of Object.keys(env)) if (/^(VSCODE_|ELECTRON_RUN_AS_NODE$|CODE_SERVER_|TERM_PROGRAM)/.test(k)) delete env[k];
   Object.assign(env, {
