@@ -21,6 +21,9 @@ import { WorkspaceMemory } from './workspaceMemory';
  * Builds a folder's team link from its settings: TeamLocal (outbox and cached view only, no
  * database driver: the hooks) or TeamMemory (with the sync: the CLI and MCP).
  */
+/** The workspace's git state now (bounded; undefined without git): what a record made outside the store notes. */
+export { readGitState } from '../store/gitContext';
+
 export type TeamLinkMaker<T extends TeamLink> = (options: TeamLinkOptions & { connection: TeamConnection }) => T;
 
 export interface OpenMemoryOptions<T extends TeamLink> {
