@@ -7,7 +7,7 @@ import type { MemoryData } from '../../core/types';
 import * as gate from '../../app/gateRestore';
 import { noteForUser } from './notices';
 
-export type { LostGate, RestoreGate } from '../../app/gateRestore';
+export type { RestoreGate } from '../../app/gateRestore';
 
 export function lostGate(workspace: string, knownHeld: (copy: readonly GateHead[]) => Map<string, HeldHead> | undefined, read: () => Promise<MemoryData>, via: string): Promise<gate.LostGate | undefined> {
   return gate.lostGate(workspace, knownHeld, read, via, noteForUser);

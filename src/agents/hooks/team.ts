@@ -12,7 +12,7 @@ import type { GateStep } from '../../app/gate';
 import type { HookTeam } from '../../app/hookTeam';
 import { startTeamSync } from '../../app/teamSync';
 
-export { hookTeam, teamMerger, type HookTeam } from '../../app/hookTeam';
+export { hookTeam, teamMerger } from '../../app/hookTeam';
 
 /** Starts a background pull when the view is older than the pull interval (detached; never waited for). */
 export function refreshTeamView(t: HookTeam, env: Record<string, string | undefined>, script = join(__dirname, 'team-sync.js')): void {
