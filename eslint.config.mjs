@@ -74,6 +74,16 @@ const memoryThroughApp = {
   regex: '^\\.{1,2}/(?:.*/)?store/(?:memoryStore|journalStore|journal|quickView|memorySchema|memoryIndex|inMemoryStore|folderLock|lock)(?:\\.[cm]?[jt]s)?$',
   message: 'Memory\'s files are read and written through src/app (app/stores.ts builds every store, app/hookMemory.ts reads for the hooks): the doors and the host never import the store\'s memory modules.',
 };
+// Every other store module is reached through src/app too (the gate's copy: app/gateRestore.ts and
+// app/gateTamper.ts; team memory: app/team.ts, app/hookTeam.ts; agent runs: app/agentRuns.ts; settings,
+// script tables, git state: app/settings.ts, app/scripts.ts, app/openMemory.ts), so that every writer
+// has one way in. Three pure helpers that hold no state of memory stay importable: store/paths (the
+// names of the folders), store/regularFile (opening a file that may be a FIFO without waiting on it),
+// store/storeError (the error type a door reports).
+const storeThroughApp = (except = []) => ({
+  regex: `^\\.{1,2}/(?:.*/)?store/(?!(?:${['paths', 'regularFile', 'storeError', ...except].join('|')})(?:\\.[cm]?[jt]s)?$)(?!(?:memoryStore|journalStore|journal|quickView|memorySchema|memoryIndex|inMemoryStore|folderLock|lock)(?:\\.[cm]?[jt]s)?$)`,
+  message: 'The doors reach the store through src/app (the gate: app/gateRestore.ts, app/gateTamper.ts; team memory: app/team.ts, app/hookTeam.ts; agent runs: app/agentRuns.ts; settings: app/settings.ts): only store/paths, store/regularFile and store/storeError, pure helpers, are imported directly.',
+});
 
 const layerRules = {
   core: restrict(
@@ -109,9 +119,17 @@ const layerRules = {
   doors: restrict([vscode], [
     { regex: layer('host', 'extension'), message: 'Only src/extension.ts imports src/host: the CLI and the agents go through src/app.' },
     memoryThroughApp,
+    storeThroughApp(),
+  ]),
+  // dist/hook.js stays a few KB and runs before any bundle is loaded: it reads and writes the hooks'
+  // code cache itself (store/codeCache), since going through src/app would pull more into it
+  hookLoader: restrict([vscode], [
+    { regex: layer('host', 'extension'), message: 'Only src/extension.ts imports src/host: the CLI and the agents go through src/app.' },
+    memoryThroughApp,
+    storeThroughApp(['codeCache']),
   ]),
   // the VS Code adapters: anything but the composition root's own files
-  host: restrict([], [memoryThroughApp]),
+  host: restrict([], [memoryThroughApp, storeThroughApp()]),
   // the host ↔ webview protocol: the webview bundles it, so it must pull in nothing else of ours
   shared: restrict([vscode, ...nodeBuiltins('src/shared is bundled into the webview too: no Node built-ins.')], [
     { group: ['node:*'], message: 'src/shared is bundled into the webview too: no Node built-ins.' },
@@ -173,14 +191,15 @@ export default tseslint.config(
   // the layers: only src/host and src/extension.ts may import vscode
   { files: ['src/shared/**/*.ts'], rules: layerRules.shared },
   // every entry at src/'s top (the CLI's, the hooks' and their loader, the team sync's) is a door; only extension.ts is the host's
-  { files: ['src/agents/**/*.ts', 'src/cli/**/*.ts', 'src/replay/**/*.ts', 'src/*.ts'], ignores: ['src/extension.ts'], rules: layerRules.doors },
+  { files: ['src/agents/**/*.ts', 'src/cli/**/*.ts', 'src/replay/**/*.ts', 'src/*.ts'], ignores: ['src/extension.ts', 'src/hookLoader.ts'], rules: layerRules.doors },
+  { files: ['src/hookLoader.ts'], rules: layerRules.hookLoader },
   { files: ['src/core/**/*.ts'], rules: layerRules.core },
   { files: ['src/views/**/*.ts'], rules: layerRules.views },
   { files: ['src/store/**/*.ts'], rules: layerRules.store },
   { files: ['src/app/**/*.ts'], rules: layerRules.app },
   { files: ['src/embeddings/**/*.ts'], rules: layerRules.embeddings },
   { files: ['webview/**/*.ts'], rules: layerRules.webview },
-  { files: ['src/host/**/*.ts'], rules: layerRules.host },
+  { files: ['src/host/**/*.ts', 'src/extension.ts'], rules: layerRules.host },
   {
     files: ['src/host/**/*.ts', 'src/extension.ts'],
     rules: { 'no-console': 'error' },

@@ -10,8 +10,7 @@ import { openWorkspaceMemory } from './app/openMemory';
 import { runBackgroundSync } from './app/teamSync';
 import { teamRecallParts } from './embeddings';
 import { memoryDirFor } from './store/paths';
-import { SyncLock } from './store/team/syncLock';
-import { TeamMemory } from './store/team/teamMemory';
+import { SyncLock, TeamMemory } from './app/team';
 
 const LOG_MAX_BYTES = 64 * 1024;
 /** Rounds: a record queued just as a round ended (its hook saw the lock still held) gets one more. */

@@ -7,12 +7,8 @@
 
 import { join } from 'node:path';
 import type { JSONPath } from 'jsonc-parser';
-import { eventSentence, exhaustedOf, heldHeads, lostFrom } from '../core/gateState';
-import type { MemoryData } from '../core/types';
-import { foreignCacheFiles } from '../store/codeCache';
-import { readCopy, readSetupRecord } from '../store/gateCopy';
-import { GateGuard } from '../store/gateGuard';
-import { readMemoryAsIs } from '../app/hookMemory';
+import { eventSentence } from '../core/gateState';
+import { foreignCacheFiles, gateCopyState, harnessesSetUp } from '../app/gateTamper';
 import { readRegularSync } from '../store/regularFile';
 import { HARNESSES } from './hooks';
 import { HARNESS_IDS, type HarnessId } from './hooks/types';
@@ -32,37 +28,25 @@ export interface TamperLine {
   notes?: string[];
 }
 
-/** Memory as it is on disk, without the copy's repair (what doctor compares with the copy); null: none. */
-function memoryAsIs(workspace: string): MemoryData | null | undefined {
-  try {
-    return readMemoryAsIs(workspace);
-  } catch {
-    return undefined;
-  }
-}
-
 /** The copy of the gate's state: intact, restored after a loss, altered or gone (nothing to say: no line). */
 function stateLine(workspace: string): TamperLine | undefined {
   const title = "gate state (its copy in the user's data folder)";
-  const guard = new GateGuard({ workspace, via: 'doctor' });
-  const data = memoryAsIs(workspace);
-  const exhausted = data ? exhaustedOf(data).length : 0;
-  const read = readCopy(guard.file, guard.workspace);
-  if (read.kind === 'missing') {
-    return exhausted
-      ? { id: 'state', title, status: 'check', detail: `no copy in ${guard.file}, although memory has ${exhausted} exhausted approach(es): it was deleted, or memory predates it`, steps: ['the next write of memory makes it (run a command, or `failure-memory learn`); if memory was not just upgraded, something removed it'] }
+  const state = gateCopyState(workspace);
+  if (state.kind === 'missing') {
+    return state.exhausted
+      ? { id: 'state', title, status: 'check', detail: `no copy in ${state.file}, although memory has ${state.exhausted} exhausted approach(es): it was deleted, or memory predates it`, steps: ['the next write of memory makes it (run a command, or `failure-memory learn`); if memory was not just upgraded, something removed it'] }
       : undefined;
   }
-  if (read.kind === 'altered') {
-    return { id: 'state', title, status: 'off', detail: `${guard.file} was changed outside Failure Memory (${read.why}): it is not used`, steps: ['the next write of memory sets it aside and starts a new copy from memory; check what else was changed (memory itself, the harness configuration)'] };
+  if (state.kind === 'altered') {
+    return { id: 'state', title, status: 'off', detail: `${state.file} was changed outside Failure Memory (${state.why}): it is not used`, steps: ['the next write of memory sets it aside and starts a new copy from memory; check what else was changed (memory itself, the harness configuration)'] };
   }
-  const lost = data ? lostFrom(read.copy.header.heads, k => heldHeads(data).get(k)) : read.copy.header.heads;
-  const events = read.copy.header.events.slice(-5).map(eventSentence);
+  const { lost, heads } = state;
+  const events = state.events.slice(-5).map(eventSentence);
   if (lost.length) {
     return { id: 'state', title, status: 'check', detail: `memory lacks ${lost.length} exhausted approach(es) the copy holds (${lost.map(l => l[0].replace(/^.*?::/, '')).join(', ')}): every read puts them back, the next write keeps them`, steps: [], notes: events };
   }
-  if (!read.copy.header.heads.length && !events.length) return undefined;
-  const detail = `${read.copy.header.heads.length} exhausted approach(es) in a signed copy, equal to memory`;
+  if (!heads.length && !events.length) return undefined;
+  const detail = `${heads.length} exhausted approach(es) in a signed copy, equal to memory`;
   return events.length ? { id: 'state', title, status: 'check', detail: `${detail}; what was done to it:`, steps: [], notes: events } : { id: 'state', title, status: 'active', detail, steps: [] };
 }
 
@@ -104,8 +88,8 @@ function envLine(workspace: string, env: NodeJS.ProcessEnv, home: string): Tampe
 }
 
 /** Harness entries taken out: some of ours left, or a harness set up here before whose entries are gone. */
-function removedLines(workspace: string, guard: GateGuard): TamperLine[] {
-  const setUp = readSetupRecord(guard.file);
+function removedLines(workspace: string): TamperLine[] {
+  const setUp = harnessesSetUp(workspace);
   const out: TamperLine[] = [];
   for (const h of HARNESS_IDS) {
     const m = entriesMissing(workspace, h);
@@ -120,6 +104,5 @@ function removedLines(workspace: string, guard: GateGuard): TamperLine[] {
 
 /** Everything doctor can see that was done to the gate. */
 export function tamperLines(workspace: string, env: NodeJS.ProcessEnv, home: string): TamperLine[] {
-  const guard = new GateGuard({ workspace, via: 'doctor' });
-  return [stateLine(workspace), cacheLine(env), envLine(workspace, env, home), ...removedLines(workspace, guard)].filter((l): l is TamperLine => !!l);
+  return [stateLine(workspace), cacheLine(env), envLine(workspace, env, home), ...removedLines(workspace)].filter((l): l is TamperLine => !!l);
 }

@@ -17,6 +17,9 @@ import { loadWorkspaceSettings, type WorkspaceSettings } from './settings';
 import { syncTriggers } from './teamSync';
 import { WorkspaceMemory } from './workspaceMemory';
 
+/** The workspace's git state now (bounded; undefined without git): what a record made outside the store notes. */
+export { readGitState } from '../store/gitContext';
+
 /**
  * Builds a folder's team link from its settings: TeamLocal (outbox and cached view only, no
  * database driver: the hooks) or TeamMemory (with the sync: the CLI and MCP).

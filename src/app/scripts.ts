@@ -8,6 +8,9 @@ import { needKey, type ScriptTables } from '../core/approach/scripts';
 import type { ScriptTable } from '../core/approach/manifests';
 import type { ScriptReader } from '../store/scriptTables';
 
+/** The reader of one workspace folder's manifests (cached for its life): what every door passes here. */
+export { scriptReader, type ScriptReader } from '../store/scriptTables';
+
 /** Rounds of reading: a script whose commands run another folder's script needs a second. */
 const MAX_ROUNDS = 4;
 

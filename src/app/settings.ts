@@ -8,6 +8,9 @@ import type { EngineSettings } from '../core/types';
 import { sanitizeTeamSettings, teamConfigFrom, type TeamConnection, type TeamSettings } from '../store/team/config';
 import { readSettingsFile } from '../store/workspaceSettings';
 
+/** settings.json parsed, and without Failure Memory's own keys (a change of only those is no change of the workspace). */
+export { parseSettingsText, SETTINGS_FILE, settingsWithoutOwnKeys } from '../store/workspaceSettings';
+
 export interface WorkspaceSettings {
   /** Every non-team setting, validated. */
   config: Settings;

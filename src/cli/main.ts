@@ -9,7 +9,7 @@ import { removeHidden } from '../core/text/hidden';
 import { RedactionPatternError } from '../core/text/redact';
 import { createOfflineScorer, teamRecallParts } from '../embeddings';
 import { StoreError } from '../store/storeError';
-import { TeamMemory } from '../store/team';
+import { TeamMemory } from '../app/team';
 import { openWorkspaceMemory, type OpenedMemory } from '../app/openMemory';
 import { COMMANDS } from './commands';
 import { agentCliRefusal } from '../agents/hooks/witness';

@@ -1,7 +1,7 @@
 // What every CLI subcommand is given and what it declares. One handler file per subcommand
 // (commands/<name>.ts), registered in commands/index.ts; main.ts parses and dispatches.
 
-import type { TeamMemory } from '../store/team/teamMemory';
+import type { TeamMemory } from '../app/team';
 import type { WorkspaceMemory } from '../app/workspaceMemory';
 
 export interface Io {

@@ -12,7 +12,7 @@ import { harnessSigns, targetFor } from '../agents/setup';
 import { applySetup, describeChanges, planSetup } from '../agents/setupFiles';
 import { HARNESSES, HARNESS_IDS, type HarnessId } from '../agents/hooks';
 import { installLauncher, launcherDir, launcherTampered, readLauncher } from '../agents/launcher';
-import { recordSetup } from '../store/gateGuard';
+import { recordSetup } from '../app/gateTamper';
 import { CommandId } from './commandIds';
 import { Disposable } from './disposable';
 import type { Logger } from './logger';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { Settings } from '../core/config';
-import { SETTINGS_FILE, settingsWithoutOwnKeys } from '../store/workspaceSettings';
+import { SETTINGS_FILE, settingsWithoutOwnKeys } from '../app/settings';
 import type { EditEvent } from '../core/types';
 import { Disposable } from './disposable';
 import type { Logger } from './logger';

@@ -9,10 +9,8 @@ import { plainText } from '../core/text/plainText';
 import type { TeamView } from '../core/rules/team';
 import { openMemoryStore, type MemoryStore } from '../app/stores';
 import { memoryDirFor } from '../store/paths';
-import { describeDatabase, pgpassPassword, sanitizeTeamSettings, type TeamSettings } from '../store/team/config';
 import { teamRecallParts } from '../embeddings';
-import { createTeamMemory, type TeamMemory } from '../store/team';
-import type { TeamDatabaseError } from '../store/team/database';
+import { createTeamMemory, describeDatabase, pgpassPassword, sanitizeTeamSettings, type SyncResult, type TeamDatabaseError, type TeamMemory, type TeamSettings } from '../app/team';
 import { CommandId } from './commandIds';
 import { Disposable } from './disposable';
 import type { Logger } from './logger';
@@ -161,7 +159,7 @@ export class TeamHub extends Disposable {
     }
   }
 
-  private async run(folder: string, team: TeamMemory, op: () => Promise<import('../store/team').SyncResult>) {
+  private async run(folder: string, team: TeamMemory, op: () => Promise<SyncResult>) {
     try {
       const r = await op();
       if (r.error) this.reportOnce(r.error);

@@ -7,7 +7,7 @@ import { OutputBuffer } from '../core/text/output';
 import { plainText } from '../core/text/plainText';
 import type { Settings } from '../core/config';
 import type { RunEnd } from '../core/rules/guardVerdict';
-import { claimAgentRun, finishAgentRun, handedOutput } from '../store/agentRuns';
+import { claimAgentRun, finishAgentRun, handedOutput } from '../app/agentRuns';
 import { memoryDirFor } from '../store/paths';
 import { Disposable } from './disposable';
 import type { EnterGate } from './enterGate';

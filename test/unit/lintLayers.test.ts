@@ -116,6 +116,34 @@ test('memory\'s files are read and written through src/app: no door, entry or ho
   await assertAllowed(APP, "import { MemoryStore } from '../store/memoryStore';\nexport const y = MemoryStore;");
 });
 
+test('the doors reach the rest of the store through src/app too: only paths, regularFile and storeError are imported directly', async () => {
+  const doors: Array<[string, string]> = [
+    [AGENTS, '../store/gateGuard'], [AGENTS_NESTED, '../../store/gateCopy'], [AGENTS_NESTED, '../../store/agentRuns'], [AGENTS_NESTED, '../../store/team/viewFile'],
+    [CLI, '../../store/team/database'], [CLI, '../../store/team'], ['src/cli/__layer_fixture__.ts', '../store/team/teamMemory'],
+    ['src/hook.ts', './store/scriptTables'], ['src/hookPost.ts', './store/gitContext'], ['src/teamSync.ts', './store/team/syncLock'], ['src/cli.ts', './store/codeCache'],
+    ['src/hookLoader.ts', './store/gateGuard'], ['src/replay/__layer_fixture__.ts', '../store/frozen'],
+    ['src/host/__layer_fixture__.ts', '../store/workspaceSettings'], ['src/host/__layer_fixture__.ts', '../store/team/config'], ['src/extension.ts', './store/agentRuns'],
+  ];
+  for (const [file, target] of doors) await assertForbidden(file, `import { x } from '${target}';\nexport const y = x;`, /reach the store through src\/app/);
+  // type-only imports and re-exports are refused alike
+  await assertForbidden(CLI, "import type { TeamMemory } from '../../store/team/teamMemory';\nexport type T = TeamMemory;", /reach the store through src\/app/);
+  await assertForbidden(AGENTS, "export { GateGuard } from '../store/gateGuard';", /reach the store through src\/app/);
+  // the pure helpers with no state of memory
+  for (const [file, target] of [[AGENTS_NESTED, '../../store/paths'], [AGENTS, '../store/regularFile'], [CLI, '../../store/storeError'], ['src/host/__layer_fixture__.ts', '../store/paths'], ['src/teamSync.ts', './store/paths.ts']]) {
+    await assertAllowed(file, `import { x } from '${target}';\nexport const y = x;`);
+  }
+  // a name that merely starts like an allowed one is not it
+  await assertForbidden(AGENTS, "import { x } from '../store/pathsCache';\nexport const y = x;", /reach the store through src\/app/);
+  // the hook loader alone keeps the hooks' code cache (its bundle stays a few KB); no other door may
+  await assertAllowed('src/hookLoader.ts', "import { readCache } from './store/codeCache';\nexport const r = readCache;");
+  await assertForbidden('src/hook.ts', "import { readCache } from './store/codeCache';\nexport const r = readCache;", /reach the store through src\/app/);
+  // the memory modules keep their own message (one refusal per import)
+  await assertForbidden(AGENTS, "import { x } from '../store/memoryStore';\nexport const y = x;", /Memory's files are read and written through src\/app/);
+  // the application layer and the store themselves import the store freely
+  await assertAllowed(APP, "import { GateGuard } from '../store/gateGuard';\nimport { TeamMemory } from '../store/team/teamMemory';\nexport const y = [GateGuard, TeamMemory];");
+  await assertAllowed(STORE, "import { shortName } from './agentRuns';\nexport const y = shortName;");
+});
+
 test('nothing but the extension entry imports the host', async () => {
   const entries = ['src/cli.ts', 'src/hook.ts', 'src/hookPost.ts', 'src/hookLoader.ts', 'src/teamSync.ts', 'src/__layer_fixture__.ts'].map(f => [f, './host/guard']);
   for (const [file, target] of [[AGENTS, '../host/guard'], [AGENTS_NESTED, '../../host/guard'], [CLI, '../../host/registry'], ...entries, ['src/replay/__layer_fixture__.ts', '../host/guard']]) {

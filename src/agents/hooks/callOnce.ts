@@ -7,7 +7,7 @@
 
 import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { shortName } from '../../store/agentRuns';
+import { shortName } from '../../app/agentRuns';
 import { pruneWitness } from './witness';
 import { readRegularSync } from '../../store/regularFile';
 

@@ -6,10 +6,9 @@
 import { join } from 'node:path';
 import type { CheckResult } from '../../core/rules/check';
 import type { GitState, MemoryData } from '../../core/types';
-import { readGitState } from '../../store/gitContext';
-import { TeamLocal } from '../../store/team/teamLink';
+import { TeamLocal } from '../../app/hookTeam';
 import type { HookRecord } from '../../app/hookRecord';
-import { openWorkspaceMemory } from '../../app/openMemory';
+import { openWorkspaceMemory, readGitState } from '../../app/openMemory';
 import { openMemoryStore } from '../../app/stores';
 import { loadWorkspaceSettings } from '../../app/settings';
 import { createRedactor } from '../../core/text/redact';

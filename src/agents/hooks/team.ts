@@ -6,45 +6,17 @@
 // the hook does not wait for it), so that the next call knows more.
 
 import { join } from 'node:path';
-import { mergeTeamCheck, type TeamView } from '../../core/rules/team';
 import { agentTeamDenyReason, agentTeamSummary, agentTeamWarning, teamLessons } from '../../core/prompts/teamContext';
 import type { MemoryData } from '../../core/types';
-import type { GateStep, TeamMerge } from '../../app/gate';
-import type { WorkspaceSettings } from '../../app/settings';
+import type { GateStep } from '../../app/gate';
+import type { HookTeam } from '../../app/hookTeam';
 import { startTeamSync } from '../../app/teamSync';
-import { memoryDirFor } from '../../store/paths';
-import type { TeamSettings } from '../../store/team/config';
-import { teamProject } from '../../store/team/identity';
-import { teamCheckOptions } from '../../store/team/checkOptions';
-import { readViewFileSync, type TeamViewFile } from '../../store/team/viewFile';
 
-export interface HookTeam {
-  workspace: string;
-  memoryDir: string;
-  settings: TeamSettings;
-  file: TeamViewFile;
-  /** The view when it is this project's. */
-  view?: TeamView;
-}
-
-/** The workspace's team view, when team memory is on and the folder has a project; else undefined (nothing read). */
-export function hookTeam(workspace: string, s: WorkspaceSettings): HookTeam | undefined {
-  if (!s.team.enabled || !s.connection) return undefined;
-  const { project } = teamProject(s.team, workspace);
-  if (!project) return undefined;
-  const memoryDir = memoryDirFor(workspace);
-  const file = readViewFileSync(memoryDir);
-  return { workspace, memoryDir, settings: s.team, file, ...(file.view?.project === project ? { view: file.view } : {}) };
-}
+export { hookTeam, teamMerger } from '../../app/hookTeam';
 
 /** Starts a background pull when the view is older than the pull interval (detached; never waited for). */
 export function refreshTeamView(t: HookTeam, env: Record<string, string | undefined>, script = join(__dirname, 'team-sync.js')): void {
   startTeamSync({ workspace: t.workspace, memoryDir: t.memoryDir, pullIntervalSeconds: t.settings.pullIntervalSeconds, script, env }, 'pull', t.file);
-}
-
-/** The team's view merged into a local check, as `check` merges it (the gate's team evidence: src/app/gate.ts). */
-export function teamMerger(t: HookTeam): TeamMerge {
-  return (c, local) => mergeTeamCheck(c, t.view?.approaches[c.key], local, teamCheckOptions({ threshold: () => c.threshold, settings: t.settings }, t.file, t.view, 0));
 }
 
 /**

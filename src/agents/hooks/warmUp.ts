@@ -13,7 +13,7 @@ import { extractLearnings } from '../../core/learnings';
 import { prepareAttempt } from '../../core/memory';
 import { createRedactor } from '../../core/text/redact';
 import { DEFAULT_SETTINGS, emptyMemory, type Approach, type Attempt, type MemoryData } from '../../core/types';
-import { parseSettingsText } from '../../store/workspaceSettings';
+import { parseSettingsText } from '../../app/settings';
 import { warmUpMemoryReads } from '../../app/hookMemory';
 import { HARNESSES } from './index';
 

@@ -7,7 +7,7 @@
 
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { shortName, writableDir } from '../../store/agentRuns';
+import { shortName, writableDir } from '../../app/agentRuns';
 
 /** A claim older than this is no evidence (a call that never posted: refused by the user, the harness gone). */
 const CLAIM_MS = 6 * 60 * 60 * 1000;

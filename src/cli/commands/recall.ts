@@ -1,5 +1,5 @@
 import { plainText } from '../../core/text/plainText';
-import { classifyDatabaseError } from '../../store/team/database';
+import { classifyDatabaseError } from '../../app/team';
 import type { Command } from '../types';
 
 export const recall: Command = {

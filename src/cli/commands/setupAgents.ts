@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { recordSetup } from '../../store/gateGuard';
+import { recordSetup } from '../../app/gateTamper';
 import { memoryDirFor } from '../../store/paths';
 import { cliLauncherTarget } from '../../agents/cliLauncher';
 import { diagnose, describeDiagnosis } from '../../agents/doctor';

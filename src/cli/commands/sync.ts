@@ -1,5 +1,5 @@
 import { plainText } from '../../core/text/plainText';
-import type { SyncResult } from '../../store/team/teamMemory';
+import type { SyncResult } from '../../app/team';
 import type { Command } from '../types';
 
 /** "; retention removed 120 runs older than the limits" (nothing when retention was not due or removed nothing). */

@@ -1,6 +1,5 @@
 import { plainText } from '../../core/text/plainText';
-import { classifyDatabaseError } from '../../store/team/database';
-import { LATEST_SCHEMA } from '../../store/team/migrations';
+import { classifyDatabaseError, LATEST_SCHEMA } from '../../app/team';
 import { UsageError, type Command } from '../types';
 
 const ROLE = /^[A-Za-z_][\w$.-]{0,62}$/;

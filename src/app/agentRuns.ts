@@ -1,11 +1,15 @@
-// The hooks' side of VS Code's agent terminal runs (../../store/agentRuns.ts): the extension's
-// terminal watcher records each run with the terminal's exit code; the pre hook says which call it
-// let run and waits while the run before is still being recorded; the post hook hands the output
-// it was given (shell integration often misses the output of a command that ends at once).
-// Housekeeping only: nothing here may stop a call or lose a result, so every failure is swallowed.
+// VS Code's agent terminal runs, handed between the agent hooks and the extension (store/agentRuns.ts):
+// the extension's terminal watcher claims each run, records it with the terminal's exit code, takes
+// the output the post hook handed over and finishes the call; the pre hook says which call it let run
+// and waits while the run before is still being recorded; the post hook hands the output it was given
+// (shell integration often misses the output of a command that ends at once). The hooks' side is
+// housekeeping only: nothing there may stop a call or lose a result, so every failure is swallowed.
+// The hooks name their own call files the same way (shortName, in a folder reached through no link).
 
-import { expectAgentRun, handAgentRunOutput, runsBeingRecorded } from '../../store/agentRuns';
-import { memoryDirFor } from '../../store/paths';
+import { expectAgentRun, handAgentRunOutput, runsBeingRecorded } from '../store/agentRuns';
+import { memoryDirFor } from '../store/paths';
+
+export { claimAgentRun, finishAgentRun, handedOutput, shortName, writableDir } from '../store/agentRuns';
 
 /**
  * The longest a pre hook waits for the terminal watcher to record the run before: usually milliseconds;
