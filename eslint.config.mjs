@@ -15,11 +15,21 @@ const POLICY_ENTRIES = new Set(['checkCommand', 'judgeExhausted', 'judgeCause', 
 const oneGate = {
   meta: { type: 'problem', schema: [], messages: { second: '{{name}} is the policy itself: decide through src/app/gate.ts (decideGate / decideGateNow), the one gate decision.' } },
   create(context) {
+    // a namespace import (`import * as rules from …`) reaches the same functions as `rules.checkCommand`
+    const namespaces = new Set();
     return {
       ImportSpecifier(node) {
         const name = node.imported.name ?? node.imported.value;
         if (!POLICY_ENTRIES.has(name) || node.parent.importKind === 'type' || node.importKind === 'type') return;
         context.report({ node, messageId: 'second', data: { name } });
+      },
+      ImportNamespaceSpecifier(node) {
+        if (node.parent.importKind !== 'type') namespaces.add(node.local.name);
+      },
+      MemberExpression(node) {
+        if (node.object.type !== 'Identifier' || !namespaces.has(node.object.name)) return;
+        const name = node.computed ? (node.property.type === 'Literal' ? String(node.property.value) : undefined) : node.property.name;
+        if (name && POLICY_ENTRIES.has(name)) context.report({ node, messageId: 'second', data: { name } });
       },
     };
   },
