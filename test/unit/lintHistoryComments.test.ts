@@ -3,22 +3,9 @@
 // while the same words in code (a string) or outside src pass.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { ESLint } from 'eslint';
+import { lintWithRule } from '../support/lintRule';
 
-const root = path.resolve(__dirname, '../..');
-const eslint = new ESLint({
-  cwd: root,
-  overrideConfigFile: path.join(root, 'eslint.config.mjs'),
-  overrideConfig: { languageOptions: { parserOptions: { projectService: false } } },
-  ruleFilter: ({ ruleId }) => ruleId === 'local/no-history-comments',
-});
-
-async function flagged(file: string, source: string): Promise<string[]> {
-  const [result] = await eslint.lintText(source, { filePath: path.join(root, file) });
-  assert.equal(result.fatalErrorCount, 0, result.messages.map(m => m.message).join('\n'));
-  return result.messages.filter(m => m.ruleId === 'local/no-history-comments').map(m => m.message);
-}
+const flagged = lintWithRule('local/no-history-comments');
 
 test('an issue or seed number in a comment under src is an error, whatever the comment style', async () => {
   for (const comment of ['// the gate (issue 10)', '/** approach identity (seed 001) */', '/* see Issue #24 */', '// seeds 3 and 4']) {

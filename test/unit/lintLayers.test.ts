@@ -2,25 +2,9 @@
 // virtual paths (no real source file is touched): a forbidden import must fail, an allowed one pass.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { ESLint } from 'eslint';
+import { lintWithRule } from '../support/lintRule';
 
-const root = path.resolve(__dirname, '../..');
-
-// Only the layer rule runs: the fixtures are not part of a tsconfig project, so the type-aware
-// rules (and the project service that feeds them) are switched off for them.
-const eslint = new ESLint({
-  cwd: root,
-  overrideConfigFile: path.join(root, 'eslint.config.mjs'),
-  overrideConfig: { languageOptions: { parserOptions: { projectService: false } } },
-  ruleFilter: ({ ruleId }) => ruleId === '@typescript-eslint/no-restricted-imports',
-});
-
-async function violations(file: string, source: string): Promise<string[]> {
-  const [result] = await eslint.lintText(source, { filePath: path.join(root, file) });
-  assert.equal(result.fatalErrorCount, 0, result.messages.map(m => m.message).join('\n'));
-  return result.messages.map(m => m.message);
-}
+const violations = lintWithRule('@typescript-eslint/no-restricted-imports');
 
 async function assertForbidden(file: string, source: string, because: RegExp): Promise<void> {
   const messages = await violations(file, source);

@@ -3,22 +3,9 @@
 // themselves), however they are imported.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { ESLint } from 'eslint';
+import { lintWithRule } from '../support/lintRule';
 
-const root = path.resolve(__dirname, '../..');
-const eslint = new ESLint({
-  cwd: root,
-  overrideConfigFile: path.join(root, 'eslint.config.mjs'),
-  overrideConfig: { languageOptions: { parserOptions: { projectService: false } } },
-  ruleFilter: ({ ruleId }) => ruleId === 'local/one-gate',
-});
-
-async function messages(file: string, source: string): Promise<string[]> {
-  const [result] = await eslint.lintText(source, { filePath: path.join(root, file) });
-  assert.equal(result.fatalErrorCount, 0, result.messages.map(m => m.message).join('\n'));
-  return result.messages.map(m => m.message);
-}
+const messages = lintWithRule('local/one-gate');
 
 const HOST = 'src/host/__one_gate_fixture__.ts';
 
